@@ -1,0 +1,20 @@
+package io.privacygateway.mechanisms.coins;
+
+import io.privacygateway.mechanisms.param.Require;
+
+/**
+ * The public coordinates of one report: who sent it, in which budget period, with which sequence
+ * number. Public coins are derived from them; the sequence number must lie in
+ * {@code [0, reportsPerPeriod)} so a device cannot grind seeds by choosing report ids.
+ *
+ * @param deviceId the device's identifier (non-empty; UTF-8 on the wire)
+ * @param period the budget period index {@code ⌊eventTime / period⌋} (>= 0)
+ * @param sequence the report's sequence number within the period (>= 0)
+ */
+public record ReportCoordinates(String deviceId, long period, int sequence) {
+    public ReportCoordinates {
+        Require.nonBlank("deviceId", deviceId);
+        Require.inRange("period", period, 0, Long.MAX_VALUE);
+        Require.inRange("sequence", sequence, 0, Integer.MAX_VALUE);
+    }
+}

@@ -1,0 +1,59 @@
+package io.privacygateway.mechanisms.local;
+
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.workload.MechanismId;
+
+/**
+ * A local-model mechanism instantiated for one workload and one per-report ε: the device half
+ * ({@link #randomize}) and the server half ({@link #accumulate}, {@link #estimate}) of the same
+ * protocol, so device and gateway run the same code.
+ *
+ * <p><b>Guarantee.</b> For every pair of universe values {@code x, x'}, every report coordinates and
+ * every payload {@code y}: {@code P(randomize(x) = y) <= e^ε · P(randomize(x') = y)}, where the only
+ * secret randomness is exact Bernoulli and uniform-integer draws from {@code secret}
+ * ({@link io.privacygateway.mechanisms.random.ExactSampler}); public coins derived from the coordinates
+ * ({@link io.privacygateway.mechanisms.coins.PublicCoins}) may be used freely because the bound holds
+ * for every value of them.
+ *
+ * <p><b>Aggregation.</b> The server state is a {@code long[]} of length {@link #stateLength()} updated
+ * by exact integer (fixed-point) additions only, so the aggregate of a window does not depend on the
+ * order or partitioning of reports: merging two partial aggregates is element-wise addition.
+ *
+ * <p>Implementations are immutable and thread-safe.
+ */
+public interface LocalProtocol {
+    /** The mechanism implemented. */
+    MechanismId id();
+
+    /** The pure ε of one report (the sum over levels for multi-level protocols). */
+    Epsilon epsilon();
+
+    /** The exact length of every valid payload, in bytes. */
+    int payloadBytes();
+
+    /**
+     * Device side: randomizes universe value {@code value} into a payload.
+     *
+     * @param value the device's value as a universe index, in {@code [0, universeSize)}
+     * @param coordinates the report's public coordinates (used for public coins)
+     * @param secret the secret randomness ({@link io.privacygateway.mechanisms.random.SecureRandomBits}
+     *     in production)
+     */
+    byte[] randomize(int value, ReportCoordinates coordinates, RandomBits secret);
+
+    /** The number of counters in the server's aggregate state. */
+    int stateLength();
+
+    /**
+     * Server side: adds one report to {@code state} with exact integer arithmetic.
+     *
+     * @return {@code false}, leaving {@code state} untouched, if the payload is malformed (wrong
+     *     length or an impossible encoding)
+     */
+    boolean accumulate(byte[] payload, ReportCoordinates coordinates, long[] state);
+
+    /** Server side: the unbiased estimate from the aggregate of {@code n >= 1} accepted reports. */
+    LocalEstimate estimate(long[] state, long n);
+}

@@ -1,0 +1,54 @@
+package io.privacygateway.mechanisms.param;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+
+/**
+ * Certified bounds on {@code e^x}, used to round mechanism probabilities in the safe direction.
+ *
+ * <p>{@link Math#exp} is accurate to 1 ulp; multiplying by {@code 1 ∓ 2^-50} (itself rounded
+ * to nearest, adding at most half an ulp) gives a double that is certainly below (resp. above) the
+ * true value. The {@link #lowerBoundExact} variant sums the Taylor series in {@link BigDecimal} with
+ * rounding toward zero: every partial sum of {@code Σ xⁱ/i!} is a lower bound of {@code e^x} for
+ * {@code x >= 0}. Tests use it to check privacy ratios exactly.
+ */
+public final class ExpBounds {
+    private static final double DOWN = 1.0 - 0x1p-50;
+    private static final double UP = 1.0 + 0x1p-50;
+
+    private ExpBounds() {}
+
+    /** A double {@code <= e^x}. */
+    public static double lower(double x) {
+        return Math.exp(x) * DOWN;
+    }
+
+    /** A double {@code >= e^x}. */
+    public static double upper(double x) {
+        return Math.exp(x) * UP;
+    }
+
+    /**
+     * An exact lower bound of {@code e^x} for {@code x >= 0} (x taken as the exact binary value of the
+     * double), correct to about {@code digits} significant digits.
+     */
+    public static BigDecimal lowerBoundExact(double x, int digits) {
+        if (!(x >= 0 && Double.isFinite(x))) {
+            throw new IllegalArgumentException("x must be a finite number >= 0, got " + x);
+        }
+        MathContext down = new MathContext(digits + 10, RoundingMode.DOWN);
+        BigDecimal bx = new BigDecimal(x);
+        BigDecimal term = BigDecimal.ONE;
+        BigDecimal sum = BigDecimal.ONE;
+        BigDecimal tiny = BigDecimal.ONE.movePointLeft(digits + 5);
+        for (int i = 1; i < 10_000; i++) {
+            term = term.multiply(bx, down).divide(BigDecimal.valueOf(i), down);
+            sum = sum.add(term, down);
+            if (i > x && term.compareTo(tiny.multiply(sum)) < 0) {
+                break;
+            }
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,153 @@
+package io.privacygateway.mechanisms.workload;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The canonical text of a workload spec and its content hash.
+ *
+ * <p>Canonical form: JSON with keys sorted, no whitespace, strings JSON-escaped, integers in decimal,
+ * and every other number as the exact decimal expansion of its binary double
+ * ({@link BigDecimal#toPlainString()} with trailing zeros stripped), so the text is identical on every
+ * JVM. The content hash is the lower-case hex SHA-256 of its UTF-8 bytes; it versions everything
+ * derived from the workload (nets, public seeds, answers).
+ */
+public final class CanonicalForm {
+    private CanonicalForm() {}
+
+    /** The canonical JSON of a spec. */
+    public static String of(WorkloadSpec s) {
+        Map<String, Object> t = new TreeMap<>();
+        t.put("id", s.id());
+        t.put("version", (long) s.version());
+        t.put("family", s.family().wireName());
+        Map<String, Object> d = new TreeMap<>();
+        Domain dom = s.domain();
+        if (dom instanceof Domain.Labels l) {
+            d.put("labels", l.labels());
+        } else if (dom instanceof Domain.Buckets b) {
+            d.put("buckets", b.edges());
+        } else if (dom instanceof Domain.Attributes a) {
+            d.put("attributes", a.names());
+        } else {
+            Domain.Points p = (Domain.Points) dom;
+            List<Map<String, Object>> pts = new java.util.ArrayList<>();
+            for (int i = 0; i < p.labels().size(); i++) {
+                Map<String, Object> pt = new TreeMap<>();
+                pt.put("label", p.labels().get(i));
+                pt.put("answer", p.answers().get(i));
+                pts.add(pt);
+            }
+            d.put("points", pts);
+        }
+        t.put("domain", d);
+        Map<String, Object> q = new TreeMap<>();
+        if (s.marginalWay() > 0) {
+            q.put("way", (long) s.marginalWay());
+        }
+        if (!s.queryLabels().isEmpty()) {
+            q.put("labels", s.queryLabels());
+        }
+        t.put("queries", q);
+        t.put("mode", s.mode().wireName());
+        t.put("mechanism", s.mechanism().wireName());
+        if (s.epsilonPerReport() != null) {
+            t.put("epsilonPerReport", s.epsilonPerReport().value());
+        }
+        t.put("budget", new TreeMap<>(Map.of("epsilonPerPeriod", s.budget().epsilonPerPeriod().value(),
+                "period", s.budget().period().toString())));
+        t.put("window", new TreeMap<>(Map.of("size", s.window().size().toString(),
+                "grace", s.window().grace().toString())));
+        t.put("confidence", s.confidence().value());
+        if (s.alpha() != null) {
+            t.put("alpha", s.alpha().value());
+        }
+        t.put("epsilonSplit", s.epsilonSplit().wireName());
+        if (s.expectedReportsPerWindow() > 0) {
+            t.put("expectedReportsPerWindow", s.expectedReportsPerWindow());
+        }
+        if (s.central() != null) {
+            t.put("central", new TreeMap<>(Map.of(
+                    "epsilonPerRelease", s.central().epsilonPerRelease().value(),
+                    "neighbour", s.central().neighbour().wireName(),
+                    "contributionsPerWindow", (long) s.central().contributionsPerWindow())));
+        }
+        StringBuilder sb = new StringBuilder();
+        write(sb, t);
+        return sb.toString();
+    }
+
+    /** Lower-case hex SHA-256 of the canonical form. */
+    public static String contentHash(WorkloadSpec s) {
+        return HexFormat.of().formatHex(sha256(of(s).getBytes(StandardCharsets.UTF_8)));
+    }
+
+    static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required by every Java platform", e);
+        }
+    }
+
+    private static void write(StringBuilder sb, Object v) {
+        if (v instanceof Map<?, ?> m) {
+            sb.append('{');
+            boolean first = true;
+            for (Map.Entry<?, ?> e : new TreeMap<>(m).entrySet()) {
+                if (!first) {
+                    sb.append(',');
+                }
+                first = false;
+                writeString(sb, String.valueOf(e.getKey()));
+                sb.append(':');
+                write(sb, e.getValue());
+            }
+            sb.append('}');
+        } else if (v instanceof List<?> l) {
+            sb.append('[');
+            for (int i = 0; i < l.size(); i++) {
+                if (i > 0) {
+                    sb.append(',');
+                }
+                write(sb, l.get(i));
+            }
+            sb.append(']');
+        } else if (v instanceof Long || v instanceof Integer) {
+            sb.append(((Number) v).longValue());
+        } else if (v instanceof Double x) {
+            BigDecimal b = new BigDecimal(x).stripTrailingZeros();
+            sb.append(b.scale() <= 0 ? b.toBigInteger().toString() : b.toPlainString());
+        } else {
+            writeString(sb, String.valueOf(v));
+        }
+    }
+
+    private static void writeString(StringBuilder sb, String s) {
+        sb.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        sb.append('"');
+    }
+}

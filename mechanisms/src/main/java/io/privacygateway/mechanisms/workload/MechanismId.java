@@ -1,0 +1,68 @@
+package io.privacygateway.mechanisms.workload;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * The mechanisms a workload can name. Local-model mechanisms randomize on the device; central-model
+ * mechanisms add noise at a trusted gateway. {@link #AUTO} is resolved by the planner.
+ */
+public enum MechanismId {
+    AUTO("auto", null),
+    /** Gaussian-sign local point release, average, project onto K (MECHANISMS.md §2–§3). */
+    LOCAL_PROJECTION("projection", Mode.LOCAL),
+    /** Round to an α/2-net, Gaussian-sign release, project onto conv(net) then K (§3). */
+    LOCAL_COARSE_PROJECTION("coarse-projection", Mode.LOCAL),
+    /** Multi-scale chaining with one Gaussian-sign release per level (§3, Lemma 4.2). */
+    LOCAL_CHAINING("chaining", Mode.LOCAL),
+    /** Generalized randomized response over the universe, then projection onto K. */
+    GRR("grr", Mode.LOCAL),
+    /** Optimized unary encoding, then projection onto K. */
+    OUE("oue", Mode.LOCAL),
+    /** Optimized local hashing, then projection onto K. */
+    OLH("olh", Mode.LOCAL),
+    /** Subset selection, then projection onto K. */
+    SUBSET_SELECTION("subset-selection", Mode.LOCAL),
+    /** Hadamard response, then projection onto K. */
+    HADAMARD_RESPONSE("hadamard-response", Mode.LOCAL),
+    /** Hierarchical (tree) mechanism over ordered buckets, then projection onto K. */
+    TREE("tree", Mode.LOCAL),
+    /** Gaussian noise under zCDP, projection onto K, purification to pure ε-DP (§4). */
+    CENTRAL_PROJECTION("central-projection", Mode.CENTRAL),
+    /** Central chaining under zCDP, projection, purification to pure ε-DP (§4). */
+    CENTRAL_CHAINING("central-chaining", Mode.CENTRAL),
+    /** Pure-DP baseline: (discrete) Laplace noise with the workload's l1 sensitivity, projection onto K. */
+    LAPLACE("laplace", Mode.CENTRAL);
+
+    private final String wireName;
+    private final Mode mode;
+
+    MechanismId(String wireName, Mode mode) {
+        this.wireName = wireName;
+        this.mode = mode;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    /** The trust model the mechanism runs in, or {@code null} for {@link #AUTO}. */
+    public Mode mode() {
+        return mode;
+    }
+
+    public static MechanismId fromWireName(String name) {
+        for (MechanismId m : values()) {
+            if (m.wireName.equals(name)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("unknown mechanism \"" + name + "\" (known: "
+                + Arrays.stream(values()).map(MechanismId::wireName).collect(Collectors.joining(", ")) + ")");
+    }
+
+    @Override
+    public String toString() {
+        return wireName;
+    }
+}

@@ -1,0 +1,26 @@
+package io.privacygateway.mechanisms.workload;
+
+/** Trust model: devices randomize themselves (local) or trust the gateway with raw values (central). */
+public enum Mode {
+    LOCAL("local"),
+    CENTRAL("central");
+
+    private final String wireName;
+
+    Mode(String wireName) {
+        this.wireName = wireName;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    public static Mode fromWireName(String name) {
+        for (Mode m : values()) {
+            if (m.wireName.equals(name)) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("unknown mode \"" + name + "\" (known: local, central)");
+    }
+}

@@ -1,0 +1,297 @@
+package io.privacygateway.mechanisms.workload;
+
+import io.privacygateway.mechanisms.linalg.PointSet;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A materialized workload: the finite universe {@code X} of device values, the {@code m} queries, and
+ * the answer vector {@code Q(x) ∈ [0,1]^m} of every value (MECHANISMS.md §1). Immutable.
+ *
+ * <p>Universe indices: labels in declaration order; buckets in edge order; attribute vectors as the
+ * integer {@code Σ_j b_j·2^j} (attribute 0 is the least significant bit); points in declaration order.
+ * Queries: histogram, one per value; CDF, {@code q_t(x) = 1{x < t}} for {@code t = 1..k−1}; range,
+ * every interval {@code [a, b]} ordered by {@code a} then {@code b}; marginals, for every attribute
+ * subset of size {@code way} in lexicographic order, every cell in binary order (first attribute of
+ * the subset most significant); points, the declared coordinates.
+ */
+public final class Workload {
+    private final WorkloadSpec spec;
+    private final String contentHash;
+    private final List<String> universeLabels;
+    private final List<String> queryLabels;
+    private final PointSet points;
+    private final Map<String, Integer> labelIndex;
+
+    private Workload(WorkloadSpec spec, List<String> universeLabels, List<String> queryLabels, PointSet points) {
+        this.spec = spec;
+        this.contentHash = CanonicalForm.contentHash(spec);
+        this.universeLabels = List.copyOf(universeLabels);
+        this.queryLabels = List.copyOf(queryLabels);
+        this.points = points;
+        Map<String, Integer> idx = new HashMap<>();
+        for (int i = 0; i < universeLabels.size(); i++) {
+            idx.put(universeLabels.get(i), i);
+        }
+        this.labelIndex = idx;
+    }
+
+    /** Builds the universe and answer vectors of a validated spec. */
+    public static Workload of(WorkloadSpec spec) {
+        List<String> ul = new ArrayList<>();
+        List<String> ql = new ArrayList<>();
+        double[][] rows;
+        Domain dom = spec.domain();
+        switch (spec.family()) {
+            case HISTOGRAM -> {
+                if (dom instanceof Domain.Labels l) {
+                    ul.addAll(l.labels());
+                } else {
+                    ul.addAll(bucketLabels((Domain.Buckets) dom));
+                }
+                ql.addAll(ul);
+                int k = ul.size();
+                rows = new double[k][k];
+                for (int i = 0; i < k; i++) {
+                    rows[i][i] = 1;
+                }
+            }
+            case CDF -> {
+                Domain.Buckets b = (Domain.Buckets) dom;
+                ul.addAll(bucketLabels(b));
+                int k = b.bucketCount();
+                for (int t = 1; t < k; t++) {
+                    ql.add("< " + fmt(b.edges().get(t)));
+                }
+                rows = new double[k][k - 1];
+                for (int x = 0; x < k; x++) {
+                    for (int t = 1; t < k; t++) {
+                        rows[x][t - 1] = x < t ? 1 : 0;
+                    }
+                }
+            }
+            case RANGE -> {
+                Domain.Buckets b = (Domain.Buckets) dom;
+                ul.addAll(bucketLabels(b));
+                int k = b.bucketCount();
+                int m = k * (k + 1) / 2;
+                rows = new double[k][m];
+                int q = 0;
+                for (int a = 0; a < k; a++) {
+                    for (int e = a; e < k; e++) {
+                        ql.add("[" + fmt(b.edges().get(a)) + ", " + fmt(b.edges().get(e + 1)) + (e == k - 1 ? "]" : ")"));
+                        for (int x = a; x <= e; x++) {
+                            rows[x][q] = 1;
+                        }
+                        q++;
+                    }
+                }
+            }
+            case MARGINALS -> {
+                List<String> names = ((Domain.Attributes) dom).names();
+                int d = names.size();
+                int way = spec.marginalWay();
+                int n = 1 << d;
+                for (int x = 0; x < n; x++) {
+                    StringBuilder sb = new StringBuilder();
+                    for (int j = 0; j < d; j++) {
+                        if (j > 0) {
+                            sb.append(',');
+                        }
+                        sb.append((x >>> j) & 1);
+                    }
+                    ul.add(sb.toString());
+                }
+                List<int[]> subsets = new ArrayList<>();
+                subsets(d, way, 0, new int[way], 0, subsets);
+                int m = subsets.size() << way;
+                rows = new double[n][m];
+                int q = 0;
+                for (int[] s : subsets) {
+                    for (int cell = 0; cell < (1 << way); cell++) {
+                        StringBuilder sb = new StringBuilder();
+                        for (int i = 0; i < way; i++) {
+                            int bit = (cell >>> (way - 1 - i)) & 1;
+                            if (i > 0) {
+                                sb.append(',');
+                            }
+                            sb.append(names.get(s[i])).append('=').append(bit);
+                        }
+                        ql.add(sb.toString());
+                        for (int x = 0; x < n; x++) {
+                            boolean match = true;
+                            for (int i = 0; i < way && match; i++) {
+                                int want = (cell >>> (way - 1 - i)) & 1;
+                                match = ((x >>> s[i]) & 1) == want;
+                            }
+                            rows[x][q] = match ? 1 : 0;
+                        }
+                        q++;
+                    }
+                }
+            }
+            default -> {
+                Domain.Points p = (Domain.Points) dom;
+                ul.addAll(p.labels());
+                ql.addAll(spec.queryLabels());
+                rows = new double[p.labels().size()][];
+                for (int i = 0; i < rows.length; i++) {
+                    rows[i] = p.answers().get(i).stream().mapToDouble(Double::doubleValue).toArray();
+                }
+            }
+        }
+        return new Workload(spec, ul, ql, PointSet.of(ql.size(), rows));
+    }
+
+    private static void subsets(int d, int k, int start, int[] cur, int depth, List<int[]> out) {
+        if (depth == k) {
+            out.add(cur.clone());
+            return;
+        }
+        for (int j = start; j < d; j++) {
+            cur[depth] = j;
+            subsets(d, k, j + 1, cur, depth + 1, out);
+        }
+    }
+
+    private static List<String> bucketLabels(Domain.Buckets b) {
+        List<String> out = new ArrayList<>();
+        int k = b.bucketCount();
+        for (int i = 0; i < k; i++) {
+            out.add("[" + fmt(b.edges().get(i)) + ", " + fmt(b.edges().get(i + 1)) + (i == k - 1 ? "]" : ")"));
+        }
+        return out;
+    }
+
+    private static String fmt(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
+    }
+
+    public WorkloadSpec spec() {
+        return spec;
+    }
+
+    /** Lower-case hex SHA-256 of the spec's canonical form ({@link CanonicalForm}). */
+    public String contentHash() {
+        return contentHash;
+    }
+
+    /** {@code |X|}. */
+    public int universeSize() {
+        return points.size();
+    }
+
+    /** {@code m}. */
+    public int queryCount() {
+        return points.dim();
+    }
+
+    public String universeLabel(int x) {
+        return universeLabels.get(x);
+    }
+
+    public List<String> universeLabels() {
+        return universeLabels;
+    }
+
+    public String queryLabel(int q) {
+        return queryLabels.get(q);
+    }
+
+    public List<String> queryLabels() {
+        return queryLabels;
+    }
+
+    /** The answer vectors {@code Q(x)}, one row per universe element. */
+    public PointSet points() {
+        return points;
+    }
+
+    public FeasibleSetShape feasibleSetShape() {
+        return spec.family().feasibleSetShape();
+    }
+
+    /**
+     * Encodes a raw value as written in a values file: a label (histogram over labels, points), a number
+     * (buckets), or comma-separated 0/1 attributes (marginals).
+     *
+     * @throws InvalidValueException if the value is not in the domain
+     */
+    public int encode(String raw) throws InvalidValueException {
+        String v = raw.trim();
+        Domain dom = spec.domain();
+        if (dom instanceof Domain.Labels || dom instanceof Domain.Points) {
+            Integer i = labelIndex.get(v);
+            if (i == null) {
+                throw new InvalidValueException("unknown label \"" + v + "\"");
+            }
+            return i;
+        }
+        if (dom instanceof Domain.Buckets b) {
+            double x;
+            try {
+                x = Double.parseDouble(v);
+            } catch (NumberFormatException e) {
+                throw new InvalidValueException("not a number: \"" + v + "\"");
+            }
+            if (!Double.isFinite(x)) {
+                throw new InvalidValueException("not a finite number: \"" + v + "\"");
+            }
+            List<Double> e = b.edges();
+            if (x < e.get(0) || x > e.get(e.size() - 1)) {
+                throw new InvalidValueException("value " + v + " is outside the bucket range [" + fmt(e.get(0)) + ", "
+                        + fmt(e.get(e.size() - 1)) + "]");
+            }
+            int lo = 0;
+            int hi = e.size() - 2; // bucket index range
+            while (lo < hi) { // last bucket whose lower edge <= x
+                int mid = (lo + hi + 1) >>> 1;
+                if (e.get(mid) <= x) {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            return lo;
+        }
+        List<String> names = ((Domain.Attributes) dom).names();
+        String[] parts = v.split(",", -1);
+        if (parts.length != names.size()) {
+            throw new InvalidValueException("expected " + names.size() + " comma-separated 0/1 attributes, got "
+                    + parts.length);
+        }
+        int x = 0;
+        for (int j = 0; j < parts.length; j++) {
+            String p = parts[j].trim();
+            if (p.equals("1")) {
+                x |= 1 << j;
+            } else if (!p.equals("0")) {
+                throw new InvalidValueException("attribute " + names.get(j) + " must be 0 or 1, got \"" + p + "\"");
+            }
+        }
+        return x;
+    }
+
+    /** {@code Σ_x p_x Q(x)}: the answers of a (possibly estimated) histogram over the universe. */
+    public double[] answersOf(double[] histogram) {
+        return points.combine(histogram);
+    }
+
+    /** The true mean answer {@code x̄ = (1/n) Σ Q(x_i)} of a dataset given as universe counts. */
+    public double[] meanAnswer(long[] counts) {
+        long n = 0;
+        for (long c : counts) {
+            n += c;
+        }
+        if (n == 0) {
+            throw new IllegalArgumentException("the dataset is empty");
+        }
+        double[] p = new double[counts.length];
+        for (int i = 0; i < counts.length; i++) {
+            p[i] = counts[i] / (double) n;
+        }
+        return answersOf(p);
+    }
+}
