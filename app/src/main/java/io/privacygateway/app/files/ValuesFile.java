@@ -1,0 +1,64 @@
+package io.privacygateway.app.files;
+
+import io.privacygateway.mechanisms.workload.InvalidValueException;
+import io.privacygateway.mechanisms.workload.Workload;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A values file: one device value per line (a label, a number, or comma-separated 0/1 attributes, as
+ * the workload's domain requires). Blank lines and lines starting with {@code #} are ignored. Every
+ * other line is either encoded or reported with its line number; nothing is dropped silently.
+ */
+public final class ValuesFile {
+    private ValuesFile() {}
+
+    /** A line that could not be encoded. */
+    public record Rejected(long line, String reason) {}
+
+    /**
+     * The encoded values and the rejected lines.
+     *
+     * @param values universe indices of the accepted lines, in file order
+     * @param lines the 1-based line number of each accepted value
+     * @param rejected the lines that are not in the workload's domain
+     */
+    public record Contents(int[] values, long[] lines, List<Rejected> rejected) {}
+
+    /** Reads and encodes a values file against a workload. */
+    public static Contents read(Path file, Workload workload) throws IOException {
+        int[] values = new int[1024];
+        long[] lines = new long[1024];
+        int n = 0;
+        List<Rejected> rejected = new ArrayList<>();
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String s;
+            long lineNo = 0;
+            while ((s = r.readLine()) != null) {
+                lineNo++;
+                String t = s.strip();
+                if (t.isEmpty() || t.startsWith("#")) {
+                    continue;
+                }
+                try {
+                    int x = workload.encode(t);
+                    if (n == values.length) {
+                        values = java.util.Arrays.copyOf(values, n * 2);
+                        lines = java.util.Arrays.copyOf(lines, n * 2);
+                    }
+                    values[n] = x;
+                    lines[n] = lineNo;
+                    n++;
+                } catch (InvalidValueException e) {
+                    rejected.add(new Rejected(lineNo, e.getMessage()));
+                }
+            }
+        }
+        return new Contents(java.util.Arrays.copyOf(values, n), java.util.Arrays.copyOf(lines, n), rejected);
+    }
+}

@@ -1,0 +1,73 @@
+package io.privacygateway.mechanisms.release;
+
+import io.privacygateway.mechanisms.param.ConfidenceLevel;
+
+/**
+ * Error bars of a projected estimate (MECHANISMS.md §3, Lemma 5.3 of the query-release paper).
+ *
+ * <p><b>Expected error.</b> For an unbiased level estimate {@code y = x̄ + σG} with {@code x̄} in the
+ * convex set {@code S} the level is projected onto, {@code ‖P_S(y) − x̄‖² ≤ ⟨σG, P_S(y) − x̄⟩ ≤
+ * sup_{w∈S}⟨σG, w − x̄⟩}, whose mean is {@code σ·g(S)}; projection is also non-expansive, so
+ * {@code E‖P_S(y) − x̄‖²/m ≤ min(σ², σ·g(S)/m)}. For non-isotropic noise with per-coordinate scales at
+ * most σ the same holds by Sudakov–Fernique. Levels add by the triangle inequality (Lemma 3.3), a
+ * final projection onto K never increases the distance to {@code x̄ ∈ K}, and the mechanism's
+ * deliberate bias adds {@code biasBound}.
+ *
+ * <p><b>High-probability bound.</b> {@code G ↦ sup_{w∈S}⟨G, w − x̄⟩} is {@code diam(S)}-Lipschitz, so by
+ * Gaussian concentration it exceeds {@code g(S) + diam(S)·√(2 ln(1/β))} with probability at most β;
+ * independently {@code ‖σG‖² ≤ σ²(m + 2√(m t) + 2t)}, {@code t = ln(1/β)} (Laurent–Massart). Each of
+ * the two holds with probability 1 − β/2 per level, and levels share β by a union bound.
+ *
+ * <p><b>Per-coordinate bars.</b> If the unprojected coordinate {@code u_q} is within {@code z·se_q} of
+ * its mean (probability {@code confidence} under the normal approximation of an average of many
+ * independent reports), then the published {@code a_q} is within {@code |a_q − u_q| + z·se_q + b_q} of
+ * {@code x̄_q}, where {@code b_q} bounds the deliberate per-coordinate bias. Projection can move a
+ * coordinate away from the truth, so the distance it moved is added rather than ignored. Bars are
+ * clipped to [0, 1], which always contains {@code x̄_q}.
+ */
+public final class ErrorBars {
+    private ErrorBars() {}
+
+    /** The per-level inputs of the bounds: noise scale σ, Gaussian width g, hull diameter. */
+    public record LevelNoise(double sigma, double gaussianWidth, double diameter) {}
+
+    /** Bars and bounds. */
+    public record Bounds(double[] lower, double[] upper, double expectedRmsError, double rmsErrorBoundAtConfidence) {}
+
+    /**
+     * Computes the error bars.
+     *
+     * @param published the published (projected) estimate a
+     * @param unprojected the unbiased estimate u (sum of levels before projection)
+     * @param standardErrors per-coordinate standard errors of u
+     * @param perCoordinateBias per-coordinate bias bounds b_q (null = none)
+     * @param levels per-level noise
+     * @param biasBound normalized l2 bias bound of the mechanism
+     * @param confidence the confidence level
+     */
+    public static Bounds compute(double[] published, double[] unprojected, double[] standardErrors,
+            double[] perCoordinateBias, LevelNoise[] levels, double biasBound, ConfidenceLevel confidence) {
+        int m = published.length;
+        double z = confidence.twoSidedZ();
+        double[] lo = new double[m];
+        double[] hi = new double[m];
+        for (int q = 0; q < m; q++) {
+            double h = Math.abs(published[q] - unprojected[q]) + z * standardErrors[q]
+                    + (perCoordinateBias == null ? 0 : perCoordinateBias[q]);
+            lo[q] = Math.max(0, published[q] - h);
+            hi[q] = Math.min(1, published[q] + h);
+        }
+        double expected = biasBound;
+        double atConfidence = biasBound;
+        double betaPerBound = confidence.beta() / (2.0 * Math.max(1, levels.length));
+        double t = Math.log(1 / betaPerBound);
+        for (LevelNoise l : levels) {
+            double s = l.sigma();
+            expected += Math.sqrt(Math.min(s * s, s * l.gaussianWidth() / m));
+            double widthBound = s * (l.gaussianWidth() + l.diameter() * Math.sqrt(2 * t));
+            double chiBound = s * s * (m + 2 * Math.sqrt(m * t) + 2 * t);
+            atConfidence += Math.sqrt(Math.min(widthBound, chiBound) / m);
+        }
+        return new Bounds(lo, hi, expected, atConfidence);
+    }
+}
