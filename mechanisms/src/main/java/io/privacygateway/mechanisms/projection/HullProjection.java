@@ -32,9 +32,7 @@ import io.privacygateway.mechanisms.linalg.PointSet;
 public final class HullProjection implements ConvexProjection {
     private final int n;
     private final int m;
-    private final double[] atoms;
-    private final double[] normSq;
-    private final double maxNorm;
+    private final AtomRows atoms;
     private final double scaleSq;
     private final double gapTolerance;
     private final int maxIterations;
@@ -69,19 +67,12 @@ public final class HullProjection implements ConvexProjection {
         }
         this.n = atoms.size();
         this.m = atoms.dim();
-        this.atoms = atoms.toRowMajor();
-        this.normSq = new double[n];
-        double spread = 0;
+        this.atoms = AtomRows.of(atoms);
+        double[] first = atoms.row(0);
+        double spread = 0; // max_i ‖a_i − a_0‖², a translation-invariant scale of K
         for (int i = 0; i < n; i++) {
-            normSq[i] = Dots.dot(this.atoms, i * m, this.atoms, i * m, m);
-            double d = 0;
-            for (int t = 0; t < m; t++) {
-                double e = this.atoms[i * m + t] - this.atoms[t];
-                d += e * e;
-            }
-            spread = Math.max(spread, d);
+            spread = Math.max(spread, this.atoms.normSq(i) - 2 * this.atoms.dot(i, first, 0) + this.atoms.normSq(0));
         }
-        this.maxNorm = atoms.maxNorm();
         this.scaleSq = spread;
         this.gapTolerance = gapTolerance;
         this.maxIterations = maxIterations;
@@ -117,8 +108,7 @@ public final class HullProjection implements ConvexProjection {
     @Override
     public ProjectionResult project(double[] y) {
         Targets.requireTarget(y, m);
-        return new MinNormPointSolve(atoms, n, m, maxNorm, y.clone(), gapTolerance, maxIterations)
-                .run(normSq, scaleSq);
+        return new MinNormPointSolve(atoms, y.clone(), gapTolerance, maxIterations).run(scaleSq);
     }
 
     /**
@@ -136,7 +126,7 @@ public final class HullProjection implements ConvexProjection {
         }
         Targets.requireTarget(y, m);
         requireWeights(initialWeights);
-        return new MinNormPointSolve(atoms, n, m, maxNorm, y.clone(), gapTolerance, maxIterations)
+        return new MinNormPointSolve(atoms, y.clone(), gapTolerance, maxIterations)
                 .runWarm(initialWeights.clone(), scaleSq);
     }
 

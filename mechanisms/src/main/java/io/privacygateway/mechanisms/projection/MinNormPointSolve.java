@@ -30,7 +30,7 @@ final class MinNormPointSolve {
     /** Number of most-violating atoms kept after a full pass. */
     static final int POOL_SIZE = Integer.getInteger("pool", 48);
 
-    private final double[] atoms;
+    private final AtomRows atoms;
     private final int n;
     private final int m;
     private final double[] y;
@@ -51,15 +51,18 @@ final class MinNormPointSolve {
     private final int[] rejectedAt;
     private int epoch = 1;
     private double lastFullGap;
+    static long work;
 
     private int iterations;
     private int fullPasses;
+    private int rejections;
+    static final boolean DEBUG = Boolean.getBoolean("projdebug");
 
-    MinNormPointSolve(double[] atoms, int n, int m, double maxNorm, double[] y, double tol, int maxIterations) {
+    MinNormPointSolve(AtomRows atoms, double[] y, double tol, int maxIterations) {
         this.atoms = atoms;
-        this.n = n;
-        this.m = m;
-        this.maxNorm = maxNorm;
+        this.n = atoms.size();
+        this.m = atoms.dim();
+        this.maxNorm = atoms.maxNorm();
         this.y = y;
         this.tol = tol;
         this.maxIterations = maxIterations;
@@ -74,11 +77,11 @@ final class MinNormPointSolve {
     }
 
     /** Cold start from the atom nearest to {@code y}. */
-    ProjectionResult run(double[] normSq, double scaleSq) {
+    ProjectionResult run(double scaleSq) {
         int nearest = 0;
         double best = Double.POSITIVE_INFINITY;
         for (int i = 0; i < n; i++) {
-            double d = normSq[i] - 2 * Dots.dot(atoms, i * m, y, 0, m);
+            double d = atoms.normSq(i) - 2 * atoms.dot(i, y, 0);
             if (d < best) {
                 best = d;
                 nearest = i;
@@ -109,16 +112,13 @@ final class MinNormPointSolve {
     }
 
     private AffineCorral newCorral(int first, double scaleSq) {
-        double d = 0;
-        for (int t = 0; t < m; t++) {
-            double e = atoms[first * m + t] - y[t];
-            d += e * e;
-        }
-        double s2 = Math.max(scaleSq, d);
+        double[] diff = new double[m];
+        atoms.differenceInto(first, y, diff, 0);
+        double s2 = Math.max(scaleSq, Dots.normSq(diff));
         if (!(s2 > 0)) {
             s2 = 1.0;
         }
-        return new AffineCorral(atoms, n, m, y, s2, Math.min(n, m + 2));
+        return new AffineCorral(atoms, y, s2, Math.min(n, m + 2));
     }
 
     private ProjectionResult iterate() {
@@ -137,6 +137,9 @@ final class MinNormPointSolve {
             iterations++;
             double before = xx;
             boolean added = corral.add(j, 0.0);
+            if (DEBUG) {
+                work += (long) corral.size() * m + (long) corral.size() * corral.size() / 2;
+            }
             if (added) {
                 minorCycles();
                 refreshPoint();
@@ -146,6 +149,7 @@ final class MinNormPointSolve {
                 epoch++; // progress: earlier rejections may no longer apply
             } else {
                 rejectedAt[j] = epoch;
+                rejections++;
             }
         }
         if (!fresh) {
@@ -156,8 +160,8 @@ final class MinNormPointSolve {
             weights[corral.atom(q)] = corral.weight(q);
         }
         double certified = Math.max(0.0, gap) + roundingAllowance();
-        if (Boolean.getBoolean("projdebug")) {
-            System.err.println("iter=" + iterations + " full=" + fullPasses + " k=" + corral.size());
+        if (DEBUG) {
+            System.err.println("iter=" + iterations + " full=" + fullPasses + " k=" + corral.size() + " rej=" + rejections + " gap=" + gap);
         }
         return new ProjectionResult(w.clone(), certified, weights, iterations);
     }
@@ -177,6 +181,9 @@ final class MinNormPointSolve {
     private void minorCycles() {
         for (int guard = 0; guard <= alpha.length + 1; guard++) {
             int k = corral.size();
+            if (DEBUG) {
+                work += (long) k * k;
+            }
             if (!corral.affineMinimizer(alpha)) {
                 return;
             }
@@ -212,6 +219,9 @@ final class MinNormPointSolve {
     }
 
     private void refreshPoint() {
+        if (DEBUG) {
+            work += (long) corral.size() * m;
+        }
         corral.point(w);
         for (int t = 0; t < m; t++) {
             x[t] = w[t] - y[t];
@@ -222,6 +232,9 @@ final class MinNormPointSolve {
 
     /** The best pool atom with violation above {@code threshold}, or -1. */
     private int pick(double threshold) {
+        if (DEBUG) {
+            work += (long) poolSize * m;
+        }
         int best = -1;
         double bestValue = threshold;
         for (int p = 0; p < poolSize; p++) {
@@ -229,7 +242,7 @@ final class MinNormPointSolve {
             if (corral.contains(i) || rejectedAt[i] == epoch) {
                 continue;
             }
-            double v = xw - Dots.dot(atoms, i * m, x, 0, m);
+            double v = xw - atoms.dot(i, x, 0);
             if (v > bestValue) {
                 bestValue = v;
                 best = i;
@@ -241,10 +254,13 @@ final class MinNormPointSolve {
     /** The Frank–Wolfe gap {@code max_i ⟨x, w − a_i⟩} at the current point; refills the pool. */
     private double fullPass() {
         fullPasses++;
+        if (DEBUG) {
+            work += (long) n * m;
+        }
         poolSize = 0;
         double gap = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < n; i++) {
-            double v = xw - Dots.dot(atoms, i * m, x, 0, m);
+            double v = xw - atoms.dot(i, x, 0);
             if (v > gap) {
                 gap = v;
             }
