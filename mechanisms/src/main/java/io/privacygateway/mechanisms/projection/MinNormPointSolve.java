@@ -26,9 +26,9 @@ import java.util.Arrays;
  */
 final class MinNormPointSolve {
     /** Pool atoms are used while their violation is at least this fraction of the last full gap. */
-    static final double LAZY_FRACTION = Double.parseDouble(System.getProperty("lazy", "0.25"));
+    static final double LAZY_FRACTION = 0.25;
     /** Number of most-violating atoms kept after a full pass. */
-    static final int POOL_SIZE = Integer.getInteger("pool", 48);
+    static final int POOL_SIZE = 64;
 
     private final AtomRows atoms;
     private final int n;
@@ -51,12 +51,9 @@ final class MinNormPointSolve {
     private final int[] rejectedAt;
     private int epoch = 1;
     private double lastFullGap;
-    static long work;
 
     private int iterations;
     private int fullPasses;
-    private int rejections;
-    static final boolean DEBUG = Boolean.getBoolean("projdebug");
 
     MinNormPointSolve(AtomRows atoms, double[] y, double tol, int maxIterations) {
         this.atoms = atoms;
@@ -137,9 +134,6 @@ final class MinNormPointSolve {
             iterations++;
             double before = xx;
             boolean added = corral.add(j, 0.0);
-            if (DEBUG) {
-                work += (long) corral.size() * m + (long) corral.size() * corral.size() / 2;
-            }
             if (added) {
                 minorCycles();
                 refreshPoint();
@@ -149,7 +143,6 @@ final class MinNormPointSolve {
                 epoch++; // progress: earlier rejections may no longer apply
             } else {
                 rejectedAt[j] = epoch;
-                rejections++;
             }
         }
         if (!fresh) {
@@ -160,9 +153,6 @@ final class MinNormPointSolve {
             weights[corral.atom(q)] = corral.weight(q);
         }
         double certified = Math.max(0.0, gap) + roundingAllowance();
-        if (DEBUG) {
-            System.err.println("iter=" + iterations + " full=" + fullPasses + " k=" + corral.size() + " rej=" + rejections + " gap=" + gap);
-        }
         return new ProjectionResult(w.clone(), certified, weights, iterations);
     }
 
@@ -181,9 +171,6 @@ final class MinNormPointSolve {
     private void minorCycles() {
         for (int guard = 0; guard <= alpha.length + 1; guard++) {
             int k = corral.size();
-            if (DEBUG) {
-                work += (long) k * k;
-            }
             if (!corral.affineMinimizer(alpha)) {
                 return;
             }
@@ -219,9 +206,6 @@ final class MinNormPointSolve {
     }
 
     private void refreshPoint() {
-        if (DEBUG) {
-            work += (long) corral.size() * m;
-        }
         corral.point(w);
         for (int t = 0; t < m; t++) {
             x[t] = w[t] - y[t];
@@ -232,9 +216,6 @@ final class MinNormPointSolve {
 
     /** The best pool atom with violation above {@code threshold}, or -1. */
     private int pick(double threshold) {
-        if (DEBUG) {
-            work += (long) poolSize * m;
-        }
         int best = -1;
         double bestValue = threshold;
         for (int p = 0; p < poolSize; p++) {
@@ -254,9 +235,6 @@ final class MinNormPointSolve {
     /** The Frank–Wolfe gap {@code max_i ⟨x, w − a_i⟩} at the current point; refills the pool. */
     private double fullPass() {
         fullPasses++;
-        if (DEBUG) {
-            work += (long) n * m;
-        }
         poolSize = 0;
         double gap = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < n; i++) {
