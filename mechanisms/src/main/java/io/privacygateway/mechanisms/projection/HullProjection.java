@@ -83,6 +83,9 @@ public final class HullProjection implements ConvexProjection {
      * cycles as atoms in the final support ({@code ≤ min(N, m + 1)}) plus one per atom dropped on the way.
      */
     public static int defaultMaxIterations(PointSet atoms) {
+        if (atoms == null) {
+            throw new IllegalArgumentException("atoms is required");
+        }
         long cap = 20L * Math.min(atoms.size(), atoms.dim() + 1L) + 200;
         return (int) Math.min(Integer.MAX_VALUE, cap);
     }
