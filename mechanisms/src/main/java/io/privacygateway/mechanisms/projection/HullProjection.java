@@ -26,6 +26,12 @@ import io.privacygateway.mechanisms.linalg.PointSet;
  * {@code weights} are convex weights over the atoms with {@code w = Σ p_i a_i} (at most {@code m + 1}
  * non-zero).
  *
+ * <p><b>Attainable tolerance.</b> The rounding allowance is about {@code 2(m + 4)·2⁻⁵³·‖w − y‖·(‖w‖ +
+ * max‖a_i‖)}; for targets very far from {@code K} (e.g. {@code ‖y‖ ~ 1e6} with 0/1 atoms and
+ * {@code m = 256}) it exceeds tight tolerances, and the run then stops at once and reports it. Atoms far
+ * from the origin relative to their spread cost accuracy and time in the same way: translate them first
+ * if that matters.
+ *
  * <p><b>Preconditions.</b> At least one atom; {@code y} of length {@code m} with finite entries (never
  * modified). Immutable and thread-safe: every call allocates its own working state.
  */
@@ -117,8 +123,10 @@ public final class HullProjection implements ConvexProjection {
     /**
      * The projection warm-started from convex weights of an earlier answer (e.g. the previous window):
      * the atoms in the support of {@code initialWeights}, heaviest first, seed the active set (atoms
-     * numerically affinely dependent on heavier ones are skipped), and the solver starts from those
-     * weights renormalised. The guarantee is the same as for {@link #project(double[])}.
+     * numerically affinely dependent on heavier ones are skipped; at most {@code min(N, m + 1)} are kept
+     * and at most {@code 2(m + 1)} tried), and the solver starts from those weights renormalised over the
+     * kept atoms. Starting from the weights of the previous answer typically saves most major cycles.
+     * The guarantee is the same as for {@link #project(double[])}.
      *
      * @param initialWeights {@code N} finite non-negative weights with a positive sum, or {@code null} for
      *     a cold start; not modified

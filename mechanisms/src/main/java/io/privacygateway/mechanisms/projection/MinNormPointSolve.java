@@ -51,6 +51,7 @@ final class MinNormPointSolve {
     private final int[] rejectedAt;
     private int epoch = 1;
     private double lastFullGap;
+    private double allowance;
 
     private int iterations;
     private int fullPasses;
@@ -90,13 +91,19 @@ final class MinNormPointSolve {
         return iterate();
     }
 
-    /** Warm start: the support of {@code initialWeights}, heaviest first, seeds the corral. */
+    /**
+     * Warm start: the support of {@code initialWeights}, heaviest first, seeds the corral. At most
+     * {@code min(N, m + 1)} affinely independent atoms fit, so seeding stops there, or after
+     * {@code 2(m + 1)} attempts (the lightest atoms of a larger support are left to the oracle).
+     */
     ProjectionResult runWarm(double[] initialWeights, double scaleSq) {
         Integer[] support = Arrays.stream(indicesOfPositive(initialWeights)).boxed().toArray(Integer[]::new);
         Arrays.sort(support, (i, j) -> Double.compare(initialWeights[j], initialWeights[i]));
         corral = newCorral(support[0], scaleSq);
-        for (int i : support) {
-            corral.add(i, initialWeights[i]);
+        int full = Math.min(n, m + 1);
+        int attempts = Math.min(support.length, 2 * (m + 1));
+        for (int a = 0; a < attempts && corral.size() < full; a++) {
+            corral.add(support[a], initialWeights[support[a]]);
         }
         corral.normalize();
         minorCycles();
@@ -119,10 +126,14 @@ final class MinNormPointSolve {
     }
 
     private ProjectionResult iterate() {
-        double gap = fullPass();
+        double gap = fullPass(); // certified: the computed gap plus its rounding allowance
         boolean fresh = true; // the last full pass was made at the current point
         while (!(fresh && gap <= tol) && iterations < maxIterations) {
-            int j = pick(fresh ? tol : Math.max(tol, LAZY_FRACTION * lastFullGap));
+            double useful = tol - allowance; // an atom must violate by more than this to help
+            if (fresh && useful <= 0) {
+                break; // the rounding floor of the certificate exceeds the tolerance
+            }
+            int j = pick(fresh ? useful : Math.max(useful, LAZY_FRACTION * lastFullGap));
             if (j < 0) {
                 if (fresh) {
                     break; // no atom can be added: the numerical limit is reached
@@ -152,8 +163,7 @@ final class MinNormPointSolve {
         for (int q = 0; q < corral.size(); q++) {
             weights[corral.atom(q)] = corral.weight(q);
         }
-        double certified = Math.max(0.0, gap) + roundingAllowance();
-        return new ProjectionResult(w.clone(), certified, weights, iterations);
+        return new ProjectionResult(w.clone(), gap, weights, iterations);
     }
 
     /**
@@ -232,7 +242,10 @@ final class MinNormPointSolve {
         return best;
     }
 
-    /** The Frank–Wolfe gap {@code max_i ⟨x, w − a_i⟩} at the current point; refills the pool. */
+    /**
+     * The certified gap at the current point: the Frank–Wolfe gap {@code max_i ⟨x, w − a_i⟩} (at least
+     * 0, as {@code w} is a convex combination of atoms) plus {@link #roundingAllowance()}. Refills the pool.
+     */
     private double fullPass() {
         fullPasses++;
         poolSize = 0;
@@ -247,7 +260,8 @@ final class MinNormPointSolve {
             }
         }
         lastFullGap = gap;
-        return gap;
+        allowance = roundingAllowance();
+        return Math.max(0.0, gap) + allowance;
     }
 
     /** Keeps the {@code pool.length} largest values in a min-heap. */

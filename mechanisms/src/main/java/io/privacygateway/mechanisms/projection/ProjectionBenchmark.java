@@ -92,7 +92,7 @@ public final class ProjectionBenchmark {
         }
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
         HullProjection hull = new HullProjection(atoms, gapTolerance);
-        int warmups = 4;
+        int warmups = 8;
         for (int i = 0; i < warmups; i++) {
             hull.project(noisyMean(atoms, reportsPerDataset, noiseLevels[i % noiseLevels.length], rng));
         }

@@ -340,6 +340,33 @@ class ProjectionHullTest {
         assertCertified(atoms, next, hull.project(next, uniform), 1e-10);
     }
 
+    @Test
+    void concurrentCallsGiveTheSameAnswersAsSequentialOnes() throws Exception {
+        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(42L);
+        PointSet set = ProjectionBenchmark.randomBinaryPoints(300, 25, 0.1, 0.5, rng);
+        HullProjection hull = new HullProjection(set, 1e-10);
+        double[][] targets = new double[16][];
+        ProjectionResult[] sequential = new ProjectionResult[targets.length];
+        for (int i = 0; i < targets.length; i++) {
+            targets[i] = ProjectionBenchmark.noisyMean(set, 100, 0.05, rng);
+            sequential[i] = hull.project(targets[i]);
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<ProjectionResult>> futures = new java.util.ArrayList<>();
+            for (double[] y : targets) {
+                futures.add(pool.submit(() -> hull.project(y)));
+            }
+            for (int i = 0; i < targets.length; i++) {
+                ProjectionResult r = futures.get(i).get();
+                assertThat(r.point()).containsExactly(sequential[i].point());
+                assertThat(r.dualityGap()).isEqualTo(sequential[i].dualityGap());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     static double[][] rows(PointSet set) {
         double[][] a = new double[set.size()][];
         for (int i = 0; i < a.length; i++) {
