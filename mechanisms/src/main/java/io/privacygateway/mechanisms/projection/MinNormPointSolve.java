@@ -54,7 +54,6 @@ final class MinNormPointSolve {
     private double allowance;
 
     private int iterations;
-    private int fullPasses;
 
     MinNormPointSolve(AtomRows atoms, double[] y, double tol, int maxIterations) {
         this.atoms = atoms;
@@ -109,10 +108,6 @@ final class MinNormPointSolve {
         minorCycles();
         refreshPoint();
         return iterate();
-    }
-
-    int fullPasses() {
-        return fullPasses;
     }
 
     private AffineCorral newCorral(int first, double scaleSq) {
@@ -182,6 +177,7 @@ final class MinNormPointSolve {
         for (int guard = 0; guard <= alpha.length + 1; guard++) {
             int k = corral.size();
             if (!corral.affineMinimizer(alpha)) {
+                dropZeroWeights(); // keep λ > 0 on every member even when giving up
                 return;
             }
             double theta = 1.0;
@@ -206,13 +202,17 @@ final class MinNormPointSolve {
                 corral.setWeight(q, theta * alpha[q] + (1 - theta) * corral.weight(q));
             }
             corral.setWeight(arg, 0.0);
-            for (int q = k - 1; q >= 0; q--) {
-                if (corral.weight(q) <= 0) {
-                    corral.remove(q);
-                }
-            }
-            corral.normalize();
+            dropZeroWeights();
         }
+    }
+
+    private void dropZeroWeights() {
+        for (int q = corral.size() - 1; q >= 0; q--) {
+            if (corral.weight(q) <= 0) {
+                corral.remove(q);
+            }
+        }
+        corral.normalize();
     }
 
     private void refreshPoint() {
@@ -243,11 +243,11 @@ final class MinNormPointSolve {
     }
 
     /**
-     * The certified gap at the current point: the Frank–Wolfe gap {@code max_i ⟨x, w − a_i⟩} (at least
-     * 0, as {@code w} is a convex combination of atoms) plus {@link #roundingAllowance()}. Refills the pool.
+     * The certified gap at the current point: the computed Frank–Wolfe gap {@code max_i ⟨x, w − a_i⟩},
+     * clamped at 0 (its exact value is {@code ≥ 0} for {@code w ∈ K}, and clamping only raises an upper
+     * bound), plus {@link #roundingAllowance()}. Refills the pool.
      */
     private double fullPass() {
-        fullPasses++;
         poolSize = 0;
         double gap = Double.NEGATIVE_INFINITY;
         for (int i = 0; i < n; i++) {
