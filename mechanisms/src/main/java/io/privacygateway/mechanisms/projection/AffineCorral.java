@@ -42,7 +42,7 @@ final class AffineCorral {
 
     /**
      * @param s2 the balancing constant {@code s² > 0}
-     * @param maxSize the largest possible corral, {@code min(N, m + 1)} (+1 for slack)
+     * @param maxSize the largest corral allowed, {@code min(N, m + 1)}
      */
     AffineCorral(AtomRows atoms, double[] y, double s2, int maxSize) {
         this.atoms = atoms;

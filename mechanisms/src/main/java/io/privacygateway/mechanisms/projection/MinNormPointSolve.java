@@ -65,7 +65,7 @@ final class MinNormPointSolve {
         this.maxIterations = maxIterations;
         this.w = new double[m];
         this.x = new double[m];
-        int maxCorral = Math.min(n, m + 2);
+        int maxCorral = Math.min(n, m + 1); // affinely independent sets in R^m have at most m + 1 points
         this.alpha = new double[maxCorral];
         int poolCap = Math.min(n, POOL_SIZE);
         this.pool = new int[poolCap];
@@ -117,17 +117,17 @@ final class MinNormPointSolve {
         if (!(s2 > 0)) {
             s2 = 1.0;
         }
-        return new AffineCorral(atoms, y, s2, Math.min(n, m + 2));
+        return new AffineCorral(atoms, y, s2, alpha.length);
     }
 
     private ProjectionResult iterate() {
         double gap = fullPass(); // certified: the computed gap plus its rounding allowance
         boolean fresh = true; // the last full pass was made at the current point
         while (!(fresh && gap <= tol) && iterations < maxIterations) {
-            double useful = tol - allowance; // an atom must violate by more than this to help
-            if (fresh && useful <= 0) {
-                break; // the rounding floor of the certificate exceeds the tolerance
-            }
+            // an atom helps if its violation exceeds what the tolerance allows, and is real: larger
+            // than the rounding noise of its evaluation (when tol is below the rounding floor, the run
+            // goes on until no violation is distinguishable from noise, then reports that gap)
+            double useful = Math.max(tol - allowance, allowance);
             int j = pick(fresh ? useful : Math.max(useful, LAZY_FRACTION * lastFullGap));
             if (j < 0) {
                 if (fresh) {

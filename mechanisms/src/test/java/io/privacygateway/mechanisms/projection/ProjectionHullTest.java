@@ -80,6 +80,7 @@ class ProjectionHullTest {
         double naiveGap = ProjectionBruteForce.frankWolfeGap(atoms, r.point(), y);
         assertThat(naiveGap).isLessThanOrEqualTo(r.dualityGap() + 1e-13);
         assertThat(r.dualityGap()).isLessThanOrEqualTo(tol);
+        assertThat(Arrays.stream(p).filter(v -> v > 0).count()).isLessThanOrEqualTo(y.length + 1L);
     }
 
     private static void assertMatchesBruteForce(double[][] atoms, double[] y, double tol) {
@@ -104,6 +105,23 @@ class ProjectionHullTest {
             double[][] atoms = trial % 2 == 0 ? uniformAtoms(rng, n, m) : gridAtoms(rng, n, m);
             double[] y = randomTarget(rng, m, trial % 4 == 0 ? 3.0 : 0.8);
             assertMatchesBruteForce(atoms, y, 1e-12);
+        }
+    }
+
+    /** A tolerance below the rounding floor must not stop the run early: it converges as far as it can. */
+    @Test
+    void zeroToleranceConvergesToTheRoundingFloor() {
+        UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(43L);
+        for (int trial = 0; trial < 200; trial++) {
+            int n = 2 + trial % 5;
+            int m = 2 + trial % 3;
+            double[][] atoms = trial % 2 == 0 ? uniformAtoms(rng, n, m) : gridAtoms(rng, n, m);
+            double[] y = randomTarget(rng, m, 4.0);
+            ProjectionResult r = new HullProjection(PointSet.of(m, atoms), 0.0).project(y);
+            double[] exact = ProjectionBruteForce.hull(atoms, y);
+            assertThat(ProjectionBruteForce.frankWolfeGap(atoms, r.point(), y)).isLessThanOrEqualTo(r.dualityGap());
+            assertThat(r.dualityGap()).isLessThan(1e-12);
+            assertThat(ProjectionBruteForce.distance(r.point(), exact)).isLessThan(2e-6);
         }
     }
 
