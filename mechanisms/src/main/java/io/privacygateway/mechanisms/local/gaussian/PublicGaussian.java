@@ -16,8 +16,8 @@ import io.privacygateway.mechanisms.random.RandomBits;
  * {@link StrictMath#exp} and {@link StrictMath#log} (fdlibm 5.3, specified by the Java SE API), and
  * conversions of integers below {@code 2^53} to double (exact). The tables are generated from two
  * listed constants by the procedure in {@link #buildTables} with {@link StrictMath}; the
- * generated values are listed in {@code docs/wire-format.md} Appendix A so an implementation without
- * fdlibm can embed them, and {@code WireFormatGoldenTest} checks the listing against this class.
+ * generated values are listed in {@code docs/wire-format.md} Appendix A, which an implementation
+ * without fdlibm must embed (a correctly rounded libm gives different last bits), and {@code WireFormatGoldenTest} checks the listing against this class.
  *
  * <p><b>Algorithm</b> (one output). Draw {@code w = stream.nextLong()}; layer {@code i = w & 0xFF}
  * (bits 0–7), magnitude {@code u = (w >>> 11) & (2^52 − 1)} (bits 11–62), sign = bit 63 (bits 8–10
