@@ -43,10 +43,10 @@ import java.math.BigDecimal;
  *
  * <p><b>Decoding (Claim 5.6, corrected constant).</b> {@code W = c · S · Z} with
  * {@code c = r·√(π/2)/b̃}. Since {@code E[Z sgn⟨Z, u⟩] = √(2/π)·u/||u||},
- * {@code E[W] = c · (B_u/2^53) · √(2/π) · u/||u|| = v − β} with {@code ||β|| ≤ r·2^-53/b̃}
- * (from the floor in {@code B_u}; about {@code r·2^-52/ε} for small ε, e.g. {@code 2.2e-13·r} at
- * ε = 10⁻³). {@code Cov(W) = c²I − vvᵀ} and {@code E||W||² = c²m}; {@code W} is {@code c}-subgaussian
- * per coordinate (Claim 5.7). The deviation of {@link PublicGaussian} from an exact normal law (table
+ * {@code E[W] = c · (B_u/2^53) · √(2/π) · u/||u|| = v − β} with
+ * {@code ||β|| = (r/b̃)·|B_u/2^53 − b̃·||u||| ≤ (m + 5)·r·2^-53/b̃} (the floor in {@code B_u} and the
+ * rounding of {@code ||v||/r}; e.g. {@code 4.7e-12·r} at ε = 10⁻³, m = 16). {@code Cov(W) = c²I − vvᵀ} and {@code E||W||² = c²m}; {@code |W_k| = c·|Z_k|}, so {@code W}
+ * is {@code O(c)}-subgaussian (Claim 5.7). The deviation of {@link PublicGaussian} from an exact normal law (table
  * rounding, relative order {@code 2^-50}) adds a bias of the same negligible order.
  *
  * <p>Immutable and thread-safe.

@@ -8,7 +8,10 @@ import io.privacygateway.mechanisms.random.RandomBits;
  * (Marsaglia and Tsang, "The ziggurat method for generating random variables", J. Stat. Softw. 5(8),
  * 2000) with Doornik's correction (J. A. Doornik, "An improved ziggurat method to generate normal
  * random samples", 2005: the layer index and the abscissa come from disjoint bits of the random word),
- * driven by a {@link SplitMix64} public stream ({@code docs/wire-format.md} §3).
+ * driven by a {@link SplitMix64} public stream ({@code docs/wire-format.md} §2). It generates the public
+ * directions {@code Z} of the Gaussian-sign randomizer in its public-coin form (MECHANISMS.md §2,
+ * "Public-coin compression"; Błasiok–Nikolov Definition 5.5 draws {@code Z ~ N(0, I)}), which the device
+ * and the server must reproduce identically.
  *
  * <p><b>Guarantee.</b> The output sequence is a fixed function of the stream's seed, bit for bit, on
  * every Java platform and in any other language that follows the specification: the only floating-point
@@ -22,7 +25,7 @@ import io.privacygateway.mechanisms.random.RandomBits;
  * <p><b>Algorithm</b> (one output). Draw {@code w = stream.nextLong()}; layer {@code i = w & 0xFF}
  * (bits 0–7), magnitude {@code u = (w >>> 11) & (2^52 − 1)} (bits 11–62), sign = bit 63 (bits 8–10
  * are unused). If {@code u < K[i]}, return {@code ±(u · W[i])} (the fast path: one integer compare,
- * one exact integer-to-double conversion and one multiply; taken about 99% of the time). Otherwise,
+ * one exact integer-to-double conversion and one multiply; taken for about 98.5% of the words). Otherwise,
  * for {@code i = 0} sample the tail beyond {@code R} (Marsaglia 1964: draw {@code a = −log(U₁)/R},
  * {@code b = −log(U₂)} with {@code U = ((next >>> 11) + 1) · 2^-53 ∈ (0, 1]} until {@code 2b > a²}, and
  * return {@code ±(R + a)}); for {@code i ≥ 1}, with {@code x = u · W[i]} and
@@ -80,7 +83,7 @@ public final class PublicGaussian {
     private PublicGaussian() {}
 
     /**
-     * The table procedure of the specification ({@code docs/wire-format.md} §3.2). All arithmetic is
+     * The table procedure of the specification ({@code docs/wire-format.md} §2.2). All arithmetic is
      * IEEE double in the order written; {@code exp}, {@code log} are fdlibm ({@link StrictMath}).
      *
      * <pre>
