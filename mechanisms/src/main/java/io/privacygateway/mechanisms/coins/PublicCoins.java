@@ -55,8 +55,20 @@ public final class PublicCoins {
             ascii = deviceId.charAt(i) < 0x80;
         }
         if (ascii) {
-            for (int i = 0; i < n; i++) {
-                s.update((byte) deviceId.charAt(i));
+            int i = 0;
+            for (; i + 8 <= n; i += 8) {
+                long w = 0;
+                for (int k = 7; k >= 0; k--) {
+                    w = (w << 8) | deviceId.charAt(i + k);
+                }
+                s.append(w, 8);
+            }
+            if (i < n) {
+                long w = 0;
+                for (int k = n - 1; k >= i; k--) {
+                    w = (w << 8) | deviceId.charAt(k);
+                }
+                s.append(w, n - i);
             }
         } else {
             for (byte b : deviceId.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {

@@ -77,22 +77,31 @@ public final class SipHash24 {
 
         /** Feeds a 64-bit value as 8 little-endian bytes. */
         public State updateLong(long x) {
-            if (wordBytes == 0) {
-                length += 8;
-                compress(x);
-                return this;
-            }
-            for (int i = 0; i < 8; i++) {
-                update((byte) (x >>> (8 * i)));
-            }
-            return this;
+            return append(x, 8);
         }
 
         /** Feeds a 32-bit value as 4 little-endian bytes. */
         public State updateInt(int x) {
-            for (int i = 0; i < 4; i++) {
-                update((byte) (x >>> (8 * i)));
+            return append(x & 0xFFFFFFFFL, 4);
+        }
+
+        /**
+         * Feeds the low {@code count} bytes of {@code x} (1 to 8), least significant first; the bytes
+         * above {@code count} must be zero. Equivalent to {@code count} calls of {@link #update(byte)},
+         * without the per-byte work.
+         */
+        public State append(long x, int count) {
+            length += count;
+            int free = 8 - wordBytes;
+            if (count < free) {
+                word |= x << (8 * wordBytes);
+                wordBytes += count;
+                return this;
             }
+            compress(wordBytes == 0 ? x : word | (x << (8 * wordBytes)));
+            int rest = count - free;
+            word = rest == 0 ? 0 : x >>> (8 * free);
+            wordBytes = rest;
             return this;
         }
 

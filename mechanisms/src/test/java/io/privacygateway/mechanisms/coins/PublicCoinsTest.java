@@ -65,4 +65,38 @@ class PublicCoinsTest {
         assertThat(coins.base("dévice", 7, 3)).isEqualTo(expected);
         assertThat(coins.base("device", 7, 3)).isNotEqualTo(coins.base("device", 7, 2));
     }
+
+    @Test
+    void wordAppendMatchesByteUpdatesAtEveryAlignment() {
+        SipHash24 sip = new SipHash24(0x0123456789ABCDEFL, 0x0FEDCBA987654321L);
+        java.util.SplittableRandom r = new java.util.SplittableRandom(7);
+        for (int trial = 0; trial < 2000; trial++) {
+            int idLen = 1 + r.nextInt(40);
+            StringBuilder id = new StringBuilder();
+            for (int i = 0; i < idLen; i++) {
+                id.append((char) (0x21 + r.nextInt(0x5e)));
+            }
+            long period = r.nextLong();
+            int seq = r.nextInt();
+            byte[] msg = new byte[idLen + 12];
+            for (int i = 0; i < idLen; i++) {
+                msg[i] = (byte) id.charAt(i);
+            }
+            for (int i = 0; i < 8; i++) {
+                msg[idLen + i] = (byte) (period >>> (8 * i));
+            }
+            for (int i = 0; i < 4; i++) {
+                msg[idLen + 8 + i] = (byte) (seq >>> (8 * i));
+            }
+            byte[] key = new byte[16];
+            for (int i = 0; i < 16; i++) {
+                key[i] = (byte) (0x11 * i);
+            }
+            PublicCoins coins = new PublicCoins(java.util.HexFormat.of().formatHex(key) + "00".repeat(16));
+            assertThat(coins.base(id.toString(), period, seq)).isEqualTo(SipHash24.ofKeyBytes(key).hash(msg));
+            assertThat(sip.start().append(0x0807060504030201L, 8).append(0x0b0a09, 3).finish())
+                    .isEqualTo(sip.start().updateLong(0x0807060504030201L).update((byte) 9).update((byte) 10)
+                            .update((byte) 11).finish());
+        }
+    }
 }

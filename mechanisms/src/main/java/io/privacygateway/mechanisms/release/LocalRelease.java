@@ -1,0 +1,148 @@
+package io.privacygateway.mechanisms.release;
+
+import io.privacygateway.mechanisms.errors.GaussianWidth;
+import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.local.LocalEstimate;
+import io.privacygateway.mechanisms.local.LocalProtocol;
+import io.privacygateway.mechanisms.projection.ConvexProjection;
+import io.privacygateway.mechanisms.projection.ProjectionResult;
+import io.privacygateway.mechanisms.projection.Projections;
+import io.privacygateway.mechanisms.workload.Workload;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The server's release step in the local model (MECHANISMS.md §3): from a window's exact aggregate,
+ * the protocol's unbiased estimate; each level projected onto the hull its true mean lies in (the
+ * workload's K for single-level mechanisms, {@code conv(X^(j))} for chaining levels, {@code conv(N)}
+ * for coarse projection); the levels summed; the sum projected onto K; and error bars
+ * ({@link ErrorBars}).
+ *
+ * <p><b>Privacy.</b> Everything here is post-processing of ε-LDP reports, so the answer is ε-DP for
+ * every device with δ = 0, whatever the projections compute.
+ *
+ * <p>Thread-safe; per-level projections and Gaussian widths are computed once and cached.
+ */
+public final class LocalRelease {
+    private final Workload workload;
+    private final LocalProtocol protocol;
+    private final ConvexProjection feasible;
+    private final PointSet feasibleAtoms;
+    private final double[] perCoordinateBias;
+    private final Map<PointSet, LevelGeometry> geometry = new IdentityHashMap<>();
+    private LevelGeometry feasibleGeometry;
+
+    /**
+     * @param workload the workload (K = conv of its points)
+     * @param protocol the local protocol whose aggregates are released
+     * @param perCoordinateBias public per-coordinate bounds on the mechanism's deliberate bias
+     *     ({@code max_x |decomposed(x)_q − Q(x)_q|}), or {@code null} when the mechanism is unbiased
+     */
+    public LocalRelease(Workload workload, LocalProtocol protocol, double[] perCoordinateBias) {
+        this.workload = workload;
+        this.protocol = protocol;
+        this.feasible = Projections.forWorkload(workload);
+        this.feasibleAtoms = workload.points();
+        this.perCoordinateBias = perCoordinateBias == null ? null : perCoordinateBias.clone();
+    }
+
+    public Workload workload() {
+        return workload;
+    }
+
+    public LocalProtocol protocol() {
+        return protocol;
+    }
+
+    /** Releases the answer of a window from its aggregate state and report count {@code n >= 1}. */
+    public Answer release(long[] state, long n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("n must be >= 1 to release an answer, got " + n);
+        }
+        LocalEstimate est = protocol.estimate(state, n);
+        int m = workload.queryCount();
+        double[] unprojected = new double[m];
+        double[] seSq = new double[m];
+        double[] sum = new double[m];
+        List<Answer.LevelDetail> details = new ArrayList<>();
+        ErrorBars.LevelNoise[] noise = new ErrorBars.LevelNoise[est.levels().size()];
+        int j = 0;
+        ProjectionResult last = null;
+        for (LocalEstimate.Level level : est.levels()) {
+            LevelGeometry g = geometryOf(level.hull());
+            ProjectionResult p = g.projection.project(level.mean());
+            last = p;
+            for (int q = 0; q < m; q++) {
+                unprojected[q] += level.mean()[q];
+                seSq[q] += level.standardErrors()[q] * level.standardErrors()[q];
+                sum[q] += p.point()[q];
+            }
+            noise[j] = new ErrorBars.LevelNoise(level.noiseScale(), g.width.upper(), g.diameter);
+            details.add(new Answer.LevelDetail(j + 1, level.epsilon(), level.radius(), level.noiseScale(),
+                    g.width.mean(), g.hullSize, p.dualityGap()));
+            j++;
+        }
+        boolean singleLevelOntoK = est.levels().size() == 1 && est.levels().get(0).hull() == null;
+        double[] published = singleLevelOntoK ? last.point() : feasible.project(sum).point();
+        double[] se = new double[m];
+        for (int q = 0; q < m; q++) {
+            se[q] = Math.sqrt(seSq[q]);
+        }
+        ErrorBars.Bounds b = ErrorBars.compute(published, unprojected, se, perCoordinateBias, noise, est.biasBound(),
+                workload.spec().confidence());
+        return new Answer(protocol.id(), protocol.epsilon().value(), 0.0, n, workload.queryLabels(), published,
+                unprojected, se, b.lower(), b.upper(), workload.spec().confidence().value(), b.expectedRmsError(),
+                b.rmsErrorBoundAtConfidence(), details, workload.contentHash());
+    }
+
+    private synchronized LevelGeometry geometryOf(PointSet hull) {
+        if (hull == null) {
+            if (feasibleGeometry == null) {
+                feasibleGeometry = new LevelGeometry(feasible, feasibleAtoms);
+            }
+            return feasibleGeometry;
+        }
+        return geometry.computeIfAbsent(hull, h -> new LevelGeometry(Projections.hull(h), h));
+    }
+
+    /** Projection, Gaussian width and a diameter bound of one level's hull. */
+    private static final class LevelGeometry {
+        final ConvexProjection projection;
+        final GaussianWidth.Estimate width;
+        final double diameter;
+        final int hullSize;
+
+        LevelGeometry(ConvexProjection projection, PointSet atoms) {
+            this.projection = projection;
+            this.width = GaussianWidth.of(atoms);
+            this.diameter = diameterBound(atoms);
+            this.hullSize = atoms.size();
+        }
+    }
+
+    /**
+     * An upper bound on the diameter of {@code conv(atoms)}: the smaller of twice the largest norm and
+     * the diagonal of the bounding box.
+     */
+    static double diameterBound(PointSet atoms) {
+        int m = atoms.dim();
+        double[] lo = new double[m];
+        double[] hi = new double[m];
+        java.util.Arrays.fill(lo, Double.POSITIVE_INFINITY);
+        java.util.Arrays.fill(hi, Double.NEGATIVE_INFINITY);
+        for (int i = 0; i < atoms.size(); i++) {
+            for (int q = 0; q < m; q++) {
+                double v = atoms.get(i, q);
+                lo[q] = Math.min(lo[q], v);
+                hi[q] = Math.max(hi[q], v);
+            }
+        }
+        double box = 0;
+        for (int q = 0; q < m; q++) {
+            box += (hi[q] - lo[q]) * (hi[q] - lo[q]);
+        }
+        return Math.min(2 * atoms.maxNorm(), Math.sqrt(box));
+    }
+}
