@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.local.fo;
 
+import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 
@@ -25,6 +26,17 @@ abstract class AbstractOracle implements FrequencyOracle {
     @Override
     public final int domainSize() {
         return k;
+    }
+
+    /**
+     * Rejects an ε so small that the grid rounding leaves no signal ({@code p* <= q*}: the estimator
+     * would divide by zero). Only happens for ε below about {@code k · 2^-53}.
+     */
+    final void requireInformative(double pStar, double qStar) {
+        if (!(pStar > qStar)) {
+            throw new IllegalArgumentException("epsilon=" + eps.value() + " is too small to be realised on the 2^-53"
+                    + " probability grid for " + id().wireName() + " with domainSize=" + k);
+        }
     }
 
     final void checkValue(int value) {
@@ -74,6 +86,32 @@ abstract class AbstractOracle implements FrequencyOracle {
         checkFrequencies(frequencies);
         checkVector("coefficients", coefficients);
         return queryVarianceAt(n, frequencies, coefficients);
+    }
+
+    @Override
+    public double[] queryVariances(long n, double[] frequencies, PointSet answers) {
+        checkN(n);
+        checkFrequencies(frequencies);
+        Require.nonNull("answers", answers);
+        if (answers.size() != k) {
+            throw new IllegalArgumentException("answers must have one point per value (" + k + "), got "
+                    + answers.size());
+        }
+        return queryVariancesAt(n, frequencies, answers);
+    }
+
+    /** {@link #queryVariances}, unvalidated; the default evaluates {@link #queryVarianceAt} per query. */
+    double[] queryVariancesAt(double n, double[] f, PointSet answers) {
+        int m = answers.dim();
+        double[] out = new double[m];
+        double[] c = new double[k];
+        for (int q = 0; q < m; q++) {
+            for (int x = 0; x < k; x++) {
+                c[x] = answers.get(x, q);
+            }
+            out[q] = queryVarianceAt(n, f, c);
+        }
+        return out;
     }
 
     /** {@link #variances} for a (possibly fractional) number of reports {@code n > 0}, unvalidated. */

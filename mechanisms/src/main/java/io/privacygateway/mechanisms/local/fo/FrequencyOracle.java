@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.local.fo;
 
+import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -83,6 +84,16 @@ public interface FrequencyOracle {
      * variance of one linear query's answer).
      */
     double queryVariance(long n, double[] frequencies, double[] coefficients);
+
+    /**
+     * {@link #queryVariance} of every query {@code q} whose coefficients are the {@code q}-th coordinates of
+     * the points, {@code c_q(x) = answers.get(x, q)} (a workload's answer vectors {@code Q(x)}); computed
+     * in one batch so that per-call set-up is shared.
+     *
+     * @param answers {@code k} points (one per value) of any dimension {@code m}
+     * @return the {@code m} query variances
+     */
+    double[] queryVariances(long n, double[] frequencies, PointSet answers);
 
     /**
      * The exact probability that {@code randomize(value, publicBase, ·)} returns {@code payload} (zero for

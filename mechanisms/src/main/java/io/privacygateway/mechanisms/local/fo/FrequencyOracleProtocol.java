@@ -2,7 +2,6 @@ package io.privacygateway.mechanisms.local.fo;
 
 import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
-import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
@@ -101,17 +100,10 @@ public final class FrequencyOracleProtocol implements LocalProtocol {
         double[] p = oracle.estimate(state, n);
         double[] mean = workload.answersOf(p);
         double[] f = plugIn(p);
-        PointSet q = workload.points();
-        int m = q.dim();
-        int k = q.size();
-        double[] se = new double[m];
-        double[] c = new double[k];
+        double[] se = oracle.queryVariances(n, f, workload.points());
         double noise = 0;
-        for (int j = 0; j < m; j++) {
-            for (int x = 0; x < k; x++) {
-                c[x] = q.get(x, j);
-            }
-            se[j] = Math.sqrt(Math.max(0, oracle.queryVariance(n, f, c)));
+        for (int j = 0; j < se.length; j++) {
+            se[j] = Math.sqrt(Math.max(0, se[j]));
             noise = Math.max(noise, se[j]);
         }
         LocalEstimate.Level level = new LocalEstimate.Level(mean, se, noise, null, oracle.epsilon().value(), 0);

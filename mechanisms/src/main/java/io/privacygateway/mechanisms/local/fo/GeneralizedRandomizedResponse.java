@@ -68,6 +68,7 @@ public final class GeneralizedRandomizedResponse extends SupportCountOracle impl
         this.p = keep.value();
         this.q = (1 - p) / (k - 1);
         this.width = IndexCodec.widthFor(k);
+        requireInformative(p, q);
     }
 
     @Override

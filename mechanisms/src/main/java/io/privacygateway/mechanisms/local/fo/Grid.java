@@ -59,7 +59,7 @@ final class Grid {
         return lhs.compareTo(rhs) <= 0;
     }
 
-    /** {@code n · b <= L · m · c} exactly, for the construction-time self-checks of each oracle. */
+    /** {@code num1 <= bound · num2} exactly: the construction-time self-checks of each oracle's ratio. */
     static boolean ratioAtMost(BigInteger num1, BigInteger num2, BigDecimal bound) {
         return new BigDecimal(num1).compareTo(bound.multiply(new BigDecimal(num2))) <= 0;
     }

@@ -61,6 +61,7 @@ public final class HadamardResponse extends AbstractOracle {
         this.in = new DyadicProbability(nk);
         this.pi = in.value();
         this.width = IndexCodec.widthFor(bigK);
+        requireInformative(pi, 0.5);
     }
 
     @Override

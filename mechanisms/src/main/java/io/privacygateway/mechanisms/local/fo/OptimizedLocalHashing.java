@@ -85,6 +85,7 @@ public final class OptimizedLocalHashing extends SupportCountOracle implements I
             valueMix[x] = SplitMix64.mix64((x + 1L) * SplitMix64.GOLDEN);
         }
         this.width = IndexCodec.widthFor(g);
+        requireInformative(p, 1.0 / g);
     }
 
     /** {@code g = round(e^ε + 1)} clamped to {@code [2, 2^31 − 1]} (Wang et al. 2017, §4.4). */

@@ -64,6 +64,7 @@ public final class OptimizedUnaryEncoding extends SupportCountOracle {
         this.bytes = (k + 7) >>> 3;
         int used = k & 7;
         this.padMask = used == 0 ? 0 : (0xFF << used) & 0xFF;
+        requireInformative(0.5, qd);
     }
 
     @Override

@@ -86,6 +86,7 @@ public final class SubsetSelection extends SupportCountOracle {
         this.bytes = (k + 7) >>> 3;
         int used = k & 7;
         this.padMask = used == 0 ? 0 : (0xFF << used) & 0xFF;
+        requireInformative(pStar, qStar);
     }
 
     /**

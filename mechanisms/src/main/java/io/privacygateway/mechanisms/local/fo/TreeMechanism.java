@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.local.fo;
 
 import io.privacygateway.mechanisms.coins.PublicCoins;
+import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.ExactSampler;
@@ -436,6 +437,22 @@ public final class TreeMechanism extends AbstractOracle {
     @Override
     double queryVarianceAt(double n, double[] f, double[] c) {
         return queryVariance(plan(designWeights(n)), n, f, aggregate(f), c);
+    }
+
+    @Override
+    double[] queryVariancesAt(double n, double[] f, PointSet answers) {
+        Plan plan = plan(designWeights(n));
+        double[][] levelF = aggregate(f);
+        int m = answers.dim();
+        double[] out = new double[m];
+        double[] c = new double[k];
+        for (int q = 0; q < m; q++) {
+            for (int x = 0; x < k; x++) {
+                c[x] = answers.get(x, q);
+            }
+            out[q] = queryVariance(plan, n, f, levelF, c);
+        }
+        return out;
     }
 
     private double[][] aggregate(double[] f) {

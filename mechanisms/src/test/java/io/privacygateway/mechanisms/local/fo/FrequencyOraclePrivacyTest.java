@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.ExpBounds;
+import io.privacygateway.mechanisms.workload.MechanismId;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
@@ -288,10 +289,24 @@ class FrequencyOraclePrivacyTest {
         assertThat(failures).as("nearest rounding exceeds e^eps for some eps").isGreaterThan(0);
     }
 
+    /** An ε below the grid's resolution either breaks the reverse ratio or leaves p* = q*: rejected. */
     @Test
     void epsilonBelowTheGridIsRejected() {
-        assertThatThrownBy(() -> new GeneralizedRandomizedResponse(3, Epsilon.of(1e-17)))
+        Epsilon tiny = Epsilon.of(1e-17);
+        assertThatThrownBy(() -> new GeneralizedRandomizedResponse(3, tiny))
                 .hasMessageContaining("epsilon=1.0E-17").hasMessageContaining("domainSize=3");
+        assertThatThrownBy(() -> new GeneralizedRandomizedResponse(4, tiny)).hasMessageContaining("epsilon=1.0E-17");
+        assertThatThrownBy(() -> new OptimizedUnaryEncoding(4, tiny)).hasMessageContaining("epsilon=1.0E-17");
+        assertThatThrownBy(() -> new OptimizedLocalHashing(4, tiny)).hasMessageContaining("epsilon=1.0E-17");
+        assertThatThrownBy(() -> new HadamardResponse(4, tiny)).hasMessageContaining("epsilon=1.0E-17");
+        assertThatThrownBy(() -> new SubsetSelection(4, tiny, 2)).hasMessageContaining("epsilon=1.0E-17");
+        assertThatThrownBy(() -> new TreeMechanism(16, tiny, 4)).hasMessageContaining("epsilon=1.0E-17");
+        // 1e-12 is fine everywhere
+        for (MechanismId id : FrequencyOracles.SUPPORTED) {
+            for (double v : FrequencyOracles.create(id, 16, Epsilon.of(1e-12)).variances(100, FrequencyOracles.uniform(16))) {
+                assertThat(v).as("%s", id).isFinite().isPositive();
+            }
+        }
     }
 
     private static long DyadicProbabilityOne() {
