@@ -21,8 +21,10 @@ import java.math.BigInteger;
  * <p><b>Guarantee.</b> ε-LDP exactly: for outputs {@code B} and inputs {@code x ≠ x'} only bits {@code x}
  * and {@code x'} differ in distribution, and the ratio is largest for {@code B_x = 1, B_x' = 0}:
  * {@code [p (1 − q)]/[q (1 − p)] = (1 − q)/q <= e^ε}; the reverse case gives {@code q/(1 − q) <= 1}.
- * Secret randomness: {@code k} independent {@link ExactSampler#bernoulli} draws (one 64-bit word each;
- * kept per-bit for exactness and simplicity, see the package report).
+ * Secret randomness: {@code k} independent {@link ExactSampler#bernoulli} draws, one 64-bit word each.
+ * (An exact batched sampler, e.g. comparing uniform bits lazily against the numerator's binary expansion
+ * at about 2 bits per draw, would use ~32× fewer words; it belongs in {@code ExactSampler} and is not used
+ * here.)
  *
  * <p><b>Wire format.</b> {@code ⌈k/8⌉} bytes; bit {@code x} is bit {@code x mod 8} (least significant
  * first) of byte {@code ⌊x/8⌋}; padding bits must be 0. Server: support count = sum of bit vectors;
