@@ -1,0 +1,126 @@
+package io.privacygateway.mechanisms.local.fo;
+
+import io.privacygateway.mechanisms.coins.PublicCoins;
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.local.LocalEstimate;
+import io.privacygateway.mechanisms.local.LocalProtocol;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.param.Require;
+import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.Workload;
+import java.util.List;
+
+/**
+ * A {@link FrequencyOracle} over a workload's universe as a {@link LocalProtocol}: the device reports its
+ * universe index through the oracle, the server estimates the universe histogram {@code p̂} and answers
+ * every query linearly, {@code mean = Σ_x p̂_x Q(x)} ({@link Workload#answersOf}).
+ *
+ * <p><b>Guarantee.</b> That of the oracle: ε-LDP exactly per report, for every report coordinates. The
+ * public base word of a report is {@code new PublicCoins(w.contentHash()).base(coordinates)}.
+ *
+ * <p><b>Estimate.</b> One level with {@code mean = answersOf(p̂)} (unbiased for the window's mean answer),
+ * per-query standard errors {@code sqrt(Var(Σ_x Q(x)_q p̂_x))} from the oracle's closed-form
+ * {@link FrequencyOracle#queryVariance}, which <em>includes</em> the covariances between the
+ * {@code p̂_x} (essential for the tree, whose leaves are strongly correlated), evaluated at the plug-in
+ * frequencies {@code p̂} clipped to {@code [0, 1]} and renormalised to sum 1 (uniform if all clip to 0);
+ * {@code noiseScale} = the largest standard error; {@code hull = null} (the pipeline projects onto
+ * {@code K}); {@code epsilon = ε}; {@code radius = 0}; {@code biasBound = 0}.
+ */
+public final class FrequencyOracleProtocol implements LocalProtocol {
+    private final Workload workload;
+    private final FrequencyOracle oracle;
+    private final PublicCoins coins;
+
+    /**
+     * @param workload the workload; its universe size must equal the oracle's domain size
+     * @param oracle the frequency oracle
+     */
+    public FrequencyOracleProtocol(Workload workload, FrequencyOracle oracle) {
+        this.workload = Require.nonNull("workload", workload);
+        this.oracle = Require.nonNull("oracle", oracle);
+        if (oracle.domainSize() != workload.universeSize()) {
+            throw new IllegalArgumentException("oracle domainSize must equal the workload's universe size "
+                    + workload.universeSize() + ", got " + oracle.domainSize());
+        }
+        this.coins = new PublicCoins(workload.contentHash());
+    }
+
+    /** The oracle {@code id} ({@link FrequencyOracles#create}) over the workload's universe. */
+    public static FrequencyOracleProtocol of(Workload workload, MechanismId id, Epsilon epsilon) {
+        Require.nonNull("workload", workload);
+        return new FrequencyOracleProtocol(workload, FrequencyOracles.create(id, workload.universeSize(), epsilon));
+    }
+
+    public FrequencyOracle oracle() {
+        return oracle;
+    }
+
+    public Workload workload() {
+        return workload;
+    }
+
+    @Override
+    public MechanismId id() {
+        return oracle.id();
+    }
+
+    @Override
+    public Epsilon epsilon() {
+        return oracle.epsilon();
+    }
+
+    @Override
+    public int payloadBytes() {
+        return oracle.payloadBytes();
+    }
+
+    /** The public base word of a report of this workload. */
+    public long publicBase(ReportCoordinates coordinates) {
+        return coins.base(Require.nonNull("coordinates", coordinates));
+    }
+
+    @Override
+    public byte[] randomize(int value, ReportCoordinates coordinates, RandomBits secret) {
+        return oracle.randomize(value, publicBase(coordinates), Require.nonNull("secret", secret));
+    }
+
+    @Override
+    public int stateLength() {
+        return oracle.stateLength();
+    }
+
+    @Override
+    public boolean accumulate(byte[] payload, ReportCoordinates coordinates, long[] state) {
+        return oracle.accumulate(payload, publicBase(coordinates), state);
+    }
+
+    @Override
+    public LocalEstimate estimate(long[] state, long n) {
+        double[] p = oracle.estimate(state, n);
+        double[] mean = workload.answersOf(p);
+        double[] f = plugIn(p);
+        double[] se = oracle.queryVariances(n, f, workload.points());
+        double noise = 0;
+        for (int j = 0; j < se.length; j++) {
+            se[j] = Math.sqrt(Math.max(0, se[j]));
+            noise = Math.max(noise, se[j]);
+        }
+        LocalEstimate.Level level = new LocalEstimate.Level(mean, se, noise, null, oracle.epsilon().value(), 0);
+        return new LocalEstimate(List.of(level), 0);
+    }
+
+    /** {@code p̂} clipped to {@code [0,1]} and renormalised to sum 1 (uniform if nothing is positive). */
+    static double[] plugIn(double[] p) {
+        double[] f = new double[p.length];
+        double s = 0;
+        for (int i = 0; i < p.length; i++) {
+            f[i] = Math.min(1, Math.max(0, p[i]));
+            s += f[i];
+        }
+        for (int i = 0; i < p.length; i++) {
+            f[i] = s > 0 ? Math.min(1, f[i] / s) : 1.0 / p.length;
+        }
+        return f;
+    }
+}

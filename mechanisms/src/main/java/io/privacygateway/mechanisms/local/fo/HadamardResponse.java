@@ -1,0 +1,216 @@
+package io.privacygateway.mechanisms.local.fo;
+
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.random.DyadicProbability;
+import io.privacygateway.mechanisms.random.ExactSampler;
+import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+
+/**
+ * Hadamard response (Acharya, Sun and Zhang 2019, "Hadamard Response: Estimating Distributions Privately,
+ * Efficiently, and with Little Communication", AISTATS; the basic scheme of their §3 for one block).
+ *
+ * <p><b>Mechanism.</b> {@code K} is the smallest power of two {@code > k}; {@code H(a, j) =
+ * (−1)^popcount(a & j)} is the Sylvester–Hadamard matrix of order {@code K}. Value {@code x} owns the set
+ * {@code C_x = {j ∈ [K] : H(x + 1, j) = +1}} of size {@code K/2} (row 0, all ones, is unused). The device
+ * outputs {@code j ∈ [K]} with probability {@code 2π/K} for {@code j ∈ C_x} and {@code 2(1 − π)/K}
+ * otherwise, ideally {@code π = e^ε/(e^ε + 1)}. Here {@code π = N/2^53} with {@code N} the largest grid
+ * numerator with {@code N <= L (2^53 − N)}, {@code L <= e^ε} certified ({@link Grid}). Sampling (exact):
+ * {@code j = uniformInt(K)}, {@code B = bernoulli(π)}; if {@code [j ∈ C_x] ≠ B}, flip the bit of {@code j}
+ * at the lowest set bit of {@code x + 1} (a bijection between {@code C_x} and its complement).
+ *
+ * <p><b>Guarantee.</b> ε-LDP exactly: every output has probability {@code 2π/K} or {@code 2(1−π)/K}
+ * under every input, and {@code π/(1 − π) <= L <= e^ε}.
+ *
+ * <p><b>Server (fast decode).</b> The state is the histogram of the {@code K} outputs (O(1) per report).
+ * The support count of {@code x} is {@code #{j ∈ C_x} = (n + T(x + 1))/2} where {@code T} is the
+ * Walsh–Hadamard transform of the histogram (O(K log K) once per window, exact in integers). Distinct
+ * non-zero rows are orthogonal, so {@code |C_x ∩ C_v| = K/4} and {@code q* = 1/2} exactly; {@code p* = π};
+ * {@code p̂_x = T(x + 1)/(n (2π − 1))} and
+ * {@code Var(p̂_x) = [f_x π(1−π) + (1−f_x)/4]/(n (π − 1/2)²)} ≈ {@code ((e^ε+1)/(e^ε−1))²/n}. Query
+ * covariances (non-zero when rows {@code x+1, y+1, v+1} are XOR-dependent) are computed exactly with two
+ * further transforms.
+ *
+ * <p><b>Wire format.</b> The output {@code j ∈ [K]}, unsigned big-endian, {@code ⌈log₂K / 8⌉} bytes.
+ */
+public final class HadamardResponse extends AbstractOracle {
+    private final int bigK;
+    private final long inNumerator;
+    private final DyadicProbability in;
+    private final double pi;
+    private final int width;
+
+    /**
+     * @param domainSize {@code k} in {@code [2, 2^24]}
+     * @param epsilon the per-report ε
+     */
+    public HadamardResponse(int domainSize, Epsilon epsilon) {
+        super(domainSize, epsilon);
+        this.bigK = Integer.highestOneBit(k) << 1;
+        BigDecimal l = Grid.expLower(eps);
+        long nk = Grid.largestWithRatio(l, BigDecimal.ONE);
+        BigInteger n = BigInteger.valueOf(nk);
+        BigInteger rest = BigInteger.valueOf(Grid.ONE - nk);
+        if (!Grid.ratioAtMost(n, rest, l) || !Grid.ratioAtMost(rest, n, l)) {
+            throw new IllegalArgumentException("epsilon=" + eps.value()
+                    + " cannot be realised on the 2^-53 probability grid for Hadamard response");
+        }
+        this.inNumerator = nk;
+        this.in = new DyadicProbability(nk);
+        this.pi = in.value();
+        this.width = IndexCodec.widthFor(bigK);
+        requireInformative(pi, 0.5);
+    }
+
+    @Override
+    public MechanismId id() {
+        return MechanismId.HADAMARD_RESPONSE;
+    }
+
+    /** {@code K}: the Hadamard order and output range. */
+    public int order() {
+        return bigK;
+    }
+
+    /** The exact probability {@code π} that the output lies in the true value's set. */
+    public DyadicProbability inSetProbability() {
+        return in;
+    }
+
+    /** Whether {@code j ∈ C_x}. */
+    static boolean inSet(int x, int j) {
+        return (Integer.bitCount((x + 1) & j) & 1) == 0;
+    }
+
+    @Override
+    public int payloadBytes() {
+        return width;
+    }
+
+    @Override
+    public byte[] randomize(int value, long publicBase, RandomBits secret) {
+        checkValue(value);
+        int j = ExactSampler.uniformInt(secret, bigK);
+        boolean want = ExactSampler.bernoulli(secret, in);
+        if (inSet(value, j) != want) {
+            j ^= Integer.lowestOneBit(value + 1);
+        }
+        return IndexCodec.encode(j, width);
+    }
+
+    @Override
+    public int stateLength() {
+        return bigK;
+    }
+
+    @Override
+    public boolean accumulate(byte[] payload, long publicBase, long[] state) {
+        checkState(state);
+        int j = IndexCodec.decode(payload, width, bigK);
+        if (j < 0) {
+            return false;
+        }
+        state[j]++;
+        return true;
+    }
+
+    @Override
+    public double[] estimate(long[] state, long n) {
+        checkState(state);
+        checkN(n);
+        long total = 0;
+        for (long c : state) {
+            total += c;
+        }
+        if (total != n) {
+            throw new IllegalArgumentException("n must equal the number of accumulated reports " + total + ", got " + n);
+        }
+        long[] t = state.clone();
+        walshHadamard(t);
+        double scale = n * (2 * pi - 1);
+        double[] out = new double[k];
+        for (int x = 0; x < k; x++) {
+            out[x] = t[x + 1] / scale;
+        }
+        return out;
+    }
+
+    /** In-place unnormalised Walsh–Hadamard transform (exact for counts below 2^63 / K). */
+    static void walshHadamard(long[] a) {
+        for (int h = 1; h < a.length; h <<= 1) {
+            for (int i = 0; i < a.length; i += h << 1) {
+                for (int j = i; j < i + h; j++) {
+                    long u = a[j];
+                    long v = a[j + h];
+                    a[j] = u + v;
+                    a[j + h] = u - v;
+                }
+            }
+        }
+    }
+
+    static void walshHadamard(double[] a) {
+        for (int h = 1; h < a.length; h <<= 1) {
+            for (int i = 0; i < a.length; i += h << 1) {
+                for (int j = i; j < i + h; j++) {
+                    double u = a[j];
+                    double v = a[j + h];
+                    a[j] = u + v;
+                    a[j + h] = u - v;
+                }
+            }
+        }
+    }
+
+    @Override
+    public Rational outputProbability(int value, byte[] payload, long publicBase) {
+        checkValue(value);
+        int j = IndexCodec.decode(payload, width, bigK);
+        if (j < 0) {
+            return Rational.ZERO;
+        }
+        long num = inSet(value, j) ? inNumerator : Grid.ONE - inNumerator;
+        return Rational.dyadic(num).divide(bigK / 2);
+    }
+
+    @Override
+    double[] variancesAt(double n, double[] f) {
+        double scale = n * (pi - 0.5) * (pi - 0.5);
+        double[] v = new double[k];
+        for (int x = 0; x < k; x++) {
+            v[x] = (f[x] * pi * (1 - pi) + (1 - f[x]) * 0.25) / scale;
+        }
+        return v;
+    }
+
+    /**
+     * With {@code ĉ = WHT(c')} ({@code c'_{x+1} = c_x}) a report's query statistic is
+     * {@code (Σc + ĉ(j))/2}; for a report of value {@code v},
+     * {@code E ĉ(j) = (2π−1) c_v} and {@code E ĉ(j)² = [G(0) + (2π−1) G(v+1)]/K} with {@code G = WHT(ĉ²)}.
+     */
+    @Override
+    double queryVarianceAt(double n, double[] f, double[] c) {
+        double[] chat = new double[bigK];
+        for (int x = 0; x < k; x++) {
+            chat[x + 1] = c[x];
+        }
+        walshHadamard(chat);
+        for (int j = 0; j < bigK; j++) {
+            chat[j] *= chat[j];
+        }
+        walshHadamard(chat); // now G
+        double b = 2 * pi - 1;
+        double total = 0;
+        for (int v = 0; v < k; v++) {
+            if (f[v] == 0) {
+                continue;
+            }
+            double second = (chat[0] + b * chat[v + 1]) / bigK;
+            double mean = b * c[v];
+            total += f[v] * Math.max(0, second - mean * mean) / 4;
+        }
+        return total / (n * (pi - 0.5) * (pi - 0.5));
+    }
+}

@@ -1,0 +1,180 @@
+package io.privacygateway.mechanisms.local.fo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import io.privacygateway.mechanisms.coins.PublicCoins;
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.local.LocalEstimate;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.commons.statistics.distribution.NormalDistribution;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The oracles as {@link io.privacygateway.mechanisms.local.LocalProtocol}s of workloads. The statistical
+ * check ({@link #answersAreWithinTheirStandardErrors}) z-tests every query answer of a CDF workload with
+ * Bonferroni over the 11 queries at overall level {@code 1e-6} per mechanism (seeded).
+ */
+class FrequencyOracleProtocolTest {
+    static Workload workload(String family, Map<String, Object> domain) {
+        Map<String, Object> t = WorkloadSpecParser.tree();
+        t.put("id", "fo-test");
+        t.put("version", 1);
+        t.put("family", family);
+        t.put("domain", domain);
+        t.put("epsilonPerReport", 1.0);
+        t.put("budget", Map.of("epsilonPerPeriod", 4.0, "period", "1d"));
+        t.put("window", Map.of("size", "1m", "grace", "10s"));
+        return Workload.of(WorkloadSpecParser.parse(t));
+    }
+
+    static Workload cdf12() {
+        List<Integer> edges = new ArrayList<>();
+        for (int i = 0; i <= 12; i++) {
+            edges.add(10 * i);
+        }
+        return workload("cdf", Map.of("buckets", edges));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = MechanismId.class, names = {"GRR", "OUE", "OLH", "SUBSET_SELECTION", "HADAMARD_RESPONSE", "TREE"})
+    void estimateHasTheContractedShape(MechanismId id) {
+        Workload w = workload("histogram", Map.of("labels", List.of("a", "b", "c", "d", "e", "f")));
+        FrequencyOracleProtocol p = FrequencyOracleProtocol.of(w, id, Epsilon.of(1.5));
+        assertThat(p.id()).isEqualTo(id);
+        assertThat(p.epsilon()).isEqualTo(Epsilon.of(1.5));
+        assertThat(p.payloadBytes()).isEqualTo(p.oracle().payloadBytes());
+        assertThat(p.stateLength()).isEqualTo(p.oracle().stateLength());
+        RandomBits secret = new SeededRandomBits(1);
+        long[] state = new long[p.stateLength()];
+        long[] direct = new long[p.stateLength()];
+        PublicCoins coins = new PublicCoins(w.contentHash());
+        int n = 3_000;
+        for (int i = 0; i < n; i++) {
+            ReportCoordinates c = new ReportCoordinates("device-" + (i % 500), 7, i / 500);
+            assertThat(p.publicBase(c)).isEqualTo(coins.base(c));
+            byte[] y = p.randomize(i % 6, c, secret);
+            assertThat(y).hasSize(p.payloadBytes());
+            assertThat(p.accumulate(y, c, state)).isTrue();
+            assertThat(p.oracle().accumulate(y, coins.base(c), direct)).isTrue();
+        }
+        assertThat(state).isEqualTo(direct);
+        LocalEstimate est = p.estimate(state, n);
+        assertThat(est.levels()).hasSize(1);
+        assertThat(est.biasBound()).isZero();
+        LocalEstimate.Level level = est.levels().get(0);
+        double[] phat = p.oracle().estimate(state, n);
+        assertThat(level.mean()).containsExactly(w.answersOf(phat));
+        assertThat(level.hull()).isNull();
+        assertThat(level.epsilon()).isEqualTo(1.5);
+        assertThat(level.radius()).isZero();
+        double[] f = FrequencyOracleProtocol.plugIn(phat);
+        double max = 0;
+        for (int q = 0; q < w.queryCount(); q++) {
+            double[] c = new double[w.universeSize()];
+            for (int x = 0; x < c.length; x++) {
+                c[x] = w.points().get(x, q);
+            }
+            double se = Math.sqrt(p.oracle().queryVariance(n, f, c));
+            assertThat(level.standardErrors()[q]).isCloseTo(se, within(1e-15));
+            max = Math.max(max, se);
+        }
+        assertThat(level.noiseScale()).isEqualTo(max);
+    }
+
+    @Test
+    void plugInIsClippedAndRenormalised() {
+        assertThat(FrequencyOracleProtocol.plugIn(new double[] {-0.2, 0.3, 0.9})).containsExactly(0, 0.25, 0.75);
+        assertThat(FrequencyOracleProtocol.plugIn(new double[] {-0.2, -0.3})).containsExactly(0.5, 0.5);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = MechanismId.class, names = {"GRR", "OLH", "HADAMARD_RESPONSE", "TREE"})
+    void answersAreWithinTheirStandardErrors(MechanismId id) {
+        Workload w = cdf12();
+        FrequencyOracleProtocol p = FrequencyOracleProtocol.of(w, id, Epsilon.of(1.0));
+        RandomBits secret = new SeededRandomBits(10 + id.ordinal());
+        long[] counts = new long[12];
+        long[] state = new long[p.stateLength()];
+        int n = 20_000;
+        for (int i = 0; i < n; i++) {
+            int v = (i * i + 3 * i) % 12 < 8 ? i % 4 : i % 12; // skewed towards the low buckets
+            counts[v]++;
+            ReportCoordinates c = new ReportCoordinates("d" + i, 1, 0);
+            p.accumulate(p.randomize(v, c, secret), c, state);
+        }
+        double[] truth = w.meanAnswer(counts);
+        LocalEstimate.Level level = p.estimate(state, n).levels().get(0);
+        double zMax = NormalDistribution.of(0, 1).inverseSurvivalProbability(1e-6 / (2 * truth.length));
+        for (int q = 0; q < truth.length; q++) {
+            assertThat(Math.abs(level.mean()[q] - truth[q]) / level.standardErrors()[q]).as("%s query %d", id, q)
+                    .isLessThan(zMax);
+        }
+    }
+
+    @Test
+    void domainMismatchIsRejected() {
+        Workload w = cdf12();
+        assertThatThrownBy(() -> new FrequencyOracleProtocol(w, new GeneralizedRandomizedResponse(5, Epsilon.of(1))))
+                .hasMessageContaining("domainSize").hasMessageContaining("12").hasMessageContaining("got 5");
+        assertThatThrownBy(() -> FrequencyOracleProtocol.of(w, MechanismId.LAPLACE, Epsilon.of(1)))
+                .hasMessageContaining("laplace");
+    }
+
+    @Test
+    void factoryAndPredictions() {
+        for (MechanismId id : FrequencyOracles.SUPPORTED) {
+            FrequencyOracle o = FrequencyOracles.create(id, 64, Epsilon.of(1.0));
+            assertThat(o.id()).isEqualTo(id);
+            assertThat(o.domainSize()).isEqualTo(64);
+            double v = FrequencyOracles.predictedVariance(id, 64, Epsilon.of(1.0), 10_000);
+            assertThat(v).isPositive().isEqualTo(FrequencyOracles.predictedVariance(o, 10_000));
+            // variance scales as 1/n
+            assertThat(FrequencyOracles.predictedVariance(o, 20_000)).isCloseTo(v / 2, within(v * 1e-9));
+        }
+        assertThat(FrequencyOracles.supports(MechanismId.TREE)).isTrue();
+        assertThat(FrequencyOracles.supports(MechanismId.AUTO)).isFalse();
+        // the textbook approximations (Wang et al. 2017) at small frequencies
+        double e = Math.exp(1.0);
+        long n = 10_000;
+        double[] zero = new double[64];
+        zero[0] = 1;
+        assertThat(new GeneralizedRandomizedResponse(64, Epsilon.of(1)).variances(n, zero)[5])
+                .isCloseTo((e + 62) / (n * (e - 1) * (e - 1)), within(1e-12));
+        assertThat(new OptimizedUnaryEncoding(64, Epsilon.of(1)).variances(n, zero)[5])
+                .isCloseTo(4 * e / (n * (e - 1) * (e - 1)), within(1e-12));
+        assertThat(new HadamardResponse(64, Epsilon.of(1)).variances(n, zero)[5])
+                .isCloseTo(Math.pow((e + 1) / (e - 1), 2) / n, within(1e-12));
+        // OLH at eps = ln(3): g = 4 = e^eps + 1 exactly, so the textbook formula applies
+        assertThat(new OptimizedLocalHashing(64, Epsilon.of(Math.log(3))).variances(n, zero)[5])
+                .isCloseTo(4 * 3 / (n * 4.0), within(1e-12));
+    }
+
+    @Test
+    void subsetSizeIsNearKOverEPlusOne() {
+        for (int k : new int[] {2, 5, 16, 64, 256, 1000}) {
+            for (double eps : new double[] {0.1, 0.5, 1, 2, 4, 8}) {
+                int d = SubsetSelection.optimalSubsetSize(k, Epsilon.of(eps));
+                double ideal = k / (Math.exp(eps) + 1);
+                assertThat(d).as("k=%d eps=%s", k, eps).isBetween(Math.max(1, (int) Math.floor(ideal)),
+                        Math.max(1, (int) Math.ceil(ideal)));
+            }
+        }
+        assertThat(OptimizedLocalHashing.optimalRange(Epsilon.of(1.0))).isEqualTo(4);
+        assertThat(OptimizedLocalHashing.optimalRange(Epsilon.of(0.01))).isEqualTo(2);
+        assertThat(OptimizedLocalHashing.optimalRange(Epsilon.of(40))).isEqualTo(Integer.MAX_VALUE);
+        assertThat(new HadamardResponse(8, Epsilon.of(1)).order()).isEqualTo(16);
+        assertThat(new HadamardResponse(9, Epsilon.of(1)).order()).isEqualTo(16);
+    }
+}
