@@ -57,18 +57,25 @@ public final class NestedNets {
      * @param levels {@code k}, in {@code [1, 256]}
      */
     public static NestedNets build(PointSet points, int levels) {
+        return build(points, levels, true);
+    }
+
+    /** As {@link #build(PointSet, int)}; {@code allowBulk = false} forces the scalar search (tests). */
+    static NestedNets build(PointSet points, int levels, boolean allowBulk) {
         Require.nonNull("points", points);
         Require.positive("points.size", points.size());
         Require.inRange("levels", levels, 1, MAX_LEVELS);
         int n = points.size();
         int m = points.dim();
         double[] scales = new double[levels];
-        boolean[] extend = new boolean[levels];
         for (int j = 0; j < levels; j++) {
             scales[j] = Math.scalb(1.0, -(j + 1));
-            extend[j] = j > 0;
         }
-        NetEngine engine = new NetEngine(points.toRowMajor(), n, m, scales, extend);
+        double[] rho = NetEngine.neighbourRadii(scales);
+        NetEngine engine = new NetEngine(points.toRowMajor(), n, m, allowBulk);
+        for (int j = 0; j < levels; j++) {
+            engine.addLevel(scales[j], j > 0, rho[j], Integer.MAX_VALUE);
+        }
         SeparatedNet[] out = new SeparatedNet[levels];
         for (int j = 0; j < levels; j++) {
             out[j] = SeparatedNet.fromLevel(points, engine, j);

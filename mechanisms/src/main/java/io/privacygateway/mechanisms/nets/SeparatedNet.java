@@ -27,13 +27,19 @@ import io.privacygateway.mechanisms.param.Require;
  * {@link #greedy} scans the points in index order and admits a point iff it is more than {@code t}
  * from every point admitted before. Nets obtained from {@link NestedNets#level(int)} are greedy
  * <em>extensions</em> of the coarser level instead; they satisfy the same guarantees.
- * The search is accelerated by a hierarchy of coarser nets used only as an index (candidates are
- * pruned with the triangle inequality and a floating-point safety margin); the result is exactly that
- * of the brute-force scan.
+ * The search is accelerated by a hierarchy of coarser nets at {@code 2t, 4t, …} used only as an
+ * index (candidates are pruned with the triangle inequality and a floating-point safety margin; an
+ * index level that turns out larger than {@code N/8} is abandoned) and by vectorisable bulk scans;
+ * the result is exactly that of the brute-force scan.
  */
 public final class SeparatedNet {
     /** Below this many points, the plain quadratic scan is used without an index. */
     private static final int INDEX_MIN_POINTS = 512;
+    /**
+     * An index level is abandoned once it has more than {@code N/8} points: such a level prunes little
+     * (the data are spread at that scale) while its neighbour lists would cost quadratic time.
+     */
+    private static final int INDEX_MAX_FRACTION = 8;
 
     private final PointSet points;
     private final double separation;
@@ -65,6 +71,11 @@ public final class SeparatedNet {
      * @param separation {@code t > 0} in the normalized metric; {@code t²·m} must not underflow
      */
     public static SeparatedNet greedy(PointSet points, double separation) {
+        return greedy(points, separation, true);
+    }
+
+    /** As {@link #greedy(PointSet, double)}; {@code allowBulk = false} forces the scalar search (tests). */
+    static SeparatedNet greedy(PointSet points, double separation, boolean allowBulk) {
         Require.nonNull("points", points);
         Require.finitePositive("separation", separation);
         Require.positive("points.size", points.size());
@@ -74,28 +85,25 @@ public final class SeparatedNet {
             throw new IllegalArgumentException("separation must satisfy separation²·m > 0 in double precision, got "
                     + separation);
         }
-        double[] data = points.toRowMajor();
+        NetEngine engine = new NetEngine(points.toRowMajor(), n, m, allowBulk);
         int indexLevels = 0;
-        if (n > INDEX_MIN_POINTS) {
-            double r2 = 0;
-            for (int x = 1; x < n; x++) {
-                r2 = Math.max(r2, Metric.squaredDistance(data, 0, x * m, m));
-            }
-            double diameter = 2 * Math.sqrt(r2 / m);
-            if (diameter > 4 * separation) {
-                indexLevels = Math.min(40, (int) Math.ceil(Math.log(diameter / separation) / Math.log(2)) - 2);
-            }
+        double diameter = engine.diameterBound();
+        if (n > INDEX_MIN_POINTS && diameter > 4 * separation) {
+            indexLevels = Math.min(40, (int) Math.ceil(Math.log(diameter / separation) / Math.log(2)) - 2);
         }
-        double[] scales = new double[indexLevels + 1];
-        boolean[] extend = new boolean[indexLevels + 1];
+        double[] planned = new double[indexLevels + 1];
+        for (int l = 0; l <= indexLevels; l++) {
+            planned[l] = Math.scalb(separation, indexLevels - l);
+        }
+        double[] rho = NetEngine.neighbourRadii(planned);
+        int maxIndexSize = Math.max(1, n / INDEX_MAX_FRACTION);
         for (int l = 0; l < indexLevels; l++) {
-            scales[l] = Math.scalb(separation, indexLevels - l);
-            extend[l] = l > 0;
+            if (engine.addLevel(planned[l], engine.levelCount() > 0, rho[l], maxIndexSize) == null) {
+                break;
+            }
         }
-        scales[indexLevels] = separation;
-        extend[indexLevels] = false;
-        NetEngine engine = new NetEngine(data, n, m, scales, extend);
-        return fromLevel(points, engine, indexLevels);
+        engine.addLevel(separation, false, 0.0, Integer.MAX_VALUE);
+        return fromLevel(points, engine, engine.levelCount() - 1);
     }
 
     static SeparatedNet fromLevel(PointSet points, NetEngine engine, int level) {

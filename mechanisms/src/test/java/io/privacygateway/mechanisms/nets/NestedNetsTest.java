@@ -24,6 +24,7 @@ class NestedNetsTest {
                 Arguments.of("binary m=20 with duplicates",
                         NetsTestData.withDuplicates(NetsTestData.binary(500, 20, 0.2, 24), 5), 5),
                 Arguments.of("cdf k=600", NetsTestData.cdf(600), 6),
+                Arguments.of("lattice m=8 (exact boundary distances and ties)", NetsTestData.lattice(700, 8, 31), 4),
                 Arguments.of("mixture m=64", NetsTestData.concat(NetsTestData.blobs(500, 64, 8, 0.05, 25),
                         NetsTestData.uniform(300, 64, 26), NetsTestData.binary(300, 64, 0.5, 27)), 6));
     }
@@ -45,11 +46,13 @@ class NestedNetsTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void equalsTheBruteForceNestedGreedyBitForBit(String name, PointSet points, int k) {
-        NestedNets nets = NestedNets.build(points, k);
         NetsTestData.BruteLevel[] ref = bruteForce(points, dyadic(k), extension(k));
-        for (int j = 1; j <= k; j++) {
-            assertThat(nets.netIndices(j)).as("S_%d", j).isEqualTo(ref[j - 1].net());
-            assertThat(nets.map(j)).as("π_%d", j).isEqualTo(ref[j - 1].map());
+        for (boolean bulk : new boolean[] {true, false}) {
+            NestedNets nets = NestedNets.build(points, k, bulk);
+            for (int j = 1; j <= k; j++) {
+                assertThat(nets.netIndices(j)).as("S_%d, bulk=%b", j, bulk).isEqualTo(ref[j - 1].net());
+                assertThat(nets.map(j)).as("π_%d, bulk=%b", j, bulk).isEqualTo(ref[j - 1].map());
+            }
         }
     }
 

@@ -53,6 +53,20 @@ final class NetsTestData {
         return Math.sqrt(-2 * Math.log1p(-u)) * Math.cos(2 * Math.PI * v);
     }
 
+    /**
+     * Points with coordinates in {0, 1/4, 1/2, 3/4, 1}: squared distances are multiples of 1/16, so many
+     * pairs sit exactly at dyadic thresholds and many nearest-point ties occur (exercises the
+     * boundary and tie rules, and the exact re-check band of the bulk scans).
+     */
+    static PointSet lattice(int n, int m, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        double[] d = new double[n * m];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = r.nextInt(5) / 4.0;
+        }
+        return PointSet.ofRowMajor(n, m, d);
+    }
+
     /** CDF answer vectors over k buckets: point x has q_t(x) = 1{x < t}, t = 1..k-1 (m = k-1). */
     static PointSet cdf(int k) {
         double[][] rows = new double[k][k - 1];

@@ -28,6 +28,8 @@ class SeparatedNetTest {
                 Arguments.of("binary m=12 with duplicates",
                         NetsTestData.withDuplicates(NetsTestData.binary(900, 12, 0.3, 6), 7), 0.2),
                 Arguments.of("cdf k=700", NetsTestData.cdf(700), 0.05),
+                Arguments.of("lattice m=4 (exact boundary distances and ties)", NetsTestData.lattice(900, 4, 10), 0.25),
+                Arguments.of("lattice m=16 indexed", NetsTestData.lattice(1100, 16, 15), 0.125),
                 Arguments.of("mixture m=9 (m not a multiple of 8)", NetsTestData.concat(
                         NetsTestData.blobs(400, 9, 5, 0.02, 7), NetsTestData.uniform(400, 9, 8),
                         NetsTestData.binary(300, 9, 0.5, 9)), 0.04));
@@ -36,10 +38,12 @@ class SeparatedNetTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void equalsTheBruteForceGreedyBitForBit(String name, PointSet points, double t) {
-        SeparatedNet net = SeparatedNet.greedy(points, t);
         NetsTestData.BruteLevel ref = bruteForce(points, new double[] {t}, new boolean[] {false})[0];
-        assertThat(net.netIndices()).isEqualTo(ref.net());
-        assertThat(net.map()).isEqualTo(ref.map());
+        for (boolean bulk : new boolean[] {true, false}) {
+            SeparatedNet net = SeparatedNet.greedy(points, t, bulk);
+            assertThat(net.netIndices()).as("bulk=%b", bulk).isEqualTo(ref.net());
+            assertThat(net.map()).as("bulk=%b", bulk).isEqualTo(ref.map());
+        }
     }
 
     @ParameterizedTest(name = "{0}")
