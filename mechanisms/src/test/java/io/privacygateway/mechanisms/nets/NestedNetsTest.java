@@ -89,14 +89,22 @@ class NestedNetsTest {
     }
 
     @Test
-    void deterministic() {
+    void deterministicAcrossRunsAndConcurrentBuilds() throws Exception {
         PointSet points = NetsTestData.concat(NetsTestData.blobs(600, 32, 6, 0.04, 29),
                 NetsTestData.uniform(300, 32, 30));
         NestedNets a = NestedNets.build(points, 6);
-        NestedNets b = NestedNets.build(points, 6);
-        for (int j = 1; j <= 6; j++) {
-            assertThat(b.netIndices(j)).isEqualTo(a.netIndices(j));
-            assertThat(b.map(j)).isEqualTo(a.map(j));
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            var f1 = pool.submit(() -> NestedNets.build(points, 6));
+            var f2 = pool.submit(() -> NestedNets.build(points, 6));
+            for (NestedNets b : new NestedNets[] {NestedNets.build(points, 6), f1.get(), f2.get()}) {
+                for (int j = 1; j <= 6; j++) {
+                    assertThat(b.netIndices(j)).isEqualTo(a.netIndices(j));
+                    assertThat(b.map(j)).isEqualTo(a.map(j));
+                }
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 
