@@ -39,12 +39,20 @@ import java.util.Locale;
  *       ({@link #ALL}).</li>
  *   <li><b>Floating-point margins.</b> Pruning radii carry a relative slack of {@code 1e-7}–{@code 1e-6},
  *       far above the relative rounding error of the canonical distance.</li>
- *   <li><b>Bulk scans.</b> When a query's candidate set is the whole net admitted so far, the distances
- *       are computed for blocks of queries against a column-major copy of the net (a loop the JIT
- *       vectorises). That sum uses one accumulator per pair instead of the canonical four, over the
- *       same rounded terms {@code fl((x_i − s_i)²)}, so it is within a relative {@code η = 4m·2^{-53}}
- *       of the canonical value; every decision within that band is re-made with the canonical
- *       distance.</li>
+ *   <li><b>Bulk scans.</b> When a query's candidate set is the whole net admitted so far (a coarse
+ *       parent level, or a neighbour list replaced by {@link #ALL}), distances are computed against a
+ *       chunked column-major copy of the net, four queries per pass (a loop the JIT vectorises). That
+ *       sum uses one accumulator per pair instead of the canonical four, over the same rounded terms
+ *       {@code fl((x_i − s_i)²)}; both are within {@code (m−1)·2^{-53}} (relative) of the exact sum of
+ *       those terms, so the bulk value is within a relative {@code η = 4m·2^{-53}} of the canonical
+ *       value, and every decision within that band is re-made with the canonical distance. A chunk is
+ *       abandoned once all its partial sums exceed the bound (partial sums only grow).</li>
+ *   <li><b>Blocks.</b> Admission runs over blocks of 32 consecutive undecided points: a bulk scan
+ *       against the points admitted before the block, then, in index order, a scalar check against the
+ *       points admitted earlier in the same block. The union is exactly "admitted so far", so the
+ *       greedy semantics are unchanged. Before a bulk scan, a query first tries the (few) children of
+ *       its own parent, where a coverer usually is; any coverer found is valid.</li>
+ *   <li>Bulk scans are disabled when {@code n·m > 2^26} (memory for the copy); the result is the same.</li>
  * </ul>
  * Single-threaded, fixed processing order, no hashing, no randomness.
  */

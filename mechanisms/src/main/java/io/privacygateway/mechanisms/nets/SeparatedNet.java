@@ -33,6 +33,17 @@ import io.privacygateway.mechanisms.param.Require;
  * the result is exactly that of the brute-force scan.
  */
 public final class SeparatedNet {
+    /**
+     * Identifies the exact definition of every net, map and level set in this package: the canonical
+     * squared distance ({@link Metric}: four accumulators by coordinate mod 4, combined
+     * {@code (s0+s1)+(s2+s3)}), "within t" as {@code ≤ t²·m} (computed {@code t*t*m}), greedy admission in
+     * point-index order, nested levels by greedy extension at {@code 2^{-j}}, ties to the lowest index,
+     * and (chaining) level-set rows as {@code (y − π(y)) + 0.0} de-duplicated in ascending {@code y}.
+     * Device and server must agree on it: include it in the workload's version/content hash, and
+     * change it whenever any of these rules changes.
+     */
+    public static final String ALGORITHM_VERSION = "privacygateway-nets/1";
+
     /** Below this many points, the plain quadratic scan is used without an index. */
     private static final int INDEX_MIN_POINTS = 512;
     /**
