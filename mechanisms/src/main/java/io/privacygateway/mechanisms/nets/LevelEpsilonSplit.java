@@ -1,0 +1,398 @@
+package io.privacygateway.mechanisms.nets;
+
+import io.privacygateway.mechanisms.errors.GaussianWidth;
+import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.param.Require;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Splitting a total pure-DP budget ε across the levels of local chaining (Lemma 3.3: the levels
+ * compose, {@code Σ ε_j = ε}; MECHANISMS.md §3). The paper splits equally; this class also computes
+ * the split that minimises the predicted total error.
+ *
+ * <h2>Error model</h2>
+ * Level {@code j} releases vectors of norm {@code ≤ r_j} with the Gaussian-sign randomizer at
+ * {@code ε_j}: {@code c_j = r_j·√(π/2)/tanh(ε_j/2)}, per-coordinate noise {@code σ_j = c_j/√n} for a
+ * window of {@code n} reports, and after projection onto {@code conv(X^(j))} the per-coordinate RMS
+ * error bound is {@code err_j = sqrt(min(σ_j², σ_j·g_j/m))} with {@code g_j} the Gaussian width of
+ * {@code X^(j)} (MECHANISMS.md §3, Lemma 5.3). The predicted total error is {@code Σ_j err_j}
+ * (subadditivity, Lemma 3.3; the chaining bias {@code 2^{-k}} is a constant and is not included).
+ *
+ * <h2>Trivial levels</h2>
+ * A level with {@code r_j = 0} or {@code g_j = 0} (a single-point level set: every device has the same,
+ * public, component) has error 0 for every ε_j and gets {@code ε_j = 0} in {@link #optimal}. Such
+ * values cannot be wrapped in {@link Epsilon} (which rejects 0): the caller must skip those levels
+ * (nothing needs releasing). Every other level gets {@code ε_j > 0}. If every level is trivial, every
+ * {@code ε_j} is 0.
+ *
+ * <h2>The optimisation</h2>
+ * With {@code w = coth(ε/2)}, {@code err_j = min(A_j, B_j)}, {@code A_j = C_j·w},
+ * {@code B_j = sqrt(a_j·C_j·w)}, {@code C_j = r_j√(π/2)/√n}, {@code a_j = g_j/m}. Both {@code A_j} and
+ * {@code B_j} are strictly convex and decreasing in {@code ε} (for {@code B}: with {@code u = coth x},
+ * {@code d²√u/dx² = u^{-3/2}(u²−1)(¾u² + ¼) > 0}), but their minimum has a concave kink where
+ * {@code σ_j = a_j}, so the problem is not convex. Since
+ * {@code min_ε Σ_j min(A_j, B_j) = min over choices of min_ε Σ_j (A_j or B_j)}, the global optimum is
+ * the best of the convex problems obtained by fixing each level's branch. A level with
+ * {@code C_j ≥ a_j} is always on branch {@code B} ({@code σ_j ≥ C_j}); the remaining "ambiguous" levels
+ * are enumerated exhaustively when there are at most {@value #MAX_ENUMERATED} of them (exact up to
+ * numerical precision); above that, a first-improvement local search over single branch flips is run
+ * from the branches of the equal split, all-{@code A} and all-{@code B} (a local optimum, never worse
+ * than the equal split). Each convex problem is solved by bisection on the Lagrange multiplier λ: the
+ * stationarity condition {@code −F_j'(ε_j) = λ} has the closed form {@code w² = 1 + 2λ/C_j} on
+ * branch {@code A} and a quartic {@code v⁴ − Kv − 1 = 0}, {@code v = √w}, {@code K = 4λ/√(a_jC_j)} on
+ * branch {@code B} (solved by monotone Newton), and {@code Σ ε_j(λ)} is strictly decreasing in λ.
+ *
+ * <h2>Budget safety</h2>
+ * The returned values satisfy {@code Σ ε_j ≤ ε} exactly (checked in decimal arithmetic; rounded down if
+ * needed), so composing them never exceeds the declared budget.
+ */
+public final class LevelEpsilonSplit {
+    /** Ambiguous levels up to this count are enumerated exhaustively ({@code 2^12} convex problems). */
+    public static final int MAX_ENUMERATED = 12;
+
+    private static final double SQRT_HALF_PI = Math.sqrt(Math.PI / 2);
+
+    private LevelEpsilonSplit() {}
+
+    /**
+     * One level's public parameters.
+     *
+     * @param radius {@code r_j}, the public radius of the level's vectors ({@code ≥ 0})
+     * @param gaussianWidth {@code g_j = g(X^(j))} ({@code ≥ 0}; 0 for a single-point level set)
+     */
+    public record Level(double radius, double gaussianWidth) {
+        public Level {
+            Require.finiteNonNegative("radius", radius);
+            Require.finiteNonNegative("gaussianWidth", gaussianWidth);
+        }
+
+        /** Whether the level's error is 0 whatever its budget. */
+        public boolean trivial() {
+            return radius == 0 || gaussianWidth == 0;
+        }
+    }
+
+    /**
+     * A split and its predicted error.
+     *
+     * @param epsilons {@code ε_1..ε_k} (0 for trivial levels)
+     * @param predictedError {@code Σ_j err_j(ε_j)}, per-coordinate RMS (normalized) units
+     */
+    public record Split(double[] epsilons, double predictedError) {
+        public Split {
+            epsilons = epsilons.clone();
+        }
+
+        @Override
+        public double[] epsilons() {
+            return epsilons.clone();
+        }
+
+        @Override
+        public String toString() {
+            return "Split" + Arrays.toString(epsilons) + " error=" + predictedError;
+        }
+    }
+
+    /** The paper's split: {@code ε/k} for each of {@code k} levels (rounded so that the sum is {@code ≤ ε}). */
+    public static double[] equal(int k, Epsilon total) {
+        Require.positive("k", k);
+        Require.nonNull("total", total);
+        double[] out = new double[k];
+        Arrays.fill(out, total.value() / k);
+        return capSum(out, total.value());
+    }
+
+    /** The equal split of {@link #equal(int, Epsilon)} with its predicted error. */
+    public static Split equalSplit(List<Level> levels, int m, long n, Epsilon total) {
+        check(levels, m, n, total);
+        double[] eps = equal(levels.size(), total);
+        return new Split(eps, predictedError(levels, m, n, eps));
+    }
+
+    /** {@code err_j(ε_j) = sqrt(min(σ², σ·g/m))}, {@code σ = r√(π/2)/(tanh(ε/2)√n)}; 0 for a trivial level. */
+    public static double levelError(Level level, int m, long n, double epsilon) {
+        Require.nonNull("level", level);
+        Require.positive("m", m);
+        Require.inRange("n", n, 1, Long.MAX_VALUE);
+        Require.finiteNonNegative("epsilon", epsilon);
+        if (level.trivial()) {
+            return 0.0;
+        }
+        if (epsilon == 0) {
+            return Double.POSITIVE_INFINITY;
+        }
+        double sigma = level.radius() * SQRT_HALF_PI / (Math.tanh(epsilon / 2) * Math.sqrt((double) n));
+        return Math.sqrt(Math.min(sigma * sigma, sigma * level.gaussianWidth() / m));
+    }
+
+    /** {@code Σ_j err_j(ε_j)}. */
+    public static double predictedError(List<Level> levels, int m, long n, double[] epsilons) {
+        Require.nonNull("levels", levels);
+        Require.nonNull("epsilons", epsilons);
+        if (epsilons.length != levels.size()) {
+            throw new IllegalArgumentException(
+                    "epsilons must have one entry per level (" + levels.size() + "), got " + epsilons.length);
+        }
+        double sum = 0;
+        for (int j = 0; j < epsilons.length; j++) {
+            sum += levelError(levels.get(j), m, n, epsilons[j]);
+        }
+        return sum;
+    }
+
+    /**
+     * The split minimising {@code Σ_j err_j(ε_j)} subject to {@code Σ ε_j = ε} (see the class comment).
+     *
+     * @param levels per-level radius and Gaussian width, at least one
+     * @param m query dimension
+     * @param n reports per window
+     * @param total the total budget ε
+     */
+    public static Split optimal(List<Level> levels, int m, long n, Epsilon total) {
+        check(levels, m, n, total);
+        int k = levels.size();
+        double e = total.value();
+        List<Integer> active = new ArrayList<>();
+        for (int j = 0; j < k; j++) {
+            if (!levels.get(j).trivial()) {
+                active.add(j);
+            }
+        }
+        if (active.isEmpty()) {
+            return new Split(new double[k], 0.0);
+        }
+        int q = active.size();
+        double[] c = new double[q];
+        double[] a = new double[q];
+        boolean[] ambiguous = new boolean[q];
+        List<Integer> ambiguousIdx = new ArrayList<>();
+        for (int i = 0; i < q; i++) {
+            Level l = levels.get(active.get(i));
+            c[i] = l.radius() * SQRT_HALF_PI / Math.sqrt((double) n);
+            a[i] = l.gaussianWidth() / m;
+            ambiguous[i] = c[i] < a[i];
+            if (ambiguous[i]) {
+                ambiguousIdx.add(i);
+            }
+        }
+        Problem p = new Problem(levels, active, m, n, e, c, a);
+        boolean[] branchA = new boolean[q];
+        Candidate best;
+        int amb = ambiguousIdx.size();
+        if (amb <= MAX_ENUMERATED) {
+            best = null;
+            for (int mask = 0; mask < (1 << amb); mask++) {
+                Arrays.fill(branchA, false);
+                for (int b = 0; b < amb; b++) {
+                    branchA[ambiguousIdx.get(b)] = (mask >> b & 1) == 1;
+                }
+                Candidate cand = p.solve(branchA);
+                if (best == null || cand.error < best.error) {
+                    best = cand;
+                }
+            }
+        } else {
+            best = null;
+            double[] equalActive = new double[q];
+            Arrays.fill(equalActive, e / q);
+            boolean[][] starts = new boolean[3][q];
+            for (int i = 0; i < q; i++) {
+                starts[0][i] = ambiguous[i] && c[i] / Math.tanh(equalActive[i] / 2) < a[i];
+                starts[1][i] = ambiguous[i];
+                starts[2][i] = false;
+            }
+            for (boolean[] start : starts) {
+                Candidate cand = p.localSearch(start, ambiguousIdx);
+                if (best == null || cand.error < best.error) {
+                    best = cand;
+                }
+            }
+        }
+        // Safeguard (numerical): never return something worse than the equal split of the active levels.
+        double[] eq = new double[k];
+        for (int j : active) {
+            eq[j] = e / q;
+        }
+        eq = capSum(eq, e);
+        double eqError = predictedError(levels, m, n, eq);
+        if (eqError < best.error) {
+            return new Split(eq, eqError);
+        }
+        return new Split(best.epsilons, best.error);
+    }
+
+    /**
+     * The per-level parameters of a chaining decomposition: {@code r_j} and the Gaussian width of
+     * {@code X^(j)} ({@link GaussianWidth#of(PointSet)}, fixed public seed; 0 for a single-point level
+     * set, and a negative Monte Carlo estimate is clamped to 0).
+     */
+    public static List<Level> levelsOf(ChainingDecomposition decomposition) {
+        Require.nonNull("decomposition", decomposition);
+        List<Level> out = new ArrayList<>();
+        for (int j = 1; j <= decomposition.levels(); j++) {
+            PointSet set = decomposition.levelSet(j);
+            double g = set.size() <= 1 ? 0.0 : Math.max(0.0, GaussianWidth.of(set).mean());
+            out.add(new Level(decomposition.radius(j), g));
+        }
+        return out;
+    }
+
+    private static void check(List<Level> levels, int m, long n, Epsilon total) {
+        Require.nonNull("levels", levels);
+        if (levels.isEmpty()) {
+            throw new IllegalArgumentException("levels must contain at least one level, got 0");
+        }
+        for (Level l : levels) {
+            Require.nonNull("level", l);
+        }
+        Require.positive("m", m);
+        Require.inRange("n", n, 1, Long.MAX_VALUE);
+        Require.nonNull("total", total);
+    }
+
+    /** Scales down (by ulps) until the exact decimal sum is {@code ≤ total}. */
+    static double[] capSum(double[] eps, double total) {
+        BigDecimal cap = new BigDecimal(total);
+        for (int attempt = 0; attempt < 64; attempt++) {
+            BigDecimal sum = BigDecimal.ZERO;
+            for (double v : eps) {
+                sum = sum.add(new BigDecimal(v));
+            }
+            if (sum.compareTo(cap) <= 0) {
+                return eps;
+            }
+            for (int j = 0; j < eps.length; j++) {
+                if (eps[j] > 0) {
+                    eps[j] = Math.nextDown(eps[j]);
+                }
+            }
+        }
+        throw new IllegalStateException("could not round the split below the total " + total);
+    }
+
+    private record Candidate(double[] epsilons, double error) {}
+
+    /** The convex sub-problems for fixed branches. */
+    private static final class Problem {
+        final List<Level> levels;
+        final List<Integer> active;
+        final int m;
+        final long n;
+        final double total;
+        final double[] c;
+        final double[] a;
+
+        Problem(List<Level> levels, List<Integer> active, int m, long n, double total, double[] c, double[] a) {
+            this.levels = levels;
+            this.active = active;
+            this.m = m;
+            this.n = n;
+            this.total = total;
+            this.c = c;
+            this.a = a;
+        }
+
+        /** {@code ε} on the given branch where {@code −F'(ε) = λ}. */
+        double epsilonAt(int i, boolean branchA, double lambda) {
+            double wMinus1;
+            if (branchA) {
+                double r = 2 * lambda / c[i];
+                wMinus1 = r / (Math.sqrt(1 + r) + 1);
+            } else {
+                double kk = 4 * lambda / Math.sqrt(a[i] * c[i]);
+                double delta = quarticDelta(kk);
+                wMinus1 = delta * (2 + delta);
+            }
+            return Math.log1p(2 / wMinus1);
+        }
+
+        double sumAt(boolean[] branchA, double lambda) {
+            double s = 0;
+            for (int i = 0; i < c.length; i++) {
+                s += epsilonAt(i, branchA[i], lambda);
+            }
+            return s;
+        }
+
+        Candidate solve(boolean[] branchA) {
+            // Σ ε(λ) is strictly decreasing in λ; bisect on log λ.
+            double lo = -745;
+            double hi = 709;
+            for (int it = 0; it < 200 && hi - lo > 1e-13 * Math.max(1, Math.abs(lo)); it++) {
+                double mid = 0.5 * (lo + hi);
+                double s = sumAt(branchA, Math.exp(mid));
+                if (s > total) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            double lambda = Math.exp(0.5 * (lo + hi));
+            double[] epsActive = new double[c.length];
+            double s = 0;
+            for (int i = 0; i < c.length; i++) {
+                epsActive[i] = epsilonAt(i, branchA[i], lambda);
+                s += epsActive[i];
+            }
+            double[] eps = new double[levels.size()];
+            for (int i = 0; i < c.length; i++) {
+                eps[active.get(i)] = epsActive[i] * (total / s);
+            }
+            eps = capSum(eps, total);
+            return new Candidate(eps, predictedError(levels, m, n, eps));
+        }
+
+        Candidate localSearch(boolean[] start, List<Integer> ambiguousIdx) {
+            boolean[] branch = start.clone();
+            Candidate cur = solve(branch);
+            boolean improved = true;
+            while (improved) {
+                improved = false;
+                for (int i : ambiguousIdx) {
+                    branch[i] = !branch[i];
+                    Candidate cand = solve(branch);
+                    if (cand.error < cur.error) {
+                        cur = cand;
+                        improved = true;
+                    } else {
+                        branch[i] = !branch[i];
+                    }
+                }
+            }
+            return cur;
+        }
+    }
+
+    /**
+     * The root {@code δ > 0} of {@code (1+δ)⁴ − K(1+δ) − 1 = 0}, i.e. {@code v = 1 + δ} with
+     * {@code v⁴ − Kv − 1 = 0} ({@code K > 0}), written in {@code δ} to keep precision when
+     * {@code δ ≈ K/4} is tiny. The function is convex in {@code v} and negative at {@code v = 1}, so
+     * Newton's method from a point right of the root decreases monotonically to it.
+     */
+    static double quarticDelta(double kk) {
+        if (!(kk > 0)) {
+            return 0.0;
+        }
+        double delta = Math.max(1.0, Math.cbrt(kk)); // v = 2 + K^{1/3}-ish: f > 0 there
+        for (int it = 0; it < 200; it++) {
+            double f = delta * (4 + delta * (6 + delta * (4 + delta))) - kk * (1 + delta);
+            double v = 1 + delta;
+            double fp = 4 * v * v * v - kk;
+            double next = delta - f / fp;
+            if (!(next < delta) || next <= 0) {
+                if (next <= 0) {
+                    // cannot happen in exact arithmetic; fall back to the small-K expansion
+                    return kk / 4;
+                }
+                break;
+            }
+            delta = next;
+        }
+        return delta;
+    }
+}
