@@ -57,8 +57,31 @@ public final class GaussianWidth {
         return new Estimate(mean, Math.sqrt(var / draws), draws);
     }
 
-    /** {@code g(S)} with 400 draws from the project's default public seed. */
+    private static final int CACHE_SIZE = 256;
+    private static final java.util.Map<PointSet.ContentKey, Estimate> CACHE =
+            new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<PointSet.ContentKey, Estimate> e) {
+                    return size() > CACHE_SIZE;
+                }
+            };
+
+    /**
+     * {@code g(S)} with 400 draws from the project's default public seed, memoised by the set's content
+     * (several stages ask for the width of the same public set).
+     */
     public static Estimate of(PointSet set) {
-        return of(set, 400, 0x5EED_6A55L);
+        PointSet.ContentKey key = set.contentKey();
+        synchronized (CACHE) {
+            Estimate hit = CACHE.get(key);
+            if (hit != null) {
+                return hit;
+            }
+        }
+        Estimate e = of(set, 400, 0x5EED_6A55L);
+        synchronized (CACHE) {
+            CACHE.put(key, e);
+        }
+        return e;
     }
 }

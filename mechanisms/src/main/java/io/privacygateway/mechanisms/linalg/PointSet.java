@@ -12,6 +12,7 @@ public final class PointSet {
     private final int dim;
     private final double[] data;
     private final double maxNorm;
+    private ContentKey contentKey;
 
     private PointSet(int size, int dim, double[] data) {
         this.size = size;
@@ -133,6 +134,34 @@ public final class PointSet {
             }
         }
         return out;
+    }
+
+    /**
+     * A key identifying the set by content (size, dimension and the bits of every coordinate), for
+     * memoising public quantities derived from it. Two independent 64-bit mixes make accidental
+     * collisions negligible (about 2^-128 per pair).
+     */
+    public record ContentKey(int size, int dim, long h1, long h2) {}
+
+    /** This set's {@link ContentKey} (computed once, O(N·m)). */
+    public synchronized ContentKey contentKey() {
+        if (contentKey == null) {
+            long h1 = 0x243F6A8885A308D3L ^ size;
+            long h2 = 0x13198A2E03707344L ^ dim;
+            for (double v : data) {
+                long b = Double.doubleToLongBits(v);
+                h1 = Long.rotateLeft((h1 ^ b) * 0x9E3779B97F4A7C15L, 29);
+                h2 = (h2 ^ Long.rotateLeft(b, 17)) * 0xC2B2AE3D27D4EB4FL + 0x165667B19E3779F9L;
+            }
+            contentKey = new ContentKey(size, dim, mix(h1), mix(h2));
+        }
+        return contentKey;
+    }
+
+    private static long mix(long z) {
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return z ^ (z >>> 31);
     }
 
     /** A read-only view of the row-major storage is not offered; this returns a copy. */

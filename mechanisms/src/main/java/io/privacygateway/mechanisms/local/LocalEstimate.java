@@ -21,9 +21,10 @@ public record LocalEstimate(List<Level> levels, double biasBound) {
      *
      * @param mean the unbiased estimate in query space {@code R^m}
      * @param standardErrors per-coordinate standard errors of {@code mean}
-     * @param noiseScale σ: a per-coordinate scale of the noise {@code mean − E mean} used in the
-     *     Gaussian-width error bound (MECHANISMS.md §3): {@code c/√n} for Gaussian-sign levels,
-     *     the largest standard error otherwise
+     * @param noiseScale σ: an upper estimate of the operator norm {@code √λ_max} of the covariance of
+     *     {@code mean} (the noise is at most σ in every direction), used in the Gaussian-width error bound
+     *     (MECHANISMS.md §3): {@code c/√n} for Gaussian-sign levels; for frequency oracles it can be far
+     *     larger than any single standard error when the answers are correlated (prefix sums)
      * @param hull the finite set whose convex hull contains the level's true mean, onto which the level
      *     is projected, or {@code null} when that set is the workload's feasible set {@code K}
      * @param epsilon the pure ε spent on this level

@@ -56,4 +56,11 @@ public interface LocalProtocol {
 
     /** Server side: the unbiased estimate from the aggregate of {@code n >= 1} accepted reports. */
     LocalEstimate estimate(long[] state, long n);
+
+    /**
+     * The expectation of level {@code level}'s {@link LocalEstimate.Level#mean()} when the window's data
+     * has the given histogram over the universe (frequencies summing to 1). For an unbiased protocol
+     * this is the level's true mean; the planner uses it to rescale simulated noise to another n.
+     */
+    double[] expectedLevelMean(int level, double[] histogram);
 }

@@ -5,18 +5,21 @@ import io.privacygateway.mechanisms.param.ConfidenceLevel;
 /**
  * Error bars of a projected estimate (MECHANISMS.md §3, Lemma 5.3 of the query-release paper).
  *
- * <p><b>Expected error.</b> For an unbiased level estimate {@code y = x̄ + σG} with {@code x̄} in the
- * convex set {@code S} the level is projected onto, {@code ‖P_S(y) − x̄‖² ≤ ⟨σG, P_S(y) − x̄⟩ ≤
- * sup_{w∈S}⟨σG, w − x̄⟩}, whose mean is {@code σ·g(S)}; projection is also non-expansive, so
- * {@code E‖P_S(y) − x̄‖²/m ≤ min(σ², σ·g(S)/m)}. For non-isotropic noise with per-coordinate scales at
- * most σ the same holds by Sudakov–Fernique. Levels add by the triangle inequality (Lemma 3.3), a
+ * <p><b>Expected error.</b> For an unbiased level estimate {@code y = x̄ + N} with {@code x̄} in the
+ * convex set {@code S} the level is projected onto, {@code ‖P_S(y) − x̄‖² ≤ ⟨N, P_S(y) − x̄⟩ ≤
+ * sup_{w∈S}⟨N, w − x̄⟩}. When the noise covariance Σ has operator norm at most σ², the increments of
+ * {@code w ↦ ⟨N, w⟩} are dominated by those of {@code σ⟨G, w⟩}, so by Sudakov–Fernique the mean of
+ * the supremum is at most {@code σ·g(S)}; projection is also non-expansive, so
+ * {@code E‖P_S(y) − x̄‖² ≤ min(tr Σ, σ·g(S))}. Levels add by the triangle inequality (Lemma 3.3), a
  * final projection onto K never increases the distance to {@code x̄ ∈ K}, and the mechanism's
- * deliberate bias adds {@code biasBound}.
+ * deliberate bias adds {@code biasBound}. (The noise is an average of many independent reports, so
+ * it is treated as Gaussian, as in the paper's subgaussian analysis.)
  *
- * <p><b>High-probability bound.</b> {@code G ↦ sup_{w∈S}⟨G, w − x̄⟩} is {@code diam(S)}-Lipschitz, so by
- * Gaussian concentration it exceeds {@code g(S) + diam(S)·√(2 ln(1/β))} with probability at most β;
- * independently {@code ‖σG‖² ≤ σ²(m + 2√(m t) + 2t)}, {@code t = ln(1/β)} (Laurent–Massart). Each of
- * the two holds with probability 1 − β/2 per level, and levels share β by a union bound.
+ * <p><b>High-probability bound.</b> {@code G ↦ sup_{w∈S}⟨Σ^{1/2}G, w − x̄⟩} is
+ * {@code σ·diam(S)}-Lipschitz, so by Gaussian concentration it exceeds {@code σ(g(S) + diam(S)·√(2t))}
+ * with probability at most {@code e^{-t}}; independently {@code ‖N‖² ≤ tr Σ + 2σ√(tr Σ · t) + 2σ²t}
+ * except with probability {@code e^{-t}} (Hsu, Kakade and Zhang 2012; Laurent–Massart when Σ = σ²I).
+ * Each holds with probability {@code 1 − β/2} per level, and levels share β by a union bound.
  *
  * <p><b>Per-coordinate bars.</b> If the unprojected coordinate {@code u_q} is within {@code z·se_q} of
  * its mean (probability {@code confidence} under the normal approximation of an average of many
@@ -28,8 +31,15 @@ import io.privacygateway.mechanisms.param.ConfidenceLevel;
 public final class ErrorBars {
     private ErrorBars() {}
 
-    /** The per-level inputs of the bounds: noise scale σ, Gaussian width g, hull diameter. */
-    public record LevelNoise(double sigma, double gaussianWidth, double diameter) {}
+    /**
+     * The per-level inputs of the bounds.
+     *
+     * @param sigma σ, the operator-norm scale of the noise ({@code √λ_max} of its covariance)
+     * @param trace {@code tr Σ}, the sum of the per-coordinate variances
+     * @param gaussianWidth g of the level's hull
+     * @param diameter a bound on the hull's diameter
+     */
+    public record LevelNoise(double sigma, double trace, double gaussianWidth, double diameter) {}
 
     /** Bars and bounds. */
     public record Bounds(double[] lower, double[] upper, double expectedRmsError, double rmsErrorBoundAtConfidence) {}
@@ -63,9 +73,10 @@ public final class ErrorBars {
         double t = Math.log(1 / betaPerBound);
         for (LevelNoise l : levels) {
             double s = l.sigma();
-            expected += Math.sqrt(Math.min(s * s, s * l.gaussianWidth() / m));
+            double tr = l.trace();
+            expected += Math.sqrt(Math.min(tr, s * l.gaussianWidth()) / m);
             double widthBound = s * (l.gaussianWidth() + l.diameter() * Math.sqrt(2 * t));
-            double chiBound = s * s * (m + 2 * Math.sqrt(m * t) + 2 * t);
+            double chiBound = tr + 2 * s * Math.sqrt(tr * t) + 2 * s * s * t;
             atConfidence += Math.sqrt(Math.min(widthBound, chiBound) / m);
         }
         return new Bounds(lo, hi, expected, atConfidence);

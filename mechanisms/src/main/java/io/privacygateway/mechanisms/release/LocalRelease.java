@@ -61,7 +61,14 @@ public final class LocalRelease {
         if (n < 1) {
             throw new IllegalArgumentException("n must be >= 1 to release an answer, got " + n);
         }
-        LocalEstimate est = protocol.estimate(state, n);
+        return releaseEstimate(protocol.estimate(state, n), n);
+    }
+
+    /**
+     * Releases the answer from an already computed estimate of {@code n} reports (the planner uses it
+     * with simulated estimates).
+     */
+    public Answer releaseEstimate(LocalEstimate est, long n) {
         int m = workload.queryCount();
         double[] unprojected = new double[m];
         double[] seSq = new double[m];
@@ -74,12 +81,15 @@ public final class LocalRelease {
             LevelGeometry g = geometryOf(level.hull());
             ProjectionResult p = g.projection.project(level.mean());
             last = p;
+            double trace = 0;
             for (int q = 0; q < m; q++) {
                 unprojected[q] += level.mean()[q];
-                seSq[q] += level.standardErrors()[q] * level.standardErrors()[q];
+                double v = level.standardErrors()[q] * level.standardErrors()[q];
+                seSq[q] += v;
+                trace += v;
                 sum[q] += p.point()[q];
             }
-            noise[j] = new ErrorBars.LevelNoise(level.noiseScale(), g.width.upper(), g.diameter);
+            noise[j] = new ErrorBars.LevelNoise(level.noiseScale(), trace, g.width.upper(), g.diameter);
             details.add(new Answer.LevelDetail(j + 1, level.epsilon(), level.radius(), level.noiseScale(),
                     g.width.mean(), g.hullSize, p.dualityGap()));
             j++;

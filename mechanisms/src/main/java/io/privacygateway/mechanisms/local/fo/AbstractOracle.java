@@ -100,6 +100,32 @@ abstract class AbstractOracle implements FrequencyOracle {
         return queryVariancesAt(n, frequencies, answers);
     }
 
+    @Override
+    public double[] covarianceTimes(long n, double[] frequencies, double[] u) {
+        checkN(n);
+        checkFrequencies(frequencies);
+        checkVector("u", u);
+        return covarianceTimesAt(n, frequencies, u);
+    }
+
+    /**
+     * {@link #covarianceTimes}, unvalidated. The default polarizes the quadratic form exactly:
+     * {@code (Σu)_x = (Var(u + e_x) − Var(u − e_x)) / 4}, at the cost of {@code 2k} query variances.
+     */
+    double[] covarianceTimesAt(double n, double[] f, double[] u) {
+        double[] out = new double[k];
+        double[] c = u.clone();
+        for (int x = 0; x < k; x++) {
+            c[x] = u[x] + 1;
+            double plus = queryVarianceAt(n, f, c);
+            c[x] = u[x] - 1;
+            double minus = queryVarianceAt(n, f, c);
+            c[x] = u[x];
+            out[x] = (plus - minus) / 4;
+        }
+        return out;
+    }
+
     /** {@link #queryVariances}, unvalidated; the default evaluates {@link #queryVarianceAt} per query. */
     double[] queryVariancesAt(double n, double[] f, PointSet answers) {
         int m = answers.dim();

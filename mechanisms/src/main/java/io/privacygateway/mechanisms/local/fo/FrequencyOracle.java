@@ -96,6 +96,14 @@ public interface FrequencyOracle {
     double[] queryVariances(long n, double[] frequencies, PointSet answers);
 
     /**
+     * {@code Cov(p̂)·u} for a fixed dataset with these frequencies: the covariance matrix of the
+     * estimate applied to a vector over the domain (consistent with {@link #queryVariance}:
+     * {@code uᵀ·covarianceTimes(u) = queryVariance(u)}). Used to bound the operator norm of the
+     * answers' noise covariance for error bars.
+     */
+    double[] covarianceTimes(long n, double[] frequencies, double[] u);
+
+    /**
      * The exact probability that {@code randomize(value, publicBase, ·)} returns {@code payload} (zero for
      * malformed payloads). For privacy tests: the realised sampler is checked against it statistically,
      * and the ε-LDP ratio is checked against it exactly.

@@ -338,4 +338,12 @@ public final class GaussianSignProtocol implements LocalProtocol {
                 + ", levels=" + levelCount + ", m=" + dim + ", " + epsilon + "]";
     }
 
+
+    @Override
+    public double[] expectedLevelMean(int level, double[] histogram) {
+        if (level < 0 || level >= levels.size()) {
+            throw new IllegalArgumentException("level must be in [0, " + levels.size() + "), got " + level);
+        }
+        return levels.get(level).valueVectors().combine(histogram);
+    }
 }

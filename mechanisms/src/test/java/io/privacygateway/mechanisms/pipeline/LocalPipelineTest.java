@@ -1,0 +1,144 @@
+package io.privacygateway.mechanisms.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.local.LocalProtocol;
+import io.privacygateway.mechanisms.param.Alpha;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * End to end through the real device and server code: every local mechanism on three workload
+ * families. The achieved error must lie below the published high-probability bound (confidence 0.999,
+ * so a correct implementation fails a given seeded case with probability at most 1e-3; there are 27
+ * cases, all seeded, so the outcome is reproducible).
+ */
+class LocalPipelineTest {
+
+    static WorkloadSpec spec(String family, Map<String, Object> domain, Map<String, Object> queries) {
+        Map<String, Object> t = WorkloadSpecParser.tree();
+        t.put("id", "t-" + family);
+        t.put("version", 1);
+        t.put("family", family);
+        t.put("domain", domain);
+        if (queries != null) {
+            t.put("queries", queries);
+        }
+        t.put("epsilonPerReport", 2.0);
+        t.put("budget", Map.of("epsilonPerPeriod", 2.0, "period", "1d"));
+        t.put("window", Map.of("size", "1m"));
+        t.put("confidence", 0.999);
+        t.put("alpha", 0.125);
+        t.put("expectedReportsPerWindow", 20000);
+        return WorkloadSpecParser.parse(t);
+    }
+
+    static List<Double> edges(int k) {
+        List<Double> e = new ArrayList<>();
+        for (int i = 0; i <= k; i++) {
+            e.add((double) i);
+        }
+        return e;
+    }
+
+    static Stream<Arguments> cases() {
+        List<String> labels = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            labels.add("v" + i);
+        }
+        WorkloadSpec hist = spec("histogram", Map.of("labels", labels), null);
+        WorkloadSpec cdf = spec("cdf", Map.of("buckets", edges(24)), null);
+        WorkloadSpec marg = spec("marginals", Map.of("attributes", List.of("a", "b", "c", "d", "e")), Map.of("way", 2));
+        List<Arguments> out = new ArrayList<>();
+        for (WorkloadSpec s : List.of(hist, cdf, marg)) {
+            for (MechanismId id : MechanismId.values()) {
+                if (id == MechanismId.AUTO || id.mode() != io.privacygateway.mechanisms.workload.Mode.LOCAL) {
+                    continue;
+                }
+                if (id == MechanismId.TREE && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.CDF) {
+                    continue;
+                }
+                out.add(Arguments.of(s.family().wireName() + "/" + id.wireName(), s.withMechanism(id)));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void answersLieWithinTheirPublishedBound(String name, WorkloadSpec spec) {
+        Workload w = Workload.of(spec);
+        LocalPipeline p = LocalPipeline.of(w);
+        LocalProtocol protocol = p.protocol();
+        int n = 20_000;
+        RandomBits secret = new SeededRandomBits(name.hashCode());
+        long[] state = new long[protocol.stateLength()];
+        long[] counts = new long[w.universeSize()];
+        SeededRandomBits data = new SeededRandomBits(99);
+        for (int i = 0; i < n; i++) {
+            // skewed data: value = floor(N·u²)
+            double u = io.privacygateway.mechanisms.random.ExactSampler.uniformDouble(data);
+            int x = (int) Math.min(w.universeSize() - 1, Math.floor(w.universeSize() * u * u));
+            counts[x]++;
+            ReportCoordinates c = new ReportCoordinates("dev-" + i, 0, 0);
+            byte[] payload = protocol.randomize(x, c, secret);
+            assertThat(payload).hasSize(protocol.payloadBytes());
+            assertThat(protocol.accumulate(payload, c, state)).isTrue();
+        }
+        Answer a = p.release().release(state, n);
+        double[] truth = w.meanAnswer(counts);
+        double err = 0;
+        for (int q = 0; q < truth.length; q++) {
+            err += (a.estimates()[q] - truth[q]) * (a.estimates()[q] - truth[q]);
+            assertThat(a.lower()[q]).isLessThanOrEqualTo(a.estimates()[q]);
+            assertThat(a.upper()[q]).isGreaterThanOrEqualTo(a.estimates()[q]);
+        }
+        err = Math.sqrt(err / truth.length);
+        double uerr = 0;
+        int outside = 0;
+        for (int q = 0; q < truth.length; q++) {
+            uerr += (a.unprojected()[q] - truth[q]) * (a.unprojected()[q] - truth[q]);
+            if (truth[q] < a.lower()[q] || truth[q] > a.upper()[q]) {
+                outside++;
+            }
+        }
+        System.out.printf("%-32s rms=%.4f unprojected=%.4f meanSE=%.4f expectedBound=%.4f bound@0.999=%.4f outside=%d/%d%n",
+                name, err, Math.sqrt(uerr / truth.length),
+                java.util.Arrays.stream(a.standardErrors()).average().orElse(0), a.expectedRmsError(),
+                a.rmsErrorBoundAtConfidence(), outside, truth.length);
+        assertThat(a.delta()).isZero();
+        assertThat(a.epsilon()).isLessThanOrEqualTo(2.0);
+        assertThat(err).as("%s rms error vs bound %s", name, a.rmsErrorBoundAtConfidence())
+                .isLessThanOrEqualTo(a.rmsErrorBoundAtConfidence());
+        System.out.printf("%-32s rms=%.4f expectedBound=%.4f bound@0.999=%.4f%n", name, err, a.expectedRmsError(),
+                a.rmsErrorBoundAtConfidence());
+    }
+
+    @org.junit.jupiter.api.Test
+    void autoMustBeResolvedAndAlphaMustNotCollapse() {
+        List<String> labels = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            labels.add("v" + i);
+        }
+        WorkloadSpec s = spec("histogram", Map.of("labels", labels), null);
+        assertThatThrownBy(() -> LocalPipeline.of(Workload.of(s))).hasMessageContaining("auto");
+        WorkloadSpec coarse = s.withMechanism(MechanismId.LOCAL_COARSE_PROJECTION).withAlpha(new Alpha(0.99));
+        assertThatThrownBy(() -> LocalPipeline.of(Workload.of(coarse))).hasMessageContaining("too large");
+        assertThat(new Epsilon(1).value()).isEqualTo(1);
+    }
+}
