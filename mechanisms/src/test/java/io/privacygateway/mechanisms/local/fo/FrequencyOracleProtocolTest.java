@@ -90,7 +90,87 @@ class FrequencyOracleProtocolTest {
             assertThat(level.standardErrors()[q]).isCloseTo(se, within(1e-15));
             max = Math.max(max, se);
         }
-        assertThat(level.noiseScale()).isEqualTo(max);
+        // noiseScale is √λ_max of the answers' covariance (power iteration, +5%): compare with the top
+        // eigenvalue of the covariance matrix built entry by entry from the quadratic form.
+        int m = w.queryCount();
+        int k = w.universeSize();
+        double[][] cov = new double[m][m];
+        for (int q = 0; q < m; q++) {
+            for (int r = 0; r < m; r++) {
+                double[] plus = new double[k];
+                double[] minus = new double[k];
+                for (int x = 0; x < k; x++) {
+                    plus[x] = w.points().get(x, q) + w.points().get(x, r);
+                    minus[x] = w.points().get(x, q) - w.points().get(x, r);
+                }
+                cov[q][r] = (p.oracle().queryVariance(n, f, plus) - p.oracle().queryVariance(n, f, minus)) / 4;
+            }
+        }
+        double lambda = topEigenvalue(cov);
+        assertThat(level.noiseScale()).isGreaterThanOrEqualTo(max);
+        assertThat(level.noiseScale()).isBetween(Math.sqrt(lambda) * (1 - 1e-6), 1.05 * Math.sqrt(lambda) * (1 + 1e-6));
+    }
+
+    /** The largest eigenvalue of a symmetric PSD matrix, by 5,000 power iterations. */
+    static double topEigenvalue(double[][] a) {
+        int m = a.length;
+        double[] u = new double[m];
+        java.util.Arrays.fill(u, 1 / Math.sqrt(m));
+        double lambda = 0;
+        for (int it = 0; it < 5_000; it++) {
+            double[] v = new double[m];
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < m; j++) {
+                    v[i] += a[i][j] * u[j];
+                }
+            }
+            double norm = 0;
+            lambda = 0;
+            for (int i = 0; i < m; i++) {
+                norm += v[i] * v[i];
+                lambda += u[i] * v[i];
+            }
+            norm = Math.sqrt(norm);
+            for (int i = 0; i < m; i++) {
+                u[i] = v[i] / norm;
+            }
+        }
+        return lambda;
+    }
+
+    /** The covariance product agrees with the quadratic form: uᵀ(Σu) = Var(uᵀp̂), and (Σu)_x by polarization. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(value = MechanismId.class,
+            names = {"GRR", "OUE", "OLH", "SUBSET_SELECTION", "HADAMARD_RESPONSE", "TREE"})
+    void covarianceProductMatchesTheQuadraticForm(MechanismId id) {
+        int k = 13;
+        FrequencyOracle o = FrequencyOracles.create(id, k, new io.privacygateway.mechanisms.param.Epsilon(1.3));
+        double[] f = new double[k];
+        double[] u = new double[k];
+        double s = 0;
+        for (int x = 0; x < k; x++) {
+            f[x] = 1 + (x * 7) % 5;
+            s += f[x];
+            u[x] = Math.sin(3 * x + 1);
+        }
+        for (int x = 0; x < k; x++) {
+            f[x] /= s;
+        }
+        long n = 1000;
+        double[] cu = o.covarianceTimes(n, f, u);
+        double quad = 0;
+        for (int x = 0; x < k; x++) {
+            quad += u[x] * cu[x];
+        }
+        assertThat(quad).isCloseTo(o.queryVariance(n, f, u), within(1e-12 * Math.abs(quad) + 1e-18));
+        for (int x = 0; x < k; x++) {
+            double[] plus = u.clone();
+            double[] minus = u.clone();
+            plus[x] += 1;
+            minus[x] -= 1;
+            double polar = (o.queryVariance(n, f, plus) - o.queryVariance(n, f, minus)) / 4;
+            assertThat(cu[x]).as("%s x=%d", id, x).isCloseTo(polar, within(1e-9 * (Math.abs(polar) + 1e-9)));
+        }
     }
 
     @Test
