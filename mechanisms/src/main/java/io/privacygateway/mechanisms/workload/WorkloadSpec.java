@@ -114,6 +114,12 @@ public record WorkloadSpec(
                 epsilonPerReport, budget, window, confidence, a, epsilonSplit, expectedReportsPerWindow, central);
     }
 
+    /** A copy with a different planned number of reports per window. */
+    public WorkloadSpec withExpectedReportsPerWindow(long n) {
+        return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mode, mechanism,
+                epsilonPerReport, budget, window, confidence, alpha, epsilonSplit, n, central);
+    }
+
     /** A copy with a different ε split. */
     public WorkloadSpec withEpsilonSplit(EpsilonSplit s) {
         return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mode, mechanism,

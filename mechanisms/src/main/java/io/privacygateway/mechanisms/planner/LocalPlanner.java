@@ -1,0 +1,269 @@
+package io.privacygateway.mechanisms.planner;
+
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.local.LocalEstimate;
+import io.privacygateway.mechanisms.local.LocalProtocol;
+import io.privacygateway.mechanisms.param.Alpha;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.pipeline.LocalPipeline;
+import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.Domain;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.QueryFamily;
+import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * Predicts the error of every applicable local mechanism for a workload, ε and n, and resolves
+ * {@code auto} (issue: "closed form where known, otherwise a quick simulation").
+ *
+ * <p><b>Closed forms</b>: the unprojected standard error of each mechanism and the §3 bound after
+ * projection, evaluated at n.
+ *
+ * <p><b>Simulation</b>: the projected error depends on the data, which the planner never sees, so it
+ * is simulated on public {@link ReferenceData} (uniform, Zipf(1.1), sparse on 3 values). Each candidate
+ * runs the real device and server code on {@code n_sim = min(n, }{@value #SIMULATED_REPORTS}{@code )}
+ * reports of the reference data; the noise of its unbiased estimate is rescaled by
+ * {@code √(n_sim/n)} around the estimator's known expectation ({@link LocalProtocol#expectedLevelMean}),
+ * which is exact for the variance (an average of independent reports) and Gaussian-accurate for the
+ * shape; then the real projections and release run at n. All randomness is seeded (public), so a plan
+ * is a deterministic function of (workload, ε, n).
+ *
+ * <p><b>Choice</b>: minimax regret: the candidate whose worst ratio to the best candidate, over the
+ * reference distributions, is smallest (ties: lower mean error, then candidate order).
+ */
+public final class LocalPlanner {
+    /** Reports simulated per candidate, reference and trial. */
+    public static final int SIMULATED_REPORTS = 4_000;
+    /** Independent trials per candidate and reference. */
+    public static final int TRIALS = 8;
+    /** α values tried for coarse projection and chaining when the workload does not fix α. */
+    public static final double[] ALPHA_GRID = {1.0 / 2, 1.0 / 4, 1.0 / 8, 1.0 / 16};
+
+    private LocalPlanner() {}
+
+    /** The candidates considered for a local-mode workload. */
+    public static List<Candidate> candidates(WorkloadSpec spec) {
+        List<Candidate> out = new ArrayList<>();
+        out.add(new Candidate(MechanismId.LOCAL_PROJECTION, null, null));
+        List<Alpha> alphas = new ArrayList<>();
+        if (spec.alpha() != null) {
+            alphas.add(spec.alpha());
+        } else {
+            for (double a : ALPHA_GRID) {
+                alphas.add(new Alpha(a));
+            }
+        }
+        for (Alpha a : alphas) {
+            out.add(new Candidate(MechanismId.LOCAL_COARSE_PROJECTION, a, null));
+        }
+        for (Alpha a : alphas) {
+            out.add(new Candidate(MechanismId.LOCAL_CHAINING, a, spec.epsilonSplit()));
+        }
+        for (MechanismId id : List.of(MechanismId.GRR, MechanismId.OUE, MechanismId.OLH, MechanismId.SUBSET_SELECTION,
+                MechanismId.HADAMARD_RESPONSE)) {
+            out.add(new Candidate(id, null, null));
+        }
+        if (hasOrderedBuckets(spec)) {
+            out.add(new Candidate(MechanismId.TREE, null, null));
+        }
+        return out;
+    }
+
+    static boolean hasOrderedBuckets(WorkloadSpec s) {
+        return s.family() == QueryFamily.CDF || s.family() == QueryFamily.RANGE
+                || (s.family() == QueryFamily.HISTOGRAM && s.domain() instanceof Domain.Buckets);
+    }
+
+    /** Plans for a local-mode workload at per-report ε and n reports per window. */
+    public static Plan plan(WorkloadSpec spec, Epsilon epsilon, long n) {
+        return plan(spec, epsilon, n, candidates(spec));
+    }
+
+    /** Plans over the given candidates. */
+    public static Plan plan(WorkloadSpec spec, Epsilon epsilon, long n, List<Candidate> candidates) {
+        if (spec.mode() != Mode.LOCAL) {
+            throw new IllegalArgumentException("mode must be local for the local planner, got " + spec.mode().wireName());
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException("n must be >= 1, got " + n);
+        }
+        List<ReferenceData> refs = ReferenceData.all();
+        int size = candidates.size();
+        LocalPipeline[] pipelines = new LocalPipeline[size];
+        String[] notes = new String[size];
+        IntStream.range(0, size).parallel().forEach(i -> {
+            try {
+                pipelines[i] = LocalPipeline.of(Workload.of(candidates.get(i).apply(spec, epsilon, n)));
+            } catch (IllegalArgumentException e) {
+                notes[i] = e.getMessage();
+            }
+        });
+        // Candidates that build the very same protocol (e.g. a coarse net that keeps every point is the
+        // plain projection) share one simulation, so identical mechanisms get identical predictions.
+        int[] sameAs = new int[size];
+        List<Object> fingerprints = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            sameAs[i] = i;
+            Object fp = pipelines[i] == null ? null : fingerprint(pipelines[i]);
+            fingerprints.add(fp);
+            for (int j = 0; j < i && fp != null; j++) {
+                if (fp.equals(fingerprints.get(j))) {
+                    sameAs[i] = j;
+                    break;
+                }
+            }
+        }
+        Prediction[] preds = new Prediction[size];
+        IntStream.range(0, size).parallel().filter(i -> sameAs[i] == i).forEach(i -> preds[i] = pipelines[i] == null
+                ? new Prediction(candidates.get(i), false, notes[i], Double.NaN, Double.NaN, new double[refs.size()],
+                        Double.POSITIVE_INFINITY)
+                : predict(pipelines[i], n, candidates.get(i), i, refs));
+        for (int i = 0; i < size; i++) {
+            if (sameAs[i] != i) {
+                Prediction p = preds[sameAs[i]];
+                preds[i] = new Prediction(candidates.get(i), p.applicable(),
+                        "same protocol as " + candidates.get(sameAs[i]).label(), p.unprojectedRms(), p.boundRms(),
+                        p.simulatedRms(), p.regret());
+            }
+        }
+        List<Prediction> list = withRegrets(List.of(preds), refs.size());
+        Prediction choice = choose(list);
+        WorkloadSpec resolved = choice.candidate().apply(spec, epsilon, n);
+        return new Plan(epsilon.value(), n, refs, list, choice, resolved,
+                "simulation: " + TRIALS + " trials × " + Math.min(n, SIMULATED_REPORTS)
+                        + " reports per reference distribution, noise rescaled to n; closed forms for the unprojected"
+                        + " error and the §3 bound");
+    }
+
+    static List<Prediction> withRegrets(List<Prediction> preds, int refs) {
+        double[] best = new double[refs];
+        java.util.Arrays.fill(best, Double.POSITIVE_INFINITY);
+        for (Prediction p : preds) {
+            if (p.applicable()) {
+                for (int r = 0; r < refs; r++) {
+                    best[r] = Math.min(best[r], p.simulatedRms()[r]);
+                }
+            }
+        }
+        List<Prediction> out = new ArrayList<>();
+        for (Prediction p : preds) {
+            double regret = Double.POSITIVE_INFINITY;
+            if (p.applicable()) {
+                regret = 0;
+                for (int r = 0; r < refs; r++) {
+                    regret = Math.max(regret, best[r] > 0 ? p.simulatedRms()[r] / best[r] : 1);
+                }
+            }
+            out.add(p.withRegret(regret));
+        }
+        return out;
+    }
+
+    static Prediction choose(List<Prediction> preds) {
+        Prediction best = null;
+        for (Prediction p : preds) {
+            if (!p.applicable()) {
+                continue;
+            }
+            if (best == null || p.regret() < best.regret()
+                    || (p.regret() == best.regret() && p.meanSimulatedRms() < best.meanSimulatedRms())) {
+                best = p;
+            }
+        }
+        if (best == null) {
+            throw new IllegalStateException("no mechanism applies to this workload");
+        }
+        return best;
+    }
+
+    /**
+     * What determines a protocol's behaviour apart from its public coins: the mechanism family and, for
+     * Gaussian-sign protocols, each level's ε, value vectors and hull (by content).
+     */
+    static Object fingerprint(LocalPipeline pipeline) {
+        LocalProtocol p = pipeline.protocol();
+        if (p instanceof io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol g) {
+            List<Object> levels = new ArrayList<>();
+            for (io.privacygateway.mechanisms.local.gaussian.GaussianLevel l : g.levels()) {
+                // a level projected onto K is the same as one projected onto the hull of all answer vectors
+                levels.add(List.of(l.epsilon().value(), l.valueVectors().contentKey(),
+                        (l.hull() == null ? pipeline.workload().points() : l.hull()).contentKey()));
+            }
+            return List.of("gaussian-sign", levels);
+        }
+        return List.of(p.id(), p.epsilon().value());
+    }
+
+    private static Prediction predict(LocalPipeline pipeline, long n, Candidate c, int index, List<ReferenceData> refs) {
+        Workload w = pipeline.workload();
+        LocalProtocol protocol = pipeline.protocol();
+        int nSim = (int) Math.min(n, SIMULATED_REPORTS);
+        double scale = Math.sqrt(nSim / (double) n);
+        double[] simulated = new double[refs.size()];
+        double unprojected = Double.NaN;
+        double bound = Double.NaN;
+        for (int r = 0; r < refs.size(); r++) {
+            int[] values = refs.get(r).stratified(w.universeSize(), nSim);
+            double[] hist = new double[w.universeSize()];
+            for (int v : values) {
+                hist[v] += 1.0 / nSim;
+            }
+            double[] truth = w.answersOf(hist);
+            double sumSq = 0;
+            for (int t = 0; t < TRIALS; t++) {
+                // common random numbers: every candidate sees the same secret and public coins per (reference,
+                // trial), so similar mechanisms are compared on the same noise
+                SeededRandomBits secret = new SeededRandomBits(0x91A7L + 7919L * r + 104729L * t);
+                long[] state = new long[protocol.stateLength()];
+                for (int i = 0; i < nSim; i++) {
+                    ReportCoordinates coords = new ReportCoordinates("plan-" + t + "-" + i, 0, 0);
+                    protocol.accumulate(protocol.randomize(values[i], coords, secret), coords, state);
+                }
+                LocalEstimate scaled = rescale(protocol, protocol.estimate(state, nSim), hist, scale);
+                Answer a = pipeline.release().releaseEstimate(scaled, n);
+                sumSq += squaredError(a.estimates(), truth);
+                if (r == 0 && t == 0) {
+                    double se = 0;
+                    for (double s : a.standardErrors()) {
+                        se += s * s;
+                    }
+                    unprojected = Math.sqrt(se / truth.length);
+                    bound = a.expectedRmsError();
+                }
+            }
+            simulated[r] = Math.sqrt(sumSq / TRIALS);
+        }
+        return new Prediction(c, true, "", unprojected, bound, simulated, Double.NaN);
+    }
+
+    /** Rescales each level's noise by {@code scale} around the level's expectation for the data. */
+    static LocalEstimate rescale(LocalProtocol protocol, LocalEstimate est, double[] hist, double scale) {
+        List<LocalEstimate.Level> levels = new ArrayList<>();
+        for (int j = 0; j < est.levels().size(); j++) {
+            LocalEstimate.Level l = est.levels().get(j);
+            double[] expect = protocol.expectedLevelMean(j, hist);
+            double[] mean = new double[expect.length];
+            double[] se = new double[expect.length];
+            for (int q = 0; q < mean.length; q++) {
+                mean[q] = expect[q] + (l.mean()[q] - expect[q]) * scale;
+                se[q] = l.standardErrors()[q] * scale;
+            }
+            levels.add(new LocalEstimate.Level(mean, se, l.noiseScale() * scale, l.hull(), l.epsilon(), l.radius()));
+        }
+        return new LocalEstimate(levels, est.biasBound());
+    }
+
+    static double squaredError(double[] a, double[] b) {
+        double s = 0;
+        for (int q = 0; q < a.length; q++) {
+            s += (a[q] - b[q]) * (a[q] - b[q]);
+        }
+        return s / a.length;
+    }
+}

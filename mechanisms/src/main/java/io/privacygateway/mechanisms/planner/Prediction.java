@@ -1,0 +1,33 @@
+package io.privacygateway.mechanisms.planner;
+
+/**
+ * The planner's prediction for one candidate.
+ *
+ * @param candidate the configuration
+ * @param applicable whether it can run on this workload (else {@code note} says why)
+ * @param note why it is not applicable, or an empty string
+ * @param unprojectedRms closed form: the per-coordinate RMS standard error before projection, at n
+ *     (uniform reference data)
+ * @param boundRms closed form: the expected-error bound of MECHANISMS.md §3 after projection, at n
+ *     (uniform reference data)
+ * @param simulatedRms per reference distribution ({@link ReferenceData} order): the predicted RMS error
+ *     of the published answer at n, by simulation
+ * @param regret the largest ratio, over reference distributions, of this candidate's simulated error
+ *     to the best candidate's ({@code ∞} if not applicable)
+ */
+public record Prediction(Candidate candidate, boolean applicable, String note, double unprojectedRms,
+        double boundRms, double[] simulatedRms, double regret) {
+
+    /** The mean simulated error over the reference distributions. */
+    public double meanSimulatedRms() {
+        double s = 0;
+        for (double v : simulatedRms) {
+            s += v;
+        }
+        return s / simulatedRms.length;
+    }
+
+    Prediction withRegret(double r) {
+        return new Prediction(candidate, applicable, note, unprojectedRms, boundRms, simulatedRms, r);
+    }
+}
