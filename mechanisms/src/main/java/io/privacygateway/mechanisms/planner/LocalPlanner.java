@@ -184,9 +184,10 @@ public final class LocalPlanner {
 
     /**
      * What determines a protocol's behaviour apart from its public coins: the mechanism family and, for
-     * Gaussian-sign protocols, each level's ε, value vectors and hull (by content).
+     * Gaussian-sign protocols, each level's ε, value vectors and hull (by content). Two pipelines with
+     * equal fingerprints produce identical answers from identical randomness.
      */
-    static Object fingerprint(LocalPipeline pipeline) {
+    public static Object fingerprint(LocalPipeline pipeline) {
         LocalProtocol p = pipeline.protocol();
         if (p instanceof io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol g) {
             List<Object> levels = new ArrayList<>();
