@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.local.fo;
 
+import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.DyadicProbability;
 import io.privacygateway.mechanisms.random.ExactSampler;

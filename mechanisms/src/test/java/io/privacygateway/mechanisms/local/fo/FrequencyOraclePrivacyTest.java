@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.local.fo;
 
+import io.privacygateway.mechanisms.random.Rational;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,4 +1,4 @@
-package io.privacygateway.mechanisms.local.fo;
+package io.privacygateway.mechanisms.random;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
