@@ -40,8 +40,10 @@ import java.util.stream.IntStream;
 public final class LocalPlanner {
     /** Reports simulated per candidate, reference and trial. */
     public static final int SIMULATED_REPORTS = 4_000;
-    /** Independent trials per candidate and reference. */
+    /** Independent trials per candidate and reference when reports are simulated one by one. */
     public static final int TRIALS = 8;
+    /** Trials per candidate and reference with the Gaussian model of the estimate ({@link NoiseModel}). */
+    public static final int MODEL_TRIALS = 48;
     /** α values tried for coarse projection and chaining when the workload does not fix α. */
     public static final double[] ALPHA_GRID = {1.0 / 2, 1.0 / 4, 1.0 / 8, 1.0 / 16};
 
@@ -216,6 +218,23 @@ public final class LocalPlanner {
                 hist[v] += 1.0 / nSim;
             }
             double[] truth = w.answersOf(hist);
+            NoiseModel model = NoiseModel.of(protocol, w.points(), hist, n);
+            if (model != null) {
+                // Gaussian model of the window estimate: many cheap trials
+                double sumSq = 0;
+                for (int t = 0; t < MODEL_TRIALS; t++) {
+                    org.apache.commons.rng.UniformRandomProvider rng =
+                            org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(0x5EEDL + 1_000_003L * r + t);
+                    Answer a = pipeline.release().releaseEstimate(model.sample(rng), n);
+                    sumSq += squaredError(a.estimates(), truth);
+                    if (r == 0 && t == 0) {
+                        unprojected = rms(a.standardErrors());
+                        bound = a.expectedRmsError();
+                    }
+                }
+                simulated[r] = Math.sqrt(sumSq / MODEL_TRIALS);
+                continue;
+            }
             double sumSq = 0;
             for (int t = 0; t < TRIALS; t++) {
                 // common random numbers: every candidate sees the same secret and public coins per (reference,
@@ -230,11 +249,7 @@ public final class LocalPlanner {
                 Answer a = pipeline.release().releaseEstimate(scaled, n);
                 sumSq += squaredError(a.estimates(), truth);
                 if (r == 0 && t == 0) {
-                    double se = 0;
-                    for (double s : a.standardErrors()) {
-                        se += s * s;
-                    }
-                    unprojected = Math.sqrt(se / truth.length);
+                    unprojected = rms(a.standardErrors());
                     bound = a.expectedRmsError();
                 }
             }
@@ -258,6 +273,14 @@ public final class LocalPlanner {
             levels.add(new LocalEstimate.Level(mean, se, l.noiseScale() * scale, l.hull(), l.epsilon(), l.radius()));
         }
         return new LocalEstimate(levels, est.biasBound());
+    }
+
+    static double rms(double[] v) {
+        double s = 0;
+        for (double x : v) {
+            s += x * x;
+        }
+        return Math.sqrt(s / v.length);
     }
 
     static double squaredError(double[] a, double[] b) {

@@ -214,6 +214,11 @@ public final class GaussianSignProtocol implements LocalProtocol {
         return contentHash;
     }
 
+    /** The design bias reported in every estimate ({@link LocalEstimate#biasBound()}). */
+    public double biasBound() {
+        return biasBound;
+    }
+
     /** The public coins of this protocol's workload. */
     public PublicCoins coins() {
         return coins;
