@@ -16,14 +16,25 @@ import java.util.TreeMap;
  * and every other number as the exact decimal expansion of its binary double
  * ({@link BigDecimal#toPlainString()} with trailing zeros stripped), so the text is identical on every
  * JVM. The content hash is the lower-case hex SHA-256 of its UTF-8 bytes; it versions everything
- * derived from the workload (nets, public seeds, answers).
+ * derived from the workload (nets, public seeds, answers). The canonical form includes
+ * {@link #PROTOCOL_VERSION}, so a change to the code that derives protocols from a spec (nets, wire
+ * format, randomizer encodings) changes every hash and devices and gateways on different protocol
+ * versions can never silently disagree.
  */
 public final class CanonicalForm {
+    /**
+     * The version of everything a spec deterministically derives: the public-coin and Gaussian-sign wire
+     * format ({@code pgw-gauss-v1}), the frequency-oracle encodings, and the nets algorithm
+     * ({@code privacygateway-nets/1}). Bump it when any of them changes.
+     */
+    public static final String PROTOCOL_VERSION = "pgw-v1";
+
     private CanonicalForm() {}
 
     /** The canonical JSON of a spec. */
     public static String of(WorkloadSpec s) {
         Map<String, Object> t = new TreeMap<>();
+        t.put("protocol", PROTOCOL_VERSION);
         t.put("id", s.id());
         t.put("version", (long) s.version());
         t.put("family", s.family().wireName());

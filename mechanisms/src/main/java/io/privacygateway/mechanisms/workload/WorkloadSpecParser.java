@@ -42,6 +42,7 @@ import java.util.regex.Pattern;
  * alpha: 0.1                  # coarse projection / chaining (optional)
  * epsilonSplit: optimal       # equal | optimal (default)
  * expectedReportsPerWindow: 100000   # n used to resolve auto in the gateway (optional)
+ * protocol: pgw-v1           # optional; written by the canonical form, checked when present
  * central:                    # central mode only
  *   epsilonPerRelease: 1.0
  *   neighbour: add-remove     # add-remove | replace-one
@@ -54,7 +55,7 @@ public final class WorkloadSpecParser {
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
     private static final Set<String> TOP_FIELDS = Set.of("id", "version", "family", "domain", "queries", "mode",
             "mechanism", "epsilonPerReport", "budget", "window", "confidence", "alpha", "epsilonSplit",
-            "expectedReportsPerWindow", "central");
+            "expectedReportsPerWindow", "central", "protocol");
     /** Upper limits that keep materialized workloads in memory (N·m doubles). */
     public static final int MAX_UNIVERSE = 1 << 16;
     public static final long MAX_CELLS = 1L << 24;
@@ -67,6 +68,13 @@ public final class WorkloadSpecParser {
             throw new InvalidWorkloadException("(root)", "the workload file is empty");
         }
         checkKnown("", tree, TOP_FIELDS);
+        if (tree.containsKey("protocol")) {
+            String protocol = string(tree, "protocol");
+            if (!protocol.equals(CanonicalForm.PROTOCOL_VERSION)) {
+                throw new InvalidWorkloadException("protocol", "\"" + protocol + "\" is not supported by this version"
+                        + " (supports " + CanonicalForm.PROTOCOL_VERSION + ")");
+            }
+        }
         String id = string(tree, "id");
         if (!ID.matcher(id).matches()) {
             throw new InvalidWorkloadException("id", "must match [A-Za-z0-9._-]{1,100}, got \"" + id + "\"");
