@@ -1,0 +1,36 @@
+package io.privacygateway.topology.validate;
+
+/**
+ * Why a record was rejected. Every rejection is written to the rejections topic with its reason code
+ * and counted in the {@code pgw.reports.rejected} metric (tagged by reason and workload).
+ */
+public enum RejectReason {
+    /** The bytes are not a readable report (wire format, unknown schema id, Avro decode failure). */
+    MALFORMED,
+    /** No workload with this id is registered. */
+    UNKNOWN_WORKLOAD,
+    /** The report's workload version or content hash is not the registered one. */
+    VERSION_MISMATCH,
+    /** The report names another mechanism than the workload declares (or the wrong mode's topic). */
+    MECHANISM_MISMATCH,
+    /** The report's ε is not the workload's ε per report. */
+    EPSILON_MISMATCH,
+    /** The payload has the wrong length or an impossible encoding. */
+    BAD_PAYLOAD,
+    /** The sequence number is outside {@code [0, reportsPerPeriod)} (or the central contribution slots). */
+    SEQUENCE_OUT_OF_RANGE,
+    /** The budget period does not match the event time. */
+    PERIOD_MISMATCH,
+    /** The event time is too far from the broker's append time. */
+    CLOCK_SKEW,
+    /** The same (device, workload, period, sequence) was already accepted. */
+    DUPLICATE,
+    /** Accepting the report would take the device over its budget for the period. */
+    BUDGET_EXHAUSTED,
+    /** Central mode: the device already contributed its L reports to this window. */
+    CONTRIBUTION_LIMIT,
+    /** The report's window had already closed (event time older than window end + grace). */
+    LATE,
+    /** Central mode: the raw value is not in the workload's domain. */
+    INVALID_VALUE
+}

@@ -1,0 +1,19 @@
+package io.privacygateway.topology.validate;
+
+/**
+ * The fields of a report the gateway validates, independent of its wire encoding.
+ *
+ * @param workloadId the workload the device reports for
+ * @param workloadVersion the workload version the device used
+ * @param contentHash the workload content hash the device used
+ * @param deviceId the reporting device
+ * @param period the budget period index
+ * @param sequence the report's sequence number within the period
+ * @param eventTime when the value was observed (epoch millis)
+ * @param mechanism the mechanism wire name (local reports) or {@code null} (central reports)
+ * @param epsilon the ε the device charged (local reports) or {@code NaN} (central reports)
+ * @param payload the randomized payload (local) or {@code null}
+ * @param value the raw value (central) or {@code null}
+ */
+public record ReportView(String workloadId, int workloadVersion, String contentHash, String deviceId, long period,
+        int sequence, long eventTime, String mechanism, double epsilon, byte[] payload, String value) {}
