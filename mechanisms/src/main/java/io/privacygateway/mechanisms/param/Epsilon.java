@@ -29,7 +29,7 @@ public record Epsilon(double value) implements Comparable<Epsilon> {
 
     /** Sequential composition: the sum of two pure-DP costs. */
     public Epsilon plus(Epsilon other) {
-        return new Epsilon(value + other.value);
+        return new Epsilon(Math.nextUp(value + other.value)); // rounded up: a sum of costs is never understated
     }
 
     /** {@code e^ε} rounded to the nearest double (not a certified bound; see {@link ExpBounds}). */

@@ -15,7 +15,7 @@ public record Rho(double value) implements Comparable<Rho> {
     }
 
     public Rho plus(Rho other) {
-        return new Rho(value + other.value);
+        return new Rho(Math.nextUp(value + other.value)); // rounded up: a sum of costs is never understated
     }
 
     @Override
