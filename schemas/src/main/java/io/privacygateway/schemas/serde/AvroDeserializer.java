@@ -2,6 +2,7 @@ package io.privacygateway.schemas.serde;
 
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.registry.SchemaRegistryException;
+import io.privacygateway.schemas.wire.AvroClassTrust;
 import io.privacygateway.schemas.wire.WireFormat;
 import io.privacygateway.schemas.wire.WireFormatException;
 import io.privacygateway.schemas.wire.WireFormatException.Reason;
@@ -85,6 +86,7 @@ public class AvroDeserializer<T extends IndexedRecord> implements Deserializer<T
         if (!SpecificRecord.class.isAssignableFrom(type)) {
             throw new IllegalArgumentException(type.getName() + " is not a generated Avro SpecificRecord class");
         }
+        AvroClassTrust.trustPackageOf(type);
         SpecificData data = SpecificData.getForClass(type);
         Schema schema = data.getSchema(type);
         if (schema == null || schema.getType() != Schema.Type.RECORD) {

@@ -39,6 +39,10 @@ public final class WireFormat {
     /** Magic byte plus schema id. */
     public static final int HEADER_LENGTH = 5;
 
+    static {
+        AvroClassTrust.trustPackage(AvroClassTrust.PROJECT_PACKAGE);
+    }
+
     private WireFormat() {}
 
     /** Looks up a writer schema by its registry id. */
@@ -58,7 +62,7 @@ public final class WireFormat {
     /** Encodes a generated (specific) record with its own schema under {@code schemaId}. */
     public static byte[] encode(int schemaId, SpecificRecord record) {
         Schema schema = record.getSchema();
-        return encode(schemaId, new SpecificDatumWriter<>(schema, SpecificData.getForSchema(schema)), record);
+        return encode(schemaId, new SpecificDatumWriter<>(schema, SpecificData.getForClass(record.getClass())), record);
     }
 
     /** Encodes a generic record with its own schema under {@code schemaId}. */
