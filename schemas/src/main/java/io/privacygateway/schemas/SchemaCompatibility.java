@@ -47,10 +47,10 @@ public final class SchemaCompatibility {
      * current value schema (idempotent) so an incompatible build fails at startup rather than on
      * its first record. Returns the schema id of each topic's value schema.
      *
-     * <p>The level is set before the first registration where the registry allows it, so no
-     * version ever enters a subject unchecked; a registry that keeps configuration only for
-     * existing subjects (Apicurio) gets the schema first and the level right after, which is
-     * equivalent for a new subject (a first version has nothing to be compatible with).
+     * <p>The level is set before the registration, so no version ever enters a subject unchecked
+     * (Confluent and Apicurio 2.4.2 both keep a level set on a subject that has no version yet). A
+     * registry that answers 404 to that gets the schema first and the level right after, which is
+     * equivalent for a new subject: a first version has nothing to be compatible with.
      *
      * @throws SchemaRegistryException naming the subject, e.g. 409 if this build's schema is
      *     incompatible with the versions already registered

@@ -221,4 +221,15 @@ class SchemaRegistryClientTest {
         assertThat(e.errorCode()).isEqualTo(SchemaRegistryException.VERSION_NOT_FOUND);
         assertThat(e.registryMessage()).isNotBlank();
     }
+
+    @Test
+    void aLevelSetBeforeTheFirstVersionIsKeptAndEnforced() {
+        SchemaRegistryClient client = newClient();
+        String subject = "client-level-first-value";
+        assertThat(client.setCompatibility(subject, CompatibilityLevel.FULL)).isEqualTo(CompatibilityLevel.FULL);
+        client.register(subject, USER_V1);
+        assertThat(client.getCompatibility(subject)).isEqualTo(CompatibilityLevel.FULL);
+        assertThat(catchThrowableOfType(SchemaRegistryException.class, () -> client.register(subject, USER_RETYPED))
+                .isIncompatible()).isTrue();
+    }
 }
