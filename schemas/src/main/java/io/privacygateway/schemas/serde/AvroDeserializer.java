@@ -166,8 +166,7 @@ public class AvroDeserializer<T extends IndexedRecord> implements Deserializer<T
             WireFormat.checkResolvable(id, writer, reader);
             resolution = new Resolution<>((DatumReader<T>) model.createDatumReader(writer, reader), null, null);
         } catch (WireFormatException e) {
-            String message = e.getMessage().substring(e.reason().name().length() + 2);
-            resolution = new Resolution<>(null, e.reason(), message);
+            resolution = new Resolution<>(null, e.reason(), e.detail());
         }
         Resolution<T> previous = resolutions.putIfAbsent(id, resolution);
         return previous != null ? previous : resolution;

@@ -51,6 +51,7 @@ public class WireFormatException extends SerializationException {
 
     private final Reason reason;
     private final int schemaId;
+    private final String detail;
 
     public WireFormatException(Reason reason, String message) {
         this(reason, -1, message, null);
@@ -60,6 +61,12 @@ public class WireFormatException extends SerializationException {
         super(reason + ": " + message, cause);
         this.reason = Objects.requireNonNull(reason, "reason");
         this.schemaId = schemaId;
+        this.detail = message;
+    }
+
+    /** The message without the reason prefix. */
+    public String detail() {
+        return detail;
     }
 
     /** Why decoding failed. */
