@@ -1,0 +1,239 @@
+package io.privacygateway.schemas.serde;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.fail;
+
+import io.privacygateway.schemas.ProjectTopic;
+import io.privacygateway.schemas.avro.CentralReport;
+import io.privacygateway.schemas.avro.LocalReport;
+import io.privacygateway.schemas.avro.Rejection;
+import io.privacygateway.schemas.avro.WindowAnswer;
+import io.privacygateway.schemas.avro.WorkloadSpecRecord;
+import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.registry.SchemaRegistryConfig;
+import io.privacygateway.schemas.testing.SampleRecords;
+import io.privacygateway.schemas.testing.TestRegistry;
+import io.privacygateway.schemas.wire.WireFormat;
+import io.privacygateway.schemas.wire.WireFormatException;
+import io.privacygateway.schemas.wire.WireFormatException.Reason;
+import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.errors.SerializationException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Every record type through AvroSerializer → bytes → AvroDeserializer, against a real registry. */
+class AvroSerdeRoundTripTest {
+
+    static EmbeddedRegistry registry;
+    static SchemaRegistryClient client;
+
+    @BeforeAll
+    static void start() {
+        registry = TestRegistry.start(AvroSerdeRoundTripTest.class);
+        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (registry != null) {
+            registry.close();
+        }
+    }
+
+    static String topicOf(SpecificRecord record, String suffix) {
+        for (ProjectTopic t : ProjectTopic.values()) {
+            if (t.valueType() == record.getClass()) {
+                return t.defaultName() + suffix;
+            }
+        }
+        throw new IllegalArgumentException(record.getClass().getName());
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    @Test
+    void everyRecordTypeRoundTripsThroughTheSerdes() {
+        for (SpecificRecord record : SampleRecords.all()) {
+            String topic = topicOf(record, ".roundtrip");
+            AvroSerde serde = AvroSerdes.specific((Class) record.getClass(), client);
+
+            byte[] bytes = serde.serializer().serialize(topic, record);
+
+            assertThat(bytes[0]).isEqualTo(WireFormat.MAGIC_BYTE);
+            int id = WireFormat.schemaId(bytes);
+            assertThat(client.latest(topic + "-value").id()).isEqualTo(id);
+            Object back = serde.deserializer().deserialize(topic, bytes);
+            assertThat(back).isInstanceOf(record.getClass()).isEqualTo(record);
+        }
+    }
+
+    @Test
+    void serdesConfiguredFromAKafkaConfigMap() {
+        Map<String, Object> configs = Map.of(
+                SchemaRegistryConfig.URL, registry.ccompatUrl(),
+                AvroSerdeConfig.SPECIFIC_AVRO_VALUE_TYPE, LocalReport.class.getName());
+        try (AvroSerializer<LocalReport> serializer = new AvroSerializer<>();
+                AvroDeserializer<LocalReport> deserializer = new AvroDeserializer<>()) {
+            serializer.configure(configs, false);
+            deserializer.configure(configs, false);
+            LocalReport report = SampleRecords.localReport();
+            byte[] bytes = serializer.serialize("pgw.reports.local.configured", report);
+            assertThat(deserializer.deserialize("pgw.reports.local.configured", bytes)).isEqualTo(report);
+            assertThat(deserializer.specificType()).isEqualTo(LocalReport.class);
+        }
+        AvroSerde<CentralReport> serde = AvroSerdes.specific(CentralReport.class, Map.of(
+                SchemaRegistryConfig.URL, registry.ccompatUrl()));
+        CentralReport report = SampleRecords.centralReport();
+        assertThat(serde.deserializer().deserialize("t", serde.serializer().serialize("t", report))).isEqualTo(report);
+        serde.close();
+    }
+
+    @Test
+    void nullIsATombstoneBothWays() {
+        AvroSerde<WorkloadSpecRecord> serde = AvroSerdes.specific(WorkloadSpecRecord.class, client);
+        assertThat(serde.serializer().serialize("pgw.workloads", null)).isNull();
+        assertThat(serde.deserializer().deserialize("pgw.workloads", null)).isNull();
+    }
+
+    @Test
+    void withoutAutoRegisterAnUnregisteredSchemaFailsAndARegisteredOneWorks() {
+        String topic = "pgw.rejections.noauto";
+        AvroSerializer<Rejection> serializer = new AvroSerializer<>(SchemaRegistryClient.forUrl(registry.ccompatUrl()),
+                false);
+        SerializationException e = catchThrowableOfType(SerializationException.class,
+                () -> serializer.serialize(topic, SampleRecords.rejection()));
+        assertThat(e).hasMessageContaining("look up").hasMessageContaining(topic + "-value").hasMessageContaining("404");
+
+        int id = client.register(topic + "-value", Rejection.getClassSchema());
+        byte[] bytes = serializer.serialize(topic, SampleRecords.rejection());
+        assertThat(WireFormat.schemaId(bytes)).isEqualTo(id);
+        assertThat(client.versions(topic + "-value")).containsExactly(1);
+    }
+
+    @Test
+    void keySerializersUseTheKeySubject() {
+        AvroSerializer<WorkloadSpecRecord> serializer = new AvroSerializer<>(client);
+        serializer.configure(Map.of(), true);
+        serializer.serialize("pgw.keys", SampleRecords.workloadSpecRecord());
+        assertThat(client.subjects()).contains("pgw.keys-key");
+    }
+
+    @Test
+    void steadyStateSerializationAndDeserializationMakeNoHttpRequests() {
+        String topic = "pgw.answers.cache";
+        SchemaRegistryClient writerClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
+        SchemaRegistryClient readerClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
+        AvroSerializer<WindowAnswer> serializer = new AvroSerializer<>(writerClient);
+        AvroDeserializer<WindowAnswer> deserializer = new AvroDeserializer<>(WindowAnswer.class, readerClient);
+        Random random = new Random(7);
+
+        WindowAnswer first = SampleRecords.randomWindowAnswer(random);
+        byte[] firstBytes = serializer.serialize(topic, first);
+        assertThat(writerClient.requestCount()).as("one registration").isEqualTo(1);
+        assertThat(deserializer.deserialize(topic, firstBytes)).isEqualTo(first);
+        assertThat(readerClient.requestCount()).as("one schema fetch").isEqualTo(1);
+
+        for (int i = 0; i < 1000; i++) {
+            WindowAnswer answer = SampleRecords.randomWindowAnswer(random);
+            assertThat(deserializer.deserialize(topic, serializer.serialize(topic, answer))).isEqualTo(answer);
+        }
+        assertThat(writerClient.requestCount()).isEqualTo(1);
+        assertThat(readerClient.requestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void deserializerFailuresAreTypedWithTheRightReason() {
+        AvroDeserializer<LocalReport> deserializer = new AvroDeserializer<>(LocalReport.class,
+                SchemaRegistryClient.forUrl(registry.ccompatUrl()));
+        byte[] good = new AvroSerializer<LocalReport>(client).serialize("pgw.reports.local.bad",
+                SampleRecords.localReport());
+
+        assertThat(reason(deserializer, new byte[0])).isEqualTo(Reason.TOO_SHORT);
+        assertThat(reason(deserializer, new byte[] {0})).isEqualTo(Reason.TOO_SHORT);
+        byte[] magic = good.clone();
+        magic[0] = 1;
+        assertThat(reason(deserializer, magic)).isEqualTo(Reason.BAD_MAGIC);
+        byte[] unknown = good.clone();
+        ByteBuffer.wrap(unknown).putInt(1, 999_999);
+        assertThat(reason(deserializer, unknown)).isEqualTo(Reason.UNKNOWN_SCHEMA_ID);
+        assertThat(reason(deserializer, java.util.Arrays.copyOf(good, good.length - 1)))
+                .isEqualTo(Reason.AVRO_DECODE_FAILURE);
+        assertThat(reason(deserializer, java.util.Arrays.copyOf(good, good.length + 3))).isEqualTo(Reason.TRAILING_BYTES);
+
+        byte[] answer = new AvroSerializer<WindowAnswer>(client).serialize("pgw.answers.bad", SampleRecords.windowAnswer());
+        assertThat(reason(deserializer, answer)).isEqualTo(Reason.INCOMPATIBLE_SCHEMA);
+        assertThat(reason(deserializer, answer)).as("remembered, same answer").isEqualTo(Reason.INCOMPATIBLE_SCHEMA);
+    }
+
+    @Test
+    void garbageWithAnUnknownIdCostsOneRegistryRequestPerTtl() {
+        SchemaRegistryClient fresh = SchemaRegistryClient.forUrl(registry.ccompatUrl());
+        AvroDeserializer<LocalReport> deserializer = new AvroDeserializer<>(LocalReport.class, fresh);
+        byte[] garbage = {0, 0, 0x7f, 0x12, 0x34, 1, 2, 3};
+        for (int i = 0; i < 200; i++) {
+            assertThat(reason(deserializer, garbage)).isEqualTo(Reason.UNKNOWN_SCHEMA_ID);
+        }
+        assertThat(fresh.requestCount()).isEqualTo(1);
+    }
+
+    @Test
+    void registryTroubleIsNotTheRecordsFault() throws Exception {
+        byte[] good = new AvroSerializer<LocalReport>(client).serialize("pgw.reports.local.trouble",
+                SampleRecords.localReport());
+        int deadPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            deadPort = s.getLocalPort();
+        }
+        for (String url : List.of("http://127.0.0.1:" + deadPort, registry.baseUrl() + "/wrong/path")) {
+            AvroDeserializer<LocalReport> deserializer = new AvroDeserializer<>(LocalReport.class,
+                    SchemaRegistryClient.fromConfigs(Map.of(SchemaRegistryConfig.URL, url,
+                            SchemaRegistryConfig.CONNECT_TIMEOUT_MS, 2000)));
+            WireFormatException e = catchThrowableOfType(WireFormatException.class,
+                    () -> deserializer.deserialize("t", good));
+            assertThat(e.reason()).as(url).isEqualTo(Reason.REGISTRY_UNAVAILABLE);
+            assertThat(e.isRecordFault()).isFalse();
+        }
+    }
+
+    @Test
+    void randomGarbageThroughTheDeserializerOnlyThrowsWireFormatException() {
+        // Real ids of every project schema, so random bodies reach the Avro decoder.
+        int[] ids = SampleRecords.all().stream()
+                .mapToInt(r -> client.register(topicOf(r, ".fuzz") + "-value", r.getSchema())).toArray();
+        AvroDeserializer<WindowAnswer> deserializer = new AvroDeserializer<>(WindowAnswer.class, client);
+        Random random = new Random(0x5eed_0004L);
+        Map<Reason, Integer> reasons = new EnumMap<>(Reason.class);
+        for (int i = 0; i < 2000; i++) {
+            byte[] data = new byte[random.nextInt(64)];
+            random.nextBytes(data);
+            if (i % 3 != 0 && data.length >= 5) {
+                data[0] = 0;
+                ByteBuffer.wrap(data).putInt(1, ids[random.nextInt(ids.length)]);
+            }
+            try {
+                deserializer.deserialize("pgw.answers", data);
+            } catch (WireFormatException e) {
+                reasons.merge(e.reason(), 1, Integer::sum);
+            } catch (Throwable t) {
+                fail("deserializing " + java.util.HexFormat.of().formatHex(data) + " threw " + t, t);
+            }
+        }
+        System.out.println("deserializer garbage: " + reasons);
+        assertThat(reasons.keySet()).doesNotContain(Reason.REGISTRY_UNAVAILABLE);
+    }
+
+    static Reason reason(AvroDeserializer<?> deserializer, byte[] data) {
+        WireFormatException e = catchThrowableOfType(WireFormatException.class,
+                () -> deserializer.deserialize("t", data));
+        assertThat(e).as("a WireFormatException").isNotNull();
+        return e.reason();
+    }
+}
