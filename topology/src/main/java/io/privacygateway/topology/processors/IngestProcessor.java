@@ -122,7 +122,7 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
         try {
             report = decode(record.value());
         } catch (WireFormatException e) {
-            if (!e.reason().recordFault()) {
+            if (!e.isRecordFault()) {
                 throw e;
             }
             reject(record, null, RejectReason.MALFORMED, e.reason().name() + ": " + e.getMessage());

@@ -60,7 +60,7 @@ public final class WorkloadsProcessor implements Processor<String, byte[], Void,
             cache.get(r.getSpecJson(), r.getContentHash()); // validates and builds the pipeline once
             store.put(record.key(), r.getContentHash() + "\n" + r.getSpecJson());
         } catch (WireFormatException e) {
-            if (!e.reason().recordFault()) {
+            if (!e.isRecordFault()) {
                 throw e; // registry unavailable: retry rather than ignore a workload
             }
             metrics.invalidWorkload();
