@@ -12,13 +12,13 @@ import org.apache.commons.statistics.inference.ChiSquareTest;
  * merged until every expected count is at least 5. The test then fails by chance with probability equal to
  * the p-value threshold (asymptotically).
  */
-final class DistributionChecks {
+public final class DistributionChecks {
     /** Every statistical test in this package fails by chance with probability at most this. */
-    static final double FALSE_FAILURE = 1e-6;
+    public static final double FALSE_FAILURE = 1e-6;
 
     private DistributionChecks() {}
 
-    static double chiSquarePValue(long[] samples, LongToDoubleFunction cdf, int bins) {
+    public static double chiSquarePValue(long[] samples, LongToDoubleFunction cdf, int bins) {
         List<Long> edges = new ArrayList<>();
         for (int j = 1; j < bins; j++) {
             long e = quantile(cdf, (double) j / bins);
@@ -78,7 +78,7 @@ final class DistributionChecks {
     }
 
     /** The smallest k with cdf(k) >= p. */
-    static long quantile(LongToDoubleFunction cdf, double p) {
+    public static long quantile(LongToDoubleFunction cdf, double p) {
         long lo = -(1L << 62);
         long hi = 1L << 62;
         while (lo < hi) {
@@ -93,7 +93,7 @@ final class DistributionChecks {
     }
 
     /** A CDF from a pmf tabulated on [-k, k] (normalised by the table's own sum). */
-    static LongToDoubleFunction tabulatedCdf(LongToDoubleFunction pmf, long k) {
+    public static LongToDoubleFunction tabulatedCdf(LongToDoubleFunction pmf, long k) {
         double[] prefix = new double[(int) (2 * k + 1)];
         double acc = 0;
         for (long x = -k; x <= k; x++) {
