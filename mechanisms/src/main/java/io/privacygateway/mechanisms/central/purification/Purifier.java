@@ -214,7 +214,9 @@ public final class Purifier {
      * probability ω by a uniform point of {@code L}, and {@code η} is i.i.d. discrete Laplace noise.
      *
      * @param xApx the (ε, δ)-DP output, a finite vector of length {@code d} (points outside Θ are mapped into
-     *     {@code L} deterministically, see {@link #roundToLattice})
+     *     {@code L} deterministically, see {@link #roundToLattice}); a wrong length or a non-finite coordinate is
+     *     rejected with an exception, which would itself depend on the data, so upstream mechanisms must only
+     *     emit finite vectors of the declared dimension
      * @param secret the secret randomness
      */
     public long[] purifyToGrid(double[] xApx, RandomBits secret) {

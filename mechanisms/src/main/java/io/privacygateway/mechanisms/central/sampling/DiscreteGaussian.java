@@ -13,8 +13,10 @@ import java.math.BigInteger;
  * <p>Method: {@code t = ⌊σ⌋ + 1}; draw {@code Y} from the discrete Laplace of scale {@code t} and accept with
  * probability {@code exp(−(|Y| − σ²/t)²/(2σ²))} ({@link BernoulliExp} with the exact rational
  * {@code (|Y|qt − p)² / (2pqt²)}). Accepted values have probability {@code ∝ e^{−|y|/t − (|y| − σ²/t)²/(2σ²)}
- * = e^{−y²/(2σ²)} · const}. The expected number of proposals is bounded by a constant for every σ (CKS
- * §5.3; the measured acceptance rate is reported by the throughput harness).
+ * = e^{−y²/(2σ²)} · const}. The acceptance probability (computed numerically from the two pmfs) is about
+ * 0.76 for {@code σ >= 3} (1.32 proposals per sample), 0.54 at {@code σ = 1} and tends to {@code tanh(1/2) ≈ 0.46}
+ * as {@code σ → 0}; each proposal costs about 8 words, each acceptance test about 2–3 more (about 12 words per
+ * sample at σ = 100, measured by {@code SamplerThroughput}).
  *
  * <p>Limits: {@code p, q < 2^62} (so {@code σ < 2^31} and the Laplace proposal is within
  * {@link DiscreteLaplace}'s limits). The zCDP guarantee of adding this noise to an integer query of
