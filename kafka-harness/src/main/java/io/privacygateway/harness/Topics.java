@@ -13,7 +13,9 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
@@ -33,7 +35,7 @@ final class Topics {
     }
 
     /**
-     * Creates {@code name} with replication factor 1 and waits until each partition has a leader.
+     * Creates {@code name} with replication factor 1 and waits until each partition's leader serves it.
      * An existing topic with the same partition count is accepted as is.
      */
     static void create(String bootstrapServers, String name, int partitions, Map<String, String> configs) {
@@ -75,6 +77,14 @@ final class Topics {
                             + " partitions, not " + partitions);
                 }
                 if (infos.stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                    // The metadata cache names the leader slightly before the leader's replica
+                    // manager takes the partition on; a first produce would then get
+                    // NOT_LEADER_OR_FOLLOWER (retried, but logged). ListOffsets is answered by the
+                    // partition's leader itself, and the admin client retries it quietly.
+                    Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+                    infos.forEach(p -> latest.put(new TopicPartition(name, p.partition()), OffsetSpec.latest()));
+                    long remainingMs = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+                    admin.listOffsets(latest).all().get(remainingMs, TimeUnit.MILLISECONDS);
                     return;
                 }
             } catch (ExecutionException e) {
