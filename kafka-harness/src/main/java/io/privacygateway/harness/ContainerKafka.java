@@ -20,6 +20,10 @@ import org.testcontainers.utility.DockerImageName;
  */
 final class ContainerKafka implements KafkaHarness {
 
+    static {
+        HarnessLogging.applyQuietDefaults();
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(ContainerKafka.class);
     /** The client port {@code KafkaContainer} exposes. */
     private static final int KAFKA_PORT = 9092;
@@ -41,6 +45,22 @@ final class ContainerKafka implements KafkaHarness {
     /** Starts an {@code apache/kafka} container (single KRaft node) and waits until it serves. */
     static KafkaHarness start(String image) {
         long t0 = System.nanoTime();
+        @SuppressWarnings("resource") // closed by close()
+        KafkaContainer container = configure(image, localDaemon());
+        try {
+            container.start();
+        } catch (RuntimeException e) {
+            container.close();
+            throw new IllegalStateException("Kafka container " + image + " did not start: " + e, e);
+        }
+        ContainerKafka kafka = new ContainerKafka(container);
+        LOG.info("Kafka container {} up at {} in {} ms", image, kafka.bootstrapServers,
+                (System.nanoTime() - t0) / 1_000_000);
+        return kafka;
+    }
+
+    /** The container, not started (building it does not contact Docker). */
+    static KafkaContainer configure(String image, boolean publishOnLoopbackOnly) {
         DockerImageName name = DockerImageName.parse(image).asCompatibleSubstituteFor("apache/kafka");
         // KafkaContainer already sets the offsets/transaction-log replication factors, min ISR of
         // the transaction log and the initial rebalance delay; these complete the single-broker
@@ -52,11 +72,10 @@ final class ContainerKafka implements KafkaHarness {
                 "KAFKA_SHARE_COORDINATOR_STATE_TOPIC_MIN_ISR", "1",
                 "KAFKA_GROUP_INITIAL_REBALANCE_DELAY_MS", "0",
                 "KAFKA_HEAP_OPTS", "-Xms256m -Xmx512m");
-        @SuppressWarnings("resource") // closed by close()
         KafkaContainer container = new KafkaContainer(name)
                 .withEnv(env)
                 .withStartupTimeout(Duration.ofMinutes(3));
-        if (localDaemon()) {
+        if (publishOnLoopbackOnly) {
             // Publish the client port on the loopback interface only (Docker's default is 0.0.0.0).
             container.withCreateContainerCmdModifier(cmd -> {
                 HostConfig hostConfig = cmd.getHostConfig();
@@ -66,16 +85,7 @@ final class ContainerKafka implements KafkaHarness {
                 }
             });
         }
-        try {
-            container.start();
-        } catch (RuntimeException e) {
-            container.close();
-            throw new IllegalStateException("Kafka container " + image + " did not start: " + e, e);
-        }
-        ContainerKafka kafka = new ContainerKafka(container);
-        LOG.info("Kafka container {} up at {} in {} ms", image, kafka.bootstrapServers,
-                (System.nanoTime() - t0) / 1_000_000);
-        return kafka;
+        return container;
     }
 
     private static boolean localDaemon() {
