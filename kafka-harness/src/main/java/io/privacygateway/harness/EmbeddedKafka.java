@@ -160,8 +160,6 @@ public final class EmbeddedKafka implements KafkaHarness {
         c.put("background.threads", "4");
         c.put("num.recovery.threads.per.data.dir", "1");
         c.put("num.replica.fetchers", "1");
-        // Heartbeats drive unfencing at start and controlled shutdown at close (default 2 s).
-        c.put("broker.heartbeat.interval.ms", "500");
         // Give up on a start that hangs (e.g. a starved machine) rather than waiting forever.
         c.put("server.max.startup.time.ms", "120000");
         return c;
