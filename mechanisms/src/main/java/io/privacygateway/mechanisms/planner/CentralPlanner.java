@@ -1,0 +1,100 @@
+package io.privacygateway.mechanisms.planner;
+
+import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.param.Alpha;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * Predicts the error of every central mechanism (purified Gaussian projection, purified chaining, the
+ * Laplace baseline) for a workload, a total pure ε per release and n, and resolves {@code auto} in
+ * central mode. Closed form: the parameter choice's predicted RMS ({@code CentralParameterChoice}).
+ * Simulation: the real release (exact samplers, seeded here because this is public planning) on the
+ * public reference data at n reports; central noise is added to sums, so a simulated release costs the
+ * same whatever n is. The choice is the minimax-regret candidate, as in {@link LocalPlanner}.
+ */
+public final class CentralPlanner {
+    /** Simulated releases per candidate and reference distribution. */
+    public static final int TRIALS = 12;
+
+    private CentralPlanner() {}
+
+    public static List<Candidate> candidates(WorkloadSpec spec) {
+        List<Candidate> out = new ArrayList<>();
+        out.add(new Candidate(MechanismId.CENTRAL_PROJECTION, null, null));
+        List<Alpha> alphas = new ArrayList<>();
+        if (spec.alpha() != null) {
+            alphas.add(spec.alpha());
+        } else {
+            for (double a : LocalPlanner.ALPHA_GRID) {
+                alphas.add(new Alpha(a));
+            }
+        }
+        for (Alpha a : alphas) {
+            out.add(new Candidate(MechanismId.CENTRAL_CHAINING, a, null));
+        }
+        out.add(new Candidate(MechanismId.LAPLACE, null, null));
+        return out;
+    }
+
+    /** Plans for a central-mode workload at total pure ε per release and n reports per window. */
+    public static Plan plan(WorkloadSpec spec, Epsilon epsilon, long n) {
+        if (spec.mode() != Mode.CENTRAL) {
+            throw new IllegalArgumentException("mode must be central for the central planner, got "
+                    + spec.mode().wireName());
+        }
+        if (n < 1) {
+            throw new IllegalArgumentException("n must be >= 1, got " + n);
+        }
+        List<Candidate> candidates = candidates(spec);
+        List<ReferenceData> refs = ReferenceData.all();
+        Prediction[] preds = new Prediction[candidates.size()];
+        IntStream.range(0, candidates.size()).parallel()
+                .forEach(i -> preds[i] = predict(spec, epsilon, n, candidates.get(i), refs));
+        List<Prediction> list = LocalPlanner.withRegrets(List.of(preds), refs.size());
+        Prediction choice = LocalPlanner.choose(list);
+        return new Plan(epsilon.value(), n, refs, list, choice, choice.candidate().apply(spec, epsilon, n),
+                "simulation: " + TRIALS + " releases per reference distribution through the real central mechanism"
+                        + " (exact samplers, seeded); closed form: the parameter choice's predicted error");
+    }
+
+    private static Prediction predict(WorkloadSpec spec, Epsilon epsilon, long n, Candidate c, List<ReferenceData> refs) {
+        CentralPipeline pipeline;
+        try {
+            pipeline = CentralPipeline.of(Workload.of(c.apply(spec, epsilon, n)));
+        } catch (IllegalArgumentException e) {
+            return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
+                    Double.POSITIVE_INFINITY);
+        }
+        Workload w = pipeline.workload();
+        int size = (int) Math.min(n, Integer.MAX_VALUE);
+        double[] simulated = new double[refs.size()];
+        for (int r = 0; r < refs.size(); r++) {
+            long[] counts = new long[w.universeSize()];
+            for (int v : refs.get(r).stratified(w.universeSize(), Math.min(size, 1_000_000))) {
+                counts[v]++;
+            }
+            if (size > 1_000_000) { // scale the reference histogram up to n exactly enough for planning
+                for (int x = 0; x < counts.length; x++) {
+                    counts[x] = Math.round(counts[x] * (size / 1_000_000.0));
+                }
+            }
+            double[] truth = w.meanAnswer(counts);
+            double sum = 0;
+            for (int t = 0; t < TRIALS; t++) {
+                Answer a = pipeline.release(counts, new SeededRandomBits(0xC3A7L + 7919L * r + 104729L * t));
+                sum += LocalPlanner.squaredError(a.estimates(), truth);
+            }
+            simulated[r] = Math.sqrt(sum / TRIALS);
+        }
+        return new Prediction(c, true, "", Double.NaN, pipeline.parameters().predictedRms(), simulated, Double.NaN);
+    }
+}
