@@ -31,6 +31,8 @@ import java.util.List;
  */
 public final class CentralParameterChoice {
     private static final double[] COUNT_SHARES = {0.02, 0.05, 0.1, 0.2};
+    private static final double[] PURIFICATION_SHARES = {0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3, 0.4,
+        0.5, 0.6, 0.7};
     private static final double[] OMEGA_EXPONENTS = {2, 3, 4, 5, 6, 8, 10, 12, 14};
 
     private CentralParameterChoice() {}
@@ -43,9 +45,17 @@ public final class CentralParameterChoice {
      */
     public record Level(double sensitivitySquared, double gaussianWidth) {}
 
-    /** The public inputs of the choice. */
+    /**
+     * The public inputs of the choice, in the space the mechanism works in (answers: m = the number of
+     * answers; histogram: m = the universe size N).
+     *
+     * @param answerFactor converts the working space's per-coordinate RMS to per-answer RMS: 1 in answer
+     *     space; {@code ‖P‖_F/√m_answers} in histogram space (an error spread evenly over the N counts)
+     * @param histogramSpace whether the working space is the histogram
+     */
     public record Inputs(double epsilon, boolean countPublic, int contributions, long plannedN, long gridScale, int m,
-            double maxAnswerNorm, double widthK, CentralGeometry.Ball ball, List<Level> levels, double l1Sensitivity) {}
+            double maxAnswerNorm, double widthK, CentralGeometry.Ball ball, List<Level> levels, double l1Sensitivity,
+            double answerFactor, boolean histogramSpace) {}
 
     /** Parameters of the purified Gaussian mechanism (projection: one level; chaining: several). */
     public static CentralParameters gaussian(MechanismId mechanism, Inputs in) {
@@ -55,8 +65,7 @@ public final class CentralParameterChoice {
         int d = in.m();
         double cost = in.ball().cost();
         for (double fc : in.countPublic() ? new double[] {0} : COUNT_SHARES) {
-            for (int i = 1; i <= 16; i++) {
-                double fp = 0.05 * i;
+            for (double fp : PURIFICATION_SHARES) {
                 double epsApx = in.epsilon() * (1 - fc - fp);
                 if (epsApx <= 0) {
                     continue;
@@ -93,7 +102,8 @@ public final class CentralParameterChoice {
         double err = predicted(in, shares, rho, fc, in.epsilon() * fp, 2 * cost * Math.exp(lnKappa),
                 Math.exp(lnOmega));
         return new CentralParameters(mechanism, in.epsilon(), in.epsilon() * fc, epsApx, in.epsilon() * fp, lnDelta,
-                Math.exp(lnOmega), rho, levelRho, in.ball().norm(), 0, err);
+                Math.exp(lnOmega), rho, levelRho, in.ball().norm(), 0, err * in.answerFactor(),
+                in.histogramSpace() ? CentralParameters.Space.HISTOGRAM : CentralParameters.Space.ANSWERS);
     }
 
     /** Parameters of the Laplace baseline (discrete Laplace with the l1 sensitivity, then projection). */
@@ -111,7 +121,8 @@ public final class CentralParameterChoice {
             }
         }
         return new CentralParameters(MechanismId.LAPLACE, in.epsilon(), in.epsilon() * bestFc, 0, 0, 0, 0, 0,
-                new double[0], LqNorm.L1, in.l1Sensitivity() / (in.epsilon() * (1 - bestFc)), best);
+                new double[0], LqNorm.L1, in.l1Sensitivity() / (in.epsilon() * (1 - bestFc)), best,
+                CentralParameters.Space.ANSWERS);
     }
 
     /** The predicted RMS of the Gaussian mechanism for a given ρ and purification parameters. */

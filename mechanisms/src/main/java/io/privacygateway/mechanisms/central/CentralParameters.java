@@ -20,10 +20,24 @@ import io.privacygateway.mechanisms.workload.MechanismId;
  * @param norm the l_q ball Θ of purification
  * @param laplaceScale the discrete Laplace scale of the Laplace baseline's sum noise (grid units), or 0
  * @param predictedRms the predicted per-answer RMS error {@code ‖estimate − x̄‖₂/√m}
+ * @param space where the Gaussian noise, projection and purification happen: on the m answers, or on the
+ *     N universe counts (the histogram) with answers computed from the purified histogram
  */
 public record CentralParameters(MechanismId mechanism, double epsilonTotal, double epsilonCount, double epsilonApprox,
         double epsilonPrime, double logDelta, double omega, double rho, double[] levelRho, LqNorm norm,
-        double laplaceScale, double predictedRms) {
+        double laplaceScale, double predictedRms, Space space) {
+
+    /** The space a central mechanism works in. */
+    public enum Space {
+        /** The m answers: noise on the answer sums, projection onto K, purification in a ball around K. */
+        ANSWERS,
+        /**
+         * The N universe counts: noise on the histogram, projection onto the simplex, purification in an l1
+         * ball around the simplex (whose cost does not grow with N), answers {@code Σ_x p_x Q(x)}. Cheaper
+         * when many answers depend on each value (range queries, marginals).
+         */
+        HISTOGRAM
+    }
 
     public CentralParameters {
         levelRho = levelRho.clone();

@@ -11,6 +11,7 @@ import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.projection.ConvexProjection;
 import io.privacygateway.mechanisms.projection.Projections;
+import io.privacygateway.mechanisms.projection.SimplexProjection;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.release.Answer;
@@ -35,6 +36,9 @@ import java.util.List;
  *   <li>{@code central-chaining}: the same with the chaining decomposition (Lemma 4.2): one noisy sum per
  *       level (ρ_j, zCDP adds up), each projected onto its level set, summed, projected onto K, purified,
  *       projected.
+ *   <li>central projection works either on the m answers or, when cheaper by the predicted error, on the
+ *       N universe counts (noise on the histogram, projection onto the simplex, purification in an l1 ball
+ *       around the simplex whose cost does not grow with N, answers {@code Σ_x p_x Q(x)} ∈ K);
  *   <li>{@code laplace}: the pure-DP baseline: discrete Laplace noise with the workload's l1 sensitivity
  *       on the sum (and on the count), projection onto K.
  * </ul>
@@ -58,7 +62,10 @@ public final class CentralPipeline {
     private final Workload workload;
     private final CentralGeometry geometry;
     private final CentralParameters params;
-    private final ConvexProjection feasible;
+    private final ConvexProjection feasibleAnswers;
+    private final ConvexProjection feasibleWork;
+    private final boolean histogramSpace;
+    private final double answerOperatorNorm;
     private final List<Level> levels;
     private final double[] offset;
     private final DiscreteLaplace countNoise;
@@ -67,16 +74,24 @@ public final class CentralPipeline {
     private final double widthK;
     private final double diameterK;
 
-    /** One noisy level: integer components per universe value, its hull and its noise. */
-    private record Level(long[][] components, PointSet hull, ConvexProjection projection, DiscreteGaussian noise,
-            double sigma, double width, double diameter, double maxNorm) {}
+    /**
+     * One noisy level in the working space: integer components per universe value ({@code null} means
+     * the identity: the histogram), the set it is projected onto ({@code null}: the working space's
+     * feasible set), and its noise.
+     */
+    private record Level(long[][] components, ConvexProjection projection, DiscreteGaussian noise, double sigma,
+            double width, double diameter, double maxNorm, int hullSize) {}
 
-    private CentralPipeline(Workload workload, CentralGeometry geometry, CentralParameters params, List<Level> levels,
+    private CentralPipeline(Workload workload, CentralGeometry geometry, CentralParameters params,
+            ConvexProjection feasibleWork, boolean histogramSpace, double answerOperatorNorm, List<Level> levels,
             double[] offset, DiscreteLaplace countNoise, DiscreteLaplace sumNoise, Purifier purifier) {
         this.workload = workload;
         this.geometry = geometry;
         this.params = params;
-        this.feasible = Projections.forWorkload(workload);
+        this.feasibleAnswers = Projections.forWorkload(workload);
+        this.feasibleWork = feasibleWork;
+        this.histogramSpace = histogramSpace;
+        this.answerOperatorNorm = answerOperatorNorm;
         this.levels = levels;
         this.offset = offset;
         this.countNoise = countNoise;
@@ -97,85 +112,192 @@ public final class CentralPipeline {
         }
         CentralGeometry geo = CentralGeometry.of(w);
         long planned = s.expectedReportsPerWindow() > 0 ? s.expectedReportsPerWindow() : DEFAULT_PLANNED_REPORTS;
-        int m = w.queryCount();
         int contributions = s.central().contributionsPerWindow();
         NeighbourRelation relation = s.central().neighbour();
         boolean countPublic = relation == NeighbourRelation.REPLACE_ONE;
+        DiscreteLaplace countNoise;
+        if (s.mechanism() == MechanismId.LAPLACE) {
+            CentralParameters p = CentralParameterChoice.laplace(answerInputs(w, geo, planned, List.of(), null));
+            countNoise = countPublic ? null : new DiscreteLaplace(dyadicUp(contributions / p.epsilonCount()));
+            return new CentralPipeline(w, geo, p, Projections.forWorkload(w), false, 1, List.of(), new double[w.queryCount()],
+                    countNoise, new DiscreteLaplace(dyadicUp(p.laplaceScale())), null);
+        }
+        if (s.mechanism() == MechanismId.CENTRAL_CHAINING) {
+            return chaining(w, geo, planned);
+        }
+        // central projection: answer space or histogram space, whichever predicts the lower error
+        long[][] identityFree = new long[w.universeSize()][];
+        for (int x = 0; x < identityFree.length; x++) {
+            identityFree[x] = geo.gridPoint(x);
+        }
         double widthK = GaussianWidth.of(w.points()).upper();
-        double maxNorm = w.points().maxNorm();
+        long d2 = relation == NeighbourRelation.ADD_REMOVE ? CentralGeometry.maxNormSquared(identityFree)
+                : CentralGeometry.maxDistanceSquared(identityFree);
+        List<CentralParameterChoice.Level> lv = List.of(new CentralParameterChoice.Level(
+                (double) d2 * contributions * contributions, widthK));
+        CentralParameters answers = CentralParameterChoice.gaussian(MechanismId.CENTRAL_PROJECTION,
+                answerInputs(w, geo, planned, lv, geo.cheapestBall()));
+        CentralParameterChoice.Inputs hin = histogramInputs(w, planned);
+        CentralParameters histogram = CentralParameterChoice.gaussian(MechanismId.CENTRAL_PROJECTION, hin);
+        boolean useHistogram = histogram.predictedRms() < answers.predictedRms();
+        CentralParameters p = useHistogram ? histogram : answers;
+        countNoise = countPublic ? null : new DiscreteLaplace(dyadicUp(contributions / p.epsilonCount()));
+        if (useHistogram) {
+            int n = w.universeSize();
+            CentralParameterChoice.Level l = hin.levels().get(0);
+            Rational sigma2 = dyadicUp(l.sensitivitySquared() / (2 * p.levelRho()[0]));
+            Level level = new Level(null, null, new DiscreteGaussian(sigma2), Math.sqrt(sigma2.doubleValue()),
+                    l.gaussianWidth(), Math.sqrt(2), 1, n);
+            Purifier purifier = new Purifier(hin.ball().norm(), hin.ball().center(), hin.ball().diameter(),
+                    new Epsilon(p.epsilonPrime()), new LogDelta(p.logDelta()), p.omega());
+            return new CentralPipeline(w, geo, p, new SimplexProjection(n), true, operatorNorm(w.points()),
+                    List.of(level), new double[n], countNoise, null, purifier);
+        }
+        Rational sigma2 = dyadicUp(lv.get(0).sensitivitySquared() / (2 * p.levelRho()[0]));
+        Level level = new Level(identityFree, null, new DiscreteGaussian(sigma2), Math.sqrt(sigma2.doubleValue()),
+                widthK, diameter(w.points()), w.points().maxNorm(), w.universeSize());
         CentralGeometry.Ball ball = geo.cheapestBall();
+        Purifier purifier = new Purifier(ball.norm(), ball.center(), ball.diameter(), new Epsilon(p.epsilonPrime()),
+                new LogDelta(p.logDelta()), p.omega());
+        return new CentralPipeline(w, geo, p, Projections.forWorkload(w), false, 1, List.of(level),
+                new double[w.queryCount()], countNoise, null, purifier);
+    }
 
+    private static CentralPipeline chaining(Workload w, CentralGeometry geo, long planned) {
+        WorkloadSpec s = w.spec();
+        int m = w.queryCount();
+        int contributions = s.central().contributionsPerWindow();
+        NeighbourRelation relation = s.central().neighbour();
+        ChainingDecomposition d = ChainingDecomposition.of(NestedNets.build(w.points(), s.alpha().chainingLevels()));
         List<long[][]> comps = new ArrayList<>();
         List<PointSet> hulls = new ArrayList<>();
         double[] offset = new double[m];
-        if (s.mechanism() == MechanismId.CENTRAL_CHAINING) {
-            ChainingDecomposition d = ChainingDecomposition.of(NestedNets.build(w.points(), s.alpha().chainingLevels()));
-            int[] previous = null;
-            for (int j = 1; j <= d.levels(); j++) {
-                int[] chain = d.chain(j);
-                if (d.levelSet(j).size() <= 1) {
-                    double[] c = d.levelSet(j).row(0); // the same for every device: exact, no noise
-                    for (int q = 0; q < m; q++) {
-                        offset[q] += c[q];
-                    }
-                } else {
-                    long[][] comp = new long[w.universeSize()][];
-                    for (int x = 0; x < comp.length; x++) {
-                        long[] cur = geo.gridPoint(chain[x]);
-                        if (previous != null) {
-                            long[] prev = geo.gridPoint(previous[x]);
-                            for (int q = 0; q < m; q++) {
-                                cur[q] -= prev[q];
-                            }
-                        }
-                        comp[x] = cur;
-                    }
-                    comps.add(comp);
-                    hulls.add(d.levelSet(j));
+        int[] previous = null;
+        for (int j = 1; j <= d.levels(); j++) {
+            int[] chain = d.chain(j);
+            if (d.levelSet(j).size() <= 1) {
+                double[] c = d.levelSet(j).row(0); // the same for every device: exact, no noise
+                for (int q = 0; q < m; q++) {
+                    offset[q] += c[q];
                 }
-                previous = chain;
+            } else {
+                long[][] comp = new long[w.universeSize()][];
+                for (int x = 0; x < comp.length; x++) {
+                    long[] cur = geo.gridPoint(chain[x]);
+                    if (previous != null) {
+                        long[] prev = geo.gridPoint(previous[x]);
+                        for (int q = 0; q < m; q++) {
+                            cur[q] -= prev[q];
+                        }
+                    }
+                    comp[x] = cur;
+                }
+                comps.add(comp);
+                hulls.add(d.levelSet(j));
             }
-            if (comps.isEmpty()) {
-                throw new IllegalArgumentException("alpha " + s.alpha().value()
-                        + " is too large for this workload: every value has the same chaining decomposition");
-            }
-        } else {
-            long[][] comp = new long[w.universeSize()][];
-            for (int x = 0; x < comp.length; x++) {
-                comp[x] = geo.gridPoint(x);
-            }
-            comps.add(comp);
-            hulls.add(null);
+            previous = chain;
+        }
+        if (comps.isEmpty()) {
+            throw new IllegalArgumentException("alpha " + s.alpha().value()
+                    + " is too large for this workload: every value has the same chaining decomposition");
         }
         List<CentralParameterChoice.Level> lv = new ArrayList<>();
         for (int j = 0; j < comps.size(); j++) {
             long d2 = relation == NeighbourRelation.ADD_REMOVE ? CentralGeometry.maxNormSquared(comps.get(j))
                     : CentralGeometry.maxDistanceSquared(comps.get(j));
-            double width = hulls.get(j) == null ? widthK : GaussianWidth.of(hulls.get(j)).upper();
-            lv.add(new CentralParameterChoice.Level((double) d2 * contributions * contributions, width));
+            lv.add(new CentralParameterChoice.Level((double) d2 * contributions * contributions,
+                    GaussianWidth.of(hulls.get(j)).upper()));
         }
-        CentralParameterChoice.Inputs in = new CentralParameterChoice.Inputs(s.central().epsilonPerRelease().value(),
-                countPublic, contributions, planned, geo.scale(), m, maxNorm, widthK, ball, lv,
-                geo.l1Sensitivity(relation, contributions));
-        CentralParameters p = s.mechanism() == MechanismId.LAPLACE ? CentralParameterChoice.laplace(in)
-                : CentralParameterChoice.gaussian(s.mechanism(), in);
-
-        DiscreteLaplace countNoise = countPublic ? null : new DiscreteLaplace(dyadicUp(contributions / p.epsilonCount()));
-        if (p.mechanism() == MechanismId.LAPLACE) {
-            return new CentralPipeline(w, geo, p, List.of(), offset, countNoise, new DiscreteLaplace(dyadicUp(
-                    p.laplaceScale())), null);
-        }
+        CentralGeometry.Ball ball = geo.cheapestBall();
+        CentralParameters p = CentralParameterChoice.gaussian(MechanismId.CENTRAL_CHAINING,
+                answerInputs(w, geo, planned, lv, ball));
         List<Level> levels = new ArrayList<>();
         for (int j = 0; j < comps.size(); j++) {
             Rational sigma2 = dyadicUp(lv.get(j).sensitivitySquared() / (2 * p.levelRho()[j]));
             PointSet hull = hulls.get(j);
-            levels.add(new Level(comps.get(j), hull, hull == null ? null : Projections.hull(hull),
-                    new DiscreteGaussian(sigma2), Math.sqrt(sigma2.doubleValue()), lv.get(j).gaussianWidth(),
-                    hull == null ? diameter(w.points()) : diameter(hull), hull == null ? maxNorm : hull.maxNorm()));
+            levels.add(new Level(comps.get(j), Projections.hull(hull), new DiscreteGaussian(sigma2),
+                    Math.sqrt(sigma2.doubleValue()), lv.get(j).gaussianWidth(), diameter(hull), hull.maxNorm(),
+                    hull.size()));
         }
         Purifier purifier = new Purifier(ball.norm(), ball.center(), ball.diameter(), new Epsilon(p.epsilonPrime()),
                 new LogDelta(p.logDelta()), p.omega());
-        return new CentralPipeline(w, geo, p, levels, offset, countNoise, null, purifier);
+        DiscreteLaplace countNoise = relation == NeighbourRelation.REPLACE_ONE ? null
+                : new DiscreteLaplace(dyadicUp(contributions / p.epsilonCount()));
+        return new CentralPipeline(w, geo, p, Projections.forWorkload(w), false, 1, levels, offset, countNoise, null,
+                purifier);
+    }
+
+    private static CentralParameterChoice.Inputs answerInputs(Workload w, CentralGeometry geo, long planned,
+            List<CentralParameterChoice.Level> levels, CentralGeometry.Ball ball) {
+        WorkloadSpec s = w.spec();
+        int contributions = s.central().contributionsPerWindow();
+        NeighbourRelation relation = s.central().neighbour();
+        return new CentralParameterChoice.Inputs(s.central().epsilonPerRelease().value(),
+                relation == NeighbourRelation.REPLACE_ONE, contributions, planned, geo.scale(), w.queryCount(),
+                w.points().maxNorm(), GaussianWidth.of(w.points()).upper(), ball, levels,
+                geo.l1Sensitivity(relation, contributions), 1.0, false);
+    }
+
+    /**
+     * Inputs in histogram space: N counts, sensitivity L (add/remove) or √2·L (replace-one), the simplex's
+     * Gaussian width bounded by {@code √(2 ln N)}, the l1 ball of centre {@code 1/N} and radius
+     * {@code 2(1 − 1/N)} around it, and the factor {@code ‖P‖_F/√m} from per-count to per-answer RMS.
+     */
+    private static CentralParameterChoice.Inputs histogramInputs(Workload w, long planned) {
+        WorkloadSpec s = w.spec();
+        int n = w.universeSize();
+        int contributions = s.central().contributionsPerWindow();
+        NeighbourRelation relation = s.central().neighbour();
+        double d2 = (relation == NeighbourRelation.ADD_REMOVE ? 1.0 : 2.0) * contributions * contributions;
+        double width = Math.sqrt(2 * Math.log(n));
+        double[] center = new double[n];
+        java.util.Arrays.fill(center, 1.0 / n);
+        CentralGeometry.Ball ball = new CentralGeometry.Ball(io.privacygateway.mechanisms.central.sampling.LqNorm.L1,
+                center, 4 * (1 - 1.0 / n) * (1 + 1e-9));
+        double frob = 0;
+        PointSet pts = w.points();
+        for (int x = 0; x < n; x++) {
+            double r = pts.norm(x);
+            frob += r * r;
+        }
+        double factor = Math.sqrt(frob / w.queryCount());
+        return new CentralParameterChoice.Inputs(s.central().epsilonPerRelease().value(),
+                relation == NeighbourRelation.REPLACE_ONE, contributions, planned, 1, n, 1.0, width, ball,
+                List.of(new CentralParameterChoice.Level(d2, width)), 0, factor, true);
+    }
+
+    /** {@code ‖P‖_op = √λ_max(PᵀP)} by power iteration (public), inflated by 1% for safety. */
+    static double operatorNorm(PointSet p) {
+        int m = p.dim();
+        double[] u = new double[m];
+        java.util.Arrays.fill(u, 1 / Math.sqrt(m));
+        double lambda = 0;
+        for (int it = 0; it < 200; it++) {
+            double[] c = new double[p.size()];
+            for (int x = 0; x < c.length; x++) {
+                c[x] = p.dot(x, u);
+            }
+            double[] v = p.combine(c);
+            double norm = 0;
+            double next = 0;
+            for (int q = 0; q < m; q++) {
+                norm += v[q] * v[q];
+                next += u[q] * v[q];
+            }
+            norm = Math.sqrt(norm);
+            if (norm == 0) {
+                break;
+            }
+            for (int q = 0; q < m; q++) {
+                u[q] = v[q] / norm;
+            }
+            boolean done = Math.abs(next - lambda) <= 1e-9 * next;
+            lambda = next;
+            if (done) {
+                break;
+            }
+        }
+        return 1.01 * Math.sqrt(Math.max(lambda, 0));
     }
 
     /** The smallest dyadic rational (denominator 2^20) at or above {@code x > 0}. */
@@ -211,73 +333,86 @@ public final class CentralPipeline {
             n = Math.addExact(n, c);
         }
         long published = countNoise == null ? n : Math.max(1, n + countNoise.sample(secret));
-        double nG = (double) published * geometry.scale();
         int m = workload.queryCount();
         double[] estimate;
         List<Answer.LevelDetail> details = new ArrayList<>();
-        double gaussBound;
+        double bound;
         double sigmaSq = 0;
         if (params.mechanism() == MechanismId.LAPLACE) {
+            double nG = (double) published * geometry.scale();
             long[] t = geometry.sum(counts);
             double[] y = new double[m];
             for (int q = 0; q < m; q++) {
                 y[q] = (t[q] + sumNoise.sample(secret)) / nG;
             }
-            estimate = feasible.project(y).point();
+            estimate = feasibleAnswers.project(y).point();
             double scale = sumNoise.scaleDouble() / nG;
             sigmaSq = 2 * scale * scale;
             double beta = failure() / 2;
-            gaussBound = Math.sqrt(m) * scale * Math.log(2 * m / beta) + countBound(beta, published) * diameterK;
-            details.add(new Answer.LevelDetail(1, params.epsilonTotal(), 0, Math.sqrt(sigmaSq), widthK, workload.universeSize(), 0));
+            bound = Math.sqrt(m) * scale * Math.log(2 * m / beta) + countBound(beta, published) * diameterK;
+            details.add(new Answer.LevelDetail(1, params.epsilonTotal(), 0, Math.sqrt(sigmaSq), widthK,
+                    workload.universeSize(), 0));
         } else {
+            double nG = (double) published * (histogramSpace ? 1 : geometry.scale());
+            int d = offset.length;
             double[] sum = offset.clone();
             double beta = failure() / 3;
-            gaussBound = 0;
+            double work = 0;
             for (int j = 0; j < levels.size(); j++) {
                 Level l = levels.get(j);
-                long[] t = new long[m];
-                for (int x = 0; x < counts.length; x++) {
-                    if (counts[x] != 0) {
-                        for (int q = 0; q < m; q++) {
-                            t[q] = Math.addExact(t[q], Math.multiplyExact(counts[x], l.components()[x][q]));
+                double[] y = new double[d];
+                if (l.components() == null) {
+                    for (int x = 0; x < d; x++) {
+                        y[x] = (counts[x] + l.noise().sample(secret)) / nG;
+                    }
+                } else {
+                    long[] t = new long[d];
+                    for (int x = 0; x < counts.length; x++) {
+                        if (counts[x] != 0) {
+                            for (int q = 0; q < d; q++) {
+                                t[q] = Math.addExact(t[q], Math.multiplyExact(counts[x], l.components()[x][q]));
+                            }
                         }
                     }
+                    for (int q = 0; q < d; q++) {
+                        y[q] = (t[q] + l.noise().sample(secret)) / nG;
+                    }
                 }
-                double[] y = new double[m];
-                for (int q = 0; q < m; q++) {
-                    y[q] = (t[q] + l.noise().sample(secret)) / nG;
-                }
-                var proj = l.projection() == null ? feasible.project(y) : l.projection().project(y);
-                for (int q = 0; q < m; q++) {
+                var proj = l.projection() == null ? feasibleWork.project(y) : l.projection().project(y);
+                for (int q = 0; q < d; q++) {
                     sum[q] += proj.point()[q];
                 }
                 double s = l.sigma() / nG;
                 sigmaSq += s * s;
-                gaussBound += levelBound(s, l.width(), l.diameter(), m, beta / levels.size())
-                        + l.maxNorm() * countBound(beta, published) / Math.max(1, published);
+                work += levelBound(s, l.width(), l.diameter(), d, beta / levels.size())
+                        + l.maxNorm() * countBound(beta, published);
                 details.add(new Answer.LevelDetail(j + 1, params.levelRho()[j], l.maxNorm(), s, l.width(),
-                        l.hull() == null ? workload.universeSize() : l.hull().size(), proj.dualityGap()));
+                        l.hullSize(), proj.dualityGap()));
             }
-            double[] approx = levels.size() == 1 && levels.get(0).projection() == null ? sum : feasible.project(sum).point();
-            double[] pure = purifier.purify(approx, secret);
-            estimate = feasible.project(pure).point();
+            double[] approx = levels.size() == 1 && levels.get(0).projection() == null ? sum
+                    : feasibleWork.project(sum).point();
+            double[] pure = feasibleWork.project(purifier.purify(approx, secret)).point();
+            estimate = histogramSpace ? feasibleAnswers.project(workload.answersOf(pure)).point() : pure;
             double b = purifier.noiseScale();
             sigmaSq += 2 * b * b;
-            gaussBound += Math.sqrt(m) * (b * Math.log(2 * m / beta) + purifier.gridStep());
+            work += Math.sqrt(d) * (b * Math.log(2 * d / beta) + purifier.gridStep());
+            bound = answerOperatorNorm * work;
+            if (histogramSpace) {
+                sigmaSq *= answerOperatorNorm * answerOperatorNorm; // a per-answer scale, conservatively
+            }
         }
-        double ratio = params.mechanism() == MechanismId.LAPLACE ? 0 : params.omega();
-        boolean valid = ratio < failureBudget();
+        boolean valid = (params.mechanism() == MechanismId.LAPLACE ? 0 : params.omega()) < failureBudget();
         double[] lo = new double[m];
         double[] hi = new double[m];
         double[] se = new double[m];
         for (int q = 0; q < m; q++) {
-            lo[q] = valid ? Math.max(0, estimate[q] - gaussBound) : 0;
-            hi[q] = valid ? Math.min(1, estimate[q] + gaussBound) : 1;
+            lo[q] = valid ? Math.max(0, estimate[q] - bound) : 0;
+            hi[q] = valid ? Math.min(1, estimate[q] + bound) : 1;
             se[q] = Math.sqrt(sigmaSq);
         }
         return new Answer(params.mechanism(), params.epsilonTotal(), 0.0, published, workload.queryLabels(), estimate,
                 estimate.clone(), se, lo, hi, workload.spec().confidence().value(), params.predictedRms(),
-                valid ? gaussBound / Math.sqrt(m) : Double.POSITIVE_INFINITY, details, workload.contentHash());
+                valid ? bound / Math.sqrt(m) : Double.POSITIVE_INFINITY, details, workload.contentHash());
     }
 
     /** The failure probability left for noise tails after the mixing event: {@code 1 − confidence − ω}. */
@@ -289,7 +424,7 @@ public final class CentralPipeline {
         return 1 - workload.spec().confidence().value();
     }
 
-    /** With probability ≥ 1 − β, |n − ñ| is below this (0 when the count is public). */
+    /** With probability ≥ 1 − β, |n − ñ|/ñ is below this (0 when the count is public). */
     private double countBound(double beta, long published) {
         if (countNoise == null) {
             return 0;
