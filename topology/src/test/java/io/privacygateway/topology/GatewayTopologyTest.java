@@ -12,6 +12,7 @@ import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
 import io.privacygateway.schemas.WorkloadSpecRecords;
+import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.RejectionReason;
@@ -80,6 +81,8 @@ class GatewayTopologyTest {
         final TopologyTestDriver driver;
         final TestInputTopic<String, byte[]> workloads;
         final TestInputTopic<byte[], byte[]> local;
+        final TestInputTopic<byte[], byte[]> central;
+        final AvroSerializer<CentralReport> centralSerializer = new AvroSerializer<>(client);
         final TestOutputTopic<String, WindowAnswer> answers;
         final TestOutputTopic<byte[], Rejection> rejections;
         final AvroSerializer<LocalReport> reportSerializer = new AvroSerializer<>(client);
@@ -89,9 +92,12 @@ class GatewayTopologyTest {
             p.put(StreamsConfig.APPLICATION_ID_CONFIG, "gateway-test");
             p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
             driver = new TopologyTestDriver(GatewayTopologyFactory.build(cfg, GatewaySerdes.withRegistry(client), metrics,
-                    new WorkloadCache(), null), p, Instant.ofEpochMilli(T0));
+                    new WorkloadCache(), io.privacygateway.topology.processors.CentralReleaser.withSecret(
+                            new SeededRandomBits(99))), p, Instant.ofEpochMilli(T0));
             workloads = driver.createInputTopic(cfg.workloadsTopic(), new StringSerializer(), new ByteArraySerializer());
             local = driver.createInputTopic(cfg.localReportsTopic(), new ByteArraySerializer(), new ByteArraySerializer());
+            central = driver.createInputTopic(cfg.centralReportsTopic(), new ByteArraySerializer(),
+                    new ByteArraySerializer());
             answers = driver.createOutputTopic(cfg.answersTopic(), new StringDeserializer(),
                     new AvroDeserializer<>(WindowAnswer.class, client));
             rejections = driver.createOutputTopic(cfg.rejectionsTopic(),
@@ -106,6 +112,11 @@ class GatewayTopologyTest {
 
         void send(LocalReport r, long appendTime) {
             local.pipeInput(r.getDeviceId().getBytes(), reportSerializer.serialize(cfg.localReportsTopic(), r), appendTime);
+        }
+
+        void sendCentral(CentralReport r, long appendTime) {
+            central.pipeInput(r.getDeviceId().getBytes(), centralSerializer.serialize(cfg.centralReportsTopic(), r),
+                    appendTime);
         }
 
         @Override
@@ -252,6 +263,66 @@ class GatewayTopologyTest {
             g.send(report(w, protocol, "d2", 0, T0 + 2_000, 2, new SeededRandomBits(4)), T0 + 30_000);
             assertThat(g.rejections.readValuesToList()).extracting(Rejection::getReasonCode)
                     .containsExactly(RejectionReason.LATE);
+        }
+    }
+
+    static WorkloadSpec centralSpec() {
+        Map<String, Object> t = WorkloadSpecParser.tree();
+        t.put("id", "flags");
+        t.put("version", 1);
+        t.put("family", "histogram");
+        t.put("domain", Map.of("labels", List.of("a", "b", "c", "d")));
+        t.put("mode", "central");
+        t.put("mechanism", "central-projection");
+        t.put("central", Map.of("epsilonPerRelease", 1.0, "neighbour", "add-remove", "contributionsPerWindow", 1));
+        t.put("budget", Map.of("epsilonPerPeriod", 2.0, "period", "1d"));
+        t.put("window", Map.of("size", "1m", "grace", "10s"));
+        t.put("expectedReportsPerWindow", 100);
+        return WorkloadSpecParser.parse(t);
+    }
+
+    static CentralReport centralReport(Workload w, String device, int seq, long eventTime, String value) {
+        return CentralReport.newBuilder().setWorkloadId(w.spec().id()).setWorkloadVersion(w.spec().version())
+                .setContentHash(w.contentHash()).setDeviceId(device)
+                .setPeriod(Math.floorDiv(eventTime, Duration.ofDays(1).toMillis())).setSequence(seq)
+                .setEventTime(Instant.ofEpochMilli(eventTime)).setValue(value).build();
+    }
+
+    @Test
+    void centralModeCapsContributionsChargesWindowsAndPublishesPureAnswersWithCumulativeEpsilon() {
+        WorkloadSpec s = centralSpec();
+        Workload w = Workload.of(s);
+        try (Gateway g = new Gateway()) {
+            g.register(s);
+            long t = T0 + 1_000;
+            for (int i = 0; i < 100; i++) {
+                g.sendCentral(centralReport(w, "d" + i, 0, t, List.of("a", "b", "c", "d").get(i % 4)), t);
+            }
+            g.sendCentral(centralReport(w, "d0", 1, t + 10, "a"), t + 10); // second contribution to the window (L = 1)
+            g.sendCentral(centralReport(w, "x", 0, t, "zz"), t); // not in the domain
+            // window 2 and window 3: d1's budget (2.0 / 1.0 per window) covers two windows only
+            g.sendCentral(centralReport(w, "d1", 2, t + MINUTE, "b"), t + MINUTE);
+            g.sendCentral(centralReport(w, "d1", 3, t + 2 * MINUTE, "b"), t + 2 * MINUTE);
+            assertThat(g.rejections.readValuesToList()).extracting(Rejection::getReasonCode).containsExactly(
+                    RejectionReason.CONTRIBUTION_LIMIT, RejectionReason.INVALID_VALUE, RejectionReason.BUDGET_EXHAUSTED);
+            g.driver.advanceWallClockTime(Duration.ofSeconds(2));
+            List<WindowAnswer> out = new ArrayList<>(g.answers.readValuesToList());
+            assertThat(out).hasSize(1); // window 1 closed at the shard's watermark (t + 2 min); window 2 not yet
+            g.sendCentral(centralReport(w, "d2", 2, t + 3 * MINUTE, "c"), t + 3 * MINUTE); // closes window 2
+            g.driver.advanceWallClockTime(Duration.ofSeconds(2));
+            out.addAll(g.answers.readValuesToList());
+            assertThat(out).hasSize(2);
+            assertThat(out.get(0).getLevels().get(0).getRho()).isPositive();
+            assertThat(out.get(0).getLevels().get(0).getEpsilon()).isZero();
+            WindowAnswer first = out.get(0);
+            assertThat(first.getMode()).isEqualTo("central");
+            assertThat(first.getDelta()).isZero();
+            assertThat(first.getEpsilon()).isEqualTo(1.0);
+            assertThat(first.getCumulativeEpsilon()).isEqualTo(1.0);
+            assertThat(out.get(1).getCumulativeEpsilon()).isEqualTo(2.0);
+            double sum = first.getEstimates().stream().mapToDouble(Double::doubleValue).sum();
+            assertThat(sum).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
+            assertThat(first.getEstimates().get(0)).isBetween(0.0, 0.6); // 25 of 100 values are "a"
         }
     }
 }

@@ -80,6 +80,9 @@ public final class Json {
             put(o, "gaussianWidth", l.gaussianWidth());
             o.put("hullSize", l.hullSize());
             put(o, "projectionGap", l.projectionGap());
+            if (l.rho() > 0) {
+                put(o, "rho", l.rho());
+            }
         }
         return arr;
     }

@@ -351,7 +351,7 @@ public final class CentralPipeline {
             double beta = failure() / 2;
             bound = Math.sqrt(m) * scale * Math.log(2 * m / beta) + countBound(beta, published) * diameterK;
             details.add(new Answer.LevelDetail(1, params.epsilonTotal(), 0, Math.sqrt(sigmaSq), widthK,
-                    workload.universeSize(), 0));
+                    workload.universeSize(), 0, 0.0));
         } else {
             double nG = (double) published * (histogramSpace ? 1 : geometry.scale());
             int d = offset.length;
@@ -386,8 +386,8 @@ public final class CentralPipeline {
                 sigmaSq += s * s;
                 work += levelBound(s, l.width(), l.diameter(), d, beta / levels.size())
                         + l.maxNorm() * countBound(beta, published);
-                details.add(new Answer.LevelDetail(j + 1, params.levelRho()[j], l.maxNorm(), s, l.width(),
-                        l.hullSize(), proj.dualityGap()));
+                details.add(new Answer.LevelDetail(j + 1, 0.0, l.maxNorm(), s, l.width(), l.hullSize(),
+                        proj.dualityGap(), params.levelRho()[j]));
             }
             double[] approx = levels.size() == 1 && levels.get(0).projection() == null ? sum
                     : feasibleWork.project(sum).point();

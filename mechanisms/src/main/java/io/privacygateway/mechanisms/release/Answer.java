@@ -58,7 +58,9 @@ public record Answer(
      * @param gaussianWidth g of the level's hull (Monte Carlo)
      * @param hullSize the number of points whose hull the level was projected onto
      * @param projectionGap the certified duality gap of the level's projection (0 if exact)
+     * @param rho central mode: the zCDP ρ of the level's Gaussian noise before purification (0 otherwise;
+     *     such levels report {@code epsilon = 0}: their pure ε exists only for the purified answer as a whole)
      */
     public record LevelDetail(int level, double epsilon, double radius, double noiseScale, double gaussianWidth,
-            int hullSize, double projectionGap) {}
+            int hullSize, double projectionGap, double rho) {}
 }

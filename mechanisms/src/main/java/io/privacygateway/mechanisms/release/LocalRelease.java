@@ -91,7 +91,7 @@ public final class LocalRelease {
             }
             noise[j] = new ErrorBars.LevelNoise(level.noiseScale(), trace, g.width.upper(), g.diameter);
             details.add(new Answer.LevelDetail(j + 1, level.epsilon(), level.radius(), level.noiseScale(),
-                    g.width.mean(), g.hullSize, p.dualityGap()));
+                    g.width.mean(), g.hullSize, p.dualityGap(), 0.0));
             j++;
         }
         boolean singleLevelOntoK = est.levels().size() == 1 && est.levels().get(0).hull() == null;

@@ -19,7 +19,7 @@ public final class AnswerRecords {
         for (Answer.LevelDetail l : a.levels()) {
             levels.add(AnswerLevel.newBuilder().setLevel(l.level()).setEpsilon(l.epsilon()).setRadius(l.radius())
                     .setNoiseScale(l.noiseScale()).setGaussianWidth(finite(l.gaussianWidth())).setHullSize(l.hullSize())
-                    .setProjectionGap(finite(l.projectionGap())).build());
+                    .setProjectionGap(finite(l.projectionGap())).setRho(l.rho()).build());
         }
         long size = w.spec().window().size().toMillis();
         return WindowAnswer.newBuilder()

@@ -1,5 +1,6 @@
 package io.privacygateway.topology.workload;
 
+import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -13,8 +14,9 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
  * @param spec the resolved spec (mechanism not {@code auto})
  * @param workload the materialized workload
  * @param local the local pipeline (local mode), else {@code null}
+ * @param central the central release (central mode), else {@code null}
  */
-public record ActiveWorkload(WorkloadSpec spec, Workload workload, LocalPipeline local) {
+public record ActiveWorkload(WorkloadSpec spec, Workload workload, LocalPipeline local, CentralPipeline central) {
 
     public String id() {
         return spec.id();

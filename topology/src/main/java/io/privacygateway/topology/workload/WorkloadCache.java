@@ -2,6 +2,7 @@ package io.privacygateway.topology.workload;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
@@ -66,6 +67,7 @@ public final class WorkloadCache {
                     + w.contentHash(), null);
         }
         LocalPipeline local = spec.mode() == Mode.LOCAL ? LocalPipeline.of(w) : null;
-        return new ActiveWorkload(spec, w, local);
+        CentralPipeline central = spec.mode() == Mode.CENTRAL ? CentralPipeline.of(w) : null;
+        return new ActiveWorkload(spec, w, local, central);
     }
 }
