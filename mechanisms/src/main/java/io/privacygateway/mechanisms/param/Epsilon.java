@@ -29,7 +29,7 @@ public record Epsilon(double value) implements Comparable<Epsilon> {
 
     /** Sequential composition: the sum of two pure-DP costs. */
     public Epsilon plus(Epsilon other) {
-        return new Epsilon(Math.nextUp(value + other.value)); // rounded up: a sum of costs is never understated
+        return new Epsilon(sumRoundedUp(value, other.value));
     }
 
     /** {@code e^ε} rounded to the nearest double (not a certified bound; see {@link ExpBounds}). */
@@ -45,5 +45,17 @@ public record Epsilon(double value) implements Comparable<Epsilon> {
     @Override
     public String toString() {
         return "ε=" + value;
+    }
+
+    /**
+     * {@code a + b} rounded up: the exact rounding error of the floating-point sum (TwoSum, Knuth) says
+     * whether the true sum lies above it, and only then is the next double returned, so a composed cost is
+     * never understated and an exact sum is returned unchanged.
+     */
+    static double sumRoundedUp(double a, double b) {
+        double s = a + b;
+        double bb = s - a;
+        double err = (a - (s - bb)) + (b - bb);
+        return err > 0 ? Math.nextUp(s) : s;
     }
 }

@@ -15,7 +15,7 @@ public record Rho(double value) implements Comparable<Rho> {
     }
 
     public Rho plus(Rho other) {
-        return new Rho(Math.nextUp(value + other.value)); // rounded up: a sum of costs is never understated
+        return new Rho(sumRoundedUp(value, other.value));
     }
 
     @Override
@@ -26,5 +26,17 @@ public record Rho(double value) implements Comparable<Rho> {
     @Override
     public String toString() {
         return "ρ=" + value;
+    }
+
+    /**
+     * {@code a + b} rounded up: the exact rounding error of the floating-point sum (TwoSum, Knuth) says
+     * whether the true sum lies above it, and only then is the next double returned, so a composed cost is
+     * never understated and an exact sum is returned unchanged.
+     */
+    static double sumRoundedUp(double a, double b) {
+        double s = a + b;
+        double bb = s - a;
+        double err = (a - (s - bb)) + (b - bb);
+        return err > 0 ? Math.nextUp(s) : s;
     }
 }

@@ -75,4 +75,12 @@ class ParametersTest {
             assertThat(new BigDecimal(ExpBounds.upper(x))).isGreaterThan(exact);
         }
     }
+
+    @Test
+    void compositionRoundsUpOnlyWhenInexact() {
+        assertThat(new Epsilon(0.5).plus(new Epsilon(1.0)).value()).isEqualTo(1.5);
+        double s = new Epsilon(0.1).plus(new Epsilon(0.2)).value();
+        assertThat(new BigDecimal(s)).isGreaterThanOrEqualTo(new BigDecimal(0.1).add(new BigDecimal(0.2)));
+        assertThat(new Rho(1e-3).plus(new Rho(3e-20)).value()).isGreaterThan(1e-3);
+    }
 }
