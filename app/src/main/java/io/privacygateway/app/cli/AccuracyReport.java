@@ -87,6 +87,6 @@ final class AccuracyReport {
     }
 
     static String fmt(double e) {
-        return e == Math.rint(e) ? Long.toString((long) e) : Double.toString(e);
+        return io.privacygateway.app.bench.AccuracyReportFormat.eps(e);
     }
 }

@@ -55,10 +55,21 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--out", paramLabel = "FILE", description = "Also write every cell as CSV.")
         Path out;
 
+        @Option(names = "--mode", defaultValue = "local", paramLabel = "local|central",
+                description = "local (default) or central: purified Gaussian projection, purified chaining and the"
+                        + " Laplace baseline at n ∈ {10^3, 10^4, 10^5}.")
+        String mode;
+
+        @Option(names = "--ns", split = ",", defaultValue = "1000,10000,100000", description = "Central mode: n values.")
+        long[] ns;
+
         @Override
         public Integer call() throws Exception {
             PrintWriter o = spec.commandLine().getOut();
             int th = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+            if (mode.equals("central")) {
+                return runCentral(o, th, trials, epsilons, ns, only);
+            }
             List<AccuracyBenchmark.BenchWorkload> ws = new ArrayList<>();
             for (AccuracyBenchmark.BenchWorkload w : AccuracyBenchmark.standardWorkloads()) {
                 if (only == null || only.stream().anyMatch(s -> w.name().contains(s))) {
@@ -83,6 +94,31 @@ public final class BenchCommand implements Runnable {
             }
             return 0;
         }
+    }
+
+    /** Shared by the accuracy modes. */
+    static int runCentral(PrintWriter o, int th, int trials, double[] epsilons, long[] ns, List<String> only)
+            throws Exception {
+        List<AccuracyBenchmark.BenchWorkload> ws = new ArrayList<>();
+        for (AccuracyBenchmark.BenchWorkload w : io.privacygateway.app.bench.CentralAccuracyBenchmark.standardWorkloads()) {
+            if (only == null || only.stream().anyMatch(s -> w.name().contains(s))) {
+                ws.add(w);
+            }
+        }
+        int t = Math.max(trials, 10);
+        o.printf("bench accuracy --mode central: Zipf(1.1) data, %d releases per cell, %d threads;"
+                + " RMS = ‖estimate − truth‖₂/√m%n", t, th);
+        o.flush();
+        long t0 = System.nanoTime();
+        var rows = new io.privacygateway.app.bench.CentralAccuracyBenchmark(t, th).run(ws, epsilons, ns, r -> {
+            synchronized (o) {
+                o.printf("  done: %s ε=%s n=%d%n", r.workload(), r.epsilon(), r.n());
+                o.flush();
+            }
+        });
+        o.println(io.privacygateway.app.bench.CentralAccuracyBenchmark.table(rows));
+        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        return 0;
     }
 
     /** Server-side speed figures. */

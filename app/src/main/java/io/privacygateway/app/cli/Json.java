@@ -128,4 +128,33 @@ public final class Json {
         }
         return o;
     }
+
+    /** How a central release spent its ε (every part public), and its Theorem 1 bound. */
+    static ObjectNode centralPrivacy(io.privacygateway.mechanisms.central.CentralPipeline p, Answer a) {
+        var c = p.parameters();
+        ObjectNode o = MAPPER.createObjectNode();
+        put(o, "epsilon", a.epsilon());
+        o.put("delta", a.delta());
+        o.put("guarantee", "every answer is pure ε-DP (δ = 0) for every device, by construction");
+        put(o, "epsilonCount", c.epsilonCount());
+        o.put("countPublic", c.epsilonCount() == 0);
+        if (c.mechanism() != io.privacygateway.mechanisms.workload.MechanismId.LAPLACE) {
+            ObjectNode g = o.putObject("gaussian");
+            put(g, "rho", c.rho());
+            put(g, "epsilonApprox", c.epsilonApprox());
+            put(g, "logDelta", c.logDelta());
+            g.put("space", c.space().name().toLowerCase(java.util.Locale.ROOT));
+            ObjectNode pur = o.putObject("purification");
+            put(pur, "epsilonPrime", c.epsilonPrime());
+            put(pur, "omega", c.omega());
+            pur.put("ball", c.norm().name());
+            put(pur, "wassersteinBound", p.purifier().wassersteinBound());
+            put(pur, "laplaceScale", p.purifier().noiseScale());
+            put(pur, "theorem1L1Bound", p.purifier().expectedL1ErrorBound());
+        } else {
+            put(o, "laplaceScaleGridUnits", c.laplaceScale());
+        }
+        put(o, "predictedRms", c.predictedRms());
+        return o;
+    }
 }

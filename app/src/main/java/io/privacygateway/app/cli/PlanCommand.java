@@ -2,10 +2,12 @@ package io.privacygateway.app.cli;
 
 import io.privacygateway.app.files.WorkloadFiles;
 import io.privacygateway.mechanisms.param.Epsilon;
-import io.privacygateway.mechanisms.planner.LocalPlanner;
+import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.planner.Prediction;
 import io.privacygateway.mechanisms.planner.ReferenceData;
+import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.io.PrintWriter;
@@ -32,6 +34,14 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--n", required = true, paramLabel = "N", description = "Reports per window.")
     long n;
 
+    @Option(names = "--mode", paramLabel = "local|central",
+            description = "Trust model (default: the workload's); a local file is converted to central mode.")
+    String mode;
+
+    @Option(names = "--neighbour", defaultValue = "add-remove", paramLabel = "add-remove|replace-one",
+            description = "Central mode, converting a local file: the neighbour relation (default ${DEFAULT-VALUE}).")
+    String neighbour;
+
     @Option(names = "--json", description = "Print the plan as JSON.")
     boolean json;
 
@@ -42,15 +52,22 @@ public final class PlanCommand implements Callable<Integer> {
         if (n < 1) {
             throw new IllegalArgumentException("--n must be >= 1, got " + n);
         }
-        Epsilon eps = epsilon == null ? ws.epsilonPerReport() : Epsilon.of("--epsilon", epsilon);
-        Plan p = LocalPlanner.plan(ws, eps, n);
+        Mode effective = mode == null ? ws.mode() : Mode.fromWireName(mode);
+        Epsilon given = epsilon == null ? null : Epsilon.of("--epsilon", epsilon);
+        if (effective == Mode.CENTRAL && ws.mode() == Mode.LOCAL) {
+            ws = ws.inCentralMode(given != null ? given : ws.epsilonPerReport(), NeighbourRelation.fromWireName(neighbour), 1);
+        }
+        Epsilon eps = given != null ? given
+                : effective == Mode.CENTRAL ? ws.central().epsilonPerRelease() : ws.epsilonPerReport();
+        Plan p = Planner.plan(ws, eps, n);
         if (json) {
             out.println(Json.MAPPER.writeValueAsString(Json.plan(p)));
             return 0;
         }
         Workload w = Workload.of(ws);
-        out.printf("Plan for %s v%d (%s: %d values, %d queries), ε = %s per report, n = %d%n", ws.id(), ws.version(),
-                ws.family().wireName(), w.universeSize(), w.queryCount(), eps.value(), n);
+        out.printf("Plan for %s v%d (%s: %d values, %d queries), %s mode, ε = %s per %s, n = %d%n", ws.id(), ws.version(),
+                ws.family().wireName(), w.universeSize(), w.queryCount(), effective.wireName(), eps.value(),
+                effective == Mode.CENTRAL ? "release (pure, δ = 0)" : "report", n);
         out.printf("Predicted per-answer RMS error ‖estimate − truth‖₂/√m of the published (projected) answer.%n");
         out.printf("%-38s %12s %10s", "mechanism", "unprojected", "§3 bound");
         for (ReferenceData r : p.references()) {
@@ -63,7 +80,8 @@ public final class PlanCommand implements Callable<Integer> {
                 out.printf("%-38s n/a: %s%n", name, pr.note());
                 continue;
             }
-            out.printf("%-38s %12.5f %10.5f", name, pr.unprojectedRms(), pr.boundRms());
+            out.printf("%-38s %12s %10.5f", name, Double.isNaN(pr.unprojectedRms()) ? "-"
+                    : String.format("%.5f", pr.unprojectedRms()), pr.boundRms());
             for (double v : pr.simulatedRms()) {
                 out.printf(" %10.5f", v);
             }

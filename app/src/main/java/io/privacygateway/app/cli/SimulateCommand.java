@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.privacygateway.app.files.ValuesFile;
 import io.privacygateway.app.files.WorkloadFiles;
+import io.privacygateway.app.simulate.CentralSimulation;
 import io.privacygateway.app.simulate.LocalSimulation;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.RandomBits;
@@ -11,6 +12,8 @@ import io.privacygateway.mechanisms.random.SecureRandomBits;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.io.PrintWriter;
@@ -51,6 +54,15 @@ public final class SimulateCommand implements Callable<Integer> {
                     + " SecureRandom as on real devices).")
     Long seed;
 
+    @Option(names = "--mode", paramLabel = "local|central",
+            description = "Trust model (default: the workload's). central: the gateway adds noise and purifies;"
+                    + " a local workload file is converted (ε per release = --epsilon, L = 1).")
+    String mode;
+
+    @Option(names = "--neighbour", defaultValue = "add-remove", paramLabel = "add-remove|replace-one",
+            description = "Central mode, converting a local file: the neighbour relation (default ${DEFAULT-VALUE}).")
+    String neighbour;
+
     @Option(names = "--skip-invalid", description = "Report invalid lines (with line numbers) but simulate the rest.")
     boolean skipInvalid;
 
@@ -75,34 +87,59 @@ public final class SimulateCommand implements Callable<Integer> {
             return 2;
         }
         RandomBits secret = seed == null ? new SecureRandomBits() : new SeededRandomBits(seed);
-        LocalSimulation.Result r = LocalSimulation.run(ws, contents.values(), eps, mech, secret);
-        Workload resolved = Workload.of(r.resolved());
-        Answer a = r.answer();
-
+        Mode effective = mode == null ? ws.mode() : Mode.fromWireName(mode);
         ObjectNode root = Json.MAPPER.createObjectNode();
-        root.set("workload", Json.workload(r.resolved(), resolved.contentHash(), resolved.universeSize(),
-                resolved.queryCount()));
-        root.put("mode", "local");
-        root.put("mechanism", a.mechanism().wireName());
-        root.put("mechanismRequested", (mech != null ? mech : ws.mechanism()).wireName());
-        if (r.resolved().alpha() != null) {
-            root.put("alpha", r.resolved().alpha().value());
+        Answer a;
+        double[] truth;
+        boolean auto;
+        if (effective == Mode.CENTRAL) {
+            WorkloadSpec central = ws.mode() == Mode.CENTRAL ? ws
+                    : ws.inCentralMode(eps != null ? eps : ws.epsilonPerReport(),
+                            NeighbourRelation.fromWireName(neighbour), 1);
+            CentralSimulation.Result r = CentralSimulation.run(central, contents.values(), eps, mech, secret);
+            a = r.answer();
+            truth = r.truth();
+            auto = r.plan() != null;
+            Workload resolved = Workload.of(r.resolved());
+            root.set("workload", Json.workload(r.resolved(), resolved.contentHash(), resolved.universeSize(),
+                    resolved.queryCount()));
+            root.put("mode", "central");
+            root.put("mechanism", a.mechanism().wireName());
+            root.put("mechanismRequested", (mech != null ? mech : central.mechanism()).wireName());
+            root.set("privacy", Json.centralPrivacy(r.pipeline(), a));
+            if (r.plan() != null) {
+                root.set("plan", Json.plan(r.plan()));
+            }
+        } else {
+            LocalSimulation.Result r = LocalSimulation.run(ws, contents.values(), eps, mech, secret);
+            a = r.answer();
+            truth = r.truth();
+            auto = r.plan() != null;
+            Workload resolved = Workload.of(r.resolved());
+            root.set("workload", Json.workload(r.resolved(), resolved.contentHash(), resolved.universeSize(),
+                    resolved.queryCount()));
+            root.put("mode", "local");
+            root.put("mechanism", a.mechanism().wireName());
+            root.put("mechanismRequested", (mech != null ? mech : ws.mechanism()).wireName());
+            if (r.resolved().alpha() != null) {
+                root.put("alpha", r.resolved().alpha().value());
+            }
+            ObjectNode privacy = root.putObject("privacy");
+            Json.put(privacy, "epsilonPerReport", a.epsilon());
+            privacy.put("delta", a.delta());
+            privacy.put("guarantee", "every report is ε-LDP for its device; every answer is ε-DP (δ = 0) post-processing");
+            if (r.plan() != null) {
+                root.set("plan", Json.plan(r.plan()));
+            }
         }
-        ObjectNode privacy = root.putObject("privacy");
-        Json.put(privacy, "epsilonPerReport", a.epsilon());
-        privacy.put("delta", a.delta());
-        privacy.put("guarantee", "every report is ε-LDP for its device; every answer is ε-DP (δ = 0) post-processing");
         root.put("n", a.n());
         root.put("confidence", a.confidence());
         if (seed != null) {
             root.put("seed", seed);
         }
-        root.set("answers", Json.answers(a, r.truth()));
-        root.set("error", Json.error(a, r.truth()));
+        root.set("answers", Json.answers(a, truth));
+        root.set("error", Json.error(a, truth));
         root.set("levels", Json.levels(a));
-        if (r.plan() != null) {
-            root.set("plan", Json.plan(r.plan()));
-        }
         ArrayNode rej = root.putArray("rejectedLines");
         for (ValuesFile.Rejected x : contents.rejected()) {
             ObjectNode o = rej.addObject();
@@ -110,15 +147,16 @@ public final class SimulateCommand implements Callable<Integer> {
             o.put("reason", x.reason());
         }
         Files.writeString(out, Json.MAPPER.writeValueAsString(root));
-        printSummary(stdout, a, r.truth(), r.plan() != null);
+        printSummary(stdout, a, truth, auto);
         stdout.printf("wrote %s%n", out);
         return 0;
     }
 
     private static void printSummary(PrintWriter o, Answer a, double[] truth, boolean auto) {
-        o.printf("%s%s, ε = %s per report (δ = 0), n = %d, %d answers, error bars at %.0f%% confidence%n",
-                a.mechanism().wireName(), auto ? " (chosen by auto)" : "", a.epsilon(), a.n(), truth.length,
-                100 * a.confidence());
+        boolean central = a.mechanism().mode() == Mode.CENTRAL;
+        o.printf("%s%s, ε = %s per %s (δ = 0), n = %d, %d answers, error bars at %.0f%% confidence%n",
+                a.mechanism().wireName(), auto ? " (chosen by auto)" : "", a.epsilon(), central ? "release" : "report",
+                a.n(), truth.length, 100 * a.confidence());
         o.printf("%-28s %10s %23s %10s%n", "answer", "estimate", "error bar", "true");
         int shown = Math.min(truth.length, 20);
         double sq = 0;

@@ -108,6 +108,20 @@ public record WorkloadSpec(
                 epsilonPerReport, b, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow, c);
     }
 
+    /**
+     * The same workload in central mode (for trying a local workload file centrally): each release costs
+     * {@code epsilonPerRelease}, contributions are capped at {@code contributions} per device and window, and a
+     * local-mode mechanism becomes {@code auto}. The budget is raised to at least one release.
+     */
+    public WorkloadSpec inCentralMode(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributions) {
+        MechanismId m = mechanism.mode() == Mode.CENTRAL ? mechanism : MechanismId.AUTO;
+        Budget b = budget.epsilonPerPeriod().value() < epsilonPerRelease.value()
+                ? new Budget(epsilonPerRelease, budget.period()) : budget;
+        return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, Mode.CENTRAL, m, null, b, window,
+                confidence, alpha, epsilonSplit, expectedReportsPerWindow,
+                new Central(epsilonPerRelease, neighbour, contributions));
+    }
+
     /** A copy with a different α. */
     public WorkloadSpec withAlpha(Alpha a) {
         return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mode, mechanism,
