@@ -2,6 +2,7 @@ package io.privacygateway.app;
 
 import io.privacygateway.app.cli.BenchCommand;
 import io.privacygateway.app.cli.PlanCommand;
+import io.privacygateway.app.cli.RunCommand;
 import io.privacygateway.app.cli.SimulateCommand;
 import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
 import picocli.CommandLine;
@@ -10,7 +11,7 @@ import picocli.CommandLine.Command;
 /** Entry point of the {@code privacy-gateway} command line. */
 @Command(name = "privacy-gateway", mixinStandardHelpOptions = true, version = "privacy-gateway 0.1.0",
         description = "A streaming privacy gateway: local and central differential privacy on Apache Kafka.",
-        subcommands = {SimulateCommand.class, PlanCommand.class, BenchCommand.class})
+        subcommands = {SimulateCommand.class, PlanCommand.class, BenchCommand.class, RunCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -23,7 +24,8 @@ public final class Main implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
-            if (ex instanceof InvalidWorkloadException || ex instanceof IllegalArgumentException) {
+            if (ex instanceof InvalidWorkloadException || ex instanceof IllegalArgumentException
+                    || ex instanceof IllegalStateException) {
                 cmd.getErr().println("privacy-gateway: error: " + ex.getMessage());
                 return 2;
             }
