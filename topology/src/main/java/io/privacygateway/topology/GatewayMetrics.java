@@ -19,9 +19,21 @@ import io.privacygateway.topology.validate.RejectReason;
  */
 public final class GatewayMetrics {
     private final MeterRegistry registry;
+    private final java.util.concurrent.ConcurrentHashMap<String, Counter> counters =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
+    }
+
+    /** A registered counter, looked up once per name and tag values (the hot path never re-registers). */
+    private Counter counter(String name, String... tags) {
+        String key = name + '|' + String.join("|", tags);
+        Counter c = counters.get(key);
+        if (c == null) {
+            c = counters.computeIfAbsent(key, k -> Counter.builder(name).tags(tags).register(registry));
+        }
+        return c;
     }
 
     public MeterRegistry registry() {
@@ -29,27 +41,24 @@ public final class GatewayMetrics {
     }
 
     public void accepted(String workload, String mode) {
-        Counter.builder("pgw.reports.accepted").tag("workload", workload).tag("mode", mode).register(registry)
-                .increment();
+        counter("pgw.reports.accepted", "workload", workload, "mode", mode).increment();
     }
 
     public void rejected(RejectReason reason, String workload) {
-        Counter.builder("pgw.reports.rejected").tag("reason", reason.name())
-                .tag("workload", workload == null ? "unknown" : workload).register(registry).increment();
+        counter("pgw.reports.rejected", "reason", reason.name(), "workload", workload == null ? "unknown" : workload)
+                .increment();
     }
 
     public void published(String workload, String mode) {
-        Counter.builder("pgw.answers.published").tag("workload", workload).tag("mode", mode).register(registry)
-                .increment();
+        counter("pgw.answers.published", "workload", workload, "mode", mode).increment();
     }
 
     public void discarded(String workload, String why) {
-        Counter.builder("pgw.windows.discarded").tag("workload", workload).tag("why", why).register(registry)
-                .increment();
+        counter("pgw.windows.discarded", "workload", workload, "why", why).increment();
     }
 
     public void invalidWorkload() {
-        Counter.builder("pgw.workloads.invalid").register(registry).increment();
+        counter("pgw.workloads.invalid").increment();
     }
 
     /** The current value of a counter (0 if it was never incremented), for tests and the dashboard. */

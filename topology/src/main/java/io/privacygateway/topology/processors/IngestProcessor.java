@@ -66,6 +66,9 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
     private final Map<String, Long> countCache = new HashMap<>();
     private long watermark = Long.MIN_VALUE;
     private long lastRecordClock;
+    /** The earliest stream time at which an open window of this shard closes (MIN_VALUE: unknown, scan). */
+    private long nextClose = Long.MIN_VALUE;
+
 
     protected IngestProcessor(GatewayConfig config, WorkloadCache cache, GatewayMetrics metrics, String workloadsStore,
             String ledgerStore, String partialsStore, String watermarkStore) {
@@ -107,6 +110,7 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
         this.workloads = context.getStateStore(workloadsStore);
         stateCache.clear();
         countCache.clear();
+        nextClose = Long.MIN_VALUE;
         Long wm = watermarkStore.get(WATERMARK_KEY);
         watermark = wm == null ? Long.MIN_VALUE : wm;
         lastRecordClock = context.currentSystemTimeMs();
@@ -173,7 +177,13 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
         countCache.put(key, n + 1);
         partials.put(key, new PartialAggregate(w.contentHash(), n + 1, working).toBytes());
         metrics.accepted(w.id(), mode().wireName());
-        closeWindows();
+        long closes = window.end(size) + grace.toMillis();
+        if (nextClose != Long.MIN_VALUE && closes < nextClose) {
+            nextClose = closes;
+        }
+        if (nextClose == Long.MIN_VALUE || watermark >= nextClose) {
+            closeWindows();
+        }
     }
 
     private void punctuate(long now) {
@@ -198,9 +208,14 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
         }
     }
 
-    /** Sends and removes every partial whose window has closed at this shard's watermark. */
+    /**
+     * Sends and removes every partial whose window has closed at this shard's watermark, followed by the
+     * shard's progress for the workloads concerned (so the release step need not wait for the next
+     * punctuation), and recomputes the earliest pending close time.
+     */
     private void closeWindows() {
         List<KeyValue<String, byte[]>> closed = new ArrayList<>();
+        long earliest = Long.MAX_VALUE;
         try (KeyValueIterator<String, byte[]> it = partials.all()) {
             while (it.hasNext()) {
                 KeyValue<String, byte[]> kv = it.next();
@@ -208,10 +223,14 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
                 ActiveWorkload w = cache.byHash(k.contentHash());
                 if (w == null || k.closedAt(watermark, w.spec().window().size(), w.spec().window().grace())) {
                     closed.add(kv);
+                } else {
+                    earliest = Math.min(earliest, k.end(w.spec().window().size()) + w.spec().window().grace().toMillis());
                 }
             }
         }
+        nextClose = earliest;
         int partition = context.taskId().partition();
+        java.util.Set<String> touched = new java.util.TreeSet<>();
         for (KeyValue<String, byte[]> kv : closed) {
             WindowKey k = WindowKey.parse(kv.key);
             onWindowClosed(k);
@@ -221,6 +240,11 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
             partials.delete(kv.key);
             stateCache.remove(kv.key);
             countCache.remove(kv.key);
+            touched.add(k.workloadId());
+        }
+        for (String id : touched) {
+            context.forward(new Record<>(id, ShardMessage.progress(topic(), partition, watermark).toBytes(),
+                    Math.max(0, watermark)), PARTIALS_SINK);
         }
     }
 
@@ -262,6 +286,9 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
         try (KeyValueIterator<String, String> it = workloads.all()) {
             while (it.hasNext()) {
                 KeyValue<String, String> kv = it.next();
+                if (WorkloadsProcessor.isSpecKey(kv.key)) {
+                    continue;
+                }
                 ActiveWorkload w = lookupQuietly(kv.key);
                 if (w != null && w.mode() == mode()) {
                     ids.add(kv.key);
@@ -272,12 +299,16 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
     }
 
     private ActiveWorkload lookup(String id) {
-        String v = id == null ? null : workloads.get(id);
-        if (v == null) {
+        String hash = id == null ? null : workloads.get(id);
+        if (hash == null) {
             return null;
         }
-        int nl = v.indexOf('\n');
-        return cache.get(v.substring(nl + 1), v.substring(0, nl));
+        ActiveWorkload w = cache.byHash(hash);
+        if (w != null) {
+            return w;
+        }
+        String json = workloads.get(WorkloadsProcessor.specKey(hash));
+        return json == null ? null : cache.get(json, hash);
     }
 
     private ActiveWorkload lookupQuietly(String id) {

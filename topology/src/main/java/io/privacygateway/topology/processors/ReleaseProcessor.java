@@ -184,16 +184,12 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         if (w != null) {
             return w;
         }
-        String v = workloads.get(k.workloadId());
-        if (v == null) {
-            return null;
-        }
-        int nl = v.indexOf('\n');
-        if (!v.substring(0, nl).equals(k.contentHash())) {
+        String json = workloads.get(WorkloadsProcessor.specKey(k.contentHash()));
+        if (json == null) {
             return null;
         }
         try {
-            return cache.get(v.substring(nl + 1), k.contentHash());
+            return cache.get(json, k.contentHash());
         } catch (RuntimeException e) {
             return null;
         }

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maintains the global workloads store from the compacted workloads topic: key = workload id, value =
- * {@code <contentHash>\n<canonical spec JSON>}. A record that cannot be decoded or whose spec does not
+ * its current content hash; and key {@code spec:<contentHash>}, value = the canonical spec JSON (so a
+ * report's lookup reads 64 characters, and specs of replaced versions stay resolvable). A record that cannot be decoded or whose spec does not
  * validate is not stored (the previous version stays active) and is counted in
  * {@code pgw.workloads.invalid}; a tombstone removes the workload.
  */
@@ -49,7 +50,7 @@ public final class WorkloadsProcessor implements Processor<String, byte[], Void,
             return;
         }
         if (record.value() == null) {
-            store.delete(record.key());
+            store.delete(record.key()); // the spec entry stays so windows of that version can still be released
             return;
         }
         try {
@@ -58,7 +59,8 @@ public final class WorkloadsProcessor implements Processor<String, byte[], Void,
                 throw new IllegalArgumentException("record key " + record.key() + " differs from spec id " + r.getId());
             }
             cache.get(r.getSpecJson(), r.getContentHash()); // validates and builds the pipeline once
-            store.put(record.key(), r.getContentHash() + "\n" + r.getSpecJson());
+            store.put(specKey(r.getContentHash()), r.getSpecJson());
+            store.put(record.key(), r.getContentHash());
         } catch (WireFormatException e) {
             if (!e.isRecordFault()) {
                 throw e; // registry unavailable: retry rather than ignore a workload
@@ -69,5 +71,15 @@ public final class WorkloadsProcessor implements Processor<String, byte[], Void,
             metrics.invalidWorkload();
             LOG.warn("ignoring an invalid workload record for {}: {}", record.key(), e.getMessage());
         }
+    }
+
+    /** The store key of a spec by content hash. */
+    public static String specKey(String contentHash) {
+        return "spec:" + contentHash;
+    }
+
+    /** Whether a store key is a spec entry rather than a workload id. */
+    public static boolean isSpecKey(String key) {
+        return key.startsWith("spec:");
     }
 }
