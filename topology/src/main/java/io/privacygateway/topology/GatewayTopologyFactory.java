@@ -56,7 +56,7 @@ public final class GatewayTopologyFactory {
         t.addSource("local-source", new ByteArrayDeserializer(), new ByteArrayDeserializer(), cfg.localReportsTopic());
         t.addProcessor("local-ingest", () -> new LocalIngestProcessor(cfg, cache, metrics, serdes.localReports(),
                 WORKLOADS_STORE, "local-ledger", "local-partials", "local-watermark"), "local-source");
-        t.addStateStore(bytesStore("local-ledger", true), "local-ingest");
+        t.addStateStore(ledgerStore("local-ledger"), "local-ingest");
         t.addStateStore(bytesStore("local-partials", false), "local-ingest");
         t.addStateStore(longStore("local-watermark"), "local-ingest");
 
@@ -65,11 +65,11 @@ public final class GatewayTopologyFactory {
         t.addProcessor("central-ingest", () -> new CentralIngestProcessor(cfg, cache, metrics, serdes.centralReports(),
                 WORKLOADS_STORE, "central-ledger", "central-partials", "central-watermark", "central-contributions"),
                 "central-source");
-        t.addStateStore(bytesStore("central-ledger", true), "central-ingest");
+        t.addStateStore(ledgerStore("central-ledger"), "central-ingest");
         t.addStateStore(bytesStore("central-partials", false), "central-ingest");
         t.addStateStore(longStore("central-watermark"), "central-ingest");
         t.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore("central-contributions"),
-                Serdes.String(), Serdes.Integer()).withCachingEnabled(), "central-ingest");
+                Serdes.String(), Serdes.Integer()).withCachingDisabled(), "central-ingest");
 
         t.addSink(IngestProcessor.REJECTIONS_SINK, cfg.rejectionsTopic(), (Serializer) new ByteArraySerializer(),
                 (Serializer) serdes.rejections(), "local-ingest", "central-ingest");
@@ -86,6 +86,17 @@ public final class GatewayTopologyFactory {
         t.addSink(ReleaseProcessor.ANSWERS_SINK, cfg.answersTopic(), new StringSerializer(), serdes.answers(),
                 "release");
         return t;
+    }
+
+    /**
+     * A device ledger: persistent, and <em>not</em> cached. Ledger keys are written about once per report
+     * (one device, one period), so a cache would only fill up, and Kafka Streams evicts from the store being
+     * written when the thread cache is full; that would keep flushing the small, hot window aggregates to
+     * their changelog on every report.
+     */
+    private static StoreBuilder<KeyValueStore<String, byte[]>> ledgerStore(String name) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(), Serdes.ByteArray())
+                .withCachingDisabled();
     }
 
     private static StoreBuilder<KeyValueStore<String, byte[]>> bytesStore(String name, boolean persistent) {

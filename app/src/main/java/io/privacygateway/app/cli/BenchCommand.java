@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code privacy-gateway bench}: benchmarks that print figures (never pass/fail on timings). */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
-        subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class})
+        subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class})
 public final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -144,6 +144,71 @@ public final class BenchCommand implements Runnable {
             var points = NetsBenchmark.generate(NetsBenchmark.Kind.MIXTURE, 16_384, 64, 20240601L);
             NetsBenchmark.run("warm-up", points, Alpha.of(0.05));
             o.println("   " + NetsBenchmark.run("mixture", points, Alpha.of(0.05)));
+            return 0;
+        }
+    }
+
+    /** Streaming throughput and latency on an embedded broker. */
+    @Command(name = "throughput", mixinStandardHelpOptions = true,
+            description = {"On an in-JVM broker and a real registry: a plain Kafka Streams windowed count() (at-least-once",
+                "and exactly-once) and the gateway (exactly-once) at m = 64 and m = 1024 over the same report topic;",
+                "reports/s, the ratio gateway / plain count, and latency from window end + grace to answer."})
+    public static final class Throughput implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--reports", defaultValue = "400000", description = "Reports at m = 64 (default ${DEFAULT-VALUE}).")
+        int reports;
+
+        @Option(names = "--reports-1024", defaultValue = "100000", description = "Reports at m = 1024.")
+        int reports1024;
+
+        @Option(names = "--partitions", defaultValue = "4", description = "Report-topic partitions.")
+        int partitions;
+
+        @Option(names = "--threads", defaultValue = "2", description = "Stream threads of every system.")
+        int threads;
+
+        @Option(names = "--live-seconds", defaultValue = "20", description = "Duration of the latency phase.")
+        int liveSeconds;
+
+        @Option(names = "--live-rate", defaultValue = "20000", description = "Reports/s in the latency phase.")
+        int liveRate;
+
+        @Option(names = "--rounds", defaultValue = "3",
+                description = "Alternating rounds of baseline and gateway (medians reported; default ${DEFAULT-VALUE}).")
+        int rounds;
+
+        @Option(names = "--commit-interval-ms", defaultValue = "100",
+                description = "The gateway's commit interval (exactly-once; Kafka Streams' default is 100 ms).")
+        long commitIntervalMs;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter o = spec.commandLine().getOut();
+            o.printf("bench throughput: %d partitions, %d stream threads per system, %d cores, gateway commit interval %d ms%n",
+                    partitions, threads, Runtime.getRuntime().availableProcessors(), commitIntervalMs);
+            o.flush();
+            List<Object> results = new io.privacygateway.app.bench.ThroughputBenchmark(partitions, threads, msg -> {
+                o.println("  " + msg);
+                o.flush();
+            }).commitInterval(commitIntervalMs).rounds(rounds).run(reports, reports1024, liveSeconds, liveRate);
+            double plain = 0;
+            o.printf("%n| system | reports (steady state) | seconds | reports/s | ratio to plain count (at-least-once) |%n"
+                    + "|---|---|---|---|---|%n");
+            for (Object r : results) {
+                if (r instanceof io.privacygateway.app.bench.ThroughputBenchmark.Result t) {
+                    if (plain == 0) {
+                        plain = t.perSecond();
+                    }
+                    o.printf("| %s | %d | %.2f | %.0f | %.2f |%n", t.system(), t.records(), t.seconds(), t.perSecond(),
+                            t.perSecond() / plain);
+                } else if (r instanceof io.privacygateway.app.bench.ThroughputBenchmark.Latency l) {
+                    o.printf("%nlatency from window end + grace to a read_committed consumer (m = 64, %.0f reports/s, %d"
+                            + " windows of 1 s): p50 %.0f ms, p99 %.0f ms%n", l.reportsPerSecond(), l.answers(), l.p50ms(),
+                            l.p99ms());
+                }
+            }
             return 0;
         }
     }

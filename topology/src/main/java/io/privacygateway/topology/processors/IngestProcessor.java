@@ -278,7 +278,12 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
     }
 
     private static String ledgerPrefix(String workloadId, long period) {
-        return workloadId + "|" + String.format("%019d", Math.max(0, period)) + "|";
+        String digits = Long.toString(Math.max(0, period));
+        StringBuilder sb = new StringBuilder(workloadId.length() + 21 + 16).append(workloadId).append('|');
+        for (int i = digits.length(); i < 19; i++) {
+            sb.append('0'); // fixed width, so keys sort by period
+        }
+        return sb.append(digits).append('|').toString();
     }
 
     private List<String> workloadIds() {
