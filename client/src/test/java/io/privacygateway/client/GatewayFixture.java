@@ -44,16 +44,16 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * exactly-once v2 and short idle/slack times so 2-second windows close within seconds. Started by the first
  * test class that asks for it and closed at the end of the run (JUnit root store).
  */
-final class GatewayFixture implements ExtensionContext.Store.CloseableResource {
+public final class GatewayFixture implements ExtensionContext.Store.CloseableResource {
     /** Idle shards advance their watermark by the gateway clock after this long without records. */
     static final Duration IDLE_AFTER = Duration.ofSeconds(2);
 
-    final EmbeddedKafka kafka;
-    final EmbeddedRegistry registry;
-    final SchemaRegistryClient registryClient;
-    final GatewayConfig config;
-    final GatewayService gateway;
-    final Producer<String, SpecificRecord> reports;
+    public final EmbeddedKafka kafka;
+    public final EmbeddedRegistry registry;
+    public final SchemaRegistryClient registryClient;
+    public final GatewayConfig config;
+    public final GatewayService gateway;
+    public final Producer<String, SpecificRecord> reports;
     private final Path stateDir;
 
     private GatewayFixture() throws Exception {
@@ -71,7 +71,7 @@ final class GatewayFixture implements ExtensionContext.Store.CloseableResource {
         reports = ReportProducers.avro(kafkaConfig(), registryClient);
     }
 
-    static final class Extension implements BeforeAllCallback, ParameterResolver {
+    public static final class Extension implements BeforeAllCallback, ParameterResolver {
         @Override
         public void beforeAll(ExtensionContext context) {
             get(context);
@@ -99,22 +99,22 @@ final class GatewayFixture implements ExtensionContext.Store.CloseableResource {
         }
     }
 
-    Map<String, Object> kafkaConfig() {
+    public Map<String, Object> kafkaConfig() {
         Map<String, Object> m = new HashMap<>();
         m.put("bootstrap.servers", kafka.bootstrapServers());
         return m;
     }
 
-    GatewayTopics topics() {
+    public GatewayTopics topics() {
         return new GatewayTopics(config.topicPrefix());
     }
 
-    WorkloadRegistrar registrar() {
+    public WorkloadRegistrar registrar() {
         return WorkloadRegistrar.create(kafkaConfig(), registryClient, topics());
     }
 
     /** Waits until the gateway's global workloads store holds {@code spec}'s version. */
-    void awaitGatewayKnows(WorkloadSpec spec, Duration timeout) throws InterruptedException {
+    public void awaitGatewayKnows(WorkloadSpec spec, Duration timeout) throws InterruptedException {
         String hash = CanonicalForm.contentHash(spec);
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
@@ -138,7 +138,7 @@ final class GatewayFixture implements ExtensionContext.Store.CloseableResource {
      * call, and on until {@code done} holds for the matching values or the timeout passes; returns the
      * matching values.
      */
-    <T extends SpecificRecord> List<T> readUntil(String topic, Class<T> type, Predicate<T> filter,
+    public <T extends SpecificRecord> List<T> readUntil(String topic, Class<T> type, Predicate<T> filter,
             Predicate<List<T>> done, Duration timeout) {
         Map<String, Object> c = kafkaConfig();
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -169,18 +169,18 @@ final class GatewayFixture implements ExtensionContext.Store.CloseableResource {
         return end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
     }
 
-    List<WindowAnswer> answers(String workloadId, int atLeast, Duration timeout) {
+    public List<WindowAnswer> answers(String workloadId, int atLeast, Duration timeout) {
         return readUntil(config.answersTopic(), WindowAnswer.class, a -> a.getWorkloadId().equals(workloadId),
                 l -> l.size() >= atLeast, timeout);
     }
 
     /** Rejections of records whose key (the device id) starts with {@code devicePrefix}. */
-    List<Rejection> rejections(String devicePrefix, Predicate<List<Rejection>> done, Duration timeout) {
+    public List<Rejection> rejections(String devicePrefix, Predicate<List<Rejection>> done, Duration timeout) {
         return readUntil(config.rejectionsTopic(), Rejection.class, r -> r.getOriginalKey() != null
                 && keyString(r).startsWith(devicePrefix), done, timeout);
     }
 
-    static String keyString(Rejection r) {
+    public static String keyString(Rejection r) {
         byte[] b = new byte[r.getOriginalKey().remaining()];
         r.getOriginalKey().duplicate().get(b);
         return new String(b, java.nio.charset.StandardCharsets.UTF_8);
