@@ -90,4 +90,50 @@ class DeviceClientGatewayTest {
         List<Rejection> rejections = g.rejections("dev-a-", l -> true, Duration.ofSeconds(10));
         assertThat(rejections).isEmpty();
     }
+
+    static final String CENTRAL = """
+            id: client-it-central
+            version: 1
+            family: histogram
+            domain: {labels: [low, mid, high]}
+            mode: central
+            mechanism: laplace
+            central: {epsilonPerRelease: 1.0, neighbour: add-remove, contributionsPerWindow: 2}
+            budget: {epsilonPerPeriod: 2.0, period: 1h}
+            window: {size: 2s, grace: 1s}
+            """;
+
+    @Test
+    void centralModeContributionsWithinLAreAllAcceptedByTheGateway(GatewayFixture g) throws Exception {
+        WorkloadSpec resolved;
+        try (WorkloadRegistrar registrar = g.registrar()) {
+            resolved = registrar.register(WorkloadFiles.parse(CENTRAL, "test"));
+        }
+        g.awaitGatewayKnows(resolved, Duration.ofSeconds(30));
+        long windowStart = nextWindowStart(2000);
+        Clock clock = Clock.fixed(Instant.ofEpochMilli(windowStart + 100), ZoneOffset.UTC);
+        String[] values = {"low", "mid", "high"};
+        List<CompletableFuture<?>> deliveries = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            DeviceClient device = DeviceClient.builder("dev-c-" + i, resolved).producer(g.reports).clock(clock)
+                    .topics(g.topics()).build();
+            for (int k = 0; k < 2; k++) {
+                Outcome o = device.report(values[(i + k) % 3]);
+                assertThat(o.status()).isEqualTo(Outcome.Status.SENT);
+                deliveries.add(o.delivery());
+            }
+            assertThat(device.report("low").status()).isEqualTo(Outcome.Status.CONTRIBUTION_LIMIT);
+        }
+        CompletableFuture.allOf(deliveries.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (accepted(g, resolved) < 100 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertThat(accepted(g, resolved)).isEqualTo(100.0);
+        assertThat(g.rejections("dev-c-", l -> true, Duration.ofSeconds(10))).isEmpty();
+    }
+
+    static double accepted(GatewayFixture g, WorkloadSpec s) {
+        return g.gateway.metrics().count("pgw.reports.accepted", "workload", s.id(), "mode", "central");
+    }
 }
