@@ -1,6 +1,6 @@
 package io.privacygateway.app.cli;
 
-import io.privacygateway.app.files.WorkloadFiles;
+import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.planner.Plan;

@@ -1,4 +1,4 @@
-package io.privacygateway.app.files;
+package io.privacygateway.client;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,7 +12,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** Reads workload declarations from YAML or JSON files (JSON is valid YAML, so one parser reads both). */
+/**
+ * Reads workload declarations from YAML or JSON files (JSON is valid YAML, so one parser reads both) into
+ * validated {@link WorkloadSpec}s. The only way the project turns a workload file into a spec: the
+ * command line, the registrar and the demo all use it.
+ *
+ * <p>Guarantee: a spec is returned only if every field validates ({@link WorkloadSpecParser}); otherwise an
+ * {@link InvalidWorkloadException} names the field and the bad value (unknown fields are errors too). The
+ * returned spec may still name {@code mechanism: auto}; {@link WorkloadRegistrar#register} resolves it.
+ */
 public final class WorkloadFiles {
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 

@@ -1,0 +1,199 @@
+package io.privacygateway.client;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.privacygateway.harness.EmbeddedKafka;
+import io.privacygateway.mechanisms.workload.CanonicalForm;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.schemas.avro.Rejection;
+import io.privacygateway.schemas.avro.WindowAnswer;
+import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.serde.AvroDeserializer;
+import io.privacygateway.topology.GatewayConfig;
+import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.GatewaySettings;
+import io.privacygateway.topology.GatewayTopologyFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
+
+/**
+ * One real gateway for the whole test run: an in-JVM KRaft broker, a real Apicurio registry (child process)
+ * and the Kafka Streams gateway ({@link GatewayService}) with 2 local partitions, 1 stream thread,
+ * exactly-once v2 and short idle/slack times so 2-second windows close within seconds. Started by the first
+ * test class that asks for it and closed at the end of the run (JUnit root store).
+ */
+public final class GatewayFixture implements ExtensionContext.Store.CloseableResource {
+    /** Idle shards advance their watermark by the gateway clock after this long without records. */
+    static final Duration IDLE_AFTER = Duration.ofSeconds(2);
+
+    public final EmbeddedKafka kafka;
+    public final EmbeddedRegistry registry;
+    public final SchemaRegistryClient registryClient;
+    public final GatewayConfig config;
+    public final GatewayService gateway;
+    public final Producer<String, SpecificRecord> reports;
+    private final Path stateDir;
+
+    private GatewayFixture() throws Exception {
+        kafka = EmbeddedKafka.start();
+        registry = EmbeddedRegistry.start();
+        registryClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
+        GatewayConfig d = GatewayConfig.defaults(2, 1);
+        config = new GatewayConfig(d.topicPrefix(), d.maxFutureSkew(), d.maxEventAge(), IDLE_AFTER,
+                Duration.ofMillis(500), Duration.ofMillis(500), d.localPartitions(), d.centralPartitions(),
+                d.ledgerRetentionPeriods());
+        stateDir = Files.createTempDirectory("pgw-client-test-state");
+        GatewaySettings s = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), "client-test-gateway",
+                config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
+        gateway = GatewayService.start(s, new SimpleMeterRegistry(), null, Duration.ofSeconds(60));
+        reports = ReportProducers.avro(kafkaConfig(), registryClient);
+    }
+
+    public static final class Extension implements BeforeAllCallback, ParameterResolver {
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            get(context);
+        }
+
+        @Override
+        public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
+            return p.getParameter().getType() == GatewayFixture.class;
+        }
+
+        @Override
+        public Object resolveParameter(ParameterContext p, ExtensionContext e) {
+            return get(e);
+        }
+
+        private static GatewayFixture get(ExtensionContext context) {
+            return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).getOrComputeIfAbsent(
+                    GatewayFixture.class, k -> {
+                        try {
+                            return new GatewayFixture();
+                        } catch (Exception e) {
+                            throw new IllegalStateException("cannot start the gateway fixture", e);
+                        }
+                    }, GatewayFixture.class);
+        }
+    }
+
+    public Map<String, Object> kafkaConfig() {
+        Map<String, Object> m = new HashMap<>();
+        m.put("bootstrap.servers", kafka.bootstrapServers());
+        return m;
+    }
+
+    public GatewayTopics topics() {
+        return new GatewayTopics(config.topicPrefix());
+    }
+
+    public WorkloadRegistrar registrar() {
+        return WorkloadRegistrar.create(kafkaConfig(), registryClient, topics());
+    }
+
+    /** Waits until the gateway's global workloads store holds {@code spec}'s version. */
+    public void awaitGatewayKnows(WorkloadSpec spec, Duration timeout) throws InterruptedException {
+        String hash = CanonicalForm.contentHash(spec);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            try {
+                ReadOnlyKeyValueStore<String, String> store = gateway.streams().store(StoreQueryParameters
+                        .fromNameAndType(GatewayTopologyFactory.WORKLOADS_STORE, QueryableStoreTypes.keyValueStore()));
+                String v = store.get(spec.id());
+                if (v != null && v.startsWith(hash + "\n")) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                // not queryable yet
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the gateway did not load workload " + spec.id() + " within " + timeout);
+    }
+
+    /**
+     * Reads a topic from the beginning (read_committed) at least up to its end offsets at the time of the
+     * call, and on until {@code done} holds for the matching values or the timeout passes; returns the
+     * matching values.
+     */
+    public <T extends SpecificRecord> List<T> readUntil(String topic, Class<T> type, Predicate<T> filter,
+            Predicate<List<T>> done, Duration timeout) {
+        Map<String, Object> c = kafkaConfig();
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        List<T> out = new ArrayList<>();
+        AvroDeserializer<T> values = new AvroDeserializer<>(type, registryClient);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
+            consumer.assign(parts);
+            consumer.seekToBeginning(parts);
+            Map<TopicPartition, Long> end = consumer.endOffsets(parts);
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!(done.test(out) && caughtUp(consumer, end)) && System.nanoTime() < deadline) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    T v = values.deserialize(topic, r.value());
+                    if (filter.test(v)) {
+                        out.add(v);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean caughtUp(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
+        return end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+    }
+
+    public List<WindowAnswer> answers(String workloadId, int atLeast, Duration timeout) {
+        return readUntil(config.answersTopic(), WindowAnswer.class, a -> a.getWorkloadId().equals(workloadId),
+                l -> l.size() >= atLeast, timeout);
+    }
+
+    /** Rejections of records whose key (the device id) starts with {@code devicePrefix}. */
+    public List<Rejection> rejections(String devicePrefix, Predicate<List<Rejection>> done, Duration timeout) {
+        return readUntil(config.rejectionsTopic(), Rejection.class, r -> r.getOriginalKey() != null
+                && keyString(r).startsWith(devicePrefix), done, timeout);
+    }
+
+    public static String keyString(Rejection r) {
+        byte[] b = new byte[r.getOriginalKey().remaining()];
+        r.getOriginalKey().duplicate().get(b);
+        return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void close() throws Exception {
+        reports.close(Duration.ofSeconds(5));
+        gateway.close();
+        registry.close();
+        kafka.close();
+        try (Stream<Path> files = Files.walk(stateDir)) {
+            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
