@@ -44,23 +44,25 @@ public interface DeviceBudget {
      * A device's usage of one workload's budget in one period.
      *
      * @param nextSequence the smallest sequence number not yet used (sequence numbers are used in order)
-     * @param spentEpsilon the ε charged so far, summed in the order of the charges (as the gateway's
-     *     ledger sums them, so both reach the same double)
+     * @param spentEpsilon the ε charged so far (for display)
+     * @param paidCharges the charges that cost ε (local: reports; central: paid windows); the device, like the
+     *     gateway's ledger, admits a charge while this is below the spec's {@code reportsPerPeriod()}
      */
-    record PeriodUsage(int nextSequence, double spentEpsilon) {
+    record PeriodUsage(int nextSequence, double spentEpsilon, int paidCharges) {
         /** Nothing used. */
-        public static final PeriodUsage NONE = new PeriodUsage(0, 0.0);
+        public static final PeriodUsage NONE = new PeriodUsage(0, 0.0, 0);
 
         public PeriodUsage {
-            if (nextSequence < 0 || !(spentEpsilon >= 0)) {
-                throw new IllegalArgumentException("nextSequence and spentEpsilon must be >= 0, got " + nextSequence
-                        + ", " + spentEpsilon);
+            if (nextSequence < 0 || !(spentEpsilon >= 0) || paidCharges < 0) {
+                throw new IllegalArgumentException("nextSequence, spentEpsilon and paidCharges must be >= 0, got "
+                        + nextSequence + ", " + spentEpsilon + ", " + paidCharges);
             }
         }
 
         /** The usage after one more charge. */
         public PeriodUsage plus(Charge c) {
-            return new PeriodUsage(Math.max(nextSequence, c.sequence() + 1), spentEpsilon + c.epsilon());
+            return new PeriodUsage(Math.max(nextSequence, c.sequence() + 1), spentEpsilon + c.epsilon(),
+                    c.epsilon() > 0 ? paidCharges + 1 : paidCharges);
         }
     }
 

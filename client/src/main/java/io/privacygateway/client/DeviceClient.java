@@ -127,9 +127,10 @@ public final class DeviceClient implements AutoCloseable {
                 charged = 0.0; // the window is paid for by its first contribution
             }
         }
-        if (charged > 0 && exceeds(used.spentEpsilon(), charged, cap)) {
+        if (charged > 0 && used.paidCharges() >= s.reportsPerPeriod()) {
             return Outcome.refused(Outcome.Status.BUDGET_EXHAUSTED, eventTime, "spent " + used.spentEpsilon()
-                    + " of " + cap + " in period " + period + "; a report costs " + charged);
+                    + " of " + cap + " in period " + period + " (" + used.paidCharges() + " paid charges of "
+                    + s.reportsPerPeriod() + ")");
         }
         ReportCoordinates coords = new ReportCoordinates(deviceId, period, sequence);
         SpecificRecord record = workload.mode() == Mode.LOCAL
@@ -180,30 +181,12 @@ public final class DeviceClient implements AutoCloseable {
         return new Outcome(Outcome.Status.SENT, coords, eventTime, delivery, "sent to " + topic);
     }
 
-    /**
-     * Whether charging {@code epsilon} more would exceed {@code budget}: the gateway ledger's rule
-     * ({@code spent + ε > budget·(1 + 10⁻¹²)}), evaluated on the same doubles.
-     */
-    static boolean exceeds(double spent, double epsilon, double budget) {
-        return spent + epsilon > budget * (1 + 1e-12);
-    }
-
     /** How many more reports (local) or newly paid windows (central) this device's budget allows in the current period. */
     public synchronized int remainingInCurrentPeriod() {
-        long now = clock.millis();
-        long period = workload.periodOf(now);
+        long period = workload.periodOf(clock.millis());
         PeriodUsage used = budget.usage(workload.id(), period);
-        double eps = workload.spec().epsilonPerCharge().value();
-        double cap = workload.spec().budget().epsilonPerPeriod().value();
-        int remaining = 0;
-        double spent = used.spentEpsilon();
-        int seq = used.nextSequence();
-        while (seq < workload.slotsPerPeriod() && !exceeds(spent, eps, cap)) {
-            spent += eps;
-            seq++;
-            remaining++;
-        }
-        return remaining;
+        return Math.max(0, Math.min(workload.slotsPerPeriod() - used.nextSequence(),
+                workload.spec().reportsPerPeriod() - used.paidCharges()));
     }
 
     /** The device id (the report key and the gateway's ledger key). */

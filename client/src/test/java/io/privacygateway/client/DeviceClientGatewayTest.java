@@ -19,7 +19,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -114,6 +113,7 @@ class DeviceClientGatewayTest {
             resolved = registrar.register(WorkloadFiles.parse(CENTRAL, "test"));
         }
         g.awaitGatewayKnows(resolved, Duration.ofSeconds(30));
+        double before = accepted(g, resolved); // other tests of this class share the workload and the gateway
         long windowStart = nextWindowStart(2000);
         Clock clock = Clock.fixed(Instant.ofEpochMilli(windowStart + 100), ZoneOffset.UTC);
         String[] values = {"low", "mid", "high"};
@@ -130,10 +130,10 @@ class DeviceClientGatewayTest {
         }
         CompletableFuture.allOf(deliveries.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (accepted(g, resolved) < 100 && System.nanoTime() < deadline) {
+        while (accepted(g, resolved) - before < 100 && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
-        assertThat(accepted(g, resolved)).isEqualTo(100.0);
+        assertThat(accepted(g, resolved) - before).isEqualTo(100.0);
         assertThat(g.rejections("dev-c-", l -> true, Duration.ofSeconds(10))).isEmpty();
     }
 
@@ -147,8 +147,6 @@ class DeviceClientGatewayTest {
      * window rejected with CONTRIBUTION_LIMIT; the rejection must not carry the raw value.
      */
     @Test
-    @Disabled("gateway bug: IngestProcessor.reject copies the record bytes into originalValue for central reports"
-            + " too, so the raw value reaches pgw.rejections; enable once the topology leaves it out")
     void rejectedCentralReportsDoNotExposeTheirRawValue(GatewayFixture g) throws Exception {
         WorkloadSpec resolved;
         try (WorkloadRegistrar registrar = g.registrar()) {

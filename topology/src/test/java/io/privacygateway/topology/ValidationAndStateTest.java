@@ -87,8 +87,12 @@ class ValidationAndStateTest {
         assertThat(back.charges()).isEqualTo(2);
         assertThat(back.hasSequence(5)).isTrue();
         assertThat(back.hasSequence(1)).isFalse();
-        assertThat(back.wouldExceed(1.0, 2.0)).isTrue();
-        assertThat(back.wouldExceed(1.0, 3.0)).isFalse();
+        assertThat(back.paid()).isEqualTo(2);
+        assertThat(back.budgetExhausted(2)).isTrue();
+        assertThat(back.budgetExhausted(3)).isFalse();
+        LedgerEntry free = back.charge(6, 0.0); // a further central contribution to a paid window
+        assertThat(free.paid()).isEqualTo(2);
+        assertThat(free.charges()).isEqualTo(3);
         assertThat(LedgerEntry.fromBytes(null).charges()).isZero();
     }
 

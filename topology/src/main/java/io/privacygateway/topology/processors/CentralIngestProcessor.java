@@ -53,6 +53,11 @@ public final class CentralIngestProcessor extends IngestProcessor {
     }
 
     @Override
+    protected boolean copyOriginalBytes() {
+        return false; // raw values never go to the rejections topic
+    }
+
+    @Override
     protected String topic() {
         return config.centralReportsTopic();
     }
@@ -92,9 +97,10 @@ public final class CentralIngestProcessor extends IngestProcessor {
         }
         double eps = s.central().epsilonPerRelease().value();
         boolean firstInWindow = count == 0;
-        if (firstInWindow && entry.wouldExceed(eps, s.budget().epsilonPerPeriod().value())) {
-            return Verdict.reject(RejectReason.BUDGET_EXHAUSTED, "the device has spent " + entry.spent() + " of its "
-                    + s.budget().epsilonPerPeriod().value() + " for period " + r.period());
+        if (firstInWindow && entry.budgetExhausted(s.reportsPerPeriod())) {
+            return Verdict.reject(RejectReason.BUDGET_EXHAUSTED, "the device has contributed to its " + entry.paid()
+                    + " paid window(s) of period " + r.period() + " (budget " + s.budget().epsilonPerPeriod().value()
+                    + " at ε " + eps + " per release)");
         }
         aggregate[x]++;
         contributions.put(contributionKey, count + 1);

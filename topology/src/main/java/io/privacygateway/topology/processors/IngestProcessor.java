@@ -98,6 +98,15 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
      */
     protected abstract Verdict admit(ReportView report, ActiveWorkload w, WindowKey window, long[] aggregate);
 
+    /**
+     * Whether rejection records carry the original record bytes. Central reports carry raw values, which must
+     * not be copied to the rejections topic; their rejections keep topic, partition and offset, so the original
+     * can still be found in the report topic (under its retention) by whoever may read it.
+     */
+    protected boolean copyOriginalBytes() {
+        return true;
+    }
+
     /** Called when a window closes at this shard, before its partial is sent (e.g. to drop per-window state). */
     protected void onWindowClosed(WindowKey window) {}
 
@@ -337,7 +346,7 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
                 .setOriginalPartition(md == null ? -1 : md.partition())
                 .setOriginalOffset(md == null ? -1 : md.offset())
                 .setOriginalKey(record.key() == null ? null : ByteBuffer.wrap(record.key()))
-                .setOriginalValue(record.value() == null ? null : ByteBuffer.wrap(record.value()))
+                .setOriginalValue(record.value() == null || !copyOriginalBytes() ? null : ByteBuffer.wrap(record.value()))
                 .setRejectedAtStreamTime(Math.max(0, watermark))
                 .build();
         context.forward(new Record<Object, Object>(record.key(), r, record.timestamp()), REJECTIONS_SINK);

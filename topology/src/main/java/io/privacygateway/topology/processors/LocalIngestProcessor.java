@@ -63,9 +63,10 @@ public final class LocalIngestProcessor extends IngestProcessor {
                     + " was already accepted from this device");
         }
         double eps = s.epsilonPerReport().value();
-        if (entry.wouldExceed(eps, s.budget().epsilonPerPeriod().value())) {
-            return Verdict.reject(RejectReason.BUDGET_EXHAUSTED, "the device has spent " + entry.spent() + " of its "
-                    + s.budget().epsilonPerPeriod().value() + " for period " + r.period());
+        if (entry.budgetExhausted(s.reportsPerPeriod())) {
+            return Verdict.reject(RejectReason.BUDGET_EXHAUSTED, "the device has made its " + entry.paid()
+                    + " report(s) of period " + r.period() + " (budget " + s.budget().epsilonPerPeriod().value()
+                    + " at ε " + eps + " per report)");
         }
         ReportCoordinates coords = new ReportCoordinates(r.deviceId(), r.period(), r.sequence());
         if (!w.local().protocol().accumulate(r.payload(), coords, aggregate)) {
