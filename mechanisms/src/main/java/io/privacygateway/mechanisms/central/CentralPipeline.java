@@ -50,9 +50,14 @@ import java.util.List;
  * with pure ε_count and is public to the rest (adaptive composition), so only pure outputs are published:
  * the intermediate (ε, δ) values never leave this class.
  *
- * <p><b>Error bars</b> use public quantities only (the published count, the noise parameters): an l2
- * bound on the total error, valid with probability at least the workload's confidence (the mixing
- * event's ω is charged to the failure probability), reported for every answer.
+ * <p><b>Error bars</b> use pure-DP quantities only (the published count, the noise parameters, and the
+ * Laplace or purified output before its final projection; never the Gaussian intermediate): an l2 bound
+ * on the total error ({@code rmsErrorBoundAtConfidence} × √m), and per-coordinate intervals, each valid
+ * with probability at least the workload's confidence (the mixing event's ω is charged to the failure
+ * probability). A coordinate's half-width is the distance the final projection moved it plus the noise
+ * tail of that coordinate: {@code s·ln(2/β)} for the Laplace baseline (plus the count's share), and for a
+ * purified answer in answer space {@code h + b·ln(2/β)} plus the l2 bound of the approximate release
+ * (projection gives no per-coordinate guarantee for the Gaussian part); in histogram space, the l2 bound.
  */
 public final class CentralPipeline {
     /** The n parameters are planned for when the spec gives none. */
@@ -73,6 +78,8 @@ public final class CentralPipeline {
     private final Purifier purifier;
     private final double widthK;
     private final double diameterK;
+    /** {@code max_x max_q |Q(x)_q|}: bounds every true answer coordinate. */
+    private final double maxAbsAnswer;
 
     /**
      * One noisy level in the working space: integer components per universe value ({@code null} means
@@ -99,6 +106,7 @@ public final class CentralPipeline {
         this.purifier = purifier;
         this.widthK = GaussianWidth.of(workload.points()).upper();
         this.diameterK = diameter(workload.points());
+        this.maxAbsAnswer = maxAbs(workload.points());
     }
 
     /** Builds the release a resolved central-mode workload names. */
@@ -362,6 +370,7 @@ public final class CentralPipeline {
         double[] estimate;
         List<Answer.LevelDetail> details = new ArrayList<>();
         double bound;
+        double[] halfWidth = new double[m];
         double sigmaSq = 0;
         if (params.mechanism() == MechanismId.LAPLACE) {
             double nG = (double) published * geometry.scale();
@@ -375,6 +384,12 @@ public final class CentralPipeline {
             sigmaSq = 2 * scale * scale;
             double beta = failure() / 2;
             bound = Math.sqrt(m) * scale * Math.log(2 * m / beta) + countBound(beta, published) * diameterK;
+            // per coordinate: y_q − x̄_q = N_q/(ñG) + x̄_q (n − ñ)/ñ, and y is itself pure DP, so the distance the
+            // projection moved each coordinate may be published
+            double tail = scale * Math.log(2 / beta) + maxAbsAnswer * countBound(beta, published);
+            for (int q = 0; q < m; q++) {
+                halfWidth[q] = Math.abs(estimate[q] - y[q]) + tail;
+            }
             details.add(new Answer.LevelDetail(1, params.epsilonTotal(), 0, Math.sqrt(sigmaSq), widthK,
                     workload.universeSize(), 0, 0.0));
         } else {
@@ -416,12 +431,20 @@ public final class CentralPipeline {
             }
             double[] approx = levels.size() == 1 && levels.get(0).projection() == null ? sum
                     : feasibleWork.project(sum).point();
-            double[] pure = feasibleWork.project(purifier.purify(approx, secret)).point();
+            double[] purified = purifier.purify(approx, secret);
+            double[] pure = feasibleWork.project(purified).point();
             estimate = histogramSpace ? feasibleAnswers.project(workload.answersOf(pure)).point() : pure;
             double b = purifier.noiseScale();
             sigmaSq += 2 * b * b;
+            double levelsBound = work;
             work += Math.sqrt(d) * (b * Math.log(2 * d / beta) + purifier.gridStep());
             bound = answerOperatorNorm * work;
+            for (int q = 0; q < m; q++) {
+                // answer space: |a_q − x̄_q| ≤ |a_q − v_q| + |v_q − x_q| + ‖x − x̄‖₂ with v the purified (pure DP)
+                // output and x the approximate one; |v_q − x_q| ≤ h + b ln(2/β) unless the mixing event occurred
+                halfWidth[q] = histogramSpace ? bound
+                        : Math.abs(estimate[q] - purified[q]) + purifier.gridStep() + b * Math.log(2 / beta) + levelsBound;
+            }
             if (histogramSpace) {
                 sigmaSq *= answerOperatorNorm * answerOperatorNorm; // a per-answer scale, conservatively
             }
@@ -431,8 +454,9 @@ public final class CentralPipeline {
         double[] hi = new double[m];
         double[] se = new double[m];
         for (int q = 0; q < m; q++) {
-            lo[q] = valid ? Math.max(0, estimate[q] - bound) : 0;
-            hi[q] = valid ? Math.min(1, estimate[q] + bound) : 1;
+            double h = halfWidth[q];
+            lo[q] = valid ? Math.max(0, estimate[q] - h) : 0;
+            hi[q] = valid ? Math.min(1, estimate[q] + h) : 1;
             se[q] = Math.sqrt(sigmaSq);
         }
         return new Answer(params.mechanism(), params.epsilonTotal(), 0.0, published, workload.queryLabels(), estimate,
@@ -463,6 +487,16 @@ public final class CentralPipeline {
         double widthBound = sigma * (width + diameter * Math.sqrt(2 * t));
         double chi = sigma * sigma * (m + 2 * Math.sqrt(m * t) + 2 * t);
         return Math.sqrt(Math.min(widthBound, chi));
+    }
+
+    static double maxAbs(PointSet p) {
+        double best = 0;
+        for (int i = 0; i < p.size(); i++) {
+            for (int q = 0; q < p.dim(); q++) {
+                best = Math.max(best, Math.abs(p.get(i, q)));
+            }
+        }
+        return best;
     }
 
     static double diameter(PointSet p) {

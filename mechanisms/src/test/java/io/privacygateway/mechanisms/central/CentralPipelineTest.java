@@ -141,6 +141,47 @@ class CentralPipelineTest {
         assertThat(misses).isLessThanOrEqualTo(3);
     }
 
+    /**
+     * Every coordinate's published interval holds its true value with probability at least the stated
+     * confidence (0.9). Per coordinate, the misses over 40 seeded releases are at most Bin(40, 0.1); the
+     * test fails a coordinate only beyond the Bin(40, 0.1) quantile of 1 − 10⁻⁶/m, so a correct
+     * implementation fails a case with probability below 10⁻⁶ (union bound over the m coordinates). The
+     * intervals must also be informative: Laplace intervals narrower than the l2 bound, and in answer space
+     * narrower than the whole [0, 1] range (in histogram space, and for chaining, the l2 bound of the Gaussian
+     * part dominates and can cover it).
+     */
+    @ParameterizedTest
+    @MethodSource("cases")
+    void everyCoordinateLiesInItsIntervalAtTheStatedConfidence(WorkloadSpec s) {
+        CentralPipeline p = CentralPipeline.of(Workload.of(s));
+        long[] c = counts(p.workload(), 5_000);
+        double[] truth = p.workload().meanAnswer(c);
+        int m = truth.length;
+        int releases = 40;
+        int[] misses = new int[m];
+        double width = 0;
+        double l2 = 0;
+        for (int t = 0; t < releases; t++) {
+            Answer a = p.release(c, new SeededRandomBits(500 + t));
+            for (int q = 0; q < m; q++) {
+                if (truth[q] < a.lower()[q] - 1e-12 || truth[q] > a.upper()[q] + 1e-12) {
+                    misses[q]++;
+                }
+                width += (a.upper()[q] - a.lower()[q]) / (releases * m);
+            }
+            l2 += a.rmsErrorBoundAtConfidence() * Math.sqrt(m) / releases;
+        }
+        int allowed = org.apache.commons.statistics.distribution.BinomialDistribution.of(releases, 0.1)
+                .inverseSurvivalProbability(1e-6 / m);
+        assertThat(java.util.Arrays.stream(misses).max().orElse(0)).isLessThanOrEqualTo(allowed);
+        if (p.parameters().space() == CentralParameters.Space.ANSWERS && s.mechanism() != MechanismId.CENTRAL_CHAINING) {
+            assertThat(width).isLessThan(0.9);
+        }
+        if (s.mechanism() == MechanismId.LAPLACE) {
+            assertThat(width / 2).isLessThan(l2);
+        }
+    }
+
     @Test
     void histogramSpaceIsChosenWhereItIsCheaperAndPurificationBeatsWorkloadLaplaceOnRanges() {
         WorkloadSpec range = spec("range", Map.of("buckets", edges(32)), null, "central-projection", "add-remove", 1.0,
