@@ -1,6 +1,7 @@
 package io.privacygateway.app;
 
 import io.privacygateway.app.cli.BenchCommand;
+import io.privacygateway.app.cli.DemoCommand;
 import io.privacygateway.app.cli.PlanCommand;
 import io.privacygateway.app.cli.RunCommand;
 import io.privacygateway.app.cli.SimulateCommand;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Command;
 /** Entry point of the {@code privacy-gateway} command line. */
 @Command(name = "privacy-gateway", mixinStandardHelpOptions = true, version = "privacy-gateway 0.1.0",
         description = "A streaming privacy gateway: local and central differential privacy on Apache Kafka.",
-        subcommands = {SimulateCommand.class, PlanCommand.class, BenchCommand.class, RunCommand.class})
+        subcommands = {DemoCommand.class, SimulateCommand.class, PlanCommand.class, BenchCommand.class,
+            RunCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -12,7 +12,6 @@ import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
-import io.privacygateway.topology.GatewayTopologyFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,9 +29,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
@@ -114,23 +110,8 @@ public final class GatewayFixture implements ExtensionContext.Store.CloseableRes
     }
 
     /** Waits until the gateway's global workloads store holds {@code spec}'s version. */
-    public void awaitGatewayKnows(WorkloadSpec spec, Duration timeout) throws InterruptedException {
-        String hash = CanonicalForm.contentHash(spec);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                ReadOnlyKeyValueStore<String, String> store = gateway.streams().store(StoreQueryParameters
-                        .fromNameAndType(GatewayTopologyFactory.WORKLOADS_STORE, QueryableStoreTypes.keyValueStore()));
-                String v = store.get(spec.id());
-                if (hash.equals(v)) { // the gateway maps a workload id to its current content hash
-                    return;
-                }
-            } catch (RuntimeException e) {
-                // not queryable yet
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the gateway did not load workload " + spec.id() + " within " + timeout);
+    public void awaitGatewayKnows(WorkloadSpec spec, Duration timeout) throws Exception {
+        gateway.awaitWorkload(spec.id(), CanonicalForm.contentHash(spec), timeout);
     }
 
     /**

@@ -35,7 +35,7 @@ public abstract class GatewayFixtureAccess {
         return fixture.reports;
     }
 
-    protected void awaitGatewayKnows(WorkloadSpec spec) throws InterruptedException {
+    protected void awaitGatewayKnows(WorkloadSpec spec) throws Exception {
         fixture.awaitGatewayKnows(spec, Duration.ofSeconds(30));
     }
 

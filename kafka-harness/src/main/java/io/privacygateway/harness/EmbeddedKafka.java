@@ -309,6 +309,12 @@ public final class EmbeddedKafka implements KafkaHarness {
     }
 
     @Override
+    public EmbeddedKafka closedByCaller() {
+        ShutdownRegistry.deregister(this);
+        return this;
+    }
+
+    @Override
     public Kind kind() {
         return Kind.EMBEDDED;
     }

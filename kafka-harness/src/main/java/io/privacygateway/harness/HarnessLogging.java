@@ -38,6 +38,11 @@ public final class HarnessLogging {
             Map.entry("org.apache.kafka.controller.QuorumController", "error"),
             // Clients: a producer whose transaction is fenced or aborted logs ERROR lines that are
             // expected in exactly-once tests; they stay visible (ERROR >= WARN).
+            // Expected in tests and demos, which keep Streams state in the OS temp directory, stop brokers
+            // under running clients and let a global consumer start before its partition is assigned.
+            Map.entry("org.apache.kafka.streams.processor.internals.StateDirectory", "error"),
+            Map.entry("org.apache.kafka.clients.NetworkClient", "error"),
+            Map.entry("org.apache.kafka.clients.consumer.internals.OffsetFetcherUtils", "error"),
             Map.entry("org.testcontainers", "warn"),
             Map.entry("tc", "warn"),
             Map.entry("com.github.dockerjava", "warn"),

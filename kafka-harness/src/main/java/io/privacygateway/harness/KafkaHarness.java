@@ -134,6 +134,18 @@ public interface KafkaHarness extends AutoCloseable {
         return Admin.create(clientConfig());
     }
 
+    /**
+     * Hands closing at JVM exit to the caller: the harness's own exit hook will leave this broker alone, so
+     * an application that closes its clients first (in its own shutdown path) is not cut off from a broker
+     * that a concurrently running hook already stopped. The caller must then close the harness itself,
+     * also on Ctrl-C. (A container is reaped by Testcontainers either way.)
+     *
+     * @return this harness
+     */
+    default KafkaHarness closedByCaller() {
+        return this;
+    }
+
     /** Stops the broker and removes its data. Idempotent; never throws. */
     @Override
     void close();

@@ -24,8 +24,12 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -89,6 +93,9 @@ public final class GatewayService implements AutoCloseable {
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) s.replicationFactor());
         p.put(StreamsConfig.STATE_DIR_CONFIG, s.stateDir().toString());
         p.put(StreamsConfig.consumerPrefix("isolation.level"), "read_committed");
+        // the global workloads store's processing errors go through the same handler as the rest (the default
+        // from Kafka 5.0 on; the workloads processor never throws on bad specs, it counts and skips them)
+        p.putIfAbsent("processing.exception.handler.global.enabled", "true");
         return p;
     }
 
@@ -167,6 +174,34 @@ public final class GatewayService implements AutoCloseable {
 
     public SchemaRegistryClient registry() {
         return registry;
+    }
+
+    /**
+     * Waits until this instance's global workloads store maps {@code workloadId} to {@code contentHash}: from
+     * then on reports of that version are validated against it (earlier ones would be rejected as
+     * {@code UNKNOWN_WORKLOAD}).
+     *
+     * @throws TimeoutException if it does not within {@code timeout}
+     */
+    public void awaitWorkload(String workloadId, String contentHash, Duration timeout)
+            throws TimeoutException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                ReadOnlyKeyValueStore<String, String> store = streams.store(StoreQueryParameters.fromNameAndType(
+                        GatewayTopologyFactory.WORKLOADS_STORE, QueryableStoreTypes.keyValueStore()));
+                if (contentHash.equals(store.get(workloadId))) {
+                    return;
+                }
+            } catch (InvalidStateStoreException e) {
+                // not queryable yet (starting or rebalancing)
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("the gateway did not load workload " + workloadId + " (content hash "
+                        + contentHash.substring(0, Math.min(12, contentHash.length())) + ") within " + timeout);
+            }
+            Thread.sleep(50);
+        }
     }
 
     /** Stops the gateway, committing its last transaction. */

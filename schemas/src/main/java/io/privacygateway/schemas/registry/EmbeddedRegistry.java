@@ -153,6 +153,22 @@ public final class EmbeddedRegistry implements AutoCloseable {
         }
     }
 
+    /**
+     * Hands stopping the child at JVM exit to the caller: removes this registry's exit hook, so an application
+     * that closes its clients first (in its own shutdown path) is not cut off from a registry that a
+     * concurrently running hook already stopped. The caller must then close it itself, also on Ctrl-C.
+     *
+     * @return this registry
+     */
+    public EmbeddedRegistry closedByCaller() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException jvmAlreadyShuttingDown) {
+            // the hook is running or will run
+        }
+        return this;
+    }
+
     /** Stops the child process and its descendants and waits for them. Idempotent. */
     @Override
     public void close() {
