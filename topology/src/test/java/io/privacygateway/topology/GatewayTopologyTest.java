@@ -76,7 +76,7 @@ class GatewayTopologyTest {
 
     /** A driver around the gateway topology, with typed access to its topics. */
     static final class Gateway implements AutoCloseable {
-        final GatewayConfig cfg = GatewayConfig.defaults(1, 1);
+        final GatewayConfig cfg;
         final GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry());
         final TopologyTestDriver driver;
         final TestInputTopic<String, byte[]> workloads;
@@ -88,6 +88,12 @@ class GatewayTopologyTest {
         final AvroSerializer<LocalReport> reportSerializer = new AvroSerializer<>(client);
 
         Gateway() {
+            this(1);
+        }
+
+        /** A gateway configured for {@code localPartitions}; the test driver feeds every record to partition 0. */
+        Gateway(int localPartitions) {
+            cfg = GatewayConfig.defaults(localPartitions, 1);
             Properties p = new Properties();
             p.put(StreamsConfig.APPLICATION_ID_CONFIG, "gateway-test");
             p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -263,6 +269,40 @@ class GatewayTopologyTest {
             g.send(report(w, protocol, "d2", 0, T0 + 2_000, 2, new SeededRandomBits(4)), T0 + 30_000);
             assertThat(g.rejections.readValuesToList()).extracting(Rejection::getReasonCode)
                     .containsExactly(RejectionReason.LATE);
+        }
+    }
+
+    /**
+     * A device's ledger lives with its own partition (default partitioner of its id): a report placed on
+     * another partition is refused, so a device cannot multiply its budget by spreading its reports.
+     */
+    @Test
+    void reportsOnAnotherPartitionThanTheirDevicesAreRejected() {
+        try (Gateway g = new Gateway(3)) {
+            WorkloadSpec s = spec("grr");
+            Workload w = Workload.of(s);
+            LocalProtocol protocol = LocalPipeline.of(w).protocol();
+            g.register(s);
+            List<String> home = new ArrayList<>();
+            List<String> away = new ArrayList<>();
+            for (int i = 0; home.size() < 3 || away.size() < 3; i++) {
+                String d = "dev-" + i;
+                int partition = org.apache.kafka.common.utils.Utils.toPositive(
+                        org.apache.kafka.common.utils.Utils.murmur2(d.getBytes(java.nio.charset.StandardCharsets.UTF_8))) % 3;
+                (partition == 0 ? home : away).add(d);
+            }
+            for (String d : home.subList(0, 3)) {
+                g.send(report(w, protocol, d, 0, T0 + 1_000, 1, new SeededRandomBits(d.hashCode())), T0 + 1_000);
+            }
+            for (String d : away.subList(0, 3)) {
+                g.send(report(w, protocol, d, 0, T0 + 1_000, 1, new SeededRandomBits(d.hashCode())), T0 + 1_000);
+            }
+            List<Rejection> rejected = g.rejections.readValuesToList();
+            assertThat(rejected).extracting(Rejection::getReasonCode).containsOnly(RejectionReason.WRONG_PARTITION)
+                    .hasSize(3);
+            assertThat(rejected).extracting(Rejection::getDeviceId).containsExactlyElementsOf(away.subList(0, 3));
+            assertThat(rejected.get(0).getMessage()).contains("belongs on partition");
+            assertThat(g.metrics.count("pgw.reports.accepted", "workload", "apps", "mode", "local")).isEqualTo(3);
         }
     }
 

@@ -72,7 +72,7 @@ public final class ThroughputBenchmark {
 
     private final int partitions;
     private final int threads;
-    private long commitIntervalMs = 100;
+    private long commitIntervalMs = io.privacygateway.topology.GatewayService.DEFAULT_COMMIT_INTERVAL_MS;
     private int rounds = 3;
 
     /** How many alternating rounds of baseline and gateway to run (medians are reported). */
@@ -94,7 +94,7 @@ public final class ThroughputBenchmark {
                 s.registryProperties());
     }
 
-    /** The gateway's Kafka Streams commit interval (exactly-once default 100 ms). */
+    /** The gateway's Kafka Streams commit interval (default: the gateway's default). */
     public ThroughputBenchmark commitInterval(long ms) {
         this.commitIntervalMs = ms;
         return this;

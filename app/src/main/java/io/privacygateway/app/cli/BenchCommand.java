@@ -179,8 +179,9 @@ public final class BenchCommand implements Runnable {
                 description = "Alternating rounds of baseline and gateway (medians reported; default ${DEFAULT-VALUE}).")
         int rounds;
 
-        @Option(names = "--commit-interval-ms", defaultValue = "100",
-                description = "The gateway's commit interval (exactly-once; Kafka Streams' default is 100 ms).")
+        @Option(names = "--commit-interval-ms", defaultValue = "500",
+                description = "The gateway's commit interval (default ${DEFAULT-VALUE}, the gateway's default; Kafka"
+                        + " Streams' exactly-once default is 100 ms).")
         long commitIntervalMs;
 
         @Override

@@ -58,6 +58,11 @@ public final class CentralIngestProcessor extends IngestProcessor {
     }
 
     @Override
+    protected int partitions() {
+        return config.centralPartitions();
+    }
+
+    @Override
     protected String topic() {
         return config.centralReportsTopic();
     }

@@ -15,11 +15,13 @@ import io.privacygateway.topology.validate.Verdict;
 import io.privacygateway.topology.workload.ActiveWorkload;
 import io.privacygateway.topology.workload.WorkloadCache;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -31,7 +33,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * A shard of the gateway: one task per report-topic partition (reports are keyed by device id, so a
- * device's reports always meet the same ledger). For each record, in one exactly-once transaction:
+ * device's reports always meet the same ledger; a report on another partition than its device id's is
+ * rejected with {@code WRONG_PARTITION}). For each record, in one exactly-once transaction:
  * decode, validate against the registered workload, check the window is still open, check and charge the
  * device's ledger, and add the report to the shard's exact partial aggregate of its window. A window
  * closes at this shard when the shard's watermark (the largest broker append time seen, or the gateway
@@ -88,6 +91,18 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
     /** The report topic this shard reads. */
     protected abstract String topic();
 
+    /** The number of partitions of {@link #topic()} (checked against the topic at start-up). */
+    protected abstract int partitions();
+
+    /**
+     * The partition a device's reports belong on: Kafka's default partitioner for the device id as key
+     * (murmur2 of its UTF-8 bytes). A device's ledger lives with that partition only, so a device that places
+     * reports on other partitions itself cannot multiply its budget.
+     */
+    int partitionOf(String deviceId) {
+        return Utils.toPositive(Utils.murmur2(deviceId.getBytes(StandardCharsets.UTF_8))) % partitions();
+    }
+
     /** Decodes a report; {@link WireFormatException}s propagate to be classified. */
     protected abstract ReportView decode(byte[] value);
 
@@ -142,6 +157,13 @@ public abstract class IngestProcessor implements Processor<byte[], byte[], Objec
             return;
         } catch (RuntimeException e) {
             reject(record, null, RejectReason.MALFORMED, "undecodable report: " + e.getClass().getSimpleName());
+            return;
+        }
+        int expected = partitionOf(report.deviceId());
+        if (expected != context.taskId().partition()) {
+            reject(record, report, RejectReason.WRONG_PARTITION, "device " + report.deviceId() + " belongs on partition "
+                    + expected + " of " + topic() + " (its reports are keyed by device id, default partitioner), not "
+                    + context.taskId().partition());
             return;
         }
         ActiveWorkload w;

@@ -36,6 +36,11 @@ public final class LocalIngestProcessor extends IngestProcessor {
     }
 
     @Override
+    protected int partitions() {
+        return config.localPartitions();
+    }
+
+    @Override
     protected String topic() {
         return config.localReportsTopic();
     }

@@ -32,5 +32,10 @@ public enum RejectReason {
     /** The report's window had already closed (event time older than window end + grace). */
     LATE,
     /** Central mode: the raw value is not in the workload's domain. */
-    INVALID_VALUE
+    INVALID_VALUE,
+    /**
+     * The report arrived on another partition than its device id's (the default partitioner of the device id
+     * as key): a device's budget is kept with its own partition, so reports placed elsewhere are refused.
+     */
+    WRONG_PARTITION
 }
