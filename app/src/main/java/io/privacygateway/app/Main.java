@@ -3,6 +3,7 @@ package io.privacygateway.app;
 import io.privacygateway.app.cli.BenchCommand;
 import io.privacygateway.app.cli.DemoCommand;
 import io.privacygateway.app.cli.PlanCommand;
+import io.privacygateway.app.cli.RegisterCommand;
 import io.privacygateway.app.cli.RunCommand;
 import io.privacygateway.app.cli.SimulateCommand;
 import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
 @Command(name = "privacy-gateway", mixinStandardHelpOptions = true, version = "privacy-gateway 0.1.0",
         description = "A streaming privacy gateway: local and central differential privacy on Apache Kafka.",
         subcommands = {DemoCommand.class, SimulateCommand.class, PlanCommand.class, BenchCommand.class,
-            RunCommand.class})
+            RunCommand.class, RegisterCommand.class})
 public final class Main implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

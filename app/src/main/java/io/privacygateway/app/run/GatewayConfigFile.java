@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -82,6 +83,20 @@ public final class GatewayConfigFile {
         check("partitions.", parts, Set.of("local", "central"));
         check("timing.", timing, Set.of("maxFutureSkew", "maxEventAge", "idleAfter", "watermarkSlack", "punctuateEvery",
                 "ledgerRetentionPeriods"));
+        for (String side : List.of("local", "central")) {
+            int n = integer(parts, "partitions." + side, 3);
+            if (n < 1) {
+                throw new ConfigException("partitions." + side, "must be >= 1, got " + n);
+            }
+        }
+        int threads = integer(m, "streamThreads", 1);
+        if (threads < 1) {
+            throw new ConfigException("streamThreads", "must be >= 1, got " + threads);
+        }
+        String guarantee = string(m, "processingGuarantee", "exactly_once_v2");
+        if (!List.of("exactly_once_v2", "at_least_once").contains(guarantee)) {
+            throw new ConfigException("processingGuarantee", "must be exactly_once_v2 or at_least_once, got " + guarantee);
+        }
         GatewayConfig g = wrap("timing", () -> new GatewayConfig(string(m, "topicPrefix", "pgw."),
                 duration(timing, "timing.maxFutureSkew", "1m"), duration(timing, "timing.maxEventAge", "1h"),
                 duration(timing, "timing.idleAfter", "10s"), duration(timing, "timing.watermarkSlack", "5s"),
@@ -92,8 +107,8 @@ public final class GatewayConfigFile {
             throw new ConfigException("replicationFactor", "must be in [1, 32767], got " + rf);
         }
         GatewaySettings s = wrap("(settings)", () -> new GatewaySettings(bootstrap, registry,
-                string(m, "applicationId", "privacy-gateway"), g, (short) rf, integer(m, "streamThreads", 1),
-                Path.of(string(m, "stateDir", "gateway-state")), string(m, "processingGuarantee", "exactly_once_v2"),
+                string(m, "applicationId", "privacy-gateway"), g, (short) rf, threads,
+                Path.of(string(m, "stateDir", "gateway-state")), guarantee,
                 strings(map(m, "kafka")), strings(map(m, "registry"))));
         Map<?, ?> dash = map(m, "dashboard");
         check("dashboard.", dash, Set.of("port"));
