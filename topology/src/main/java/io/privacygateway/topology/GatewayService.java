@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
@@ -157,18 +159,34 @@ public final class GatewayService implements AutoCloseable {
     }
 
     private static void checkReportTopic(Admin a, String topic, int partitions) throws Exception {
-        TopicDescription d = a.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS).get(topic);
+        TopicDescription d = whenKnown(() -> a.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
+                .get(topic));
         if (d.partitions().size() != partitions) {
             throw new IllegalStateException("topic " + topic + " has " + d.partitions().size()
-                    + " partitions; the gateway is configured for " + partitions + " (gateway.localPartitions /"
-                    + " gateway.centralPartitions)");
+                    + " partitions; the gateway is configured for " + partitions + " (partitions.local /"
+                    + " partitions.central in gateway.yaml)");
         }
         ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, topic);
-        Config c = a.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r);
+        Config c = whenKnown(() -> a.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r));
         String type = c.get(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG).value();
         if (!"LogAppendTime".equals(type)) {
             throw new IllegalStateException("topic " + topic + " uses message.timestamp.type=" + type
                     + "; the gateway needs LogAppendTime (set it with kafka-configs --alter)");
+        }
+    }
+
+    /** An admin call on a topic, retried (up to 30 s) while the broker has not caught up with its creation. */
+    private static <T> T whenKnown(Callable<T> call) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                return call.call();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
         }
     }
 
