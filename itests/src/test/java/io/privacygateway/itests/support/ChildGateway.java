@@ -44,7 +44,8 @@ public final class ChildGateway implements AutoCloseable {
         // surefire.test.class.path. Either works for the child.
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx512m", "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", classPath, GatewayMain.class.getName()));
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), "-cp", classPath, GatewayMain.class.getName()));
         command.addAll(args);
         Files.createDirectories(log.getParent());
         Files.writeString(log, "=== start " + name + " " + java.time.Instant.now() + "\n", StandardOpenOption.CREATE,

@@ -38,6 +38,8 @@ public final class ItCluster implements ExtensionContext.Store.CloseableResource
     private TestGateway shared;
 
     private ItCluster() throws Exception {
+        // failsafe points java.io.tmpdir into target/ (see the pom); it must exist before anything uses it
+        Files.createDirectories(Path.of(System.getProperty("java.io.tmpdir")));
         long t0 = System.nanoTime();
         kafka = KafkaHarness.start();
         long t1 = System.nanoTime();

@@ -43,8 +43,11 @@ public final class TestGateway implements AutoCloseable {
     /** Writes arbitrary bytes (misbehaving devices). */
     public final Producer<String, byte[]> raw;
 
-    private TestGateway(ItCluster cluster, GatewayConfig config, GatewayService service) {
+    private final Path stateDir;
+
+    private TestGateway(ItCluster cluster, GatewayConfig config, GatewayService service, Path stateDir) {
         this.cluster = cluster;
+        this.stateDir = stateDir;
         this.config = config;
         this.service = service;
         this.reports = ReportProducers.avro(cluster.kafkaConfig(), cluster.registryClient);
@@ -53,13 +56,14 @@ public final class TestGateway implements AutoCloseable {
 
     static TestGateway start(ItCluster cluster, String applicationId, GatewayConfig config) throws Exception {
         long t0 = System.nanoTime();
-        Path stateDir = Files.createDirectories(cluster.workDir().resolve("state-" + applicationId));
+        // a fresh state directory: state left by an earlier run would not match this run's broker
+        Path stateDir = Files.createTempDirectory(cluster.workDir(), "state-" + applicationId + "-");
         GatewaySettings s = new GatewaySettings(cluster.kafka.bootstrapServers(), cluster.registry.ccompatUrl(),
                 applicationId, config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
         GatewayService service = GatewayService.start(s, new SimpleMeterRegistry(), CentralReleaser.secure(),
                 Duration.ofSeconds(90));
         System.out.printf("[it] gateway %s running after %.1f s%n", applicationId, (System.nanoTime() - t0) / 1e9);
-        return new TestGateway(cluster, config, service);
+        return new TestGateway(cluster, config, service, stateDir);
     }
 
     public GatewayTopics topics() {
@@ -167,5 +171,14 @@ public final class TestGateway implements AutoCloseable {
         reports.close(Duration.ofSeconds(5));
         raw.close(Duration.ofSeconds(5));
         service.close();
+        deleteRecursively(stateDir);
+    }
+
+    static void deleteRecursively(Path dir) {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (java.io.IOException e) {
+            // best effort: it lies under target/
+        }
     }
 }
