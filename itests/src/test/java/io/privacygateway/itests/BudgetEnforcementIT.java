@@ -53,7 +53,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <p>A third, disabled test shows a gateway bug: the ledger is per partition, so a device whose reports
  * reach several partitions gets k reports per partition accepted.
  *
- * <p><b>Time:</b> about 20 s (two windows of 3 s with a 3 s lead and 2 s grace).
+ * <p><b>Time:</b> about 20 s (two windows of 3 s with a 2 s lead and 1 s grace).
  */
 @ExtendWith({ItCluster.Extension.class, Timed.class})
 class BudgetEnforcementIT {
@@ -70,7 +70,7 @@ class BudgetEnforcementIT {
                 mechanism: grr
                 epsilonPerReport: 1.0
                 budget: {epsilonPerPeriod: 5.0, period: 1d}
-                window: {size: 3s, grace: 2s}
+                window: {size: 3s, grace: 1s}
                 """.formatted(id);
     }
 
@@ -93,7 +93,7 @@ class BudgetEnforcementIT {
         WorkloadSpec spec = g.register(workload(workloadId));
         assertThat(spec.reportsPerPeriod()).isEqualTo(K);
         WorkloadRuntime w = WorkloadRuntime.of(spec);
-        long windowStart = Windows.nextWindowStart(3000, 3000);
+        long windowStart = Windows.nextWindowStart(3000, 2000);
         long t = windowStart + 1000;
         List<LocalReport> all = new ArrayList<>();
         for (String device : devices) {
@@ -104,7 +104,7 @@ class BudgetEnforcementIT {
         Map<LocalReport, RecordMetadata> sent = sendConcurrently(g, all);
         System.out.printf("[budget] %d reports of %d device(s) sent from %d threads in %.1f s, %d ms before the"
                 + " window closes%n", all.size(), devices.size(), THREADS, (System.nanoTime() - t0) / 1e9,
-                windowStart + 3000 + 2000 - System.currentTimeMillis());
+                windowStart + 3000 + 1000 - System.currentTimeMillis());
 
         int expectedAccepted = K * devices.size();
         int expectedRejected = all.size() - expectedAccepted;
