@@ -9,6 +9,7 @@ import io.privacygateway.topology.GatewayTopologyFactory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.kafka.streams.KeyValue;
@@ -32,7 +33,8 @@ public final class GatewayMain {
 
     private GatewayMain() {}
 
-    public static void main(String[] args) throws Exception {
+    /** The settings a process started with these {@code key=value} arguments runs with. */
+    public static GatewaySettings settings(List<String> args) {
         Map<String, String> a = new HashMap<>();
         for (String arg : args) {
             int eq = arg.indexOf('=');
@@ -46,8 +48,12 @@ public final class GatewayMain {
                 "main.consumer.group.instance.id", a.get("app"),
                 "main.consumer.session.timeout.ms", "10000",
                 "main.consumer.heartbeat.interval.ms", "1000");
-        GatewaySettings s = new GatewaySettings(a.get("bootstrap"), a.get("registry"), a.get("app"), cfg, (short) 1, 1,
+        return new GatewaySettings(a.get("bootstrap"), a.get("registry"), a.get("app"), cfg, (short) 1, 1,
                 Path.of(a.get("state")), "exactly_once_v2", kafka, Map.of());
+    }
+
+    public static void main(String[] args) throws Exception {
+        GatewaySettings s = settings(List.of(args));
         long t0 = System.nanoTime();
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         GatewayService gateway = GatewayService.start(s, meters, null, Duration.ofSeconds(120));

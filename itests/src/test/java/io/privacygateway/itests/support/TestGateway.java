@@ -60,6 +60,7 @@ public final class TestGateway implements AutoCloseable {
         Path stateDir = Files.createTempDirectory(cluster.workDir(), "state-" + applicationId + "-");
         GatewaySettings s = new GatewaySettings(cluster.kafka.bootstrapServers(), cluster.registry.ccompatUrl(),
                 applicationId, config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
+        Deployment.prepare(s, cluster.registryClient);
         GatewayService service = GatewayService.start(s, new SimpleMeterRegistry(), CentralReleaser.secure(),
                 Duration.ofSeconds(90));
         System.out.printf("[it] gateway %s running after %.1f s%n", applicationId, (System.nanoTime() - t0) / 1e9);
