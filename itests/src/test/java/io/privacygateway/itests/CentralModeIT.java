@@ -163,7 +163,7 @@ class CentralModeIT {
         WorkloadSpec spec = g.register(workload("it-central-partitions"));
         WorkloadRuntime w = WorkloadRuntime.of(spec);
         long t = Windows.nextWindowStart(2000, 2000) + 500;
-        String device = "central-partitions-0";
+        String device = "partitions-central-0";
         int seq = 0;
         for (int partition = 0; partition < g.config.centralPartitions(); partition++) {
             for (int k = 0; k < 2; k++, seq++) {
