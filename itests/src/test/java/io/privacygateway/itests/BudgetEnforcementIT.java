@@ -35,7 +35,6 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -50,8 +49,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * SEQUENCE_OUT_OF_RANGE (exactly the 795 with sequence ≥ 5) or DUPLICATE / BUDGET_EXHAUSTED; then the
  * same for 12 devices at once (12,000 reports, n = 60). Deterministic (no statistics).
  *
- * <p>A third, disabled test shows a gateway bug: the ledger is per partition, so a device whose reports
- * reach several partitions gets k reports per partition accepted.
+ * <p>A third test shows that a device whose reports reach several partitions still gets only k accepted
+ * (the others are WRONG_PARTITION).
  *
  * <p><b>Time:</b> about 20 s (two windows of 3 s with a 2 s lead and 1 s grace).
  */
@@ -211,19 +210,14 @@ class BudgetEnforcementIT {
     }
 
     /**
-     * <b>Gateway bug</b> (disabled until fixed): the per-device ledger lives in the state store of the
-     * report topic's partition the record arrived on, and the gateway never checks that a report's record
-     * key is its device id (nor repartitions by device id). So reports of one device that reach several
-     * partitions (here: the device's own id as key, partitions chosen explicitly; equally a producer that
-     * sends keyless records, or keys them by anything else) each meet a fresh ledger: with 3 local
-     * partitions the device gets 3·k = 15 reports accepted, 3 times its budget, and each sequence number is
-     * accepted 3 times. Expected: 5 accepted (n = 5), 10 rejected DUPLICATE. Observed: n = 15, no
-     * rejection. (Central mode has the same flaw for the contribution limit L and the window budget, see
-     * {@code CentralModeIT}.)
+     * A device cannot multiply its budget by placing reports on several partitions itself (its own id as
+     * key, partitions chosen explicitly; equally keyless records or other keys): the ledger lives with the
+     * partition of its device id, and reports that arrive elsewhere are rejected {@code WRONG_PARTITION}.
+     * With 3 local partitions and k = 5 reports sent to each: exactly 5 accepted (n = 5), 10 rejected
+     * WRONG_PARTITION. (This was a gateway bug, found by this test: each partition had its own ledger and
+     * the device got 15 reports accepted.)
      */
     @Test
-    @Disabled("gateway bug: the budget ledger is per report-topic partition; a device whose reports reach"
-            + " several partitions gets k reports accepted on each (see the Javadoc)")
     void aDeviceCannotMultiplyItsBudgetBySendingToSeveralPartitions(TestGateway g) throws Exception {
         String workloadId = "it-budget-partitions";
         WorkloadSpec spec = g.register(workload(workloadId));
@@ -247,6 +241,6 @@ class BudgetEnforcementIT {
                 answers.get(0).getN(), rejections.stream().map(r -> r.getReasonCode().name())
                         .collect(Collectors.groupingBy(s -> s, Collectors.counting())));
         assertThat(answers.get(0).getN()).as("reports accepted from a device whose budget pays for 5").isEqualTo(K);
-        assertThat(rejections).hasSize(2 * K);
+        assertThat(rejections).hasSize(2 * K).extracting(r -> r.getReasonCode().name()).containsOnly("WRONG_PARTITION");
     }
 }

@@ -26,7 +26,6 @@ import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -149,16 +148,12 @@ class CentralModeIT {
     }
 
     /**
-     * <b>Gateway bug</b> (disabled until fixed), the central-mode face of the one in
-     * {@code BudgetEnforcementIT}: the contribution counts (like the ledger) live in the state store of the
-     * central report topic's partition a record arrived on. A device that sends its records to both central
-     * partitions contributes L = 2 to the window on each: 4 contributions are accepted where L = 2 bounds the
-     * sensitivity the release's noise is calibrated to, so the published answer is not ε-DP for that device.
-     * Expected: 2 accepted, 2 rejected CONTRIBUTION_LIMIT. Observed: 4 accepted, no rejection.
+     * The central-mode face of {@code BudgetEnforcementIT}'s partition test: a device that sends L = 2
+     * contributions to each of the 2 central partitions gets exactly L accepted (on its own partition); the
+     * others are rejected WRONG_PARTITION, so the sensitivity the release's noise is calibrated to holds.
+     * (This was a gateway bug, found by this test: 4 contributions were accepted.)
      */
     @Test
-    @Disabled("gateway bug: contribution limit and budget are enforced per central-topic partition; a device"
-            + " sending to both partitions contributes 2L to a window (see the Javadoc)")
     void aDeviceCannotExceedItsContributionLimitBySendingToSeveralPartitions(TestGateway g) throws Exception {
         WorkloadSpec spec = g.register(workload("it-central-partitions"));
         WorkloadRuntime w = WorkloadRuntime.of(spec);
@@ -178,7 +173,7 @@ class CentralModeIT {
         System.out.printf("[central] one device, %d partitions, L = 2: %.0f contributions accepted, rejected %s%n",
                 g.config.centralPartitions(), accepted, g.rejectedByReason(spec.id()));
         assertThat(accepted).as("contributions accepted from one device to one window, L = 2").isEqualTo(2);
-        assertThat(g.rejectedByReason(spec.id())).isEqualTo(Map.of("CONTRIBUTION_LIMIT", 2.0));
+        assertThat(g.rejectedByReason(spec.id())).isEqualTo(Map.of("WRONG_PARTITION", 2.0));
     }
 
     private static Future<?> sentOk(Outcome o) {
