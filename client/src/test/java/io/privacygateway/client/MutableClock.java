@@ -8,18 +8,18 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A clock tests set and advance by hand (thread-safe). */
-final class MutableClock extends Clock {
+public final class MutableClock extends Clock {
     private final AtomicLong millis;
 
-    MutableClock(long millis) {
+    public MutableClock(long millis) {
         this.millis = new AtomicLong(millis);
     }
 
-    void set(long t) {
+    public void set(long t) {
         millis.set(t);
     }
 
-    void advance(Duration d) {
+    public void advance(Duration d) {
         millis.addAndGet(d.toMillis());
     }
 
