@@ -18,7 +18,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *
  * <p>Settings applied on top of the caller's (the caller's win): {@code acks=all},
  * {@code enable.idempotence=true} (no duplicates from retries), {@code linger.ms=5}. Serializer settings
- * in the caller's map are ignored: the serializers are fixed.
+ * in the caller's map are ignored: the serializers are fixed. A {@code partitioner.class} is refused: the
+ * gateway requires every report on its device id's default partition.
  */
 public final class ReportProducers {
     private ReportProducers() {}
@@ -59,12 +60,13 @@ public final class ReportProducers {
      * {@code kafkaConfig}. Looks schema ids up without registering.
      */
     public static Producer<String, SpecificRecord> avro(Map<String, ?> kafkaConfig, String registryUrl) {
+        Map<String, Object> producerConfig = merged(kafkaConfig);
         Map<String, Object> serde = new HashMap<>(kafkaConfig);
         serde.put("schema.registry.url", registryUrl);
         serde.put("auto.register.schemas", false);
         AvroSerializer<SpecificRecord> values = new AvroSerializer<>();
         values.configure(serde, false);
-        return new KafkaProducer<>(merged(kafkaConfig), new StringSerializer(), values);
+        return new KafkaProducer<>(producerConfig, new StringSerializer(), values);
     }
 
     /** A producer of raw bytes (for simulating devices that send bytes that are not reports). */
@@ -73,6 +75,12 @@ public final class ReportProducers {
     }
 
     private static Map<String, Object> merged(Map<String, ?> kafkaConfig) {
+        Object partitioner = kafkaConfig.get(ProducerConfig.PARTITIONER_CLASS_CONFIG);
+        if (partitioner != null) {
+            throw new IllegalArgumentException(ProducerConfig.PARTITIONER_CLASS_CONFIG + ": reports must use Kafka's"
+                    + " default partitioner on the device id (the gateway rejects a report found on another partition"
+                    + " as WRONG_PARTITION), got " + partitioner);
+        }
         Map<String, Object> m = defaults();
         m.putAll(kafkaConfig);
         m.remove(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG);
