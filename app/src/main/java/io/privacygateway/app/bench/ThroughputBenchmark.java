@@ -30,6 +30,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
@@ -147,8 +148,9 @@ public final class ThroughputBenchmark {
             register(kafka, client, s64.gateway().workloadsTopic(), w64);
             log.accept("producing " + reports64 + " reports (m = 64)…");
             produce(kafka, client, s64.gateway().localReportsTopic(), w64, reports64);
-            log.accept("warm-up run (not reported)…");
+            log.accept("warm-up runs of both systems (not reported)…");
             plainCount(kafka, s64.gateway().localReportsTopic(), reports64, "at_least_once", state, "warmup");
+            gateway(withApplicationId(s64, "bench-gateway-64-warmup"), reports64, "gateway m=64 (exactly-once)");
             // the baseline and the gateway alternate, rounds times each, on the same topic; medians are reported
             List<Result> plain = new ArrayList<>();
             List<Result> gw = new ArrayList<>();
@@ -157,24 +159,12 @@ public final class ThroughputBenchmark {
                         "-" + round));
                 gw.add(gateway(withApplicationId(s64, "bench-gateway-64-" + round), reports64,
                         "gateway m=64 (exactly-once)"));
+                log.accept(String.format(Locale.ROOT, "  round %d: gateway / plain count = %.2f", round + 1,
+                        gw.get(round).perSecond() / plain.get(round).perSecond()));
             }
             out.add(median(plain));
             out.add(plainCount(kafka, s64.gateway().localReportsTopic(), reports64, "exactly_once_v2", state, ""));
             out.add(median(gw));
-            if (Boolean.getBoolean("pgw.bench.debugTopics")) {
-                try (org.apache.kafka.clients.admin.Admin a = org.apache.kafka.clients.admin.Admin.create(
-                        Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-                    for (String t : new java.util.TreeSet<>(a.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions()
-                            .listInternal(true)).names().get())) {
-                        var d = a.describeTopics(List.of(t)).allTopicNames().get().get(t);
-                        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> q = new java.util.HashMap<>();
-                        d.partitions().forEach(pi -> q.put(new org.apache.kafka.common.TopicPartition(t, pi.partition()),
-                                org.apache.kafka.clients.admin.OffsetSpec.latest()));
-                        long sum = a.listOffsets(q).all().get().values().stream().mapToLong(x -> x.offset()).sum();
-                        log.accept("topic " + t + ": " + sum);
-                    }
-                }
-            }
             // m = 1024
             WorkloadSpec w1024 = histogram("bench1024", 1024, "10s", "10m");
             GatewaySettings s1024 = settings(kafka, registry, "b1024.", "bench-gateway-1024", state);
