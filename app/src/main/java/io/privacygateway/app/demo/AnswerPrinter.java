@@ -65,8 +65,11 @@ public final class AnswerPrinter {
                     number(a.getCumulativeEpsilon())));
         }
         b.append('\n');
+        String noisyCount = central && truth != null && a.getN() != truth.n()
+                ? "; in central mode the published count is itself a noisy, private release" : "";
         b.append(String.format(Locale.ROOT, "   n = %,d reports%s%n", a.getN(),
-                truth == null ? "" : String.format(Locale.ROOT, " (the simulator sent %,d valid ones)", truth.n())));
+                truth == null ? "" : String.format(Locale.ROOT, " (the simulator sent %,d valid ones%s)", truth.n(),
+                        noisyCount)));
         double[] t = truth == null ? null : truth.meanAnswer();
         List<String> labels = a.getLabels();
         int width = Math.min(28, Math.max(8, labels.stream().limit(maxRows).mapToInt(String::length).max().orElse(8)));
