@@ -1,16 +1,11 @@
 package io.privacygateway.mechanisms.local.fo;
 
-import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
-import io.privacygateway.mechanisms.random.DyadicProbability;
 import io.privacygateway.mechanisms.random.ExactSampler;
-import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.workload.MechanismId;
-import java.math.BigDecimal;
-import java.math.BigInteger;
 
 /**
  * Optimized local hashing (OLH; Wang et al. 2017, "Locally Differentially Private Protocols for
@@ -42,16 +37,11 @@ import java.math.BigInteger;
  *
  * <p><b>Wire format.</b> The reported element of {@code [g]}, unsigned big-endian, 1–4 bytes.
  */
-public final class OptimizedLocalHashing extends SupportCountOracle implements IndexOracle {
-    private final int g;
+public final class OptimizedLocalHashing extends IndexResponseOracle {
     private final int hashStream;
     private final MechanismId id;
-    private final long keepNumerator;
-    private final DyadicProbability keep;
-    private final double p;
     private final long threshold; // 2^32 mod g, Lemire's rejection threshold
     private final long[] valueMix; // mix64((x + 1) * GOLDEN)
-    private final int width;
 
     /**
      * @param domainSize {@code k} in {@code [2, 2^24]}
@@ -63,30 +53,16 @@ public final class OptimizedLocalHashing extends SupportCountOracle implements I
 
     /** Package-private: explicit range and hash stream (the tree's levels use {@code TREE_HASH}). */
     OptimizedLocalHashing(int domainSize, Epsilon epsilon, int range, int hashStream, MechanismId id) {
-        super(domainSize, epsilon);
-        Require.inRange("range", range, 2, Integer.MAX_VALUE);
-        this.g = range;
+        super(domainSize, epsilon, (int) Require.inRange("range", range, 2, Integer.MAX_VALUE), -1, true,
+                "OLH with range=" + range);
         this.hashStream = hashStream;
         this.id = id;
-        BigDecimal l = Grid.expLower(eps);
-        long nk = Grid.largestWithRatio(l, Grid.bd(g - 1L));
-        BigInteger n = BigInteger.valueOf(nk);
-        BigInteger rest = BigInteger.valueOf(Grid.ONE - nk);
-        BigInteger gm1 = BigInteger.valueOf(g - 1L);
-        if (!Grid.ratioAtMost(n.multiply(gm1), rest, l) || !Grid.ratioAtMost(rest, n.multiply(gm1), l)) {
-            throw new IllegalArgumentException("epsilon=" + eps.value()
-                    + " cannot be realised on the 2^-53 probability grid for OLH with range=" + g);
-        }
-        this.keepNumerator = nk;
-        this.keep = new DyadicProbability(nk);
-        this.p = keep.value();
-        this.threshold = (1L << 32) % g;
+        this.threshold = (1L << 32) % range;
         this.valueMix = new long[k];
         for (int x = 0; x < k; x++) {
             valueMix[x] = SplitMix64.mix64((x + 1L) * SplitMix64.GOLDEN);
         }
-        this.width = IndexCodec.widthFor(g);
-        requireInformative(p, 1.0 / g);
+        requireInformative(pStar(), 1.0 / range);
     }
 
     /** {@code g = round(e^ε + 1)} clamped to {@code [2, 2^31 − 1]} (Wang et al. 2017, §4.4). */
@@ -102,7 +78,12 @@ public final class OptimizedLocalHashing extends SupportCountOracle implements I
 
     /** The hash range {@code g}. */
     public int range() {
-        return g;
+        return range;
+    }
+
+    @Override
+    int target(int value, long publicBase) {
+        return hash(hashKey(publicBase), value);
     }
 
     /** The hash key of a report: the first word of its public hash stream. */
@@ -115,48 +96,11 @@ public final class OptimizedLocalHashing extends SupportCountOracle implements I
         long state = key ^ valueMix[x];
         while (true) {
             state += SplitMix64.GOLDEN;
-            long product = (SplitMix64.mix64(state) >>> 32) * g;
+            long product = (SplitMix64.mix64(state) >>> 32) * range;
             if ((product & 0xFFFFFFFFL) >= threshold) {
                 return (int) (product >>> 32);
             }
         }
-    }
-
-    @Override
-    public int payloadBytes() {
-        return width;
-    }
-
-    @Override
-    public byte[] randomize(int value, long publicBase, RandomBits secret) {
-        checkValue(value);
-        return IndexCodec.encode(randomizeIndex(value, publicBase, secret), width);
-    }
-
-    @Override
-    public int indexRange() {
-        return g;
-    }
-
-    @Override
-    public int randomizeIndex(int value, long publicBase, RandomBits secret) {
-        int hx = hash(hashKey(publicBase), value);
-        if (ExactSampler.bernoulli(secret, keep)) {
-            return hx;
-        }
-        int t = ExactSampler.uniformInt(secret, g - 1);
-        return t >= hx ? t + 1 : t;
-    }
-
-    @Override
-    public boolean accumulate(byte[] payload, long publicBase, long[] state) {
-        checkState(state);
-        int y = IndexCodec.decode(payload, width, g);
-        if (y < 0) {
-            return false;
-        }
-        accumulateIndex(y, publicBase, state, 0);
-        return true;
     }
 
     @Override
@@ -170,37 +114,17 @@ public final class OptimizedLocalHashing extends SupportCountOracle implements I
     }
 
     @Override
-    public Rational outputProbability(int value, byte[] payload, long publicBase) {
-        checkValue(value);
-        int y = IndexCodec.decode(payload, width, g);
-        return y < 0 ? Rational.ZERO : indexProbability(value, y, publicBase);
-    }
-
-    @Override
-    public Rational indexProbability(int value, int y, long publicBase) {
-        if (y == hash(hashKey(publicBase), value)) {
-            return Rational.dyadic(keepNumerator);
-        }
-        return Rational.dyadic(Grid.ONE - keepNumerator).divide(g - 1L);
-    }
-
-    @Override
-    double pStar() {
-        return p;
-    }
-
-    @Override
     double qStar() {
-        return 1.0 / g;
+        return 1.0 / range;
     }
 
     @Override
     double pairBothOther() {
-        return 1.0 / ((double) g * g);
+        return 1.0 / ((double) range * range);
     }
 
     @Override
     double pairWithTrue() {
-        return p / g;
+        return pStar() / range;
     }
 }
