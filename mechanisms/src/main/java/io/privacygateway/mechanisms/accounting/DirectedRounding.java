@@ -163,25 +163,11 @@ final class DirectedRounding {
 
     /** The smallest double {@code >= v} (may be +∞ above {@code MAX_VALUE}). */
     static double toDoubleUp(BigDecimal v) {
-        double d = v.doubleValue();
-        if (d == Double.NEGATIVE_INFINITY) {
-            d = -Double.MAX_VALUE;
-        }
-        while (Double.isFinite(d) && new BigDecimal(d).compareTo(v) < 0) {
-            d = Math.nextUp(d);
-        }
-        return d;
+        return io.privacygateway.mechanisms.param.DirectedDoubles.ceil(v);
     }
 
     /** The largest double {@code <= v} (may be −∞ below {@code −MAX_VALUE}). */
     static double toDoubleDown(BigDecimal v) {
-        double d = v.doubleValue();
-        if (d == Double.POSITIVE_INFINITY) {
-            d = Double.MAX_VALUE;
-        }
-        while (Double.isFinite(d) && new BigDecimal(d).compareTo(v) > 0) {
-            d = Math.nextDown(d);
-        }
-        return d;
+        return io.privacygateway.mechanisms.param.DirectedDoubles.floor(v);
     }
 }

@@ -20,9 +20,11 @@ class ParametersTest {
     }
 
     @ParameterizedTest
-    @ValueSource(doubles = {Double.MIN_VALUE, 1e-9, 0.5, 1, 4, 40})
+    @ValueSource(doubles = {1e-300, 1e-9, 0.5, 1, 4, 40})
     void epsilonAcceptsRange(double ok) {
-        assertThat(new Epsilon(ok).value()).isEqualTo(ok);
+        Epsilon e = new Epsilon(ok);
+        assertThat(e.exact()).isEqualByComparingTo(Double.toString(ok));
+        assertThat(e.value()).isLessThanOrEqualTo(ok).isGreaterThan(Math.nextDown(Math.nextDown(ok)));
     }
 
     @ParameterizedTest
@@ -77,10 +79,35 @@ class ParametersTest {
     }
 
     @Test
-    void compositionRoundsUpOnlyWhenInexact() {
+    void compositionIsExactInTheDeclaredDecimals() {
         assertThat(new Epsilon(0.5).plus(new Epsilon(1.0)).value()).isEqualTo(1.5);
-        double s = new Epsilon(0.1).plus(new Epsilon(0.2)).value();
-        assertThat(new BigDecimal(s)).isGreaterThanOrEqualTo(new BigDecimal(0.1).add(new BigDecimal(0.2)));
+        Epsilon sum = new Epsilon(0.1).plus(new Epsilon(0.2));
+        assertThat(sum.exact()).isEqualByComparingTo("0.3");
+        assertThat(sum).isEqualTo(new Epsilon(0.3));
         assertThat(new Rho(1e-3).plus(new Rho(3e-20)).value()).isGreaterThan(1e-3);
+    }
+
+    @Test
+    void theComputedValueNeverExceedsTheDeclaredDecimal() {
+        for (double d : new double[] {0.1, 0.2, 0.3, 1.0 / 3, 0.7, 1, 1.1, 2.5, 3.3, 39.9, 40, 1e-9}) {
+            Epsilon e = new Epsilon(d);
+            assertThat(e.exact()).isEqualByComparingTo(Double.toString(d));
+            assertThat(new BigDecimal(e.value())).isLessThanOrEqualTo(e.exact());
+            assertThat(Math.nextUp(e.value()) > d || new BigDecimal(Math.nextUp(e.value())).compareTo(e.exact()) > 0)
+                    .as("value is the largest double not above the decimal").isTrue();
+        }
+        assertThat(new Epsilon(0.1).value()).isEqualTo(Math.nextDown(0.1)); // the double 0.1 is above one tenth
+        assertThat(new Epsilon(0.5).value()).isEqualTo(0.5);
+    }
+
+    @Test
+    void sumsAreExactSoBudgetsAreNeitherOverNorUnderCounted() {
+        Epsilon tenth = new Epsilon(0.1);
+        assertThat(Epsilon.sum(java.util.List.of(tenth, tenth, tenth))).isEqualByComparingTo("0.3");
+        Epsilon third = new Epsilon(1.0 / 3 + 1e-13);
+        assertThat(Epsilon.sum(java.util.List.of(third, third, third)).compareTo(BigDecimal.ONE)).isPositive();
+        assertThatThrownBy(() -> Epsilon.exactly(new BigDecimal("40.0000000001")))
+                .hasMessageContaining("epsilon");
+        assertThatThrownBy(() -> Epsilon.exactly(BigDecimal.ZERO)).hasMessageContaining("epsilon");
     }
 }

@@ -295,13 +295,13 @@ class FrequencyOraclePrivacyTest {
     void epsilonBelowTheGridIsRejected() {
         Epsilon tiny = Epsilon.of(1e-17);
         assertThatThrownBy(() -> new GeneralizedRandomizedResponse(3, tiny))
-                .hasMessageContaining("epsilon=1.0E-17").hasMessageContaining("domainSize=3");
-        assertThatThrownBy(() -> new GeneralizedRandomizedResponse(4, tiny)).hasMessageContaining("epsilon=1.0E-17");
-        assertThatThrownBy(() -> new OptimizedUnaryEncoding(4, tiny)).hasMessageContaining("epsilon=1.0E-17");
-        assertThatThrownBy(() -> new OptimizedLocalHashing(4, tiny)).hasMessageContaining("epsilon=1.0E-17");
-        assertThatThrownBy(() -> new HadamardResponse(4, tiny)).hasMessageContaining("epsilon=1.0E-17");
-        assertThatThrownBy(() -> new SubsetSelection(4, tiny, 2)).hasMessageContaining("epsilon=1.0E-17");
-        assertThatThrownBy(() -> new TreeMechanism(16, tiny, 4)).hasMessageContaining("epsilon=1.0E-17");
+                .hasMessageContaining("epsilon=" + tiny.value()).hasMessageContaining("domainSize=3");
+        assertThatThrownBy(() -> new GeneralizedRandomizedResponse(4, tiny)).hasMessageContaining("epsilon=" + tiny.value());
+        assertThatThrownBy(() -> new OptimizedUnaryEncoding(4, tiny)).hasMessageContaining("epsilon=" + tiny.value());
+        assertThatThrownBy(() -> new OptimizedLocalHashing(4, tiny)).hasMessageContaining("epsilon=" + tiny.value());
+        assertThatThrownBy(() -> new HadamardResponse(4, tiny)).hasMessageContaining("epsilon=" + tiny.value());
+        assertThatThrownBy(() -> new SubsetSelection(4, tiny, 2)).hasMessageContaining("epsilon=" + tiny.value());
+        assertThatThrownBy(() -> new TreeMechanism(16, tiny, 4)).hasMessageContaining("epsilon=" + tiny.value());
         // 1e-12 is fine everywhere
         for (MechanismId id : FrequencyOracles.SUPPORTED) {
             for (double v : FrequencyOracles.create(id, 16, Epsilon.of(1e-12)).variances(100, FrequencyOracles.uniform(16))) {

@@ -97,7 +97,7 @@ class GaussianSignRandomizerTest {
     @Test
     void exactPrivacyOverTheEpsilonGrid() {
         for (double eps : EPSILONS) {
-            BigDecimal bound = ExpBounds.lowerBoundExact(eps, 40);
+            BigDecimal bound = ExpBounds.lowerBoundExact(Epsilon.of(eps).value(), 40);
             for (int m : DIMS) {
                 GaussianSignRandomizer rz = new GaussianSignRandomizer(R, Epsilon.of(eps), m);
                 assertThat(allRatiosWithin(rz, inputs(m, R), directions(m), bound)).as("ε=%s m=%d", eps, m).isTrue();
@@ -114,7 +114,7 @@ class GaussianSignRandomizerTest {
     @Test
     void privacyCheckHasTeeth() {
         for (double eps : EPSILONS) {
-            BigDecimal bound = ExpBounds.lowerBoundExact(eps, 40);
+            BigDecimal bound = ExpBounds.lowerBoundExact(Epsilon.of(eps).value(), 40);
             long b = GaussianSignRandomizer.certifiedBiasNumerator(Epsilon.of(eps));
             // b + 1 is tanh(ε/2) rounded up to the 2^-53 grid: at or above (L − 1)/(L + 1)
             BigDecimal tanhLower = bound.subtract(BigDecimal.ONE).divide(bound.add(BigDecimal.ONE), MathContext.DECIMAL128);
@@ -139,14 +139,14 @@ class GaussianSignRandomizerTest {
     @Test
     void certifiedBiasIsTheLargestOnTheGrid() {
         for (double eps : EPSILONS) {
-            BigDecimal bound = ExpBounds.lowerBoundExact(eps, 40);
+            BigDecimal bound = ExpBounds.lowerBoundExact(Epsilon.of(eps).value(), 40);
             long b = GaussianSignRandomizer.certifiedBiasNumerator(Epsilon.of(eps));
             assertThat(GaussianSignRandomizer.certified(b, bound)).isTrue();
             if (b + 1 < (1L << 53)) {
                 assertThat(GaussianSignRandomizer.certified(b + 1, bound)).isFalse();
-                assertThat(b * 0x1p-53).isCloseTo(Math.tanh(eps / 2), within(4 * 0x1p-53));
+                assertThat(b * 0x1p-53).isCloseTo(Math.tanh(Epsilon.of(eps).value() / 2), within(4 * 0x1p-53));
             }
-            assertThat(b * 0x1p-53).isLessThanOrEqualTo(Math.tanh(eps / 2));
+            assertThat(b * 0x1p-53).isLessThanOrEqualTo(Math.tanh(Epsilon.of(eps).value() / 2));
         }
         assertThat(GaussianSignRandomizer.certifiedBiasNumerator(Epsilon.of(40))).isEqualTo((1L << 53) - 1);
         assertThatThrownBy(() -> GaussianSignRandomizer.certifiedBiasNumerator(Epsilon.of(1e-300)))
