@@ -138,11 +138,13 @@ class WorkloadSpecRecordsTest {
         WorkloadSpec base = specs().get(0);
         for (int i = 0; i < 200; i++) {
             double eps = Math.scalb(1 + random.nextDouble(), -random.nextInt(8));
-            WorkloadSpec spec = base.withMechanism(MechanismId.OUE)
-                    .withEpsilonPerReport(new io.privacygateway.mechanisms.param.Epsilon(eps));
+            io.privacygateway.mechanisms.param.Epsilon e = new io.privacygateway.mechanisms.param.Epsilon(eps);
+            WorkloadSpec spec = base.toBuilder().mechanism(MechanismId.OUE).epsilonPerCharge(e)
+                    .budgetAtLeastOneCharge().build();
             WorkloadSpec back = WorkloadSpecRecords.toSpec(WorkloadSpecRecords.toRecord(spec));
             assertThat(CanonicalForm.contentHash(back)).isEqualTo(CanonicalForm.contentHash(spec));
-            assertThat(back.epsilonPerReport().value()).isEqualTo(eps);
+            assertThat(back.epsilonPerReport()).isEqualTo(e);
+            assertThat(back.epsilonPerReport().value()).isEqualTo(e.value());
         }
     }
 

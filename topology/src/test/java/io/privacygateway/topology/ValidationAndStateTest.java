@@ -121,7 +121,7 @@ class ValidationAndStateTest {
 
     @Test
     void cacheRejectsUnresolvedAndTamperedSpecs() {
-        WorkloadSpec auto = spec().withMechanism(MechanismId.AUTO);
+        WorkloadSpec auto = spec().toBuilder().mechanism(MechanismId.AUTO).build();
         assertThatThrownBy(() -> new WorkloadCache().get(CanonicalForm.of(auto), CanonicalForm.contentHash(auto)))
                 .hasMessageContaining("auto");
         assertThatThrownBy(() -> new WorkloadCache().get(CanonicalForm.of(spec()), "00".repeat(32)))

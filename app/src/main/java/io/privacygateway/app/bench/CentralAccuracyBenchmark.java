@@ -60,7 +60,7 @@ public final class CentralAccuracyBenchmark {
 
     private static AccuracyBenchmark.BenchWorkload central(AccuracyBenchmark.BenchWorkload w) {
         return new AccuracyBenchmark.BenchWorkload(w.name(),
-                w.spec().inCentralMode(new Epsilon(1), NeighbourRelation.ADD_REMOVE, 1));
+                w.spec().toBuilder().inCentralMode(new Epsilon(1), NeighbourRelation.ADD_REMOVE, 1).build());
     }
 
     public List<Row> run(List<AccuracyBenchmark.BenchWorkload> workloads, double[] epsilons, long[] ns,
@@ -90,7 +90,7 @@ public final class CentralAccuracyBenchmark {
     }
 
     Row runRow(AccuracyBenchmark.BenchWorkload bw, Epsilon eps, long n) {
-        WorkloadSpec base = bw.spec().withEpsilonPerRelease(eps);
+        WorkloadSpec base = bw.spec().toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
         Plan plan = CentralPlanner.plan(base, eps, n);
         Candidate chain = null;
         double best = Double.POSITIVE_INFINITY;

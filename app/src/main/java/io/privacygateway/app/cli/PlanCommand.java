@@ -55,7 +55,7 @@ public final class PlanCommand implements Callable<Integer> {
         Mode effective = mode == null ? ws.mode() : Mode.fromWireName(mode);
         Epsilon given = epsilon == null ? null : Epsilon.of("--epsilon", epsilon);
         if (effective == Mode.CENTRAL && ws.mode() == Mode.LOCAL) {
-            ws = ws.inCentralMode(given != null ? given : ws.epsilonPerReport(), NeighbourRelation.fromWireName(neighbour), 1);
+            ws = ws.toBuilder().inCentralMode(given != null ? given : ws.epsilonPerReport(), NeighbourRelation.fromWireName(neighbour), 1).build();
         }
         Epsilon eps = given != null ? given
                 : effective == Mode.CENTRAL ? ws.central().epsilonPerRelease() : ws.epsilonPerReport();

@@ -94,8 +94,8 @@ public final class SimulateCommand implements Callable<Integer> {
         boolean auto;
         if (effective == Mode.CENTRAL) {
             WorkloadSpec central = ws.mode() == Mode.CENTRAL ? ws
-                    : ws.inCentralMode(eps != null ? eps : ws.epsilonPerReport(),
-                            NeighbourRelation.fromWireName(neighbour), 1);
+                    : ws.toBuilder().inCentralMode(eps != null ? eps : ws.epsilonPerReport(),
+                            NeighbourRelation.fromWireName(neighbour), 1).build();
             CentralSimulation.Result r = CentralSimulation.run(central, contents.values(), eps, mech, secret);
             a = r.answer();
             truth = r.truth();

@@ -34,9 +34,9 @@ public final class CentralSimulation {
             throw new IllegalArgumentException("the values file has no values");
         }
         Epsilon eps = epsilon != null ? epsilon : spec.central().epsilonPerRelease();
-        WorkloadSpec s = spec.withEpsilonPerRelease(eps);
+        WorkloadSpec s = spec.toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
         if (mechanism != null) {
-            s = s.withMechanism(mechanism);
+            s = s.toBuilder().mechanism(mechanism).build();
         }
         long n = values.length;
         Plan plan = null;
@@ -44,7 +44,7 @@ public final class CentralSimulation {
             plan = CentralPlanner.plan(s, eps, n);
             s = plan.resolved();
         } else if (s.expectedReportsPerWindow() == 0) {
-            s = s.withExpectedReportsPerWindow(n);
+            s = s.toBuilder().expectedReportsPerWindow(n).build();
         }
         Workload w = Workload.of(s);
         CentralPipeline pipeline = CentralPipeline.of(w);

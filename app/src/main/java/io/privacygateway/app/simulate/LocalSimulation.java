@@ -45,9 +45,9 @@ public final class LocalSimulation {
             throw new IllegalArgumentException("the values file has no values");
         }
         Epsilon eps = epsilon != null ? epsilon : spec.epsilonPerReport();
-        WorkloadSpec s = spec.withEpsilonPerReport(eps);
+        WorkloadSpec s = spec.toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
         if (mechanism != null) {
-            s = s.withMechanism(mechanism);
+            s = s.toBuilder().mechanism(mechanism).build();
         }
         long n = values.length;
         Plan plan = null;
@@ -55,7 +55,7 @@ public final class LocalSimulation {
             plan = LocalPlanner.plan(s, eps, n);
             s = plan.resolved();
         } else if (s.expectedReportsPerWindow() == 0) {
-            s = s.withExpectedReportsPerWindow(n);
+            s = s.toBuilder().expectedReportsPerWindow(n).build();
         }
         Workload w = Workload.of(s);
         LocalPipeline pipeline = LocalPipeline.of(w);

@@ -39,15 +39,14 @@ public record Candidate(MechanismId id, Alpha alpha, EpsilonSplit split) {
      * central mode) and {@code n} planned reports per window.
      */
     public WorkloadSpec apply(WorkloadSpec base, Epsilon epsilon, long n) {
-        WorkloadSpec s = base.mode() == Mode.LOCAL ? base.withEpsilonPerReport(epsilon)
-                : base.withEpsilonPerRelease(epsilon);
-        s = s.withMechanism(id).withExpectedReportsPerWindow(n);
+        WorkloadSpec.Builder b = base.toBuilder().epsilonPerCharge(epsilon).budgetAtLeastOneCharge().mechanism(id)
+                .expectedReportsPerWindow(n);
         if (alpha != null) {
-            s = s.withAlpha(alpha);
+            b.alpha(alpha);
         }
         if (split != null) {
-            s = s.withEpsilonSplit(split);
+            b.epsilonSplit(split);
         }
-        return s;
+        return b.build();
     }
 }

@@ -26,9 +26,9 @@ public final class Planner {
     public static WorkloadSpec resolve(WorkloadSpec spec) {
         long n = spec.expectedReportsPerWindow() > 0 ? spec.expectedReportsPerWindow() : DEFAULT_PLANNED_REPORTS;
         if (spec.mechanism() != MechanismId.AUTO) {
-            return spec.withExpectedReportsPerWindow(n);
+            return spec.toBuilder().expectedReportsPerWindow(n).build();
         }
-        Epsilon eps = spec.mode() == Mode.LOCAL ? spec.epsilonPerReport() : spec.central().epsilonPerRelease();
+        Epsilon eps = spec.epsilonPerCharge();
         return plan(spec, eps, n).resolved();
     }
 }

@@ -68,10 +68,10 @@ public final class CanonicalForm {
         t.put("queries", q);
         t.put("mode", s.mode().wireName());
         t.put("mechanism", s.mechanism().wireName());
-        if (s.epsilonPerReport() != null) {
-            t.put("epsilonPerReport", s.epsilonPerReport().value());
+        if (s.modeParameters() instanceof WorkloadSpec.Local l) {
+            t.put("epsilonPerReport", l.epsilonPerReport().exact());
         }
-        t.put("budget", new TreeMap<>(Map.of("epsilonPerPeriod", s.budget().epsilonPerPeriod().value(),
+        t.put("budget", new TreeMap<>(Map.of("epsilonPerPeriod", s.budget().epsilonPerPeriod().exact(),
                 "period", s.budget().period().toString())));
         t.put("window", new TreeMap<>(Map.of("size", s.window().size().toString(),
                 "grace", s.window().grace().toString())));
@@ -83,11 +83,11 @@ public final class CanonicalForm {
         if (s.expectedReportsPerWindow() > 0) {
             t.put("expectedReportsPerWindow", s.expectedReportsPerWindow());
         }
-        if (s.central() != null) {
+        if (s.modeParameters() instanceof WorkloadSpec.Central c) {
             t.put("central", new TreeMap<>(Map.of(
-                    "epsilonPerRelease", s.central().epsilonPerRelease().value(),
-                    "neighbour", s.central().neighbour().wireName(),
-                    "contributionsPerWindow", (long) s.central().contributionsPerWindow())));
+                    "epsilonPerRelease", c.epsilonPerRelease().exact(),
+                    "neighbour", c.neighbour().wireName(),
+                    "contributionsPerWindow", (long) c.contributionsPerWindow())));
         }
         StringBuilder sb = new StringBuilder();
         write(sb, t);
@@ -133,11 +133,18 @@ public final class CanonicalForm {
         } else if (v instanceof Long || v instanceof Integer) {
             sb.append(((Number) v).longValue());
         } else if (v instanceof Double x) {
-            BigDecimal b = new BigDecimal(x).stripTrailingZeros();
-            sb.append(b.scale() <= 0 ? b.toBigInteger().toString() : b.toPlainString());
+            writeDecimal(sb, new BigDecimal(x));
+        } else if (v instanceof BigDecimal x) {
+            writeDecimal(sb, x); // an exact declared value (ε): written as declared, so parsing it back is exact
+
         } else {
             writeString(sb, String.valueOf(v));
         }
+    }
+
+    private static void writeDecimal(StringBuilder sb, BigDecimal v) {
+        BigDecimal b = v.stripTrailingZeros();
+        sb.append(b.scale() <= 0 ? b.toBigInteger().toString() : b.toPlainString());
     }
 
     private static void writeString(StringBuilder sb, String s) {

@@ -5,26 +5,31 @@ import io.privacygateway.mechanisms.param.ConfidenceLevel;
 import io.privacygateway.mechanisms.param.Epsilon;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
- * A validated workload declaration (see {@link WorkloadSpecParser} for the file format).
+ * A validated workload declaration (the file format is described in {@link WorkloadSpecParser}, which only maps
+ * a parsed tree onto {@link #builder()}).
+ *
+ * <p><b>Construction cannot skip validation.</b> Every cross-field rule is checked here, in the canonical
+ * constructor that the parser, {@link Builder#build()} and {@link #toBuilder()} copies all go through; a
+ * violated rule is an {@link InvalidWorkloadException} naming the field as it is written in a workload file.
+ * Fields that exist in one trust model only live in {@link ModeParameters} ({@link Local} or {@link Central}).
  *
  * @param id stable identifier ({@code [A-Za-z0-9._-]}, at most 100 characters)
  * @param version positive version number
  * @param family query family
- * @param domain the device values
- * @param marginalWay {@code k} for k-way marginals, else 0
- * @param queryLabels names of the m coordinates for the points family, else empty
- * @param mode local or central
- * @param mechanism the mechanism, or {@link MechanismId#AUTO}
- * @param epsilonPerReport pure ε charged per local report (local mode)
- * @param budget the device budget per period
+ * @param domain the device values (its kind must suit the family)
+ * @param marginalWay {@code k} for k-way marginals (1..d), else 0
+ * @param queryLabels names of the m coordinates for the points family (one per coordinate), else empty
+ * @param mechanism the mechanism, or {@link MechanismId#AUTO}; a named mechanism belongs to the spec's mode
+ * @param modeParameters local or central parameters
+ * @param budget the device budget per period, at least one charge
  * @param window tumbling window size and grace
  * @param confidence confidence level of error bars
- * @param alpha target average error for coarse projection and chaining, or {@code null}
+ * @param alpha target average error for coarse projection and chaining (required by those), or {@code null}
  * @param epsilonSplit how chaining splits ε across levels
  * @param expectedReportsPerWindow the n used to resolve {@code auto} before data arrives, or 0
- * @param central the central-mode parameters, or {@code null} in local mode
  */
 public record WorkloadSpec(
         String id,
@@ -33,110 +38,516 @@ public record WorkloadSpec(
         Domain domain,
         int marginalWay,
         List<String> queryLabels,
-        Mode mode,
         MechanismId mechanism,
-        Epsilon epsilonPerReport,
+        ModeParameters modeParameters,
         Budget budget,
         Window window,
         ConfidenceLevel confidence,
         Alpha alpha,
         EpsilonSplit epsilonSplit,
-        long expectedReportsPerWindow,
-        Central central) {
+        long expectedReportsPerWindow) {
+
+    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
+    /** Upper limits that keep materialized workloads in memory (N·m doubles). */
+    public static final int MAX_UNIVERSE = 1 << 16;
+    public static final long MAX_CELLS = 1L << 24;
+    /** The largest contribution bound L accepted. */
+    public static final int MAX_CONTRIBUTIONS = 1_000_000;
 
     public WorkloadSpec {
-        queryLabels = List.copyOf(queryLabels);
+        require(id != null && ID.matcher(id).matches(), "id", "must match [A-Za-z0-9._-]{1,100}, got \"" + id + "\"");
+        require(version >= 1, "version", "must be >= 1, got " + version);
+        require(family != null, "family", "is required");
+        require(domain != null, "domain", "is required");
+        require(mechanism != null, "mechanism", "is required");
+        require(modeParameters != null, "mode", "is required");
+        require(budget != null, "budget", "is required");
+        require(window != null, "window", "is required");
+        require(confidence != null, "confidence", "is required");
+        require(epsilonSplit != null, "epsilonSplit", "is required");
+        queryLabels = queryLabels == null ? List.of() : List.copyOf(queryLabels);
+        checkDomain(family, domain);
+        checkQueries(family, domain, marginalWay, queryLabels);
+        checkSize(family, domain, marginalWay);
+        Mode mode = modeParameters.mode();
+        if (mechanism.mode() != null && mechanism.mode() != mode) {
+            throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" is a "
+                    + mechanism.mode().wireName() + "-mode mechanism but mode is " + mode.wireName());
+        }
+        if (mechanism == MechanismId.TREE && family != QueryFamily.CDF && family != QueryFamily.RANGE
+                && !(family == QueryFamily.HISTOGRAM && domain instanceof Domain.Buckets)) {
+            throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
+                    + "bucketed histogram), family is " + family.wireName());
+        }
+        Epsilon charge = modeParameters.epsilonPerCharge();
+        if (budget.epsilonPerPeriod().compareTo(charge) < 0) {
+            throw new InvalidWorkloadException("budget.epsilonPerPeriod", "(" + budget.epsilonPerPeriod().exact()
+                    .toPlainString() + ") is smaller than the ε charged per " + modeParameters.chargeUnit() + " ("
+                    + charge.exact().toPlainString() + "): a device could never contribute");
+        }
+        if (alpha == null && (mechanism == MechanismId.LOCAL_COARSE_PROJECTION
+                || mechanism == MechanismId.LOCAL_CHAINING || mechanism == MechanismId.CENTRAL_CHAINING)) {
+            throw new InvalidWorkloadException("alpha", "is required for mechanism " + mechanism.wireName());
+        }
+        require(expectedReportsPerWindow >= 0 && expectedReportsPerWindow <= Long.MAX_VALUE / 4,
+                "expectedReportsPerWindow", "must be in [1, " + Long.MAX_VALUE / 4 + "], got " + expectedReportsPerWindow);
+    }
+
+    /** A builder with the defaults of a workload file: local mode, {@code auto}, confidence 0.95, optimal split. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this spec's values (a copy through it is validated again by {@link Builder#build()}). */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.id = id;
+        b.version = version;
+        b.family = family;
+        b.domain = domain;
+        b.marginalWay = marginalWay;
+        b.queryLabels = queryLabels;
+        b.mechanism = mechanism;
+        b.modeParameters = modeParameters;
+        b.budget = budget;
+        b.window = window;
+        b.confidence = confidence;
+        b.alpha = alpha;
+        b.epsilonSplit = epsilonSplit;
+        b.expectedReportsPerWindow = expectedReportsPerWindow;
+        return b;
+    }
+
+    /** The trust model. */
+    public Mode mode() {
+        return modeParameters.mode();
     }
 
     /**
-     * A device's budget: pure ε per period.
+     * The pure ε charged per local report.
      *
-     * @param epsilonPerPeriod total ε a device may spend per period
-     * @param period the budget period
+     * @throws IllegalStateException for a central-mode workload (it has no per-report ε)
      */
-    public record Budget(Epsilon epsilonPerPeriod, Duration period) {}
+    public Epsilon epsilonPerReport() {
+        if (modeParameters instanceof Local l) {
+            return l.epsilonPerReport();
+        }
+        throw new IllegalStateException("workload " + id + " is central-mode: it has no epsilonPerReport");
+    }
 
     /**
-     * A tumbling event-time window.
+     * The central-mode parameters.
      *
-     * @param size window length (> 0)
-     * @param grace how long after the window end late reports are still accepted (>= 0)
+     * @throws IllegalStateException for a local-mode workload
      */
-    public record Window(Duration size, Duration grace) {}
+    public Central central() {
+        if (modeParameters instanceof Central c) {
+            return c;
+        }
+        throw new IllegalStateException("workload " + id + " is local-mode: it has no central parameters");
+    }
+
+    /** The ε charged to a device's budget for one report (local) or one window contribution (central). */
+    public Epsilon epsilonPerCharge() {
+        return modeParameters.epsilonPerCharge();
+    }
 
     /**
-     * Central-mode parameters.
+     * How many charges a full budget pays for: the largest {@code k} with {@code k·ε ≤ budget} in exact
+     * arithmetic (at least 1 by validation). Admission itself compares exact sums of ε (see
+     * {@code BudgetRule}); this count is for display and for the device's choice of sequence numbers.
+     */
+    public int reportsPerPeriod() {
+        java.math.BigDecimal k = budget.epsilonPerPeriod().exact().divideToIntegralValue(epsilonPerCharge().exact());
+        return k.min(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)).intValueExact();
+    }
+
+    // ---- mode-specific parameters ---------------------------------------------------------------------
+
+    /** Parameters that exist in one trust model only. */
+    public sealed interface ModeParameters permits Local, Central {
+        /** The trust model these parameters belong to. */
+        Mode mode();
+
+        /** The ε charged to a device's budget per charge. */
+        Epsilon epsilonPerCharge();
+
+        /** What one charge pays for, in words ("report" or "release"). */
+        String chargeUnit();
+    }
+
+    /**
+     * Local mode: devices randomize their own reports.
+     *
+     * @param epsilonPerReport pure ε charged per report
+     */
+    public record Local(Epsilon epsilonPerReport) implements ModeParameters {
+        public Local {
+            require(epsilonPerReport != null, "epsilonPerReport", "is required");
+        }
+
+        @Override
+        public Mode mode() {
+            return Mode.LOCAL;
+        }
+
+        @Override
+        public Epsilon epsilonPerCharge() {
+            return epsilonPerReport;
+        }
+
+        @Override
+        public String chargeUnit() {
+            return "report";
+        }
+    }
+
+    /**
+     * Central mode: devices send raw values to a trusted gateway, which adds the noise.
      *
      * @param epsilonPerRelease the pure ε of each published answer (after purification)
      * @param neighbour the neighbour relation
      * @param contributionsPerWindow L: the most reports one device may contribute to one window
      */
-    public record Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow) {}
+    public record Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow)
+            implements ModeParameters {
+        public Central {
+            require(epsilonPerRelease != null, "central.epsilonPerRelease", "is required");
+            require(neighbour != null, "central.neighbour", "is required");
+            require(contributionsPerWindow >= 1 && contributionsPerWindow <= MAX_CONTRIBUTIONS,
+                    "central.contributionsPerWindow", "must be in [1, " + MAX_CONTRIBUTIONS + "], got "
+                            + contributionsPerWindow);
+        }
+
+        @Override
+        public Mode mode() {
+            return Mode.CENTRAL;
+        }
+
+        @Override
+        public Epsilon epsilonPerCharge() {
+            return epsilonPerRelease;
+        }
+
+        @Override
+        public String chargeUnit() {
+            return "release";
+        }
+    }
+
+    // ---- value objects that own their arithmetic ------------------------------------------------------
 
     /**
-     * Reports (local mode) or window contributions (central mode) a device may make per period:
-     * {@code ⌊budget / cost⌋}, at least 1 by validation.
+     * A device's budget: pure ε per period. Periods are aligned to the epoch: period {@code p} covers
+     * {@code [p·length, (p+1)·length)}.
+     *
+     * @param epsilonPerPeriod total ε a device may spend per period
+     * @param period the budget period (> 0, whole milliseconds)
      */
-    public int reportsPerPeriod() {
-        double cost = mode == Mode.CENTRAL ? central.epsilonPerRelease().value() : epsilonPerReport.value();
-        return (int) Math.floor(budget.epsilonPerPeriod().value() / cost * (1 + 1e-12));
-    }
+    public record Budget(Epsilon epsilonPerPeriod, Duration period) {
+        public Budget {
+            require(epsilonPerPeriod != null, "budget.epsilonPerPeriod", "is required");
+            require(period != null && !period.isNegative() && !period.isZero() && period.toMillis() > 0,
+                    "budget.period", "must be > 0, got " + period);
+        }
 
-    /** The ε charged to a device's ledger for one report (local) or one window contribution (central). */
-    public Epsilon epsilonPerCharge() {
-        return mode == Mode.CENTRAL ? central.epsilonPerRelease() : epsilonPerReport;
-    }
+        /** The period length in milliseconds. */
+        public long periodMillis() {
+            return period.toMillis();
+        }
 
-    /** A copy with a different mechanism (used when {@code auto} is resolved or overridden). */
-    public WorkloadSpec withMechanism(MechanismId m) {
-        return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mode, m, epsilonPerReport,
-                budget, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow, central);
-    }
+        /** The index of the period containing event time {@code t}: {@code ⌊t / length⌋}. */
+        public long periodOf(long t) {
+            return Math.floorDiv(t, periodMillis());
+        }
 
-    /** A copy with a different per-report ε (local mode; used by {@code --epsilon}). */
-    public WorkloadSpec withEpsilonPerReport(Epsilon e) {
-        Budget b = budget.epsilonPerPeriod().value() < e.value() ? new Budget(e, budget.period()) : budget;
-        return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mode, mechanism, e,
-                b, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow, central);
-    }
-
-    /** A copy with a different per-release ε (central mode; used by {@code --epsilon}). */
-    public WorkloadSpec withEpsilonPerRelease(Epsilon e) {
-        Central c = new Central(e, central.neighbour(), central.contributionsPerWindow());
-        Budget b = budget.epsilonPerPeriod().value() < e.value() ? new Budget(e, budget.period()) : budget;
-        return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mode, mechanism,
-                epsilonPerReport, b, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow, c);
+        /** The first millisecond of period {@code p}. */
+        public long periodStart(long p) {
+            return Math.multiplyExact(p, periodMillis());
+        }
     }
 
     /**
-     * The same workload in central mode (for trying a local workload file centrally): each release costs
-     * {@code epsilonPerRelease}, contributions are capped at {@code contributions} per device and window, and a
-     * local-mode mechanism becomes {@code auto}. The budget is raised to at least one release.
+     * A tumbling event-time window, aligned to the epoch: {@code start = ⌊t / size⌋·size}.
+     *
+     * @param size window length (> 0, whole milliseconds)
+     * @param grace how long after the window end late reports are still accepted (>= 0)
      */
-    public WorkloadSpec inCentralMode(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributions) {
-        MechanismId m = mechanism.mode() == Mode.CENTRAL ? mechanism : MechanismId.AUTO;
-        Budget b = budget.epsilonPerPeriod().value() < epsilonPerRelease.value()
-                ? new Budget(epsilonPerRelease, budget.period()) : budget;
-        return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, Mode.CENTRAL, m, null, b, window,
-                confidence, alpha, epsilonSplit, expectedReportsPerWindow,
-                new Central(epsilonPerRelease, neighbour, contributions));
+    public record Window(Duration size, Duration grace) {
+        public Window {
+            require(size != null && size.toMillis() > 0, "window.size", "must be > 0, got " + size);
+            require(grace != null && !grace.isNegative(), "window.grace", "must be >= 0, got " + grace);
+        }
+
+        public long sizeMillis() {
+            return size.toMillis();
+        }
+
+        public long graceMillis() {
+            return grace.toMillis();
+        }
+
+        /** The start of the window containing event time {@code t}. */
+        public long startOf(long t) {
+            long s = sizeMillis();
+            return Math.floorDiv(t, s) * s;
+        }
+
+        /** The (exclusive) end of the window starting at {@code start}. */
+        public long endOf(long start) {
+            return start + sizeMillis();
+        }
+
+        /** The stream time at which the window starting at {@code start} closes: end + grace. */
+        public long closesAt(long start) {
+            return start + sizeMillis() + graceMillis();
+        }
+
+        /** Whether the window starting at {@code start} is closed once stream time reaches {@code watermark}. */
+        public boolean closedAt(long start, long watermark) {
+            return closesAt(start) <= watermark;
+        }
     }
 
-    /** A copy with a different α. */
-    public WorkloadSpec withAlpha(Alpha a) {
-        return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mode, mechanism,
-                epsilonPerReport, budget, window, confidence, a, epsilonSplit, expectedReportsPerWindow, central);
+    /** A mutable builder; {@link #build()} runs every rule of the canonical constructor. */
+    public static final class Builder {
+        private String id;
+        private int version = 1;
+        private QueryFamily family;
+        private Domain domain;
+        private int marginalWay;
+        private List<String> queryLabels = List.of();
+        private MechanismId mechanism = MechanismId.AUTO;
+        private ModeParameters modeParameters;
+        private Budget budget;
+        private Window window;
+        private ConfidenceLevel confidence = new ConfidenceLevel(0.95);
+        private Alpha alpha;
+        private EpsilonSplit epsilonSplit = EpsilonSplit.OPTIMAL;
+        private long expectedReportsPerWindow;
+
+        private Builder() {}
+
+        public Builder id(String v) {
+            id = v;
+            return this;
+        }
+
+        public Builder version(int v) {
+            version = v;
+            return this;
+        }
+
+        public Builder family(QueryFamily v) {
+            family = v;
+            return this;
+        }
+
+        public Builder domain(Domain v) {
+            domain = v;
+            return this;
+        }
+
+        public Builder marginalWay(int v) {
+            marginalWay = v;
+            return this;
+        }
+
+        public Builder queryLabels(List<String> v) {
+            queryLabels = v;
+            return this;
+        }
+
+        public Builder mechanism(MechanismId v) {
+            mechanism = v;
+            return this;
+        }
+
+        public Builder modeParameters(ModeParameters v) {
+            modeParameters = v;
+            return this;
+        }
+
+        /** Local mode with this ε per report. */
+        public Builder local(Epsilon epsilonPerReport) {
+            return modeParameters(new Local(epsilonPerReport));
+        }
+
+        /** Central mode with these parameters. */
+        public Builder central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow) {
+            return modeParameters(new Central(epsilonPerRelease, neighbour, contributionsPerWindow));
+        }
+
+        public Builder budget(Budget v) {
+            budget = v;
+            return this;
+        }
+
+        public Builder budget(Epsilon epsilonPerPeriod, Duration period) {
+            return budget(new Budget(epsilonPerPeriod, period));
+        }
+
+        public Builder window(Window v) {
+            window = v;
+            return this;
+        }
+
+        public Builder window(Duration size, Duration grace) {
+            return window(new Window(size, grace));
+        }
+
+        public Builder confidence(ConfidenceLevel v) {
+            confidence = v;
+            return this;
+        }
+
+        public Builder alpha(Alpha v) {
+            alpha = v;
+            return this;
+        }
+
+        public Builder epsilonSplit(EpsilonSplit v) {
+            epsilonSplit = v;
+            return this;
+        }
+
+        public Builder expectedReportsPerWindow(long v) {
+            expectedReportsPerWindow = v;
+            return this;
+        }
+
+        /**
+         * Sets the ε of one charge in the current mode (local: per report; central: per release), keeping the
+         * other mode parameters.
+         */
+        public Builder epsilonPerCharge(Epsilon e) {
+            if (modeParameters instanceof Central c) {
+                return modeParameters(new Central(e, c.neighbour(), c.contributionsPerWindow()));
+            }
+            return local(e);
+        }
+
+        /**
+         * Turns the spec into central mode (for trying a local workload file centrally): each release costs
+         * {@code epsilonPerRelease}, contributions are capped at {@code contributions} per device and window, a
+         * local-mode mechanism becomes {@code auto}, and the budget is raised to at least one release.
+         */
+        public Builder inCentralMode(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributions) {
+            if (mechanism.mode() == Mode.LOCAL) {
+                mechanism = MechanismId.AUTO;
+            }
+            return central(epsilonPerRelease, neighbour, contributions).budgetAtLeastOneCharge();
+        }
+
+        /**
+         * Raises the budget to at least one charge of the current mode parameters (used by tools that change
+         * ε on the command line; a workload file's own budget is never raised silently).
+         */
+        public Builder budgetAtLeastOneCharge() {
+            if (budget != null && modeParameters != null
+                    && budget.epsilonPerPeriod().compareTo(modeParameters.epsilonPerCharge()) < 0) {
+                budget = new Budget(modeParameters.epsilonPerCharge(), budget.period());
+            }
+            return this;
+        }
+
+        /** The current mode parameters (for tools that adjust them). */
+        public ModeParameters modeParameters() {
+            return modeParameters;
+        }
+
+        /** Validates every rule and returns the spec. */
+        public WorkloadSpec build() {
+            return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mechanism, modeParameters,
+                    budget, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow);
+        }
     }
 
-    /** A copy with a different planned number of reports per window. */
-    public WorkloadSpec withExpectedReportsPerWindow(long n) {
-        return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mode, mechanism,
-                epsilonPerReport, budget, window, confidence, alpha, epsilonSplit, n, central);
+    // ---- rules ----------------------------------------------------------------------------------------
+
+    private static void require(boolean ok, String field, String message) {
+        if (!ok) {
+            throw new InvalidWorkloadException(field, message);
+        }
     }
 
-    /** A copy with a different ε split. */
-    public WorkloadSpec withEpsilonSplit(EpsilonSplit s) {
-        return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mode, mechanism,
-                epsilonPerReport, budget, window, confidence, alpha, s, expectedReportsPerWindow, central);
+    private static void checkDomain(QueryFamily family, Domain domain) {
+        boolean ok = switch (family) {
+            case HISTOGRAM -> domain instanceof Domain.Labels || domain instanceof Domain.Buckets;
+            case CDF, RANGE -> domain instanceof Domain.Buckets;
+            case MARGINALS -> domain instanceof Domain.Attributes;
+            case POINTS -> domain instanceof Domain.Points;
+        };
+        if (!ok) {
+            throw new InvalidWorkloadException("domain", "family " + family.wireName() + " needs "
+                    + switch (family) {
+                        case HISTOGRAM -> "labels or buckets";
+                        case CDF, RANGE -> "buckets";
+                        case MARGINALS -> "attributes";
+                        case POINTS -> "points";
+                    } + ", got " + domain.kind());
+        }
+    }
+
+    private static void checkQueries(QueryFamily family, Domain domain, int way, List<String> labels) {
+        if (family == QueryFamily.MARGINALS) {
+            int d = ((Domain.Attributes) domain).names().size();
+            require(way >= 1 && way <= d, "queries.way", "must be in [1, " + d + "], got " + way);
+        } else {
+            require(way == 0, "queries.way", "is only allowed for the marginals family");
+        }
+        if (family == QueryFamily.POINTS) {
+            int m = ((Domain.Points) domain).dimension();
+            require(labels.size() == m, "queries.labels", "must have one label per answer coordinate (" + m
+                    + "), got " + labels.size());
+            require(labels.stream().distinct().count() == labels.size(), "queries.labels", "must be unique");
+        } else {
+            require(labels.isEmpty(), "queries.labels", "is only allowed for the points family");
+        }
+    }
+
+    private static void checkSize(QueryFamily family, Domain domain, int way) {
+        long universe;
+        long m;
+        switch (family) {
+            case HISTOGRAM -> {
+                universe = domain instanceof Domain.Labels l ? l.labels().size() : ((Domain.Buckets) domain).bucketCount();
+                m = universe;
+            }
+            case CDF -> {
+                universe = ((Domain.Buckets) domain).bucketCount();
+                m = universe - 1;
+            }
+            case RANGE -> {
+                universe = ((Domain.Buckets) domain).bucketCount();
+                m = universe * (universe + 1) / 2;
+            }
+            case MARGINALS -> {
+                int d = ((Domain.Attributes) domain).names().size();
+                universe = 1L << d;
+                m = binomial(d, way) << way;
+            }
+            default -> {
+                Domain.Points p = (Domain.Points) domain;
+                universe = p.labels().size();
+                m = p.dimension();
+            }
+        }
+        if (universe > MAX_UNIVERSE) {
+            throw new InvalidWorkloadException("domain", "the universe has " + universe + " values; at most "
+                    + MAX_UNIVERSE + " are supported");
+        }
+        if (universe * m > MAX_CELLS) {
+            throw new InvalidWorkloadException("domain", "universe × queries = " + universe + " × " + m
+                    + " exceeds the supported " + MAX_CELLS + " cells");
+        }
+    }
+
+    static long binomial(int n, int k) {
+        long r = 1;
+        for (int i = 1; i <= k; i++) {
+            r = r * (n - k + i) / i;
+        }
+        return r;
     }
 }

@@ -51,18 +51,21 @@ import java.util.regex.Pattern;
  * Durations are ISO-8601 ({@code PT1M}, {@code P1D}) or a number with unit {@code ms, s, m, h, d}.
  */
 public final class WorkloadSpecParser {
-    private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
     private static final Set<String> TOP_FIELDS = Set.of("id", "version", "family", "domain", "queries", "mode",
             "mechanism", "epsilonPerReport", "budget", "window", "confidence", "alpha", "epsilonSplit",
             "expectedReportsPerWindow", "central", "protocol");
-    /** Upper limits that keep materialized workloads in memory (N·m doubles). */
-    public static final int MAX_UNIVERSE = 1 << 16;
-    public static final long MAX_CELLS = 1L << 24;
+    /** Upper limits that keep materialized workloads in memory (see {@link WorkloadSpec}). */
+    public static final int MAX_UNIVERSE = WorkloadSpec.MAX_UNIVERSE;
+    public static final long MAX_CELLS = WorkloadSpec.MAX_CELLS;
 
     private WorkloadSpecParser() {}
 
-    /** Parses and validates a workload tree. */
+    /**
+     * Parses a workload tree and validates it: this method only maps the tree onto
+     * {@link WorkloadSpec#builder()} (shape errors: missing, unknown or mistyped fields); every rule about
+     * values lives in {@link WorkloadSpec} and {@link Domain}, which name the field of a violated rule.
+     */
     public static WorkloadSpec parse(Map<?, ?> tree) {
         if (tree == null) {
             throw new InvalidWorkloadException("(root)", "the workload file is empty");
@@ -75,64 +78,43 @@ public final class WorkloadSpecParser {
                         + " (supports " + CanonicalForm.PROTOCOL_VERSION + ")");
             }
         }
-        String id = string(tree, "id");
-        if (!ID.matcher(id).matches()) {
-            throw new InvalidWorkloadException("id", "must match [A-Za-z0-9._-]{1,100}, got \"" + id + "\"");
-        }
-        int version = (int) integer(tree, "version", 1, Integer.MAX_VALUE);
+        WorkloadSpec.Builder b = WorkloadSpec.builder();
+        b.id(string(tree, "id"));
+        b.version((int) integer(tree, "version", 1, Integer.MAX_VALUE));
         QueryFamily family = enumValue("family", string(tree, "family"), QueryFamily::fromWireName);
-        Map<?, ?> domainTree = map(tree, "domain");
+        b.family(family);
+        b.domain(domain(family, map(tree, "domain")));
         Map<?, ?> queries = tree.containsKey("queries") ? map(tree, "queries") : Map.of();
-        Domain domain = domain(family, domainTree);
-        int way = 0;
-        List<String> queryLabels = List.of();
         switch (family) {
             case MARGINALS -> {
                 checkKnown("queries.", queries, Set.of("way"));
-                int d = ((Domain.Attributes) domain).names().size();
-                way = (int) integer(queries, "queries.", "way", 1, d);
+                b.marginalWay((int) integer(queries, "queries.", "way", 1, Integer.MAX_VALUE));
             }
             case POINTS -> {
                 checkKnown("queries.", queries, Set.of("labels"));
-                int m = ((Domain.Points) domain).answers().get(0).size();
                 if (queries.containsKey("labels")) {
-                    queryLabels = uniqueStrings(queries, "queries.", "labels");
-                    if (queryLabels.size() != m) {
-                        throw new InvalidWorkloadException("queries.labels",
-                                "must have one label per answer coordinate (" + m + "), got " + queryLabels.size());
-                    }
+                    b.queryLabels(strings(queries, "queries.", "labels"));
                 } else {
+                    List<?> pts = list(map(tree, "domain"), "domain.", "points");
+                    int m = pts.get(0) instanceof Map<?, ?> p0 && p0.get("answer") instanceof List<?> a ? a.size() : 0;
                     List<String> gen = new ArrayList<>();
                     for (int j = 0; j < m; j++) {
                         gen.add("q" + j);
                     }
-                    queryLabels = gen;
+                    b.queryLabels(gen);
                 }
             }
             default -> checkKnown("queries.", queries, Set.of());
         }
-        checkSize(family, domain, way);
-
         Mode mode = tree.containsKey("mode") ? enumValue("mode", string(tree, "mode"), Mode::fromWireName) : Mode.LOCAL;
-        MechanismId mechanism = tree.containsKey("mechanism")
-                ? enumValue("mechanism", string(tree, "mechanism"), MechanismId::fromWireName)
-                : MechanismId.AUTO;
-        if (mechanism.mode() != null && mechanism.mode() != mode) {
-            throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" is a "
-                    + mechanism.mode().wireName() + "-mode mechanism but mode is " + mode.wireName());
+        if (tree.containsKey("mechanism")) {
+            b.mechanism(enumValue("mechanism", string(tree, "mechanism"), MechanismId::fromWireName));
         }
-        if (mechanism == MechanismId.TREE && family != QueryFamily.CDF && family != QueryFamily.RANGE
-                && !(family == QueryFamily.HISTOGRAM && domain instanceof Domain.Buckets)) {
-            throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
-                    + "bucketed histogram), family is " + family.wireName());
-        }
-        Epsilon epsPerReport = null;
-        WorkloadSpec.Central central = null;
         if (mode == Mode.LOCAL) {
-            epsPerReport = epsilon(tree, "", "epsilonPerReport");
             if (tree.containsKey("central")) {
                 throw new InvalidWorkloadException("central", "is only allowed with mode: central");
             }
+            b.local(epsilon(tree, "", "epsilonPerReport"));
         } else {
             if (tree.containsKey("epsilonPerReport")) {
                 throw new InvalidWorkloadException("epsilonPerReport",
@@ -140,42 +122,35 @@ public final class WorkloadSpecParser {
             }
             Map<?, ?> c = map(tree, "central");
             checkKnown("central.", c, Set.of("epsilonPerRelease", "neighbour", "contributionsPerWindow"));
-            central = new WorkloadSpec.Central(epsilon(c, "central.", "epsilonPerRelease"),
+            b.central(epsilon(c, "central.", "epsilonPerRelease"),
                     enumValue("central.neighbour", string(c, "central.", "neighbour"), NeighbourRelation::fromWireName),
                     c.containsKey("contributionsPerWindow")
-                            ? (int) integer(c, "central.", "contributionsPerWindow", 1, 1_000_000) : 1);
+                            ? (int) integer(c, "central.", "contributionsPerWindow", 1, WorkloadSpec.MAX_CONTRIBUTIONS) : 1);
         }
         Map<?, ?> budgetTree = map(tree, "budget");
         checkKnown("budget.", budgetTree, Set.of("epsilonPerPeriod", "period"));
-        WorkloadSpec.Budget budget = new WorkloadSpec.Budget(epsilon(budgetTree, "budget.", "epsilonPerPeriod"),
-                positiveDuration(budgetTree, "budget.", "period"));
-        Epsilon charge = mode == Mode.LOCAL ? epsPerReport : central.epsilonPerRelease();
-        if (budget.epsilonPerPeriod().value() < charge.value() * (1 - 1e-12)) {
-            throw new InvalidWorkloadException("budget.epsilonPerPeriod", "(" + budget.epsilonPerPeriod().value()
-                    + ") is smaller than the ε charged per " + (mode == Mode.LOCAL ? "report" : "release") + " ("
-                    + charge.value() + "): a device could never contribute");
-        }
+        b.budget(epsilon(budgetTree, "budget.", "epsilonPerPeriod"), positiveDuration(budgetTree, "budget.", "period"));
         Map<?, ?> windowTree = map(tree, "window");
         checkKnown("window.", windowTree, Set.of("size", "grace"));
         Duration size = positiveDuration(windowTree, "window.", "size");
         Duration grace = windowTree.containsKey("grace") ? duration(windowTree, "window.", "grace") : Duration.ZERO;
-        ConfidenceLevel confidence = tree.containsKey("confidence")
-                ? wrap("confidence", () -> new ConfidenceLevel(number(tree, "", "confidence")))
-                : new ConfidenceLevel(0.95);
-        Alpha alpha = tree.containsKey("alpha") ? wrap("alpha", () -> new Alpha(number(tree, "", "alpha"))) : null;
-        if (alpha == null && (mechanism == MechanismId.LOCAL_COARSE_PROJECTION
-                || mechanism == MechanismId.LOCAL_CHAINING || mechanism == MechanismId.CENTRAL_CHAINING)) {
-            throw new InvalidWorkloadException("alpha", "is required for mechanism " + mechanism.wireName());
+        b.window(size, grace);
+        if (tree.containsKey("confidence")) {
+            b.confidence(wrap("confidence", () -> new ConfidenceLevel(number(tree, "", "confidence"))));
         }
-        EpsilonSplit split = tree.containsKey("epsilonSplit")
-                ? enumValue("epsilonSplit", string(tree, "epsilonSplit"), EpsilonSplit::fromWireName)
-                : EpsilonSplit.OPTIMAL;
-        long expected = tree.containsKey("expectedReportsPerWindow")
-                ? integer(tree, "", "expectedReportsPerWindow", 1, Long.MAX_VALUE / 4) : 0;
-        return new WorkloadSpec(id, version, family, domain, way, queryLabels, mode, mechanism, epsPerReport, budget,
-                new WorkloadSpec.Window(size, grace), confidence, alpha, split, expected, central);
+        if (tree.containsKey("alpha")) {
+            b.alpha(wrap("alpha", () -> new Alpha(number(tree, "", "alpha"))));
+        }
+        if (tree.containsKey("epsilonSplit")) {
+            b.epsilonSplit(enumValue("epsilonSplit", string(tree, "epsilonSplit"), EpsilonSplit::fromWireName));
+        }
+        if (tree.containsKey("expectedReportsPerWindow")) {
+            b.expectedReportsPerWindow(integer(tree, "", "expectedReportsPerWindow", 1, Long.MAX_VALUE / 4));
+        }
+        return b.build();
     }
 
+    /** Maps the domain tree (exactly one kind, as the family requires) onto a {@link Domain}, which validates it. */
     private static Domain domain(QueryFamily family, Map<?, ?> d) {
         checkKnown("domain.", d, Set.of("labels", "buckets", "attributes", "points"));
         Set<String> present = new TreeSet<>();
@@ -192,132 +167,38 @@ public final class WorkloadSpecParser {
             throw new InvalidWorkloadException("domain", "family " + family.wireName() + " needs exactly one of "
                     + new TreeSet<>(allowed) + ", got " + (present.isEmpty() ? "none" : present));
         }
-        String kind = present.iterator().next();
-        return switch (kind) {
-            case "labels" -> {
-                List<String> labels = uniqueStrings(d, "domain.", "labels");
-                if (labels.size() < 2) {
-                    throw new InvalidWorkloadException("domain.labels", "needs at least 2 labels, got " + labels.size());
-                }
-                yield new Domain.Labels(labels);
-            }
+        return switch (present.iterator().next()) {
+            case "labels" -> new Domain.Labels(strings(d, "domain.", "labels"));
             case "buckets" -> {
                 List<?> raw = list(d, "domain.", "buckets");
                 List<Double> edges = new ArrayList<>();
                 for (int i = 0; i < raw.size(); i++) {
-                    String f = "domain.buckets[" + i + "]";
-                    double e = asNumber(f, raw.get(i));
-                    if (!Double.isFinite(e)) {
-                        throw new InvalidWorkloadException(f, "must be a finite number, got " + e);
-                    }
-                    if (i > 0 && !(e > edges.get(i - 1))) {
-                        throw new InvalidWorkloadException(f, "edges must increase strictly, got " + e + " after "
-                                + edges.get(i - 1));
-                    }
-                    edges.add(e);
-                }
-                if (edges.size() < 3) {
-                    throw new InvalidWorkloadException("domain.buckets",
-                            "needs at least 3 edges (2 buckets), got " + edges.size());
+                    edges.add(asNumber("domain.buckets[" + i + "]", raw.get(i)));
                 }
                 yield new Domain.Buckets(edges);
             }
-            case "attributes" -> {
-                List<String> names = uniqueStrings(d, "domain.", "attributes");
-                if (names.size() > 16) {
-                    throw new InvalidWorkloadException("domain.attributes",
-                            "at most 16 binary attributes are supported, got " + names.size());
-                }
-                yield new Domain.Attributes(names);
-            }
+            case "attributes" -> new Domain.Attributes(strings(d, "domain.", "attributes"));
             default -> {
                 List<?> raw = list(d, "domain.", "points");
-                if (raw.size() < 2) {
-                    throw new InvalidWorkloadException("domain.points", "needs at least 2 points, got " + raw.size());
-                }
                 List<String> labels = new ArrayList<>();
                 List<List<Double>> answers = new ArrayList<>();
-                Set<String> seen = new HashSet<>();
-                int m = -1;
                 for (int i = 0; i < raw.size(); i++) {
                     String f = "domain.points[" + i + "]";
                     if (!(raw.get(i) instanceof Map<?, ?> p)) {
                         throw new InvalidWorkloadException(f, "must be a map {label, answer}, got " + raw.get(i));
                     }
                     checkKnown(f + ".", p, Set.of("label", "answer"));
-                    String label = string(p, f + ".", "label");
-                    if (!seen.add(label)) {
-                        throw new InvalidWorkloadException(f + ".label", "duplicate label \"" + label + "\"");
-                    }
+                    labels.add(string(p, f + ".", "label"));
                     List<?> a = list(p, f + ".", "answer");
-                    if (m < 0) {
-                        m = a.size();
-                        if (m < 1) {
-                            throw new InvalidWorkloadException(f + ".answer", "must not be empty");
-                        }
-                    } else if (a.size() != m) {
-                        throw new InvalidWorkloadException(f + ".answer", "has " + a.size() + " coordinates, expected " + m);
-                    }
                     List<Double> vec = new ArrayList<>();
                     for (int j = 0; j < a.size(); j++) {
-                        String fj = f + ".answer[" + j + "]";
-                        double v = asNumber(fj, a.get(j));
-                        if (!(v >= 0 && v <= 1)) {
-                            throw new InvalidWorkloadException(fj, "must be a number in [0, 1], got " + v);
-                        }
-                        vec.add(v);
+                        vec.add(asNumber(f + ".answer[" + j + "]", a.get(j)));
                     }
-                    labels.add(label);
                     answers.add(vec);
                 }
                 yield new Domain.Points(labels, answers);
             }
         };
-    }
-
-    private static void checkSize(QueryFamily family, Domain domain, int way) {
-        long universe;
-        long m;
-        switch (family) {
-            case HISTOGRAM -> {
-                universe = domain instanceof Domain.Labels l ? l.labels().size() : ((Domain.Buckets) domain).bucketCount();
-                m = universe;
-            }
-            case CDF -> {
-                universe = ((Domain.Buckets) domain).bucketCount();
-                m = universe - 1;
-            }
-            case RANGE -> {
-                universe = ((Domain.Buckets) domain).bucketCount();
-                m = universe * (universe + 1) / 2;
-            }
-            case MARGINALS -> {
-                int d = ((Domain.Attributes) domain).names().size();
-                universe = 1L << d;
-                m = binomial(d, way) << way;
-            }
-            default -> {
-                Domain.Points p = (Domain.Points) domain;
-                universe = p.labels().size();
-                m = p.answers().get(0).size();
-            }
-        }
-        if (universe > MAX_UNIVERSE) {
-            throw new InvalidWorkloadException("domain", "the universe has " + universe + " values; at most "
-                    + MAX_UNIVERSE + " are supported");
-        }
-        if (universe * m > MAX_CELLS) {
-            throw new InvalidWorkloadException("domain", "universe × queries = " + universe + " × " + m
-                    + " exceeds the supported " + MAX_CELLS + " cells");
-        }
-    }
-
-    static long binomial(int n, int k) {
-        long r = 1;
-        for (int i = 1; i <= k; i++) {
-            r = r * (n - k + i) / i;
-        }
-        return r;
     }
 
     // ---- typed accessors -------------------------------------------------------------------------
@@ -367,24 +248,16 @@ public final class WorkloadSpecParser {
         return l;
     }
 
-    private static List<String> uniqueStrings(Map<?, ?> tree, String prefix, String key) {
+    /** A list of scalars as trimmed strings (shape only; uniqueness and content are the spec's rules). */
+    private static List<String> strings(Map<?, ?> tree, String prefix, String key) {
         List<?> raw = list(tree, prefix, key);
         List<String> out = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
         for (int i = 0; i < raw.size(); i++) {
-            String f = prefix + key + "[" + i + "]";
             Object v = raw.get(i);
-            if (v == null || v instanceof Map || v instanceof List || String.valueOf(v).isBlank()) {
-                throw new InvalidWorkloadException(f, "must be a non-empty string, got " + v);
+            if (v == null || v instanceof Map || v instanceof List) {
+                throw new InvalidWorkloadException(prefix + key + "[" + i + "]", "must be a non-empty string, got " + v);
             }
-            String s = String.valueOf(v).trim();
-            if (s.contains("\n")) {
-                throw new InvalidWorkloadException(f, "must be a single line, got \"" + s + "\"");
-            }
-            if (!seen.add(s)) {
-                throw new InvalidWorkloadException(f, "duplicate \"" + s + "\"");
-            }
-            out.add(s);
+            out.add(String.valueOf(v).trim());
         }
         return out;
     }
@@ -428,9 +301,28 @@ public final class WorkloadSpecParser {
         return x;
     }
 
+    /**
+     * An ε as declared: exact for integers, decimal strings and {@link java.math.BigDecimal}s; a double is read
+     * as its shortest round-tripping decimal (what was written in the file).
+     */
     private static Epsilon epsilon(Map<?, ?> tree, String prefix, String key) {
-        double v = number(tree, prefix, key);
-        return wrap(prefix + key, () -> new Epsilon(v));
+        Object raw = required(tree, prefix, key);
+        java.math.BigDecimal exact;
+        if (raw instanceof java.math.BigDecimal b) {
+            exact = b;
+        } else if (raw instanceof Integer || raw instanceof Long || raw instanceof java.math.BigInteger) {
+            exact = new java.math.BigDecimal(raw.toString());
+        } else if (raw instanceof String str && str.trim().matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
+            exact = new java.math.BigDecimal(str.trim());
+        } else {
+            double v = asNumber(prefix + key, raw);
+            if (!Double.isFinite(v)) {
+                return wrap(prefix + key, () -> Epsilon.of(prefix + key, v));
+            }
+            exact = new java.math.BigDecimal(Double.toString(v));
+        }
+        java.math.BigDecimal e = exact;
+        return wrap(prefix + key, () -> Epsilon.exactly(prefix + key, e));
     }
 
     private static Duration positiveDuration(Map<?, ?> tree, String prefix, String key) {

@@ -188,7 +188,7 @@ class CentralPipelineTest {
                 10_000);
         CentralPipeline gauss = CentralPipeline.of(Workload.of(range));
         assertThat(gauss.parameters().space()).isEqualTo(CentralParameters.Space.HISTOGRAM);
-        CentralPipeline lap = CentralPipeline.of(Workload.of(range.withMechanism(MechanismId.LAPLACE)));
+        CentralPipeline lap = CentralPipeline.of(Workload.of(range.toBuilder().mechanism(MechanismId.LAPLACE).build()));
         assertThat(gauss.parameters().predictedRms()).isLessThan(lap.parameters().predictedRms());
     }
 

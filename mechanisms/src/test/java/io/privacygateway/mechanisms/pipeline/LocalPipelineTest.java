@@ -73,7 +73,7 @@ class LocalPipelineTest {
                 if (id == MechanismId.TREE && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.CDF) {
                     continue;
                 }
-                out.add(Arguments.of(s.family().wireName() + "/" + id.wireName(), s.withMechanism(id)));
+                out.add(Arguments.of(s.family().wireName() + "/" + id.wireName(), s.toBuilder().mechanism(id).build()));
             }
         }
         return out.stream();
@@ -136,9 +136,9 @@ class LocalPipelineTest {
         List<Arguments> out = new ArrayList<>();
         for (MechanismId id : List.of(MechanismId.GRR, MechanismId.OUE, MechanismId.OLH, MechanismId.SUBSET_SELECTION,
                 MechanismId.HADAMARD_RESPONSE, MechanismId.LOCAL_PROJECTION)) {
-            out.add(Arguments.of("histogram/" + id.wireName(), hist.withMechanism(id)));
+            out.add(Arguments.of("histogram/" + id.wireName(), hist.toBuilder().mechanism(id).build()));
         }
-        out.add(Arguments.of("cdf/tree", cdf.withMechanism(MechanismId.TREE)));
+        out.add(Arguments.of("cdf/tree", cdf.toBuilder().mechanism(MechanismId.TREE).build()));
         return out.stream();
     }
 
@@ -214,7 +214,7 @@ class LocalPipelineTest {
         }
         WorkloadSpec s = spec("histogram", Map.of("labels", labels), null);
         assertThatThrownBy(() -> LocalPipeline.of(Workload.of(s))).hasMessageContaining("auto");
-        WorkloadSpec coarse = s.withMechanism(MechanismId.LOCAL_COARSE_PROJECTION).withAlpha(new Alpha(0.99));
+        WorkloadSpec coarse = s.toBuilder().mechanism(MechanismId.LOCAL_COARSE_PROJECTION).alpha(new Alpha(0.99)).build();
         assertThatThrownBy(() -> LocalPipeline.of(Workload.of(coarse))).hasMessageContaining("too large");
         assertThat(new Epsilon(1).value()).isEqualTo(1);
     }

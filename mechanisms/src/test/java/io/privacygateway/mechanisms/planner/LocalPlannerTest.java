@@ -85,7 +85,7 @@ class LocalPlannerTest {
      */
     @Test
     void gaussianModelMatchesReportByReportSimulation() {
-        WorkloadSpec s = histogram(16).withMechanism(MechanismId.OUE).withExpectedReportsPerWindow(5_000);
+        WorkloadSpec s = histogram(16).toBuilder().mechanism(MechanismId.OUE).expectedReportsPerWindow(5_000).build();
         LocalPipeline p = LocalPipeline.of(Workload.of(s));
         LocalProtocol protocol = p.protocol();
         int n = 5_000;

@@ -163,7 +163,7 @@ class WorkloadTest {
                 + "\"domain\":{\"labels\":[\"a\",\"b\"]},\"epsilonPerReport\":1,\"epsilonSplit\":\"optimal\","
                 + "\"family\":\"histogram\",\"id\":\"w1\",\"mechanism\":\"auto\",\"mode\":\"local\",\"protocol\":\"pgw-v1\",\"queries\":{},"
                 + "\"version\":1,\"window\":{\"grace\":\"PT10S\",\"size\":\"PT1M\"}}");
-        assertThat(CanonicalForm.contentHash(a.withMechanism(MechanismId.OUE)))
+        assertThat(CanonicalForm.contentHash(a.toBuilder().mechanism(MechanismId.OUE).build()))
                 .isNotEqualTo(CanonicalForm.contentHash(a));
     }
 

@@ -1,0 +1,139 @@
+package io.privacygateway.mechanisms.budget;
+
+import io.privacygateway.mechanisms.param.Epsilon;
+import java.math.BigDecimal;
+import java.util.Collection;
+
+/**
+ * The admission rule of a device's budget, in exact arithmetic: a report is admitted only if the ε it costs,
+ * added to everything the device was charged in <em>any</em> period overlapping the report's period, stays
+ * within the budget. Exact sums of the declared decimals ({@link Epsilon#exact()}) are compared, so no
+ * rounding can ever admit an overspend (three reports of ε = 1/3 + 10⁻¹³ do not fit a budget of 1), and no
+ * count of charges is trusted across workload versions: lowering ε in a new version cannot reset what was
+ * spent, and changing the period length cannot orphan it (a charge made under the old length counts against
+ * every new period it overlaps, which can only refuse more).
+ *
+ * <p>Local mode: each report costs ε per report and is identified by its sequence number in its period.
+ * Central mode: a device may contribute up to L reports to a window, identified by a slot in {@code [0, L)};
+ * the first contribution to a window costs the release's ε, further ones to the same window are free (the
+ * release's sensitivity already covers L contributions).
+ */
+public final class BudgetRule {
+    private BudgetRule() {}
+
+    /** Why a report does not fit. */
+    public enum Refusal {
+        /** The sequence number or slot lies outside the range the workload allows. */
+        SEQUENCE_OUT_OF_RANGE,
+        /** The same sequence number (or window slot) was already charged: a replay. */
+        DUPLICATE,
+        /** The report's ε would take the device over its budget. */
+        BUDGET_EXHAUSTED,
+        /** Central mode: the device already made L contributions to the window. */
+        CONTRIBUTION_LIMIT
+    }
+
+    /** The outcome of an admission. */
+    public sealed interface Admission permits Admitted, Refused {
+        boolean admitted();
+    }
+
+    /**
+     * Admitted: record {@code updated} (the report's period usage after the charge).
+     *
+     * @param updated the usage to store
+     * @param charged the ε charged (0 for a further central contribution to a paid window)
+     */
+    public record Admitted(BudgetUsage updated, BigDecimal charged) implements Admission {
+        @Override
+        public boolean admitted() {
+            return true;
+        }
+    }
+
+    /** Refused, with a message that names the numbers (never a value or payload). */
+    public record Refused(Refusal reason, String message) implements Admission {
+        @Override
+        public boolean admitted() {
+            return false;
+        }
+    }
+
+    /**
+     * The exact ε charged in {@code current}'s period: its own charges plus those of every usage in
+     * {@code others} whose period overlaps it (usages of other period lengths; non-overlapping ones are
+     * ignored).
+     */
+    public static BigDecimal spentOverlapping(BudgetUsage current, Collection<BudgetUsage> others) {
+        BigDecimal s = current.spent();
+        for (BudgetUsage o : others) {
+            if (!o.period().equals(current.period()) && o.period().overlaps(current.period())) {
+                s = s.add(o.spent());
+            }
+        }
+        return s;
+    }
+
+    /**
+     * Local mode: one report with sequence number {@code sequence}.
+     *
+     * @param perReport the ε of one report
+     * @param budget the budget per period
+     * @param slots the sequence numbers allowed: {@code [0, slots)}
+     * @param current the device's usage of the report's period (possibly empty)
+     * @param others usages of periods of other lengths that may overlap it
+     */
+    public static Admission local(Epsilon perReport, Epsilon budget, int slots, BudgetUsage current,
+            Collection<BudgetUsage> others, int sequence) {
+        if (sequence < 0 || sequence >= slots) {
+            return new Refused(Refusal.SEQUENCE_OUT_OF_RANGE, "sequence " + sequence + " is outside [0, " + slots + ")");
+        }
+        if (current.usedSequence(sequence)) {
+            return new Refused(Refusal.DUPLICATE, "sequence " + sequence + " of period " + current.period().index()
+                    + " was already charged to this device");
+        }
+        BigDecimal spent = spentOverlapping(current, others);
+        BigDecimal after = spent.add(perReport.exact());
+        if (after.compareTo(budget.exact()) > 0) {
+            return new Refused(Refusal.BUDGET_EXHAUSTED, "the device has spent ε " + spent.toPlainString()
+                    + " of its budget " + budget.exact().toPlainString() + " in this period; a report costs "
+                    + perReport.exact().toPlainString());
+        }
+        return new Admitted(current.withSequence(sequence, perReport.exact()), perReport.exact());
+    }
+
+    /**
+     * Central mode: one contribution in slot {@code slot} to the window starting at {@code windowStart}.
+     *
+     * @param perRelease the ε of one release (charged for the first contribution to a window)
+     * @param budget the budget per period
+     * @param contributionsPerWindow L
+     */
+    public static Admission central(Epsilon perRelease, Epsilon budget, int contributionsPerWindow,
+            BudgetUsage current, Collection<BudgetUsage> others, long windowStart, int slot) {
+        if (slot < 0 || slot >= contributionsPerWindow) {
+            return new Refused(Refusal.SEQUENCE_OUT_OF_RANGE, "contribution slot " + slot + " is outside [0, "
+                    + contributionsPerWindow + ")");
+        }
+        int made = current.contributions(windowStart);
+        if (made >= contributionsPerWindow) {
+            return new Refused(Refusal.CONTRIBUTION_LIMIT, "the device already contributed " + made
+                    + " report(s) to this window (L = " + contributionsPerWindow + ")");
+        }
+        if (current.usedSlot(windowStart, slot)) {
+            return new Refused(Refusal.DUPLICATE, "contribution slot " + slot + " of this window was already used"
+                    + " by this device");
+        }
+        if (made > 0) {
+            return new Admitted(current.withContribution(windowStart, slot, BigDecimal.ZERO), BigDecimal.ZERO);
+        }
+        BigDecimal spent = spentOverlapping(current, others);
+        BigDecimal after = spent.add(perRelease.exact());
+        if (after.compareTo(budget.exact()) > 0) {
+            return new Refused(Refusal.BUDGET_EXHAUSTED, "the device has spent ε " + spent.toPlainString()
+                    + " of its budget " + budget.exact().toPlainString() + " in this period; contributing to another"
+                    + " window costs " + perRelease.exact().toPlainString());
+        }
+        return new Admitted(current.withContribution(windowStart, slot, perRelease.exact()), perRelease.exact());
+    }
+}

@@ -1,0 +1,82 @@
+package io.privacygateway.mechanisms.budget;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.util.BitSet;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The binary form of a {@link BudgetUsage} (the device SDK's persistence and the gateway's state store use
+ * the same bytes). Big-endian: version byte 1; period length (long) and index (long); spent ε as scale (int),
+ * unscaled length (int, at most 64) and two's-complement bytes; used sequence numbers as a length-prefixed
+ * {@link BitSet#toByteArray()}; the number of windows (int), then per window its start (long) and its used
+ * slots as a length-prefixed bitset. Decoding checks every length against the bytes present and fails with
+ * {@link IllegalArgumentException} on anything malformed, never allocating more than the input's size.
+ */
+public final class BudgetUsageCodec {
+    private static final byte VERSION = 1;
+
+    private BudgetUsageCodec() {}
+
+    public static byte[] encode(BudgetUsage u) {
+        byte[] unscaled = u.spent().unscaledValue().toByteArray();
+        byte[] seq = u.sequences().toByteArray();
+        int size = 1 + 16 + 4 + 4 + unscaled.length + 4 + seq.length + 4;
+        for (BitSet b : u.windows().values()) {
+            size += 8 + 4 + b.toByteArray().length;
+        }
+        ByteBuffer out = ByteBuffer.allocate(size);
+        out.put(VERSION).putLong(u.period().lengthMillis()).putLong(u.period().index());
+        out.putInt(u.spent().scale()).putInt(unscaled.length).put(unscaled);
+        out.putInt(seq.length).put(seq);
+        out.putInt(u.windows().size());
+        for (Map.Entry<Long, BitSet> e : u.windows().entrySet()) {
+            byte[] b = e.getValue().toByteArray();
+            out.putLong(e.getKey()).putInt(b.length).put(b);
+        }
+        return out.array();
+    }
+
+    public static BudgetUsage decode(byte[] bytes) {
+        try {
+            ByteBuffer in = ByteBuffer.wrap(bytes);
+            byte v = in.get();
+            if (v != VERSION) {
+                throw new IllegalArgumentException("unknown budget usage version " + v);
+            }
+            PeriodKey period = new PeriodKey(in.getLong(), in.getLong());
+            int scale = in.getInt();
+            byte[] unscaled = bytes(in, 64);
+            BigDecimal spent = new BigDecimal(new BigInteger(unscaled.length == 0 ? new byte[] {0} : unscaled), scale);
+            BitSet seq = BitSet.valueOf(bytes(in, in.remaining()));
+            int windows = in.getInt();
+            if (windows < 0 || windows > in.remaining() / 12) {
+                throw new IllegalArgumentException("bad window count " + windows);
+            }
+            Map<Long, BitSet> w = new TreeMap<>();
+            for (int i = 0; i < windows; i++) {
+                long start = in.getLong();
+                w.put(start, BitSet.valueOf(bytes(in, in.remaining())));
+            }
+            if (in.hasRemaining()) {
+                throw new IllegalArgumentException(in.remaining() + " trailing bytes");
+            }
+            return BudgetUsage.of(period, spent, seq, w);
+        } catch (BufferUnderflowException e) {
+            throw new IllegalArgumentException("truncated budget usage", e);
+        }
+    }
+
+    private static byte[] bytes(ByteBuffer in, int max) {
+        int n = in.getInt();
+        if (n < 0 || n > max || n > in.remaining()) {
+            throw new IllegalArgumentException("bad length " + n);
+        }
+        byte[] b = new byte[n];
+        in.get(b);
+        return b;
+    }
+}

@@ -1,0 +1,59 @@
+package io.privacygateway.mechanisms.runtime;
+
+import io.privacygateway.mechanisms.budget.BudgetRule;
+import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.local.LocalProtocol;
+import io.privacygateway.mechanisms.pipeline.LocalPipeline;
+import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.util.Collection;
+
+/** A local-mode workload: the protocol devices and gateway share, and its release. */
+public final class LocalWorkload implements ResolvedWorkload {
+    private final Workload workload;
+    private final LocalPipeline pipeline;
+    private final int slots;
+
+    LocalWorkload(Workload workload) {
+        this.workload = workload;
+        this.pipeline = LocalPipeline.of(workload);
+        this.slots = workload.spec().reportsPerPeriod();
+    }
+
+    @Override
+    public WorkloadSpec spec() {
+        return workload.spec();
+    }
+
+    @Override
+    public Workload workload() {
+        return workload;
+    }
+
+    /** The pipeline: protocol (device and gateway) and release (gateway). */
+    public LocalPipeline pipeline() {
+        return pipeline;
+    }
+
+    /** The protocol devices and gateway share. */
+    public LocalProtocol protocol() {
+        return pipeline.protocol();
+    }
+
+    @Override
+    public int slots() {
+        return slots;
+    }
+
+    @Override
+    public int aggregateLength() {
+        return pipeline.protocol().stateLength();
+    }
+
+    @Override
+    public BudgetRule.Admission admit(BudgetUsage current, Collection<BudgetUsage> others, long eventTime,
+            int sequence) {
+        WorkloadSpec s = workload.spec();
+        return BudgetRule.local(s.epsilonPerReport(), s.budget().epsilonPerPeriod(), slots, current, others, sequence);
+    }
+}

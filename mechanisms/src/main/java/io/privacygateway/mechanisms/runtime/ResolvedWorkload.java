@@ -1,0 +1,91 @@
+package io.privacygateway.mechanisms.runtime;
+
+import io.privacygateway.mechanisms.budget.BudgetRule;
+import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.budget.PeriodKey;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.util.Collection;
+
+/**
+ * A resolved workload version as a device and the gateway run it: the spec (its mechanism is never
+ * {@code auto}), the materialized {@link Workload}, the mechanism's pipeline, and <b>the rules both sides
+ * must agree on</b>, written once here: the window of an event time and when it closes
+ * ({@link WorkloadSpec.Window}), the budget period of an event time ({@link #periodOf}), the sequence numbers
+ * a report may carry ({@link #slots()}), and whether a report fits the device's budget ({@link #admit}, in
+ * exact ε).
+ *
+ * <p>The two trust models are two types: {@link LocalWorkload} (devices randomize; the gateway aggregates the
+ * protocol's exact state) and {@link CentralWorkload} (devices send raw values; the gateway counts them and
+ * releases with noise). Immutable and thread-safe.
+ */
+public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload {
+
+    /**
+     * The runtime of a resolved spec.
+     *
+     * @throws IllegalArgumentException if the spec names {@code auto} (resolve it with the planner first) or
+     *     its pipeline cannot be built (for example an α so large that every value rounds to the same point)
+     */
+    static ResolvedWorkload of(WorkloadSpec spec) {
+        if (spec.mechanism() == MechanismId.AUTO) {
+            throw new IllegalArgumentException("workload " + spec.id() + " names mechanism auto: resolve it with the"
+                    + " planner before running it (privacy-gateway register does)");
+        }
+        Workload w = Workload.of(spec);
+        return spec.mode() == Mode.LOCAL ? new LocalWorkload(w) : new CentralWorkload(w);
+    }
+
+    /** The resolved spec. */
+    WorkloadSpec spec();
+
+    /** The materialized workload (universe, queries, answer vectors). */
+    Workload workload();
+
+    /** The workload id. */
+    default String id() {
+        return spec().id();
+    }
+
+    /** Lower-case hex SHA-256 of the spec's canonical form: versions everything derived from the spec. */
+    default String contentHash() {
+        return workload().contentHash();
+    }
+
+    /** Local or central. */
+    default Mode mode() {
+        return spec().mode();
+    }
+
+    /** The tumbling window (start of an event time, end, close). */
+    default WorkloadSpec.Window window() {
+        return spec().window();
+    }
+
+    /** The budget period containing event time {@code t}. */
+    default PeriodKey periodOf(long t) {
+        return PeriodKey.containing(spec().budget().periodMillis(), t);
+    }
+
+    /**
+     * The sequence numbers a report may carry: {@code [0, slots())}. Local mode: one per report the budget
+     * pays for in a period ({@link WorkloadSpec#reportsPerPeriod()}), which also bounds how many public-coin
+     * draws a device can try. Central mode: the contribution slots of one window, {@code [0, L)}.
+     */
+    int slots();
+
+    /** The length of the window aggregate the gateway keeps: protocol state (local) or universe counts (central). */
+    int aggregateLength();
+
+    /**
+     * Whether one report fits the device's budget, and the updated usage if it does.
+     *
+     * @param current the device's usage of the report's period ({@link #periodOf}), possibly empty
+     * @param others the device's usages of overlapping periods of other lengths (from earlier versions)
+     * @param eventTime the report's event time
+     * @param sequence the report's sequence number (local) or contribution slot (central)
+     */
+    BudgetRule.Admission admit(BudgetUsage current, Collection<BudgetUsage> others, long eventTime, int sequence);
+}

@@ -1,0 +1,126 @@
+package io.privacygateway.mechanisms.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.privacygateway.mechanisms.param.Alpha;
+import io.privacygateway.mechanisms.param.Epsilon;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link WorkloadSpec} validates itself: every path that makes a spec (the parser, {@link WorkloadSpec#builder()},
+ * {@link WorkloadSpec#toBuilder()} copies) runs the same rules, and a violated rule names the field.
+ */
+class WorkloadSpecRulesTest {
+
+    static WorkloadSpec.Builder histogram() {
+        return WorkloadSpec.builder().id("w").version(1).family(QueryFamily.HISTOGRAM)
+                .domain(new Domain.Labels(List.of("a", "b", "c"))).local(Epsilon.of(1))
+                .budget(Epsilon.of(4), Duration.ofDays(1)).window(Duration.ofMinutes(1), Duration.ofSeconds(10));
+    }
+
+    static WorkloadSpec.Builder central() {
+        return histogram().central(Epsilon.of(1), NeighbourRelation.ADD_REMOVE, 2);
+    }
+
+    private static void fails(UnaryOperator<WorkloadSpec.Builder> change, String field) {
+        assertThatThrownBy(() -> change.apply(histogram()).build()).isInstanceOf(InvalidWorkloadException.class)
+                .hasMessageStartingWith(field + ":");
+    }
+
+    @Test
+    void aValidSpecBuildsAndCopiesThroughTheSameRules() {
+        WorkloadSpec s = histogram().build();
+        assertThat(s.toBuilder().build()).isEqualTo(s);
+        assertThat(s.reportsPerPeriod()).isEqualTo(4);
+        // a copy cannot skip validation: a central mechanism on a local spec is refused
+        assertThatThrownBy(() -> s.toBuilder().mechanism(MechanismId.LAPLACE).build())
+                .hasMessageStartingWith("mechanism:").hasMessageContaining("central-mode mechanism");
+        assertThatThrownBy(() -> s.toBuilder().mechanism(MechanismId.LOCAL_CHAINING).build())
+                .hasMessageStartingWith("alpha:");
+        assertThat(s.toBuilder().mechanism(MechanismId.LOCAL_CHAINING).alpha(new Alpha(0.2)).build().alpha())
+                .isEqualTo(new Alpha(0.2));
+    }
+
+    @Test
+    void everyRuleNamesItsField() {
+        fails(b -> b.id("has space"), "id");
+        fails(b -> b.version(0), "version");
+        fails(b -> b.family(QueryFamily.CDF), "domain");
+        fails(b -> b.marginalWay(2), "queries.way");
+        fails(b -> b.queryLabels(List.of("x")), "queries.labels");
+        fails(b -> b.mechanism(MechanismId.TREE), "mechanism");
+        fails(b -> b.budget(Epsilon.of(0.5), Duration.ofDays(1)), "budget.epsilonPerPeriod");
+        fails(b -> b.window(Duration.ZERO, Duration.ZERO), "window.size");
+        fails(b -> b.window(Duration.ofMinutes(1), Duration.ofSeconds(-1)), "window.grace");
+        fails(b -> b.budget(Epsilon.of(4), Duration.ZERO), "budget.period");
+        fails(b -> b.modeParameters(null), "mode");
+        fails(b -> b.central(Epsilon.of(1), NeighbourRelation.ADD_REMOVE, 0), "central.contributionsPerWindow");
+        fails(b -> b.domain(new Domain.Attributes(List.of("x", "y"))).family(QueryFamily.MARGINALS).marginalWay(3),
+                "queries.way");
+        assertThatThrownBy(() -> new Domain.Labels(List.of("a", "a"))).hasMessageStartingWith("domain.labels[1]:");
+        assertThatThrownBy(() -> new Domain.Buckets(List.of(0.0, 2.0, 1.0))).hasMessageStartingWith("domain.buckets[2]:");
+        assertThatThrownBy(() -> new Domain.Points(List.of("p", "q"), List.of(List.of(0.5), List.of(1.5))))
+                .hasMessageStartingWith("domain.points[1].answer[0]:");
+    }
+
+    @Test
+    void modeSpecificFieldsAreATypeNotNulls() {
+        WorkloadSpec local = histogram().build();
+        WorkloadSpec c = central().build();
+        assertThat(local.modeParameters()).isInstanceOf(WorkloadSpec.Local.class);
+        assertThat(c.modeParameters()).isInstanceOf(WorkloadSpec.Central.class);
+        assertThat(c.mode()).isEqualTo(Mode.CENTRAL);
+        assertThat(c.epsilonPerCharge()).isEqualTo(Epsilon.of(1));
+        assertThatThrownBy(local::central).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(c::epsilonPerReport).isInstanceOf(IllegalStateException.class);
+        // changing ε through the builder keeps the mode's other parameters
+        WorkloadSpec c2 = c.toBuilder().epsilonPerCharge(Epsilon.of(0.5)).build();
+        assertThat(c2.central().contributionsPerWindow()).isEqualTo(2);
+        assertThat(c2.central().epsilonPerRelease()).isEqualTo(Epsilon.of(0.5));
+    }
+
+    @Test
+    void reportsPerPeriodIsExact() {
+        // 3 × 0.1 fits 0.3 exactly (declared decimals), 3 × (1/3 + 1e-13) does not fit 1
+        assertThat(histogram().local(Epsilon.of(0.1)).budget(Epsilon.of(0.3), Duration.ofDays(1)).build()
+                .reportsPerPeriod()).isEqualTo(3);
+        assertThat(histogram().local(Epsilon.of(1.0 / 3 + 1e-13)).budget(Epsilon.of(1), Duration.ofDays(1)).build()
+                .reportsPerPeriod()).isEqualTo(2);
+        // the old rule floor(budget/ε·(1+1e-12)) admitted 3 here
+        assertThat((int) Math.floor(1.0 / (1.0 / 3 + 1e-13) * (1 + 1e-12))).isEqualTo(3);
+    }
+
+    @Test
+    void windowAndBudgetOwnTheirArithmetic() {
+        WorkloadSpec.Window w = new WorkloadSpec.Window(Duration.ofSeconds(10), Duration.ofSeconds(2));
+        assertThat(w.startOf(25_000)).isEqualTo(20_000);
+        assertThat(w.startOf(-1)).isEqualTo(-10_000);
+        assertThat(w.endOf(20_000)).isEqualTo(30_000);
+        assertThat(w.closesAt(20_000)).isEqualTo(32_000);
+        assertThat(w.closedAt(20_000, 31_999)).isFalse();
+        assertThat(w.closedAt(20_000, 32_000)).isTrue();
+        WorkloadSpec.Budget b = new WorkloadSpec.Budget(Epsilon.of(1), Duration.ofHours(1));
+        assertThat(b.periodOf(3_600_000L * 5 + 1)).isEqualTo(5);
+        assertThat(b.periodStart(5)).isEqualTo(3_600_000L * 5);
+    }
+
+    @Test
+    void theParserOnlyMapsAndTheSpecDecides() {
+        java.util.Map<String, Object> t = WorkloadTest.base("histogram", java.util.Map.of("labels", List.of("a", "b")));
+        t.put("budget", java.util.Map.of("epsilonPerPeriod", 0.5, "period", "1d"));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(t)).hasMessageStartingWith("budget.epsilonPerPeriod:");
+        // ε given as a decimal string is taken exactly
+        java.util.Map<String, Object> t2 = WorkloadTest.base("histogram", java.util.Map.of("labels", List.of("a", "b")));
+        t2.put("epsilonPerReport", "0.1");
+        t2.put("budget", java.util.Map.of("epsilonPerPeriod", "0.3", "period", "1d"));
+        WorkloadSpec s = WorkloadSpecParser.parse(t2);
+        assertThat(s.epsilonPerReport().exact()).isEqualByComparingTo("0.1");
+        assertThat(s.reportsPerPeriod()).isEqualTo(3);
+        // and written back exactly, so the canonical form round-trips
+        assertThat(CanonicalForm.of(s)).contains("\"epsilonPerReport\":0.1,").contains("\"epsilonPerPeriod\":0.3,");
+    }
+}
