@@ -1,14 +1,20 @@
 package io.privacygateway.client;
 
-import io.privacygateway.client.DeviceBudget.Charge;
-import io.privacygateway.client.DeviceBudget.PeriodUsage;
+import io.privacygateway.mechanisms.budget.BudgetRule;
+import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.time.Clock;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,6 +24,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * The device SDK: one device reporting values for one resolved workload. For each value,
@@ -28,15 +35,13 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * <p><b>Guarantees.</b>
  * <ul>
  *   <li>A value outside the domain is never sent ({@link Outcome.Status#INVALID_VALUE}).
- *   <li>The device never sends a report its budget does not pay for: per budget period
- *       {@code ⌊eventTime / period⌋} it uses sequence numbers {@code 0, 1, ...} below the gateway's limit
- *       ({@link WorkloadRuntime#slotsPerPeriod()}), never twice, and the ε it is charged, summed as the
- *       gateway's ledger sums it, stays within {@code budget.epsilonPerPeriod}. Central mode: at most L
- *       contributions per window, the first of which is charged the release ε. So a report from this
- *       client is rejected by the gateway only for reasons outside the device's control: the workload was
- *       replaced by a new version ({@code VERSION_MISMATCH}), the device clock is more than the gateway's
- *       allowed skew away from the broker's ({@code CLOCK_SKEW}), or the report arrived after its window
- *       closed ({@code LATE}).
+ *   <li>The device never sends a report its budget does not pay for: it runs the gateway's own admission
+ *       rule ({@link ResolvedWorkload#admit}, exact ε, across workload versions and period lengths) on its own
+ *       {@link DeviceBudget}, and uses each sequence number (local) or window slot {@code [0, L)} (central) at
+ *       most once. So a report from this client is rejected by the gateway only for reasons outside the
+ *       device's control: the workload was replaced by a new version ({@code VERSION_MISMATCH}), the device
+ *       clock is more than the gateway's allowed skew away from the broker's ({@code CLOCK_SKEW}), or the report
+ *       arrived after its window closed ({@code LATE}).
  *   <li>The budget slot is recorded in the {@link DeviceBudget} before the report is handed to the
  *       producer, and stays used even if sending fails.
  *   <li>Secret randomness comes only from the given {@link RandomBits} ({@link SecureRandomBits} unless a
@@ -46,13 +51,14 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * </ul>
  *
  * <p>Thread-safe: reports of one client are serialized. Several clients (devices) may share a producer
- * and one {@link WorkloadRuntime} (protocols are cached per content hash). Clients built with
+ * and one {@link ResolvedWorkload} (protocols are cached per content hash, see {@link Workloads}). Clients built with
  * {@link Builder#producer} do not own the producer; {@link Builder#producerConfigs} makes one that
  * {@link #close} closes.
  */
 public final class DeviceClient implements AutoCloseable {
     private final String deviceId;
-    private final WorkloadRuntime workload;
+    private final ResolvedWorkload workload;
+    private final byte[] credential;
     private final Producer<String, SpecificRecord> producer;
     private final boolean ownsProducer;
     private final String topic;
@@ -65,10 +71,11 @@ public final class DeviceClient implements AutoCloseable {
     /** How many recently sent reports {@link #resend} can send again. */
     public static final int RECENT_KEPT = 16;
 
-    private DeviceClient(Builder b, WorkloadRuntime workload, Producer<String, SpecificRecord> producer,
+    private DeviceClient(Builder b, ResolvedWorkload workload, Producer<String, SpecificRecord> producer,
             boolean ownsProducer) {
         this.deviceId = b.deviceId;
         this.workload = workload;
+        this.credential = b.credential == null ? null : b.credential.getBytes(StandardCharsets.UTF_8);
         this.producer = producer;
         this.ownsProducer = ownsProducer;
         this.topic = workload.mode() == Mode.LOCAL ? b.topics.localReports() : b.topics.centralReports();
@@ -93,7 +100,7 @@ public final class DeviceClient implements AutoCloseable {
     public synchronized Outcome report(String rawValue) {
         int x;
         try {
-            x = workload.encode(Objects.requireNonNull(rawValue, "rawValue"));
+            x = workload.workload().encode(Objects.requireNonNull(rawValue, "rawValue"));
         } catch (InvalidValueException e) {
             return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
                     "the value is not in the domain of workload " + workload.id());
@@ -103,40 +110,22 @@ public final class DeviceClient implements AutoCloseable {
             throw new IllegalStateException("the device clock reads " + now + " ms, before the epoch");
         }
         Instant eventTime = Instant.ofEpochMilli(now);
-        WorkloadSpec s = workload.spec();
-        long period = workload.periodOf(now);
-        PeriodUsage used = budget.usage(workload.id(), period);
-        double eps = s.epsilonPerCharge().value();
-        double cap = s.budget().epsilonPerPeriod().value();
-        int sequence = used.nextSequence();
-        if (sequence >= workload.slotsPerPeriod()) {
-            return Outcome.refused(Outcome.Status.BUDGET_EXHAUSTED, eventTime, "all " + workload.slotsPerPeriod()
-                    + " report slots of period " + period + " are used");
+        PeriodKey period = workload.periodOf(now);
+        BudgetUsage used = budget.usage(workload.id(), period);
+        int sequence = workload instanceof LocalWorkload ? used.nextSequence()
+                : used.nextSlot(workload.window().startOf(now));
+        BudgetRule.Admission admission = workload.admit(used, budget.overlapping(workload.id(), period), now,
+                sequence);
+        if (admission instanceof BudgetRule.Refused r) {
+            Outcome.Status status = r.reason() == BudgetRule.Refusal.CONTRIBUTION_LIMIT
+                    ? Outcome.Status.CONTRIBUTION_LIMIT : Outcome.Status.BUDGET_EXHAUSTED;
+            return Outcome.refused(status, eventTime, r.message());
         }
-        long window = Charge.NO_WINDOW;
-        double charged = eps;
-        if (workload.mode() == Mode.CENTRAL) {
-            window = workload.windowStartOf(now);
-            int made = budget.contributions(workload.id(), window);
-            int limit = s.central().contributionsPerWindow();
-            if (made >= limit) {
-                return Outcome.refused(Outcome.Status.CONTRIBUTION_LIMIT, eventTime, "the device already made its "
-                        + limit + " contribution(s) to the window starting at " + Instant.ofEpochMilli(window));
-            }
-            if (made > 0) {
-                charged = 0.0; // the window is paid for by its first contribution
-            }
-        }
-        if (charged > 0 && used.paidCharges() >= s.reportsPerPeriod()) {
-            return Outcome.refused(Outcome.Status.BUDGET_EXHAUSTED, eventTime, "spent " + used.spentEpsilon()
-                    + " of " + cap + " in period " + period + " (" + used.paidCharges() + " paid charges of "
-                    + s.reportsPerPeriod() + ")");
-        }
-        ReportCoordinates coords = new ReportCoordinates(deviceId, period, sequence);
-        SpecificRecord record = workload.mode() == Mode.LOCAL
-                ? Reports.local(workload, coords, now, workload.protocol().randomize(x, coords, secret))
-                : Reports.central(workload, coords, now, rawValue.trim());
-        budget.record(workload.id(), new Charge(period, sequence, charged, window));
+        ReportCoordinates coords = new ReportCoordinates(deviceId, period.index(), sequence);
+        SpecificRecord record = workload instanceof LocalWorkload local
+                ? ReportRecords.local(workload, coords, now, local.protocol().randomize(x, coords, secret))
+                : ReportRecords.central(workload, coords, now, rawValue.trim());
+        budget.record(workload.id(), ((BudgetRule.Admitted) admission).updated());
         recent.put(coords, record);
         if (recent.size() > RECENT_KEPT) {
             recent.remove(recent.keySet().iterator().next());
@@ -166,7 +155,11 @@ public final class DeviceClient implements AutoCloseable {
     private Outcome send(SpecificRecord record, ReportCoordinates coords, Instant eventTime) {
         CompletableFuture<RecordMetadata> delivery = new CompletableFuture<>();
         try {
-            producer.send(new ProducerRecord<>(topic, deviceId, record), (md, e) -> {
+            RecordHeaders headers = new RecordHeaders();
+            if (credential != null) {
+                headers.add(io.privacygateway.schemas.identity.DeviceCredential.HEADER, credential);
+            }
+            producer.send(new ProducerRecord<>(topic, null, deviceId, record, headers), (md, e) -> {
                 if (e != null) {
                     delivery.completeExceptionally(e);
                 } else {
@@ -181,12 +174,29 @@ public final class DeviceClient implements AutoCloseable {
         return new Outcome(Outcome.Status.SENT, coords, eventTime, delivery, "sent to " + topic);
     }
 
-    /** How many more reports (local) or newly paid windows (central) this device's budget allows in the current period. */
+    /**
+     * How many more reports (local) or newly paid windows (central) the device's budget allows in the current
+     * period: {@code ⌊(budget − spent) / ε⌋} in exact arithmetic, also bounded by the unused sequence numbers.
+     */
     public synchronized int remainingInCurrentPeriod() {
-        long period = workload.periodOf(clock.millis());
-        PeriodUsage used = budget.usage(workload.id(), period);
-        return Math.max(0, Math.min(workload.slotsPerPeriod() - used.nextSequence(),
-                workload.spec().reportsPerPeriod() - used.paidCharges()));
+        long now = clock.millis();
+        PeriodKey period = workload.periodOf(now);
+        BudgetUsage used = budget.usage(workload.id(), period);
+        BigDecimal left = remainingEpsilon(used, period);
+        int byEpsilon = left.divide(workload.spec().epsilonPerCharge().exact(), 0, RoundingMode.FLOOR).intValue();
+        int bySlots = workload instanceof LocalWorkload ? workload.slots() - used.sequencesUsed() : byEpsilon;
+        return Math.max(0, Math.min(byEpsilon, bySlots));
+    }
+
+    /** The exact ε this device has spent of the current period's budget (all versions of the workload). */
+    public synchronized BigDecimal spentInCurrentPeriod() {
+        PeriodKey period = workload.periodOf(clock.millis());
+        return BudgetRule.spentOverlapping(budget.usage(workload.id(), period), budget.overlapping(workload.id(), period));
+    }
+
+    private BigDecimal remainingEpsilon(BudgetUsage used, PeriodKey period) {
+        BigDecimal spent = BudgetRule.spentOverlapping(used, budget.overlapping(workload.id(), period));
+        return workload.spec().budget().epsilonPerPeriod().exact().subtract(spent).max(BigDecimal.ZERO);
     }
 
     /** The device id (the report key and the gateway's ledger key). */
@@ -195,7 +205,7 @@ public final class DeviceClient implements AutoCloseable {
     }
 
     /** The resolved workload this client reports for. */
-    public WorkloadRuntime workload() {
+    public ResolvedWorkload workload() {
         return workload;
     }
 
@@ -232,6 +242,7 @@ public final class DeviceClient implements AutoCloseable {
         private RandomBits secret;
         private DeviceBudget budget;
         private GatewayTopics topics = GatewayTopics.defaults();
+        private String credential;
 
         private Builder(String deviceId, WorkloadSpec spec) {
             if (deviceId == null || deviceId.isBlank()) {
@@ -285,6 +296,15 @@ public final class DeviceClient implements AutoCloseable {
         }
 
         /**
+         * The device's enrollment credential ({@code DeviceCredential.issue}), sent in a header with every report;
+         * required by gateways that run with enrolled devices.
+         */
+        public Builder credential(String credential) {
+            this.credential = Objects.requireNonNull(credential, "credential");
+            return this;
+        }
+
+        /**
          * Builds the client (and its protocol, once per workload version per process).
          *
          * @throws IllegalArgumentException if the spec is unresolved ({@code auto}) or unusable
@@ -303,7 +323,7 @@ public final class DeviceClient implements AutoCloseable {
             if (budget == null) {
                 budget = new InMemoryDeviceBudget();
             }
-            WorkloadRuntime w = WorkloadRuntime.of(spec);
+            ResolvedWorkload w = Workloads.resolve(spec);
             if (producer != null) {
                 return new DeviceClient(this, w, producer, false);
             }

@@ -121,7 +121,7 @@ public final class WorkloadRegistrar implements AutoCloseable {
      */
     public synchronized WorkloadSpec register(WorkloadSpec spec) throws TimeoutException, InterruptedException {
         WorkloadSpec resolved = Planner.resolve(spec);
-        WorkloadRuntime.of(resolved); // the gateway builds the same; fail here rather than have it skip the record
+        Workloads.resolve(resolved); // the gateway builds the same; fail here rather than have it skip the record
         checkTopic();
         String hash = CanonicalForm.contentHash(resolved);
         Optional<WorkloadSpec> current = find(resolved.id());

@@ -3,11 +3,11 @@ package io.privacygateway.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.privacygateway.client.DeviceBudget.Charge;
+import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.topology.GatewayConfig;
-import io.privacygateway.topology.validate.ReportValidator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -77,7 +77,7 @@ class DeviceBudgetTest {
 
     @Test
     void aDeviceWithBudgetForKReportsRefusesTheNextLocallyAndStartsAgainNextPeriod() throws Exception {
-        WorkloadSpec spec = local(0.3, 0.9, "grr"); // k = 3 (0.3 + 0.3 + 0.3 = 0.8999999999999999 <= 0.9)
+        WorkloadSpec spec = local(0.3, 0.9, "grr"); // k = 3: the declared decimals add up exactly
         assertThat(spec.reportsPerPeriod()).isEqualTo(3);
         MutableClock clock = new MutableClock(T0);
         InMemoryDeviceBudget budget = new InMemoryDeviceBudget();
@@ -97,8 +97,10 @@ class DeviceBudgetTest {
             assertThat(refused.coordinates()).isNull();
             assertThat(refused.delivery()).isNull();
             assertThat(d.remainingInCurrentPeriod()).isZero();
-            assertThat(budget.usage("budget-local", T0 / DAY)).isEqualTo(new DeviceBudget.PeriodUsage(3,
-                    0.3 + 0.3 + 0.3, 3));
+            BudgetUsage used = budget.usage("budget-local", new PeriodKey(DAY, T0 / DAY));
+            assertThat(used.sequencesUsed()).isEqualTo(3);
+            assertThat(used.spent()).isEqualByComparingTo("0.9");
+            assertThat(d.spentInCurrentPeriod()).isEqualByComparingTo("0.9");
 
             clock.set((T0 / DAY + 1) * DAY); // the next budget period
             Outcome next = d.report("c");
@@ -121,7 +123,7 @@ class DeviceBudgetTest {
         assertThat(again.coordinates().sequence()).isEqualTo(1);
         assertThat(device("budget-dev-2", spec, clock, shared).report("a").status())
                 .isEqualTo(Outcome.Status.BUDGET_EXHAUSTED);
-        // ... and a new version of the workload does not refill the period's budget (the gateway's ledger is
+        // ... and a new version of the workload does not refill the period's budget (the gateway's budgets are
         // keyed by workload id, not version)
         WorkloadSpec v2 = WorkloadFiles.parse("""
                 id: budget-local
@@ -188,8 +190,10 @@ class DeviceBudgetTest {
 
     @Test
     void slotsAndTopicsAgreeWithTheGateway() {
+        // device and gateway call the same rule (ResolvedWorkload.slots and admit); the topic names agree
         for (WorkloadSpec s : List.of(local(0.3, 0.9, "grr"), local(1.0, 4.0, "oue"), central())) {
-            assertThat(WorkloadRuntime.of(s).slotsPerPeriod()).isEqualTo(ReportValidator.slots(s));
+            assertThat(Workloads.resolve(s).slots()).isEqualTo(s.mode() == io.privacygateway.mechanisms.workload.Mode.LOCAL
+                    ? s.reportsPerPeriod() : s.central().contributionsPerWindow());
         }
         GatewayConfig c = GatewayConfig.defaults(1, 1);
         GatewayTopics t = GatewayTopics.defaults();
@@ -199,13 +203,12 @@ class DeviceBudgetTest {
     }
 
     /**
-     * Admission counts charges, not floating-point sums: for ε = 10⁻⁴ and a budget of 4 the spec allows
-     * {@code reportsPerPeriod()} = 40,000 reports, and the device (like the gateway's ledger, which uses the
-     * same integer) lets all of them through and refuses the next, although a running double sum of 10⁻⁴
-     * would have drifted above 4 one report earlier.
+     * Admission compares exact sums of the declared decimals: for ε = 10⁻⁴ and a budget of 4 the device (like
+     * the gateway, which runs the same rule) lets exactly 40,000 reports through and refuses the next, although a
+     * running double sum of 10⁻⁴ would have drifted above 4 one report earlier.
      */
     @Test
-    void theDeviceCountsChargesLikeTheGatewayLedger() {
+    void theDeviceAdmitsInExactEpsilonLikeTheGateway() {
         WorkloadSpec spec = local(1e-4, 4.0, "grr");
         assertThat(spec.reportsPerPeriod()).isEqualTo(40_000);
         MutableClock clock = new MutableClock(T0);
@@ -215,15 +218,32 @@ class DeviceBudgetTest {
         for (int i = 0; i < 39_999; i++) {
             spent += 1e-4;
         }
-        assertThat(spent + 1e-4).isGreaterThan(4.0 * (1 + 1e-12)); // the drift a sum-based rule would suffer
+        assertThat(spent + 1e-4).isGreaterThan(4.0 * (1 + 1e-12)); // the drift a double sum would suffer
     }
 
     @Test
     void inMemoryBudgetForgetsOldPeriods() {
         InMemoryDeviceBudget b = new InMemoryDeviceBudget();
-        b.record("w", new Charge(10, 0, 1.0, Charge.NO_WINDOW));
-        b.record("w", new Charge(10 + InMemoryDeviceBudget.PERIODS_KEPT + 1, 0, 1.0, Charge.NO_WINDOW));
-        assertThat(b.usage("w", 10)).isEqualTo(DeviceBudget.PeriodUsage.NONE);
-        assertThat(b.usage("w", 10 + InMemoryDeviceBudget.PERIODS_KEPT + 1).nextSequence()).isEqualTo(1);
+        PeriodKey first = new PeriodKey(DAY, 10);
+        b.record("w", io.privacygateway.mechanisms.budget.BudgetUsage.of(first, java.math.BigDecimal.ONE,
+                java.util.BitSet.valueOf(new long[] {1}), java.util.Map.of()));
+        for (int i = 1; i <= InMemoryDeviceBudget.PERIODS_KEPT; i++) {
+            b.record("w", BudgetUsage.empty(new PeriodKey(DAY, 10 + i)));
+        }
+        assertThat(b.usage("w", first).isEmpty()).isTrue();
+        assertThat(b.usage("w", new PeriodKey(DAY, 10 + InMemoryDeviceBudget.PERIODS_KEPT)).period().index())
+                .isEqualTo(10 + InMemoryDeviceBudget.PERIODS_KEPT);
+    }
+
+    @Test
+    void overlappingPeriodsOfEarlierVersionsCountAgainstTheBudget() {
+        InMemoryDeviceBudget b = new InMemoryDeviceBudget();
+        PeriodKey day = new PeriodKey(DAY, 5);
+        b.record("w", BudgetUsage.of(day, new java.math.BigDecimal("2"), java.util.BitSet.valueOf(new long[] {3}),
+                java.util.Map.of()));
+        PeriodKey hour = new PeriodKey(3_600_000L, 5 * 24 + 3);
+        assertThat(b.overlapping("w", hour)).hasSize(1);
+        assertThat(b.overlapping("w", new PeriodKey(3_600_000L, 6 * 24))).isEmpty();
+        assertThat(b.overlapping("w", day)).isEmpty(); // same length: that is usage(), not an overlap
     }
 }

@@ -37,13 +37,10 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * One real gateway for the whole test run: an in-JVM KRaft broker, a real Apicurio registry (child process)
  * and the Kafka Streams gateway ({@link GatewayService}) with 2 local partitions, 1 stream thread,
- * exactly-once v2 and short idle/slack times so 2-second windows close within seconds. Started by the first
+ * exactly-once v2 and a short slack so 2-second windows close within seconds. Started by the first
  * test class that asks for it and closed at the end of the run (JUnit root store).
  */
 public final class GatewayFixture implements ExtensionContext.Store.CloseableResource {
-    /** Idle shards advance their watermark by the gateway clock after this long without records. */
-    static final Duration IDLE_AFTER = Duration.ofSeconds(2);
-
     public final EmbeddedKafka kafka;
     public final EmbeddedRegistry registry;
     public final SchemaRegistryClient registryClient;
@@ -56,13 +53,10 @@ public final class GatewayFixture implements ExtensionContext.Store.CloseableRes
         kafka = EmbeddedKafka.start();
         registry = EmbeddedRegistry.start();
         registryClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-        GatewayConfig d = GatewayConfig.defaults(2, 1);
-        config = new GatewayConfig(d.topicPrefix(), d.maxFutureSkew(), d.maxEventAge(), IDLE_AFTER,
-                Duration.ofMillis(500), Duration.ofMillis(500), d.localPartitions(), d.centralPartitions(),
-                d.ledgerRetentionPeriods());
+        config = GatewayConfig.builder(2, 1).applicationId("client-test-gateway").watermarkSlack(Duration.ofMillis(500))
+                .build();
         stateDir = Files.createTempDirectory("pgw-client-test-state");
-        GatewaySettings s = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), "client-test-gateway",
-                config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
+        GatewaySettings s = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
         gateway = GatewayService.start(s, new SimpleMeterRegistry(), null, Duration.ofSeconds(60));
         reports = ReportProducers.avro(kafkaConfig(), registryClient);
     }
@@ -148,6 +142,15 @@ public final class GatewayFixture implements ExtensionContext.Store.CloseableRes
 
     private static boolean caughtUp(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
         return end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+    }
+
+    /**
+     * The answers of {@code workloadId} for windows starting at or after {@code fromWindowStart}, in order, once
+     * there are {@code atLeast} (every window of a workload is answered, empty ones too).
+     */
+    public List<WindowAnswer> answersFrom(String workloadId, long fromWindowStart, int atLeast, Duration timeout) {
+        return readUntil(config.answersTopic(), WindowAnswer.class, a -> a.getWorkloadId().equals(workloadId)
+                && a.getWindowStart().toEpochMilli() >= fromWindowStart, l -> l.size() >= atLeast, timeout);
     }
 
     public List<WindowAnswer> answers(String workloadId, int atLeast, Duration timeout) {

@@ -3,7 +3,7 @@ package io.privacygateway.itests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.client.ReportProducers;
-import io.privacygateway.client.Reports;
+import io.privacygateway.simulator.Reports;
 import io.privacygateway.client.WorkloadRuntime;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.TestGateway;

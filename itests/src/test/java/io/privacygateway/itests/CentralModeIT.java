@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.client.DeviceClient;
 import io.privacygateway.client.Outcome;
-import io.privacygateway.client.Reports;
+import io.privacygateway.simulator.Reports;
 import io.privacygateway.client.WorkloadRuntime;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.MutableClock;

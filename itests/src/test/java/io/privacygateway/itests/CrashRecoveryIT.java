@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.ReportProducers;
-import io.privacygateway.client.Reports;
+import io.privacygateway.simulator.Reports;
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.client.WorkloadRegistrar;
 import io.privacygateway.client.WorkloadRuntime;

@@ -1,53 +1,173 @@
 package io.privacygateway.topology;
 
+import io.privacygateway.topology.identity.DeviceAuthentication;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
- * What the topology needs to know about its deployment (validated: every bad value is reported with
- * the field name).
+ * What the topology needs to know about its deployment, validated at construction (every bad value is
+ * reported with its field name).
  *
- * @param topicPrefix prefix of every topic name (e.g. {@code "pgw."} gives {@code pgw.answers})
+ * @param topicPrefix prefix of the public topics (e.g. {@code "pgw."} gives {@code pgw.answers})
+ * @param applicationId the Kafka Streams application id: the gateway's internal topics are named after it
+ *     ({@code <applicationId>-partials}, {@code <applicationId>-clock}), as Kafka Streams names its own, so two
+ *     deployments never read each other's internal data
  * @param maxFutureSkew how far an event time may lie after the broker's append time
  * @param maxEventAge how far an event time may lie before the broker's append time
- * @param idleAfter a shard that has processed no record for this long (gateway clock) advances its
- *     watermark by the clock, so an idle partition never blocks the release of a window
- * @param watermarkSlack how far behind the gateway clock an idle shard's watermark stays (covers clock
- *     differences between brokers and the gateway)
- * @param punctuateEvery how often shards check for closed windows and publish progress
- * @param localPartitions partitions of the local-report topic (a window is released once every one of
- *     them has passed the window's end + grace)
+ * @param watermarkSlack how far behind the broker's time an idle, caught-up shard's watermark stays (covers
+ *     clock differences between brokers)
+ * @param punctuateEvery how often shards check for closed windows and the release step for releases due
+ * @param progressHeartbeat how often a shard repeats its progress even when no window closed (recovery after
+ *     rebalances)
+ * @param localPartitions partitions of the local-report topic (a window is released once every one of them
+ *     has passed the window's end + grace)
  * @param centralPartitions partitions of the central-report topic
- * @param ledgerRetentionPeriods budget periods a device's ledger is kept after the period ends
- *     (duplicates are rejected within this retention)
+ * @param maxReportBytes the largest report record accepted (larger ones are rejected {@code MALFORMED})
+ * @param partialsRetention retention of the internal partials topic (what recovery after an outage needs)
+ * @param centralReportsRetention retention of the central report topic the gateway creates (it holds raw
+ *     values: keep it as short as recovery after an outage needs)
+ * @param authentication how devices prove their identity ({@link DeviceAuthentication.Open} or enrolled)
  */
-public record GatewayConfig(String topicPrefix, Duration maxFutureSkew, Duration maxEventAge, Duration idleAfter,
-        Duration watermarkSlack, Duration punctuateEvery, int localPartitions, int centralPartitions,
-        int ledgerRetentionPeriods) {
+public record GatewayConfig(String topicPrefix, String applicationId, Duration maxFutureSkew, Duration maxEventAge,
+        Duration watermarkSlack, Duration punctuateEvery, Duration progressHeartbeat, int localPartitions,
+        int centralPartitions, int maxReportBytes, Duration partialsRetention, Duration centralReportsRetention,
+        DeviceAuthentication authentication) {
 
     public GatewayConfig {
         if (topicPrefix == null || !topicPrefix.matches("[A-Za-z0-9._-]*")) {
             throw new IllegalArgumentException("topicPrefix must match [A-Za-z0-9._-]*, got " + topicPrefix);
         }
+        if (applicationId == null || !applicationId.matches("[A-Za-z0-9._-]{1,200}")) {
+            throw new IllegalArgumentException("applicationId must match [A-Za-z0-9._-]{1,200}, got " + applicationId);
+        }
         positive("maxFutureSkew", maxFutureSkew);
         positive("maxEventAge", maxEventAge);
-        positive("idleAfter", idleAfter);
         nonNegative("watermarkSlack", watermarkSlack);
         positive("punctuateEvery", punctuateEvery);
+        positive("progressHeartbeat", progressHeartbeat);
+        positive("partialsRetention", partialsRetention);
+        positive("centralReportsRetention", centralReportsRetention);
         if (localPartitions < 1) {
             throw new IllegalArgumentException("localPartitions must be >= 1, got " + localPartitions);
         }
         if (centralPartitions < 1) {
             throw new IllegalArgumentException("centralPartitions must be >= 1, got " + centralPartitions);
         }
-        if (ledgerRetentionPeriods < 1) {
-            throw new IllegalArgumentException("ledgerRetentionPeriods must be >= 1, got " + ledgerRetentionPeriods);
+        if (maxReportBytes < 256 || maxReportBytes > 1 << 20) {
+            throw new IllegalArgumentException("maxReportBytes must be in [256, 1048576], got " + maxReportBytes);
         }
+        Objects.requireNonNull(authentication, "authentication");
     }
 
-    /** Defaults: prefix {@code pgw.}, skew 1 min, age 1 h, idle after 10 s, slack 5 s, every 1 s, retention 2. */
+    /** Defaults: see {@link Builder}. */
     public static GatewayConfig defaults(int localPartitions, int centralPartitions) {
-        return new GatewayConfig("pgw.", Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofSeconds(10),
-                Duration.ofSeconds(5), Duration.ofSeconds(1), localPartitions, centralPartitions, 2);
+        return builder(localPartitions, centralPartitions).build();
+    }
+
+    /**
+     * A builder with the defaults: prefix {@code pgw.}, application id {@code privacy-gateway}, skew 1 min, age
+     * 1 h, slack 2 s, punctuation every 100 ms, heartbeat 5 s, reports up to 64 KiB, partials and central reports
+     * kept 1 day, open device identities.
+     */
+    public static Builder builder(int localPartitions, int centralPartitions) {
+        return new Builder(localPartitions, centralPartitions);
+    }
+
+    public Builder toBuilder() {
+        return new Builder(localPartitions, centralPartitions).topicPrefix(topicPrefix).applicationId(applicationId)
+                .maxFutureSkew(maxFutureSkew).maxEventAge(maxEventAge).watermarkSlack(watermarkSlack)
+                .punctuateEvery(punctuateEvery).progressHeartbeat(progressHeartbeat).maxReportBytes(maxReportBytes)
+                .partialsRetention(partialsRetention).centralReportsRetention(centralReportsRetention)
+                .authentication(authentication);
+    }
+
+    /** A mutable builder; {@link #build()} validates. */
+    public static final class Builder {
+        private String topicPrefix = "pgw.";
+        private String applicationId = "privacy-gateway";
+        private Duration maxFutureSkew = Duration.ofMinutes(1);
+        private Duration maxEventAge = Duration.ofHours(1);
+        private Duration watermarkSlack = Duration.ofSeconds(2);
+        private Duration punctuateEvery = Duration.ofMillis(100);
+        private Duration progressHeartbeat = Duration.ofSeconds(5);
+        private int localPartitions;
+        private int centralPartitions;
+        private int maxReportBytes = 64 * 1024;
+        private Duration partialsRetention = Duration.ofDays(1);
+        private Duration centralReportsRetention = Duration.ofDays(1);
+        private DeviceAuthentication authentication = DeviceAuthentication.OPEN;
+
+        private Builder(int localPartitions, int centralPartitions) {
+            this.localPartitions = localPartitions;
+            this.centralPartitions = centralPartitions;
+        }
+
+        public Builder topicPrefix(String v) {
+            topicPrefix = v;
+            return this;
+        }
+
+        public Builder applicationId(String v) {
+            applicationId = v;
+            return this;
+        }
+
+        public Builder maxFutureSkew(Duration v) {
+            maxFutureSkew = v;
+            return this;
+        }
+
+        public Builder maxEventAge(Duration v) {
+            maxEventAge = v;
+            return this;
+        }
+
+        public Builder watermarkSlack(Duration v) {
+            watermarkSlack = v;
+            return this;
+        }
+
+        public Builder punctuateEvery(Duration v) {
+            punctuateEvery = v;
+            return this;
+        }
+
+        public Builder progressHeartbeat(Duration v) {
+            progressHeartbeat = v;
+            return this;
+        }
+
+        public Builder partitions(int local, int central) {
+            localPartitions = local;
+            centralPartitions = central;
+            return this;
+        }
+
+        public Builder maxReportBytes(int v) {
+            maxReportBytes = v;
+            return this;
+        }
+
+        public Builder partialsRetention(Duration v) {
+            partialsRetention = v;
+            return this;
+        }
+
+        public Builder centralReportsRetention(Duration v) {
+            centralReportsRetention = v;
+            return this;
+        }
+
+        public Builder authentication(DeviceAuthentication v) {
+            authentication = v;
+            return this;
+        }
+
+        public GatewayConfig build() {
+            return new GatewayConfig(topicPrefix, applicationId, maxFutureSkew, maxEventAge, watermarkSlack,
+                    punctuateEvery, progressHeartbeat, localPartitions, centralPartitions, maxReportBytes,
+                    partialsRetention, centralReportsRetention, authentication);
+        }
     }
 
     private static void positive(String field, Duration d) {
@@ -82,8 +202,26 @@ public record GatewayConfig(String topicPrefix, Duration maxFutureSkew, Duration
         return topicPrefix + "rejections";
     }
 
-    /** The internal topic carrying shard partials and progress to the release step (keyed by workload). */
+    /**
+     * The internal topic carrying shard partials and progress to the release step (keyed by workload): exact,
+     * un-noised central counts, readable and writable by the gateway's principal only.
+     */
     public String partialsTopic() {
-        return topicPrefix + "partials";
+        return applicationId + "-partials";
+    }
+
+    /** The internal topic the gateway appends probes to, to read the broker's time. */
+    public String clockTopic() {
+        return applicationId + "-clock";
+    }
+
+    /** The report topic of a mode. */
+    public String reportsTopic(io.privacygateway.mechanisms.workload.Mode mode) {
+        return mode == io.privacygateway.mechanisms.workload.Mode.LOCAL ? localReportsTopic() : centralReportsTopic();
+    }
+
+    /** The partitions of a mode's report topic. */
+    public int partitions(io.privacygateway.mechanisms.workload.Mode mode) {
+        return mode == io.privacygateway.mechanisms.workload.Mode.LOCAL ? localPartitions : centralPartitions;
     }
 }

@@ -1,69 +1,193 @@
 package io.privacygateway.topology;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.privacygateway.topology.validate.RejectReason;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
 
 /**
- * The gateway's Micrometer meters. Every record the gateway does not count is counted here (and written
- * to the rejections topic): nothing is dropped without a trace.
+ * The gateway's Micrometer meters. Every record the gateway does not count is counted here (and written to
+ * the rejections topic): nothing is dropped without a trace.
+ *
+ * <p><b>Bounded tags.</b> A workload tag is the id of a <em>registered</em> workload (at most
+ * {@value #MAX_TAG_LENGTH} characters, and registered ids are validated to 100); any other id a record names —
+ * unknown, deleted, forged — is tagged {@value #UNKNOWN}, so attacker-chosen ids cannot create meters.
+ * Reason and mode tags come from enums.
  *
  * <ul>
- *   <li>{@code pgw.reports.accepted} (tags workload, mode)
- *   <li>{@code pgw.reports.rejected} (tags reason, workload — {@code unknown} when not decodable)
- *   <li>{@code pgw.answers.published} (tags workload, mode)
- *   <li>{@code pgw.windows.discarded} (tags workload, why): windows that could not be released, e.g.
- *       their workload version is no longer known
- *   <li>{@code pgw.workloads.invalid}: workload records that could not be used
+ *   <li>{@code pgw.reports.accepted} (workload, mode), {@code pgw.reports.rejected} (reason, workload)
+ *   <li>{@code pgw.epsilon.charged} (workload, mode): ε charged to devices' budgets (a sum over devices)
+ *   <li>{@code pgw.answers.published} (workload, mode); {@code pgw.central.cumulative.epsilon} (workload, gauge)
+ *   <li>{@code pgw.release.latency} (workload, mode; timer with percentiles): window end + grace → answer written,
+ *       measured on the gateway's clock
+ *   <li>{@code pgw.window.reports} (workload, mode; summary): reports per released window
+ *   <li>{@code pgw.watermark.lag} (topic, partition; gauge, seconds): gateway clock minus a shard's watermark
+ *   <li>{@code pgw.windows.discarded} (workload, why), {@code pgw.release.failed} (workload),
+ *       {@code pgw.workloads.invalid}, {@code pgw.partials.invalid}
  * </ul>
  */
 public final class GatewayMetrics {
+    /** The workload tag of ids that are not registered. */
+    public static final String UNKNOWN = "unknown";
+    /** Tags longer than this are cut (registered ids never are). */
+    public static final int MAX_TAG_LENGTH = 100;
     private final MeterRegistry registry;
-    private final java.util.concurrent.ConcurrentHashMap<String, Counter> counters =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Object> meters = new ConcurrentHashMap<>();
+    private final Map<String, WorkloadMeters> workloads = new ConcurrentHashMap<>();
+    private volatile Predicate<String> registered = id -> false;
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
-    }
-
-    /** A registered counter, looked up once per name and tag values (the hot path never re-registers). */
-    private Counter counter(String name, String... tags) {
-        String key = name + '|' + String.join("|", tags);
-        Counter c = counters.get(key);
-        if (c == null) {
-            c = counters.computeIfAbsent(key, k -> Counter.builder(name).tags(tags).register(registry));
-        }
-        return c;
     }
 
     public MeterRegistry registry() {
         return registry;
     }
 
-    public void accepted(String workload, String mode) {
-        counter("pgw.reports.accepted", "workload", workload, "mode", mode).increment();
+    /** Tells which workload ids are registered (others are tagged {@value #UNKNOWN}). */
+    public void registeredIds(Predicate<String> isRegistered) {
+        this.registered = isRegistered;
     }
 
-    public void rejected(RejectReason reason, String workload) {
-        counter("pgw.reports.rejected", "reason", reason.name(), "workload", workload == null ? "unknown" : workload)
-                .increment();
+    /** The tag value for a workload id a record names. */
+    public String workloadTag(String id) {
+        if (id == null || !registered.test(id)) {
+            return UNKNOWN;
+        }
+        return id.length() > MAX_TAG_LENGTH ? id.substring(0, MAX_TAG_LENGTH) : id;
+    }
+
+    /**
+     * The meters of one workload in one mode, resolved once (the hot path keeps the handle, so no per-report
+     * registry lookup or tag hashing happens).
+     */
+    public WorkloadMeters forWorkload(String id, String mode) {
+        String tag = workloadTag(id);
+        return workloads.computeIfAbsent(tag + '|' + mode, k -> new WorkloadMeters(tag, mode));
+    }
+
+    /** The handles of one workload's meters. */
+    public final class WorkloadMeters {
+        private final String workload;
+        private final String mode;
+        private final Counter accepted;
+        private final Counter epsilon;
+        private final Map<RejectReason, Counter> rejected = new EnumMap<>(RejectReason.class);
+
+        private WorkloadMeters(String workload, String mode) {
+            this.workload = workload;
+            this.mode = mode;
+            this.accepted = Counter.builder("pgw.reports.accepted").tags("workload", workload, "mode", mode)
+                    .register(registry);
+            this.epsilon = Counter.builder("pgw.epsilon.charged").tags("workload", workload, "mode", mode)
+                    .baseUnit("epsilon").register(registry);
+        }
+
+        public void accepted(double epsilonCharged) {
+            accepted.increment();
+            if (epsilonCharged > 0) {
+                epsilon.increment(epsilonCharged);
+            }
+        }
+
+        public void rejected(RejectReason reason) {
+            Counter c;
+            synchronized (rejected) {
+                c = rejected.computeIfAbsent(reason, r -> rejectedCounter(r, workload));
+            }
+            c.increment();
+        }
+    }
+
+    private Counter rejectedCounter(RejectReason reason, String workloadTag) {
+        return counter("pgw.reports.rejected", "reason", reason.name(), "workload", workloadTag);
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> T meter(String key, java.util.function.Supplier<T> make) {
+        Object m = meters.get(key);
+        if (m == null) {
+            m = meters.computeIfAbsent(key, k -> make.get());
+        }
+        return (T) m;
+    }
+
+    private Counter counter(String name, String... tags) {
+        return meter(name + '|' + String.join("|", tags), () -> Counter.builder(name).tags(tags).register(registry));
+    }
+
+    /** Counts a rejection of a record whose workload id is {@code workloadId} (possibly unknown or null). */
+    public void rejected(RejectReason reason, String workloadId) {
+        rejectedCounter(reason, workloadTag(workloadId)).increment();
     }
 
     public void published(String workload, String mode) {
-        counter("pgw.answers.published", "workload", workload, "mode", mode).increment();
+        counter("pgw.answers.published", "workload", workloadTag(workload), "mode", mode).increment();
+    }
+
+    /** Records one released window: its report count and how long after window end + grace it was written. */
+    public void released(String workload, String mode, long reports, Duration latency) {
+        String tag = workloadTag(workload);
+        meter("pgw.window.reports|" + tag + '|' + mode, () -> DistributionSummary.builder("pgw.window.reports")
+                .tags("workload", tag, "mode", mode).register(registry)).record(reports);
+        meter("pgw.release.latency|" + tag + '|' + mode, () -> Timer.builder("pgw.release.latency")
+                .tags("workload", tag, "mode", mode).publishPercentiles(0.5, 0.9, 0.99).publishPercentileHistogram()
+                .register(registry)).record(latency.isNegative() ? Duration.ZERO : latency);
+    }
+
+    /** Sets the cumulative ε a central workload has released so far. */
+    public void cumulativeEpsilon(String workload, double epsilon) {
+        String tag = workloadTag(workload);
+        AtomicLong bits = meter("pgw.central.cumulative.epsilon|" + tag, () -> {
+            AtomicLong v = new AtomicLong();
+            Gauge.builder("pgw.central.cumulative.epsilon", v, a -> Double.longBitsToDouble(a.get()))
+                    .tags("workload", tag).register(registry);
+            return v;
+        });
+        bits.set(Double.doubleToLongBits(epsilon));
+    }
+
+    /** Sets how far a shard's watermark is behind the gateway clock. */
+    public void watermarkLag(String topic, int partition, Duration lag) {
+        AtomicLong millis = meter("pgw.watermark.lag|" + topic + '|' + partition, () -> {
+            AtomicLong v = new AtomicLong();
+            Gauge.builder("pgw.watermark.lag", v, a -> a.get() / 1000.0).baseUnit("seconds")
+                    .tags("topic", topic, "partition", Integer.toString(partition)).register(registry);
+            return v;
+        });
+        millis.set(lag.toMillis());
     }
 
     public void discarded(String workload, String why) {
-        counter("pgw.windows.discarded", "workload", workload, "why", why).increment();
+        counter("pgw.windows.discarded", "workload", workloadTag(workload), "why", why).increment();
+    }
+
+    public void releaseFailed(String workload) {
+        counter("pgw.release.failed", "workload", workloadTag(workload)).increment();
     }
 
     public void invalidWorkload() {
         counter("pgw.workloads.invalid").increment();
     }
 
+    public void invalidPartial() {
+        counter("pgw.partials.invalid").increment();
+    }
+
     /** The current value of a counter (0 if it was never incremented), for tests and the dashboard. */
     public double count(String name, String... tags) {
-        Counter c = registry.find(name).tags(tags).counter();
-        return c == null ? 0 : c.count();
+        double total = 0;
+        for (Counter c : registry.find(name).tags(tags).counters()) {
+            total += c.count();
+        }
+        return total;
     }
 }

@@ -1,11 +1,15 @@
 package io.privacygateway.topology;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.schemas.SchemaCompatibility;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
-import io.privacygateway.topology.processors.CentralReleaser;
-import io.privacygateway.topology.workload.WorkloadCache;
+import io.privacygateway.topology.clock.BrokerCaughtUpClock;
+import io.privacygateway.topology.clock.CaughtUpClock;
+import io.privacygateway.topology.release.CentralReleaser;
+import io.privacygateway.topology.workload.WorkloadCatalog;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,63 +20,115 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs the gateway: creates (or checks) its topics, applies the schema compatibility policy, and starts
- * the Kafka Streams application built by {@link GatewayTopologyFactory}. A stream thread that fails (for
- * example while the schema registry is unreachable) is replaced and resumes from its last committed
- * transaction; bad records never fail a thread, they become rejections.
+ * Runs the gateway: creates (or checks) its topics, guards the report topics' partition counts, applies the
+ * schema compatibility policy, and starts the Kafka Streams application built by {@link GatewayTopologyFactory}.
+ *
+ * <p><b>Failures.</b> Bad records never fail a stream thread (they become rejections). A thread that fails for
+ * an infrastructure reason (the schema registry or a broker unreachable) is replaced and resumes from its last
+ * committed transaction — but at most {@link #MAX_REPLACEMENTS} times within {@link #REPLACEMENT_WINDOW}; beyond
+ * that the client shuts down (state ERROR) instead of looping, and {@link #failure()} says why, so a supervisor
+ * (the {@code run} command, a container orchestrator) sees a dead gateway rather than a zombie.
  */
 public final class GatewayService implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayService.class);
     /**
-     * The default commit interval (Kafka Streams' own exactly-once default is 100 ms). Every commit is a
-     * transaction; at 500 ms the gateway keeps pace with a plain at-least-once count on the same input
-     * (see {@code bench throughput}) and an answer reaches read_committed consumers about half a second
-     * after its window's release. Override with {@code commit.interval.ms} in the Kafka properties.
+     * The default commit interval. Every commit is a transaction; answers reach {@code read_committed}
+     * consumers one commit after their release. Override with {@code commit.interval.ms} in the Kafka properties.
      */
-    public static final long DEFAULT_COMMIT_INTERVAL_MS = 500;
+    public static final long DEFAULT_COMMIT_INTERVAL_MS = 100;
+    /** Thread replacements allowed within {@link #REPLACEMENT_WINDOW} before the client gives up. */
+    public static final int MAX_REPLACEMENTS = 10;
+    public static final Duration REPLACEMENT_WINDOW = Duration.ofMinutes(5);
     private final KafkaStreams streams;
     private final GatewayMetrics metrics;
     private final SchemaRegistryClient registry;
+    private final WorkloadCatalog catalog;
+    private final CaughtUpClock caughtUp;
+    private volatile Throwable failure;
 
-    private GatewayService(KafkaStreams streams, GatewayMetrics metrics, SchemaRegistryClient registry) {
+    private GatewayService(KafkaStreams streams, GatewayMetrics metrics, SchemaRegistryClient registry,
+            WorkloadCatalog catalog, CaughtUpClock caughtUp) {
         this.streams = streams;
         this.metrics = metrics;
         this.registry = registry;
+        this.catalog = catalog;
+        this.caughtUp = caughtUp;
     }
 
-    /** Prepares topics and schemas and starts the gateway; returns once it is running (or fails). */
+    /**
+     * Prepares topics and schemas and starts the gateway; returns once it is running (or fails).
+     *
+     * @param central how central windows are released, or {@code null} for {@link CentralReleaser#secure()}
+     */
     public static GatewayService start(GatewaySettings s, MeterRegistry meters, CentralReleaser central,
             Duration startupTimeout) throws Exception {
+        if (central == null) {
+            central = CentralReleaser.secure();
+        }
         Map<String, Object> registryConfig = new HashMap<>(s.registryProperties());
         registryConfig.put("schema.registry.url", s.schemaRegistryUrl());
         SchemaRegistryClient registry = SchemaRegistryClient.fromConfigs(registryConfig);
         GatewayConfig g = s.gateway();
         ensureTopics(s);
+        guardPartitionCounts(s);
         SchemaCompatibility.setUp(registry, t -> topicName(g, t));
         GatewayMetrics metrics = new GatewayMetrics(meters);
-        KafkaStreams streams = new KafkaStreams(GatewayTopologyFactory.build(g, GatewaySerdes.withRegistry(registry),
-                metrics, new WorkloadCache(), central), streamsProperties(s));
+        WorkloadCatalog catalog = new WorkloadCatalog();
+        List<TopicPartition> reportPartitions = new ArrayList<>();
+        for (Mode m : Mode.values()) {
+            for (int p = 0; p < g.partitions(m); p++) {
+                reportPartitions.add(new TopicPartition(g.reportsTopic(m), p));
+            }
+        }
+        Properties client = clientProperties(s);
+        CaughtUpClock caughtUp = new BrokerCaughtUpClock(client, g.clockTopic(), s.applicationId(), reportPartitions,
+                Duration.ofMillis(Math.max(100, g.punctuateEvery().toMillis() * 5)));
+        LongSupplier monotonic = () -> System.nanoTime() / 1_000_000;
+        CentralReleaser releaser = central;
+        KafkaStreams streams = new KafkaStreams(GatewayTopologyFactory.build(new GatewayTopologyFactory.Parts(g,
+                GatewaySerdes.withRegistry(registry), metrics, catalog, releaser, caughtUp, monotonic)),
+                streamsProperties(s));
+        GatewayService service = new GatewayService(streams, metrics, registry, catalog, caughtUp);
+        ArrayDeque<Long> replacements = new ArrayDeque<>();
         streams.setUncaughtExceptionHandler(e -> {
+            long now = monotonic.getAsLong();
+            synchronized (replacements) {
+                replacements.addLast(now);
+                while (!replacements.isEmpty() && now - replacements.peekFirst() > REPLACEMENT_WINDOW.toMillis()) {
+                    replacements.removeFirst();
+                }
+                if (replacements.size() > MAX_REPLACEMENTS) {
+                    service.failure = e;
+                    LOG.error("a stream thread failed {} times within {}; shutting the gateway down", replacements.size(),
+                            REPLACEMENT_WINDOW, e);
+                    return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+                }
+            }
             LOG.error("a stream thread failed; replacing it (it resumes from the last committed transaction)", e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
@@ -80,15 +136,28 @@ public final class GatewayService implements AutoCloseable {
         long deadline = System.nanoTime() + startupTimeout.toNanos();
         while (streams.state() != KafkaStreams.State.RUNNING) {
             if (streams.state() == KafkaStreams.State.ERROR || streams.state() == KafkaStreams.State.NOT_RUNNING) {
+                caughtUp.close();
                 throw new IllegalStateException("the gateway stopped while starting: " + streams.state());
             }
             if (System.nanoTime() > deadline) {
                 streams.close(Duration.ofSeconds(10));
+                caughtUp.close();
                 throw new TimeoutException("the gateway did not reach RUNNING within " + startupTimeout);
             }
             Thread.sleep(50);
         }
-        return new GatewayService(streams, metrics, registry);
+        return service;
+    }
+
+    /** The Kafka client properties every client of the gateway uses (bootstrap servers and pass-through). */
+    static Properties clientProperties(GatewaySettings s) {
+        Properties p = new Properties();
+        p.putAll(s.kafkaProperties());
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, s.bootstrapServers());
+        for (String streamsOnly : List.of(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, "group.instance.id")) {
+            p.remove(streamsOnly);
+        }
+        return p;
     }
 
     /** The Kafka Streams configuration of a gateway instance. */
@@ -101,7 +170,7 @@ public final class GatewayService implements AutoCloseable {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, s.streamThreads());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) s.replicationFactor());
         p.put(StreamsConfig.STATE_DIR_CONFIG, s.stateDir().toString());
-        p.put(StreamsConfig.consumerPrefix("isolation.level"), "read_committed");
+        p.put(StreamsConfig.consumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
         // the global workloads store's processing errors go through the same handler as the rest (the default
         // from Kafka 5.0 on; the workloads processor never throws on bad specs, it counts and skips them)
         p.putIfAbsent("processing.exception.handler.global.enabled", "true");
@@ -121,27 +190,35 @@ public final class GatewayService implements AutoCloseable {
     }
 
     /**
-     * Creates missing topics: report topics with {@code message.timestamp.type=LogAppendTime} (the
-     * gateway's watermarks are broker append times, so a replay after a crash decides lateness exactly
-     * as the first run did), the compacted workloads topic, answers, rejections and the internal partials
-     * topic. Existing report topics must have the configured partition counts and LogAppendTime.
+     * Creates missing topics: report topics and the workloads topic with {@code message.timestamp.type=
+     * LogAppendTime} (watermarks and activation times are broker times, so a replay after a crash decides
+     * exactly as the first run did); the central report topic with a short retention (it holds raw values);
+     * the compacted workloads topic; answers; rejections; and the internal topics named after the application id:
+     * partials (retention {@link GatewayConfig#partialsRetention()}), the broker clock probe topic (one
+     * partition, LogAppendTime, one hour) and the deployment record (compacted). Existing report topics must
+     * have the configured partition counts and LogAppendTime.
      */
     public static void ensureTopics(GatewaySettings s) throws Exception {
         GatewayConfig g = s.gateway();
-        Properties admin = new Properties();
-        admin.putAll(s.kafkaProperties());
-        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, s.bootstrapServers());
-        try (Admin a = Admin.create(admin)) {
+        try (Admin a = Admin.create(clientProperties(s))) {
             short rf = s.replicationFactor();
             Map<String, String> append = Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime");
+            int internalPartitions = Math.max(g.localPartitions(), g.centralPartitions());
             List<NewTopic> wanted = new ArrayList<>();
             wanted.add(new NewTopic(g.localReportsTopic(), g.localPartitions(), rf).configs(append));
-            wanted.add(new NewTopic(g.centralReportsTopic(), g.centralPartitions(), rf).configs(append));
+            wanted.add(new NewTopic(g.centralReportsTopic(), g.centralPartitions(), rf).configs(Map.of(
+                    TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime",
+                    TopicConfig.RETENTION_MS_CONFIG, Long.toString(g.centralReportsRetention().toMillis()))));
             wanted.add(new NewTopic(g.workloadsTopic(), 1, rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
-                    TopicConfig.CLEANUP_POLICY_COMPACT)));
-            wanted.add(new NewTopic(g.answersTopic(), Math.max(g.localPartitions(), g.centralPartitions()), rf));
+                    TopicConfig.CLEANUP_POLICY_COMPACT, TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")));
+            wanted.add(new NewTopic(g.answersTopic(), internalPartitions, rf));
             wanted.add(new NewTopic(g.rejectionsTopic(), g.localPartitions(), rf));
-            wanted.add(new NewTopic(g.partialsTopic(), Math.max(g.localPartitions(), g.centralPartitions()), rf));
+            wanted.add(new NewTopic(g.partialsTopic(), internalPartitions, rf).configs(Map.of(
+                    TopicConfig.RETENTION_MS_CONFIG, Long.toString(g.partialsRetention().toMillis()))));
+            wanted.add(new NewTopic(g.clockTopic(), 1, rf).configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG,
+                    "LogAppendTime", TopicConfig.RETENTION_MS_CONFIG, "3600000")));
+            wanted.add(new NewTopic(deploymentTopic(s), 1, rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
+                    TopicConfig.CLEANUP_POLICY_COMPACT)));
             Set<String> existing = a.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
             if (!missing.isEmpty()) {
@@ -155,6 +232,53 @@ public final class GatewayService implements AutoCloseable {
             }
             checkReportTopic(a, g.localReportsTopic(), g.localPartitions());
             checkReportTopic(a, g.centralReportsTopic(), g.centralPartitions());
+        }
+    }
+
+    /** The internal topic that records the deployment's report partition counts. */
+    public static String deploymentTopic(GatewaySettings s) {
+        return s.applicationId() + "-deployment";
+    }
+
+    /**
+     * Refuses to run when the report topics' partition counts differ from those recorded when this application
+     * id first started (recording them on the first start): device budgets live with the partition of the
+     * device's id, so a changed count would send devices to partitions that do not know their budgets.
+     */
+    static void guardPartitionCounts(GatewaySettings s) throws Exception {
+        GatewayConfig g = s.gateway();
+        String topic = deploymentTopic(s);
+        String now = "local=" + g.localPartitions() + ",central=" + g.centralPartitions();
+        Properties cp = clientProperties(s);
+        cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        String recorded = null;
+        try (KafkaConsumer<String, String> c = new KafkaConsumer<>(cp, new StringDeserializer(),
+                new StringDeserializer())) {
+            TopicPartition tp = new TopicPartition(topic, 0);
+            c.assign(List.of(tp));
+            c.seekToBeginning(List.of(tp));
+            long end = whenKnown(() -> c.endOffsets(List.of(tp), Duration.ofSeconds(30)).get(tp));
+            while (c.position(tp, Duration.ofSeconds(30)) < end) {
+                for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
+                    if ("partitions".equals(r.key())) {
+                        recorded = r.value();
+                    }
+                }
+            }
+        }
+        if (recorded == null) {
+            try (KafkaProducer<String, String> p = new KafkaProducer<>(cp, new StringSerializer(),
+                    new StringSerializer())) {
+                p.send(new ProducerRecord<>(topic, "partitions", now)).get(30, TimeUnit.SECONDS);
+            }
+            return;
+        }
+        if (!recorded.equals(now)) {
+            throw new IllegalStateException("the report topics of application " + s.applicationId() + " have partition"
+                    + " counts " + now + ", but they were " + recorded + " when it first started. Device budgets live"
+                    + " with the partition of each device's id, so a changed count would reset or split them. To"
+                    + " migrate: stop sending reports, let every open window release, then start the new layout under"
+                    + " a new application id and topic prefix (or restore the original partition counts).");
         }
     }
 
@@ -175,7 +299,7 @@ public final class GatewayService implements AutoCloseable {
         }
     }
 
-    /** An admin call on a topic, retried (up to 30 s) while the broker has not caught up with its creation. */
+    /** A call on a topic, retried (up to 30 s) while the broker has not caught up with its creation. */
     private static <T> T whenKnown(Callable<T> call) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
@@ -183,6 +307,11 @@ public final class GatewayService implements AutoCloseable {
                 return call.call();
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            } catch (UnknownTopicOrPartitionException e) {
+                if (System.nanoTime() > deadline) {
                     throw e;
                 }
                 Thread.sleep(100);
@@ -202,10 +331,31 @@ public final class GatewayService implements AutoCloseable {
         return registry;
     }
 
+    /** The workloads this instance knows. */
+    public WorkloadCatalog catalog() {
+        return catalog;
+    }
+
+    /** Whether the streams client is alive (starting, running or rebalancing; not failed or stopped). */
+    public boolean isLive() {
+        KafkaStreams.State st = streams.state();
+        return st != KafkaStreams.State.ERROR && st != KafkaStreams.State.NOT_RUNNING
+                && st != KafkaStreams.State.PENDING_ERROR && st != KafkaStreams.State.PENDING_SHUTDOWN;
+    }
+
+    /** Whether the gateway is processing (RUNNING). */
+    public boolean isReady() {
+        return streams.state() == KafkaStreams.State.RUNNING;
+    }
+
+    /** Why the gateway shut itself down, or {@code null}. */
+    public Throwable failure() {
+        return failure;
+    }
+
     /**
-     * Waits until this instance's global workloads store maps {@code workloadId} to {@code contentHash}: from
-     * then on reports of that version are validated against it (earlier ones would be rejected as
-     * {@code UNKNOWN_WORKLOAD}).
+     * Waits until this instance's catalog has {@code workloadId} at {@code contentHash}: from then on reports of
+     * that version are validated against it (earlier ones would be rejected as {@code UNKNOWN_WORKLOAD}).
      *
      * @throws TimeoutException if it does not within {@code timeout}
      */
@@ -213,14 +363,9 @@ public final class GatewayService implements AutoCloseable {
             throws TimeoutException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            try {
-                ReadOnlyKeyValueStore<String, String> store = streams.store(StoreQueryParameters.fromNameAndType(
-                        GatewayTopologyFactory.WORKLOADS_STORE, QueryableStoreTypes.keyValueStore()));
-                if (contentHash.equals(store.get(workloadId))) {
-                    return;
-                }
-            } catch (InvalidStateStoreException e) {
-                // not queryable yet (starting or rebalancing)
+            var r = catalog.current(workloadId);
+            if (r != null && contentHash.equals(r.contentHash())) {
+                return;
             }
             if (System.nanoTime() > deadline) {
                 throw new TimeoutException("the gateway did not load workload " + workloadId + " (content hash "
@@ -234,5 +379,6 @@ public final class GatewayService implements AutoCloseable {
     @Override
     public void close() {
         streams.close(Duration.ofSeconds(30));
+        caughtUp.close();
     }
 }

@@ -8,8 +8,7 @@ import java.util.Map;
  *
  * @param bootstrapServers Kafka bootstrap servers
  * @param schemaRegistryUrl a Confluent-API schema registry (e.g. Apicurio's {@code /apis/ccompat/v7})
- * @param applicationId the Kafka Streams application id (consumer group, internal topic prefix)
- * @param gateway topic names and timing of the topology
+ * @param gateway topic names, application id (consumer group, internal topic prefix) and timing of the topology
  * @param replicationFactor replication of the topics the gateway creates (and of Streams' changelogs)
  * @param streamThreads stream threads of this instance
  * @param stateDir where state stores live
@@ -17,14 +16,12 @@ import java.util.Map;
  * @param kafkaProperties extra client properties passed through to every Kafka client (TLS, SASL, ...)
  * @param registryProperties extra registry client properties (basic auth, timeouts)
  */
-public record GatewaySettings(String bootstrapServers, String schemaRegistryUrl, String applicationId,
-        GatewayConfig gateway, short replicationFactor, int streamThreads, Path stateDir, String processingGuarantee,
+public record GatewaySettings(String bootstrapServers, String schemaRegistryUrl, GatewayConfig gateway, short replicationFactor, int streamThreads, Path stateDir, String processingGuarantee,
         Map<String, String> kafkaProperties, Map<String, String> registryProperties) {
 
     public GatewaySettings {
         require("bootstrapServers", bootstrapServers);
         require("schemaRegistryUrl", schemaRegistryUrl);
-        require("applicationId", applicationId);
         if (gateway == null) {
             throw new IllegalArgumentException("gateway is required");
         }
@@ -40,6 +37,11 @@ public record GatewaySettings(String bootstrapServers, String schemaRegistryUrl,
         }
         kafkaProperties = Map.copyOf(kafkaProperties == null ? Map.of() : kafkaProperties);
         registryProperties = Map.copyOf(registryProperties == null ? Map.of() : registryProperties);
+    }
+
+    /** The Kafka Streams application id (the gateway config's). */
+    public String applicationId() {
+        return gateway.applicationId();
     }
 
     private static void require(String field, String v) {

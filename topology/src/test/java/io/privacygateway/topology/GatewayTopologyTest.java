@@ -22,7 +22,6 @@ import io.privacygateway.schemas.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.schemas.serde.AvroSerializer;
-import io.privacygateway.topology.workload.WorkloadCache;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -74,61 +73,10 @@ class GatewayTopologyTest {
         return WorkloadSpecParser.parse(t);
     }
 
-    /** A driver around the gateway topology, with typed access to its topics. */
-    static final class Gateway implements AutoCloseable {
-        final GatewayConfig cfg;
-        final GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry());
-        final TopologyTestDriver driver;
-        final TestInputTopic<String, byte[]> workloads;
-        final TestInputTopic<byte[], byte[]> local;
-        final TestInputTopic<byte[], byte[]> central;
-        final AvroSerializer<CentralReport> centralSerializer = new AvroSerializer<>(client);
-        final TestOutputTopic<String, WindowAnswer> answers;
-        final TestOutputTopic<byte[], Rejection> rejections;
-        final AvroSerializer<LocalReport> reportSerializer = new AvroSerializer<>(client);
-
-        Gateway() {
-            this(1);
-        }
-
-        /** A gateway configured for {@code localPartitions}; the test driver feeds every record to partition 0. */
-        Gateway(int localPartitions) {
-            cfg = GatewayConfig.defaults(localPartitions, 1);
-            Properties p = new Properties();
-            p.put(StreamsConfig.APPLICATION_ID_CONFIG, "gateway-test");
-            p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-            driver = new TopologyTestDriver(GatewayTopologyFactory.build(cfg, GatewaySerdes.withRegistry(client), metrics,
-                    new WorkloadCache(), io.privacygateway.topology.processors.CentralReleaser.withSecret(
-                            new SeededRandomBits(99))), p, Instant.ofEpochMilli(T0));
-            workloads = driver.createInputTopic(cfg.workloadsTopic(), new StringSerializer(), new ByteArraySerializer());
-            local = driver.createInputTopic(cfg.localReportsTopic(), new ByteArraySerializer(), new ByteArraySerializer());
-            central = driver.createInputTopic(cfg.centralReportsTopic(), new ByteArraySerializer(),
-                    new ByteArraySerializer());
-            answers = driver.createOutputTopic(cfg.answersTopic(), new StringDeserializer(),
-                    new AvroDeserializer<>(WindowAnswer.class, client));
-            rejections = driver.createOutputTopic(cfg.rejectionsTopic(),
-                    new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                    new AvroDeserializer<>(Rejection.class, client));
-        }
-
-        void register(WorkloadSpec s) {
-            WorkloadSpecRecord r = WorkloadSpecRecords.toRecord(s);
-            workloads.pipeInput(s.id(), new AvroSerializer<WorkloadSpecRecord>(client).serialize(cfg.workloadsTopic(), r));
-        }
-
-        void send(LocalReport r, long appendTime) {
-            local.pipeInput(r.getDeviceId().getBytes(), reportSerializer.serialize(cfg.localReportsTopic(), r), appendTime);
-        }
-
-        void sendCentral(CentralReport r, long appendTime) {
-            central.pipeInput(r.getDeviceId().getBytes(), centralSerializer.serialize(cfg.centralReportsTopic(), r),
-                    appendTime);
-        }
-
-        @Override
-        public void close() {
-            driver.close();
-        }
+    /** The gateway topology under test, registered at T0. */
+    static GatewayDriver gateway(int localPartitions) {
+        return new GatewayDriver(client, GatewayConfig.builder(localPartitions, 1).applicationId("gateway-test").build(),
+                T0);
     }
 
     static LocalReport report(Workload w, LocalProtocol p, String device, int seq, long eventTime, int value,
@@ -162,15 +110,15 @@ class GatewayTopologyTest {
                         stateOut);
             }
         }
-        try (Gateway g = new Gateway()) {
-            g.register(s);
+        try (GatewayDriver g = gateway(1)) {
+            g.register(s, T0);
             for (LocalReport r : reports) {
                 g.send(r, T0 + 40_000);
             }
             assertThat(g.answers.isEmpty()).isTrue();
             // a report of the next window moves the shard's watermark past end + grace of the first
             g.send(report(w, protocol, "late-comer", 0, T0 + MINUTE + 15_000, 1, secret), T0 + MINUTE + 15_000);
-            g.driver.advanceWallClockTime(Duration.ofSeconds(2)); // punctuation: progress to the release step
+            g.advance(Duration.ofSeconds(2)); // punctuation: progress to the release step
             List<WindowAnswer> out = g.answers.readValuesToList();
             assertThat(out).hasSize(1);
             assertThat(g.rejections.isEmpty()).isTrue();
@@ -211,8 +159,8 @@ class GatewayTopologyTest {
         Workload w = Workload.of(s);
         LocalProtocol protocol = LocalPipeline.of(w).protocol();
         SeededRandomBits secret = new SeededRandomBits(1);
-        try (Gateway g = new Gateway()) {
-            g.register(s);
+        try (GatewayDriver g = gateway(1)) {
+            g.register(s, T0);
             long t = T0 + 5_000;
             g.local.pipeInput("x".getBytes(), new byte[] {0, 0, 0, 0}, t); // undeserializable
             g.local.pipeInput("x".getBytes(), "not avro at all".getBytes(), t);
@@ -244,7 +192,7 @@ class GatewayTopologyTest {
             assertThat(rej.get(2).getDeviceId()).isEqualTo("d1");
             assertThat(g.metrics.count("pgw.reports.rejected", "reason", "MALFORMED")).isEqualTo(2);
             assertThat(g.metrics.count("pgw.reports.rejected", "reason", "LATE", "workload", "apps")).isEqualTo(1);
-            g.driver.advanceWallClockTime(Duration.ofSeconds(2));
+            g.advance(Duration.ofSeconds(2));
             List<WindowAnswer> out = g.answers.readValuesToList();
             assertThat(out).hasSize(1);
             assertThat(out.get(0).getN()).isEqualTo(2); // d1's two valid reports
@@ -257,13 +205,13 @@ class GatewayTopologyTest {
         WorkloadSpec s = spec("grr");
         Workload w = Workload.of(s);
         LocalProtocol protocol = LocalPipeline.of(w).protocol();
-        try (Gateway g = new Gateway()) {
-            g.register(s);
+        try (GatewayDriver g = gateway(1)) {
+            g.register(s, T0);
             g.send(report(w, protocol, "d1", 0, T0 + 1_000, 2, new SeededRandomBits(3)), T0 + 1_000);
-            g.driver.advanceWallClockTime(Duration.ofSeconds(5));
+            g.advance(Duration.ofSeconds(5));
             assertThat(g.answers.isEmpty()).isTrue();
             // no more traffic: after idleAfter (10 s) the shard's watermark follows the clock minus 5 s slack
-            g.driver.advanceWallClockTime(Duration.ofSeconds(90));
+            g.advance(Duration.ofSeconds(90));
             assertThat(g.answers.readValuesToList()).hasSize(1);
             // a report for that window now is late, not silently added to a released window
             g.send(report(w, protocol, "d2", 0, T0 + 2_000, 2, new SeededRandomBits(4)), T0 + 30_000);
@@ -278,11 +226,11 @@ class GatewayTopologyTest {
      */
     @Test
     void reportsOnAnotherPartitionThanTheirDevicesAreRejected() {
-        try (Gateway g = new Gateway(3)) {
+        try (GatewayDriver g = gateway(3)) {
             WorkloadSpec s = spec("grr");
             Workload w = Workload.of(s);
             LocalProtocol protocol = LocalPipeline.of(w).protocol();
-            g.register(s);
+            g.register(s, T0);
             List<String> home = new ArrayList<>();
             List<String> away = new ArrayList<>();
             for (int i = 0; home.size() < 3 || away.size() < 3; i++) {
@@ -332,24 +280,24 @@ class GatewayTopologyTest {
     void centralModeCapsContributionsChargesWindowsAndPublishesPureAnswersWithCumulativeEpsilon() {
         WorkloadSpec s = centralSpec();
         Workload w = Workload.of(s);
-        try (Gateway g = new Gateway()) {
-            g.register(s);
+        try (GatewayDriver g = gateway(1)) {
+            g.register(s, T0);
             long t = T0 + 1_000;
             for (int i = 0; i < 100; i++) {
                 g.sendCentral(centralReport(w, "d" + i, 0, t, List.of("a", "b", "c", "d").get(i % 4)), t);
             }
-            g.sendCentral(centralReport(w, "d0", 1, t + 10, "a"), t + 10); // second contribution to the window (L = 1)
+            g.sendCentral(centralReport(w, "d0", 0, t + 10, "a"), t + 10); // second contribution to the window (L = 1)
             g.sendCentral(centralReport(w, "x", 0, t, "zz"), t); // not in the domain
             // window 2 and window 3: d1's budget (2.0 / 1.0 per window) covers two windows only
-            g.sendCentral(centralReport(w, "d1", 2, t + MINUTE, "b"), t + MINUTE);
-            g.sendCentral(centralReport(w, "d1", 3, t + 2 * MINUTE, "b"), t + 2 * MINUTE);
+            g.sendCentral(centralReport(w, "d1", 0, t + MINUTE, "b"), t + MINUTE);
+            g.sendCentral(centralReport(w, "d1", 0, t + 2 * MINUTE, "b"), t + 2 * MINUTE);
             assertThat(g.rejections.readValuesToList()).extracting(Rejection::getReasonCode).containsExactly(
                     RejectionReason.CONTRIBUTION_LIMIT, RejectionReason.INVALID_VALUE, RejectionReason.BUDGET_EXHAUSTED);
-            g.driver.advanceWallClockTime(Duration.ofSeconds(2));
+            // central windows close on the broker's clock only (never on report times): window 1 at T0 + 70 s + slack
+            g.advance(Duration.ofSeconds(73));
             List<WindowAnswer> out = new ArrayList<>(g.answers.readValuesToList());
-            assertThat(out).hasSize(1); // window 1 closed at the shard's watermark (t + 2 min); window 2 not yet
-            g.sendCentral(centralReport(w, "d2", 2, t + 3 * MINUTE, "c"), t + 3 * MINUTE); // closes window 2
-            g.driver.advanceWallClockTime(Duration.ofSeconds(2));
+            assertThat(out).hasSize(1);
+            g.advance(Duration.ofSeconds(60));
             out.addAll(g.answers.readValuesToList());
             assertThat(out).hasSize(2);
             assertThat(out.get(0).getLevels().get(0).getRho()).isPositive();
@@ -360,6 +308,8 @@ class GatewayTopologyTest {
             assertThat(first.getEpsilon()).isEqualTo(1.0);
             assertThat(first.getCumulativeEpsilon()).isEqualTo(1.0);
             assertThat(out.get(1).getCumulativeEpsilon()).isEqualTo(2.0);
+            // the release time is the window's close time, not a function of when reports arrived
+            assertThat(first.getReleasedAtStreamTime()).isEqualTo(T0 + MINUTE + 10_000);
             double sum = first.getEstimates().stream().mapToDouble(Double::doubleValue).sum();
             assertThat(sum).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-6));
             assertThat(first.getEstimates().get(0)).isBetween(0.0, 0.6); // 25 of 100 values are "a"

@@ -1,6 +1,6 @@
 package io.privacygateway.app.demo;
 
-import io.privacygateway.client.fleet.WindowTruth;
+import io.privacygateway.simulator.WindowTruth;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import java.time.Instant;
 import java.time.ZoneId;

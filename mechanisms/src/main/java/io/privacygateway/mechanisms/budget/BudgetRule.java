@@ -111,14 +111,14 @@ public final class BudgetRule {
      */
     public static Admission central(Epsilon perRelease, Epsilon budget, int contributionsPerWindow,
             BudgetUsage current, Collection<BudgetUsage> others, long windowStart, int slot) {
-        if (slot < 0 || slot >= contributionsPerWindow) {
-            return new Refused(Refusal.SEQUENCE_OUT_OF_RANGE, "contribution slot " + slot + " is outside [0, "
-                    + contributionsPerWindow + ")");
-        }
         int made = current.contributions(windowStart);
         if (made >= contributionsPerWindow) {
             return new Refused(Refusal.CONTRIBUTION_LIMIT, "the device already contributed " + made
                     + " report(s) to this window (L = " + contributionsPerWindow + ")");
+        }
+        if (slot < 0 || slot >= contributionsPerWindow) {
+            return new Refused(Refusal.SEQUENCE_OUT_OF_RANGE, "contribution slot " + slot + " is outside [0, "
+                    + contributionsPerWindow + ")");
         }
         if (current.usedSlot(windowStart, slot)) {
             return new Refused(Refusal.DUPLICATE, "contribution slot " + slot + " of this window was already used"

@@ -17,7 +17,7 @@ public enum RejectReason {
     EPSILON_MISMATCH,
     /** The payload has the wrong length or an impossible encoding. */
     BAD_PAYLOAD,
-    /** The sequence number is outside {@code [0, reportsPerPeriod)} (or the central contribution slots). */
+    /** The sequence number is outside {@code [0, reportsPerPeriod)} (central: the window's contribution slots {@code [0, L)}). */
     SEQUENCE_OUT_OF_RANGE,
     /** The budget period does not match the event time. */
     PERIOD_MISMATCH,
@@ -37,5 +37,19 @@ public enum RejectReason {
      * The report arrived on another partition than its device id's (the default partitioner of the device id
      * as key): a device's budget is kept with its own partition, so reports placed elsewhere are refused.
      */
-    WRONG_PARTITION
+    WRONG_PARTITION,
+    /**
+     * Processing the record failed for a reason that is neither the record's shape nor the infrastructure (a
+     * defect): the record is set aside with this reason instead of stopping the stream.
+     */
+    PROCESSING_ERROR,
+    /** The record key is not the report's device id (reports are keyed by device id). */
+    KEY_MISMATCH,
+    /** Enrolled-device mode: the report carries no valid device credential for its device id. */
+    UNAUTHENTICATED,
+    /**
+     * The report's window is not one the workload version answers: it starts before the version became active
+     * (or after the workload was deleted).
+     */
+    NOT_ACTIVE
 }

@@ -1,16 +1,21 @@
 package io.privacygateway.topology.validate;
 
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
-import io.privacygateway.topology.workload.ActiveWorkload;
 import java.time.Duration;
 
 /**
- * Stateless checks of a report against its registered workload (schema decoding, the per-device ledger
- * and window lateness are checked elsewhere). Times: {@code appendTime} is the broker's append time of
- * the record (report topics use LogAppendTime, so replays see the same value).
+ * Stateless checks of a report against its registered workload version (decoding, identity, the device budget
+ * and window lateness are checked elsewhere). The period and slot rules are the workload's own
+ * ({@link ResolvedWorkload#periodOf}, {@link ResolvedWorkload#slots()}), the same the device SDK uses. Times:
+ * {@code appendTime} is the broker's append time of the record (report topics use LogAppendTime, so replays see
+ * the same value).
  */
 public final class ReportValidator {
+    /** The longest device id accepted, in characters. */
+    public static final int MAX_DEVICE_ID = 256;
     private final Duration maxFutureSkew;
     private final Duration maxAge;
 
@@ -23,11 +28,20 @@ public final class ReportValidator {
         this.maxAge = maxAge;
     }
 
-    /** Checks a report for {@code w} ({@code null} if the id is unknown) in the expected mode. */
-    public Verdict check(ReportView r, ActiveWorkload w, Mode expectedMode, long appendTime) {
-        if (w == null) {
-            return Verdict.reject(RejectReason.UNKNOWN_WORKLOAD, "no workload \"" + r.workloadId() + "\" is registered");
+    /** Checks the report's identity fields before anything is looked up. */
+    public static Verdict checkIdentity(ReportView r) {
+        if (r.deviceId() == null || r.deviceId().isBlank() || r.deviceId().length() > MAX_DEVICE_ID) {
+            return Verdict.reject(RejectReason.MALFORMED, "the device id must have 1 to " + MAX_DEVICE_ID
+                    + " characters, got " + (r.deviceId() == null ? 0 : r.deviceId().length()));
         }
+        if (r.workloadId() == null || r.workloadId().isEmpty() || r.workloadId().length() > 100) {
+            return Verdict.reject(RejectReason.MALFORMED, "the workload id must have 1 to 100 characters");
+        }
+        return Verdict.ACCEPT;
+    }
+
+    /** Checks a report for {@code w} in the expected mode. */
+    public Verdict check(ReportView r, ResolvedWorkload w, Mode expectedMode, long appendTime) {
         WorkloadSpec s = w.spec();
         if (r.workloadVersion() != s.version() || !w.contentHash().equals(r.contentHash())) {
             return Verdict.reject(RejectReason.VERSION_MISMATCH, "report is for version " + r.workloadVersion()
@@ -38,27 +52,28 @@ public final class ReportValidator {
             return Verdict.reject(RejectReason.MECHANISM_MISMATCH, "workload " + s.id() + " is " + s.mode().wireName()
                     + "-mode; this topic carries " + expectedMode.wireName() + " reports");
         }
-        if (expectedMode == Mode.LOCAL) {
+        if (w instanceof LocalWorkload local) {
             if (!s.mechanism().wireName().equals(r.mechanism())) {
-                return Verdict.reject(RejectReason.MECHANISM_MISMATCH, "report mechanism " + r.mechanism()
+                return Verdict.reject(RejectReason.MECHANISM_MISMATCH, "report mechanism " + abbreviate(r.mechanism())
                         + ", workload declares " + s.mechanism().wireName());
             }
-            if (!(Math.abs(r.epsilon() - s.epsilonPerReport().value()) <= 1e-12 * s.epsilonPerReport().value())) {
+            if (r.epsilon() != s.epsilonPerReport().value()) {
                 return Verdict.reject(RejectReason.EPSILON_MISMATCH, "report ε " + r.epsilon() + ", workload declares "
-                        + s.epsilonPerReport().value());
+                        + s.epsilonPerReport().exact().toPlainString());
             }
-            if (r.payload() == null || r.payload().length != w.local().protocol().payloadBytes()) {
+            int bytes = local.protocol().payloadBytes();
+            if (r.payload() == null || r.payload().length != bytes) {
                 return Verdict.reject(RejectReason.BAD_PAYLOAD, "payload has " + (r.payload() == null ? 0
-                        : r.payload().length) + " bytes, the protocol sends " + w.local().protocol().payloadBytes());
+                        : r.payload().length) + " bytes, the protocol sends " + bytes);
             }
         }
-        int slots = slots(s);
+        int slots = w.slots();
         if (r.sequence() < 0 || r.sequence() >= slots) {
             return Verdict.reject(RejectReason.SEQUENCE_OUT_OF_RANGE, "sequence " + r.sequence() + " is outside [0, "
                     + slots + ")");
         }
-        long expectedPeriod = Math.floorDiv(r.eventTime(), w.periodMillis());
-        if (r.period() != expectedPeriod) {
+        long expectedPeriod = w.periodOf(Math.max(0, r.eventTime())).index();
+        if (r.eventTime() < 0 || r.period() != expectedPeriod) {
             return Verdict.reject(RejectReason.PERIOD_MISMATCH, "period " + r.period() + " does not contain the event time"
                     + " (period " + expectedPeriod + ")");
         }
@@ -71,20 +86,7 @@ public final class ReportValidator {
         return Verdict.ACCEPT;
     }
 
-    /**
-     * The valid sequence numbers per period: the reports a device may send (local), or its
-     * contribution slots (central: L per window for each window its budget pays for).
-     */
-    public static int slots(WorkloadSpec s) {
-        if (s.mode() == Mode.LOCAL) {
-            return s.reportsPerPeriod();
-        }
-        long windowsPerPeriod = Math.max(1, s.budget().period().toMillis() / s.window().size().toMillis());
-        long slots = (long) s.central().contributionsPerWindow() * windowsPerPeriod;
-        return (int) Math.min(Integer.MAX_VALUE, slots);
-    }
-
-    private static String abbreviate(String hash) {
-        return hash == null ? "none" : hash.length() > 12 ? hash.substring(0, 12) : hash;
+    private static String abbreviate(String s) {
+        return s == null ? "none" : s.length() > 12 ? s.substring(0, 12) : s;
     }
 }

@@ -8,12 +8,13 @@ package io.privacygateway.topology.validate;
  * @param contentHash the workload content hash the device used
  * @param deviceId the reporting device
  * @param period the budget period index
- * @param sequence the report's sequence number within the period
+ * @param sequence the report's sequence number within the period (local) or its contribution slot in its window
+ *     (central)
  * @param eventTime when the value was observed (epoch millis)
  * @param mechanism the mechanism wire name (local reports) or {@code null} (central reports)
  * @param epsilon the ε the device charged (local reports) or {@code NaN} (central reports)
  * @param payload the randomized payload (local) or {@code null}
- * @param value the raw value (central) or {@code null}
+ * @param value the raw value (central) or {@code null}; never logged or copied to a rejection
  */
 public record ReportView(String workloadId, int workloadVersion, String contentHash, String deviceId, long period,
         int sequence, long eventTime, String mechanism, double epsilon, byte[] payload, String value) {}

@@ -1,0 +1,78 @@
+package io.privacygateway.simulator;
+
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.client.Workloads;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Records the true universe values of the valid reports a simulator sent, per workload version and window
+ * ({@link WindowTruth}), so a demo can print estimates next to the truth. Only reports the gateway is
+ * expected to count are recorded (valid reports, including the original of a duplicated one); if the
+ * gateway rejects one anyway (e.g. it arrives after its window closed), truth and answer differ by it,
+ * and the answer's {@code n} shows it. Thread-safe.
+ */
+public final class TruthRecorder {
+    private final Map<String, Entry> windows = new HashMap<>();
+
+    private static final class Entry {
+        final ResolvedWorkload workload;
+        final long start;
+        final long[] counts;
+
+        Entry(ResolvedWorkload workload, long start) {
+            this.workload = workload;
+            this.start = start;
+            this.counts = new long[workload.workload().universeSize()];
+        }
+    }
+
+    /** Records one valid report of universe value {@code x} with event time {@code eventTimeMillis}. */
+    public synchronized void record(ResolvedWorkload w, long eventTimeMillis, int x) {
+        long start = w.window().startOf(eventTimeMillis);
+        windows.computeIfAbsent(key(w.contentHash(), start), k -> new Entry(w, start)).counts[x]++;
+    }
+
+    /** The truth of one window of one workload version, if any valid report was sent to it. */
+    public synchronized Optional<WindowTruth> window(String contentHash, long windowStart) {
+        Entry e = windows.get(key(contentHash, windowStart));
+        return Optional.ofNullable(e == null ? null : truth(e));
+    }
+
+    /** Every window of a workload (any version) with valid reports, by window start then content hash. */
+    public synchronized List<WindowTruth> windows(String workloadId) {
+        List<WindowTruth> out = new ArrayList<>();
+        for (Entry e : windows.values()) {
+            if (e.workload.id().equals(workloadId)) {
+                out.add(truth(e));
+            }
+        }
+        out.sort(Comparator.comparingLong(WindowTruth::windowStart).thenComparing(WindowTruth::contentHash));
+        return out;
+    }
+
+    /** The total number of valid reports recorded. */
+    public synchronized long total() {
+        long n = 0;
+        for (Entry e : windows.values()) {
+            for (long c : e.counts) {
+                n += c;
+            }
+        }
+        return n;
+    }
+
+    private static WindowTruth truth(Entry e) {
+        return new WindowTruth(e.workload.id(), e.workload.contentHash(), e.start, e.start + e.workload.window().sizeMillis(),
+                e.counts, e.workload.workload().meanAnswer(e.counts), e.workload.workload().queryLabels());
+    }
+
+    private static String key(String contentHash, long start) {
+        return contentHash + "@" + start;
+    }
+}

@@ -1,0 +1,145 @@
+package io.privacygateway.simulator;
+
+import io.privacygateway.mechanisms.workload.Domain;
+import io.privacygateway.mechanisms.workload.Workload;
+import java.util.Arrays;
+import java.util.List;
+import java.util.random.RandomGenerator;
+
+/**
+ * Value distributions for simulated devices.
+ *
+ * <ul>
+ *   <li>{@link #zipf}: universe value {@code i} (in declaration order) with probability proportional to
+ *       {@code 1/(i+1)^s}: a few popular labels or buckets and a long tail.
+ *   <li>{@link #correlatedAttributes}: for marginals, binary attributes drawn as a chain: attribute 0 is 1
+ *       with probability {@code p[0]}; attribute {@code j} copies attribute {@code j−1} with probability
+ *       {@code ρ}, else is 1 with probability {@code p[j]}. Neighbouring attributes are positively
+ *       correlated, so low-order marginals are far from independent.
+ *   <li>{@link #categorical}: any weights over the universe.
+ *   <li>{@link #defaultFor}: Zipf with {@code s = 1.1} over labels, buckets and points; correlated
+ *       attributes with {@code p} falling from 0.7 to 0.2 and {@code ρ = 0.6} for marginals.
+ * </ul>
+ * Bucket values are drawn uniformly from the middle 90% of the bucket, so they encode to that bucket.
+ */
+public final class ValueDistributions {
+    /** The Zipf exponent of {@link #defaultFor}. */
+    public static final double DEFAULT_ZIPF_EXPONENT = 1.1;
+    /** The copy probability of {@link #defaultFor} for attributes. */
+    public static final double DEFAULT_CORRELATION = 0.6;
+
+    private ValueDistributions() {}
+
+    /** The default distribution for a workload's domain (see the class comment). */
+    public static ValueDistribution defaultFor(Workload w) {
+        if (w.spec().domain() instanceof Domain.Attributes a) {
+            int d = a.names().size();
+            double[] p = new double[d];
+            for (int j = 0; j < d; j++) {
+                p[j] = d == 1 ? 0.5 : 0.7 - 0.5 * j / (d - 1);
+            }
+            return correlatedAttributes(w, p, DEFAULT_CORRELATION);
+        }
+        return zipf(w, DEFAULT_ZIPF_EXPONENT);
+    }
+
+    /** Zipf over the universe in declaration order, exponent {@code s >= 0} (0 = uniform). */
+    public static ValueDistribution zipf(Workload w, double s) {
+        if (!(s >= 0) || Double.isInfinite(s)) {
+            throw new IllegalArgumentException("the Zipf exponent must be a finite number >= 0, got " + s);
+        }
+        double[] weights = new double[w.universeSize()];
+        for (int i = 0; i < weights.length; i++) {
+            weights[i] = 1.0 / Math.pow(i + 1, s);
+        }
+        return categorical(w, weights);
+    }
+
+    /**
+     * Universe value {@code i} with probability {@code weights[i] / Σ weights}.
+     *
+     * @throws IllegalArgumentException unless there is one finite, non-negative weight per universe value
+     *     and their sum is positive
+     */
+    public static ValueDistribution categorical(Workload w, double[] weights) {
+        if (weights.length != w.universeSize()) {
+            throw new IllegalArgumentException("expected " + w.universeSize() + " weights (one per universe value), got "
+                    + weights.length);
+        }
+        double[] cumulative = new double[weights.length];
+        double sum = 0;
+        for (int i = 0; i < weights.length; i++) {
+            if (!(weights[i] >= 0) || Double.isInfinite(weights[i])) {
+                throw new IllegalArgumentException("weight " + i + " must be finite and >= 0, got " + weights[i]);
+            }
+            sum += weights[i];
+            cumulative[i] = sum;
+        }
+        if (!(sum > 0)) {
+            throw new IllegalArgumentException("the weights sum to 0");
+        }
+        double total = sum;
+        return rng -> {
+            double u = rng.nextDouble() * total;
+            int i = Arrays.binarySearch(cumulative, u);
+            i = i >= 0 ? i + 1 : -i - 1; // first index with cumulative > u
+            while (i < cumulative.length - 1 && weights[i] == 0) {
+                i++;
+            }
+            return rawValue(w, Math.min(i, cumulative.length - 1), rng);
+        };
+    }
+
+    /**
+     * Correlated binary attributes (marginals workloads; see the class comment).
+     *
+     * @param p per attribute, the probability that it is 1 when it does not copy its predecessor
+     * @param rho the probability that attribute {@code j >= 1} copies attribute {@code j − 1}
+     */
+    public static ValueDistribution correlatedAttributes(Workload w, double[] p, double rho) {
+        if (!(w.spec().domain() instanceof Domain.Attributes a)) {
+            throw new IllegalArgumentException("workload " + w.spec().id() + " has no attributes domain");
+        }
+        int d = a.names().size();
+        if (p.length != d) {
+            throw new IllegalArgumentException("expected " + d + " attribute probabilities, got " + p.length);
+        }
+        for (double q : p) {
+            if (!(q >= 0 && q <= 1)) {
+                throw new IllegalArgumentException("attribute probabilities must lie in [0, 1], got " + q);
+            }
+        }
+        if (!(rho >= 0 && rho <= 1)) {
+            throw new IllegalArgumentException("rho must lie in [0, 1], got " + rho);
+        }
+        double[] probs = p.clone();
+        return rng -> {
+            StringBuilder sb = new StringBuilder(2 * d);
+            boolean prev = false;
+            for (int j = 0; j < d; j++) {
+                boolean bit = j > 0 && rng.nextDouble() < rho ? prev : rng.nextDouble() < probs[j];
+                if (j > 0) {
+                    sb.append(',');
+                }
+                sb.append(bit ? '1' : '0');
+                prev = bit;
+            }
+            return sb.toString();
+        };
+    }
+
+    /**
+     * A raw value that encodes to universe value {@code x}: its label (labels, points), a number in the
+     * middle 90% of its bucket (buckets), or its 0/1 attributes.
+     */
+    public static String rawValue(Workload w, int x, RandomGenerator rng) {
+        Domain d = w.spec().domain();
+        if (d instanceof Domain.Buckets b) {
+            List<Double> e = b.edges();
+            double lo = e.get(x);
+            double hi = e.get(x + 1);
+            return Double.toString(lo + (hi - lo) * (0.05 + 0.9 * rng.nextDouble()));
+        }
+        return w.universeLabel(x); // labels and points: the label; attributes: "b0,b1,..." as encode reads it
+    }
+}

@@ -1,0 +1,54 @@
+package io.privacygateway.topology.ingest;
+
+import io.privacygateway.topology.GatewayConfig;
+import io.privacygateway.topology.GatewayMetrics;
+import io.privacygateway.topology.clock.CaughtUpClock;
+import io.privacygateway.topology.state.StateSerdes;
+import io.privacygateway.topology.state.WriteBehindStoreBuilder;
+import io.privacygateway.topology.workload.WorkloadCatalog;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.streams.state.StoreBuilder;
+
+/**
+ * Supplies the ingest processor of one mode and declares the stores it owns, with one serde per state type:
+ * open window aggregates (live objects, written once per commit), device budgets (RocksDB), the period lengths
+ * each workload used, and the shard's watermark. All are changelogged.
+ */
+public final class IngestSupplier implements ProcessorSupplier<byte[], byte[], Object, Object> {
+    private final GatewayConfig config;
+    private final ReportMode mode;
+    private final WorkloadCatalog catalog;
+    private final GatewayMetrics metrics;
+    private final CaughtUpClock caughtUp;
+    private final LongSupplier monotonicMillis;
+    private final IngestStores names;
+
+    public IngestSupplier(GatewayConfig config, ReportMode mode, WorkloadCatalog catalog, GatewayMetrics metrics,
+            CaughtUpClock caughtUp, LongSupplier monotonicMillis) {
+        this.config = config;
+        this.mode = mode;
+        this.catalog = catalog;
+        this.metrics = metrics;
+        this.caughtUp = caughtUp;
+        this.monotonicMillis = monotonicMillis;
+        this.names = IngestStores.of(mode.mode());
+    }
+
+    @Override
+    public Processor<byte[], byte[], Object, Object> get() {
+        return new IngestProcessor(config, mode, catalog, metrics, caughtUp, monotonicMillis, names);
+    }
+
+    @Override
+    public Set<StoreBuilder<?>> stores() {
+        return Set.of(
+                WriteBehindStoreBuilder.live(names.aggregates(), StateSerdes.WINDOW_KEY, StateSerdes.WINDOW_AGGREGATE),
+                WriteBehindStoreBuilder.persistent(names.budgets(), StateSerdes.BUDGET_KEY, StateSerdes.BUDGET_USAGE),
+                WriteBehindStoreBuilder.live(names.periods(), StateSerdes.STRING, StateSerdes.LONGS),
+                WriteBehindStoreBuilder.live(names.watermarks(), StateSerdes.STRING,
+                        org.apache.kafka.common.serialization.Serdes.Long()));
+    }
+}

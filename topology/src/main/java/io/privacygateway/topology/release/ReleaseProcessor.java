@@ -1,0 +1,288 @@
+package io.privacygateway.topology.release;
+
+import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.runtime.CentralWorkload;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.schemas.avro.WindowAnswer;
+import io.privacygateway.topology.GatewayConfig;
+import io.privacygateway.topology.GatewayMetrics;
+import io.privacygateway.topology.state.WindowAggregate;
+import io.privacygateway.topology.state.WindowKey;
+import io.privacygateway.topology.state.WriteBehindStore;
+import io.privacygateway.topology.wire.ShardMessage;
+import io.privacygateway.topology.workload.Registration;
+import io.privacygateway.topology.workload.WorkloadCatalog;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The release step, one task per partition of the internal partials topic (keyed by workload id, so all of a
+ * workload's windows meet here). It merges the shards' exact partial aggregates of each window, tracks every
+ * shard's progress, and releases <b>every scheduled window exactly once</b> — one answer per window from each
+ * version's activation on ({@link ReleaseSchedule}), also when no report arrived — as soon as every partition
+ * of the workload's report topic has passed the window's end + grace: estimation and projection or chaining
+ * (local), or noise, projection and purification (central), error bars, and the answer record, in the same
+ * transaction that deletes the window's aggregate and advances the schedule.
+ *
+ * <p>Everything read from the partials topic is validated ({@link ShardMessage}); an invalid message is counted
+ * in {@code pgw.partials.invalid} and skipped, never a crash. A window whose release fails (a defect) is counted
+ * in {@code pgw.release.failed}, logged without data, and skipped, so one window can never stop the others.
+ */
+public final class ReleaseProcessor implements Processor<String, byte[], String, WindowAnswer> {
+    private static final Logger LOG = LoggerFactory.getLogger(ReleaseProcessor.class);
+    public static final String ANSWERS_SINK = "answers-sink";
+    /** The most windows one workload releases per invocation (a backlog after an outage is spread out). */
+    static final int MAX_RELEASES_PER_CALL = 64;
+
+    private final GatewayConfig config;
+    private final WorkloadCatalog catalog;
+    private final GatewayMetrics metrics;
+    private final CentralReleaser central;
+    private final ReleaseStores names;
+    private ProcessorContext<String, WindowAnswer> context;
+    private WriteBehindStore<WindowKey, WindowAggregate> merged;
+    private WriteBehindStore<String, Long> progress;
+    private WriteBehindStore<String, ReleaseSchedule> schedules;
+    private WriteBehindStore<String, ReleaseAccount> accounts;
+
+    ReleaseProcessor(GatewayConfig config, WorkloadCatalog catalog, GatewayMetrics metrics, CentralReleaser central,
+            ReleaseStores names) {
+        this.config = config;
+        this.catalog = catalog;
+        this.metrics = metrics;
+        this.central = central;
+        this.names = names;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, WindowAnswer> context) {
+        this.context = context;
+        merged = context.getStateStore(names.merged());
+        progress = context.getStateStore(names.progress());
+        schedules = context.getStateStore(names.schedules());
+        accounts = context.getStateStore(names.accounts());
+        merged.loadAll();
+        progress.loadAll();
+        schedules.loadAll();
+        accounts.loadAll();
+        context.schedule(config.punctuateEvery(), PunctuationType.WALL_CLOCK_TIME, t -> releaseAllDue());
+    }
+
+    @Override
+    public void process(Record<String, byte[]> record) {
+        String workloadId = record.key();
+        ShardMessage msg;
+        try {
+            if (workloadId == null || workloadId.isEmpty() || workloadId.length() > 100) {
+                throw new IllegalArgumentException("bad key");
+            }
+            msg = ShardMessage.fromBytes(record.value(),
+                    Math.max(config.localPartitions(), config.centralPartitions()));
+        } catch (IllegalArgumentException e) {
+            metrics.invalidPartial();
+            LOG.warn("skipping an invalid message on the partials topic: {}", e.getMessage());
+            return;
+        }
+        if (msg.sourcePartition() >= config.partitions(msg.mode())) {
+            metrics.invalidPartial();
+            LOG.warn("skipping a partials message from a partition the gateway does not have");
+            return;
+        }
+        if (msg instanceof ShardMessage.Partial p) {
+            if (!p.window().workloadId().equals(workloadId)) {
+                metrics.invalidPartial();
+                LOG.warn("skipping a partial whose key and window name different workloads");
+                return;
+            }
+            ReleaseSchedule schedule = schedules.get(workloadId);
+            ReleaseSchedule.Segment seg = schedule == null ? null : schedule.segment(p.window().contentHash());
+            if (seg != null && !seg.pending(p.window().start())) {
+                metrics.discarded(workloadId, "partial-after-release");
+                LOG.error("a partial for an already released or unscheduled window of {} arrived; not counted",
+                        workloadId);
+                return;
+            }
+            WindowAggregate prior = merged.get(p.window());
+            if (prior == null) {
+                merged.put(p.window(), p.aggregate());
+            } else {
+                try {
+                    prior.add(p.aggregate());
+                } catch (IllegalArgumentException | ArithmeticException e) {
+                    metrics.invalidPartial();
+                    LOG.warn("skipping a partial that does not match its window's aggregate: {}", e.getMessage());
+                    return;
+                }
+                merged.markDirty(p.window());
+            }
+        } else {
+            ShardMessage.Progress g = (ShardMessage.Progress) msg;
+            String key = progressKey(workloadId, g.mode(), g.sourcePartition());
+            Long prior = progress.get(key);
+            if (prior == null || g.watermark() > prior) {
+                progress.put(key, g.watermark());
+            }
+        }
+        releaseDue(workloadId);
+    }
+
+    private void releaseAllDue() {
+        List<String> ids = new ArrayList<>();
+        for (Registration r : catalog.registrations()) {
+            ids.add(r.id());
+        }
+        schedules.forEach((id, s) -> {
+            if (!ids.contains(id)) {
+                ids.add(id);
+            }
+        });
+        for (String id : ids) {
+            if (ownsWorkload(id)) {
+                releaseDue(id);
+            }
+        }
+    }
+
+    /** Whether this task's partials partition is the one {@code workloadId} is keyed to. */
+    private boolean ownsWorkload(String workloadId) {
+        return schedules.get(workloadId) != null || progressKnown(workloadId);
+    }
+
+    private boolean progressKnown(String workloadId) {
+        for (Mode m : Mode.values()) {
+            for (int p = 0; p < config.partitions(m); p++) {
+                if (progress.get(progressKey(workloadId, m, p)) != null) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Brings the schedule up to date with the registration, then releases every due window of the workload. */
+    private void releaseDue(String workloadId) {
+        ReleaseSchedule schedule = schedules.get(workloadId);
+        ReleaseSchedule updated = update(schedule == null ? ReleaseSchedule.EMPTY : schedule, catalog.current(workloadId));
+        int released = 0;
+        boolean progressed = true;
+        while (progressed && released < MAX_RELEASES_PER_CALL) {
+            progressed = false;
+            for (ReleaseSchedule.Segment seg : updated.segments()) {
+                if (seg.done()) {
+                    continue;
+                }
+                ResolvedWorkload w = resolve(seg.contentHash());
+                if (w == null) {
+                    continue;
+                }
+                long min = minimumProgress(workloadId, seg.mode());
+                if (w.window().closedAt(seg.nextStart(), min)) {
+                    release(w, seg.nextStart(), min);
+                    updated = updated.advance(seg);
+                    released++;
+                    progressed = true;
+                    break;
+                }
+            }
+        }
+        if (!updated.equals(schedule)) {
+            schedules.put(workloadId, updated);
+        }
+        if (released > 0) {
+            context.commit();
+        }
+    }
+
+    private ReleaseSchedule update(ReleaseSchedule schedule, Registration r) {
+        if (r == null) {
+            return schedule;
+        }
+        if (r.deleted()) {
+            return schedule.registered(null, null, 0, r.since());
+        }
+        ResolvedWorkload w = r.workload();
+        return schedule.registered(r.contentHash(), w.mode(), w.window().sizeMillis(), r.since());
+    }
+
+    private ResolvedWorkload resolve(String contentHash) {
+        try {
+            return catalog.byHash(contentHash);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    private void release(ResolvedWorkload w, long start, long streamTime) {
+        WindowKey key = new WindowKey(w.id(), w.contentHash(), start);
+        WindowAggregate agg = merged.get(key);
+        if (agg != null && agg.state().length != w.aggregateLength()) {
+            metrics.invalidPartial();
+            agg = null;
+        }
+        long n = agg == null ? 0 : agg.n();
+        long closesAt = w.window().closesAt(start);
+        try {
+            WindowAnswer record;
+            if (w instanceof LocalWorkload local) {
+                record = n == 0 ? AnswerRecords.emptyLocal(w, start, streamTime)
+                        : AnswerRecords.toRecord(local.pipeline().release().release(agg.state(), n), w, start, 0.0,
+                                streamTime);
+            } else {
+                CentralWorkload c = (CentralWorkload) w;
+                long[] counts = agg == null ? new long[w.aggregateLength()] : agg.state();
+                Answer a = central.release(c, counts);
+                ReleaseAccount account = accounts.get(w.id());
+                account = (account == null ? ReleaseAccount.EMPTY : account).plus(start, a.mechanism().wireName(),
+                        c.parameters().epsilonPerRelease().exact());
+                accounts.put(w.id(), account);
+                double cumulative = io.privacygateway.mechanisms.param.DirectedDoubles.ceil(account.total());
+                record = AnswerRecords.toRecord(a, w, start, cumulative, closesAt);
+                metrics.cumulativeEpsilon(w.id(), cumulative);
+            }
+            context.forward(new Record<>(w.id(), record, w.window().endOf(start)), ANSWERS_SINK);
+            metrics.published(w.id(), w.mode().wireName());
+            metrics.released(w.id(), w.mode().wireName(), n,
+                    Duration.ofMillis(context.currentSystemTimeMs() - closesAt));
+        } catch (RuntimeException e) {
+            metrics.releaseFailed(w.id());
+            LOG.error("releasing window {} of {} failed; the window is skipped ({})", start, w.id(),
+                    e.getClass().getSimpleName(), e);
+        }
+        if (agg != null) {
+            merged.delete(key);
+        }
+    }
+
+    /** The smallest watermark over every partition of the mode's report topic (MIN_VALUE if one is missing). */
+    private long minimumProgress(String workloadId, Mode mode) {
+        long min = Long.MAX_VALUE;
+        for (int p = 0; p < config.partitions(mode); p++) {
+            Long wm = progress.get(progressKey(workloadId, mode, p));
+            if (wm == null) {
+                return Long.MIN_VALUE;
+            }
+            min = Math.min(min, wm);
+        }
+        return min;
+    }
+
+    static String progressKey(String workloadId, Mode mode, int partition) {
+        return workloadId + "|" + mode.wireName() + "|" + partition;
+    }
+
+    /** The exact ε a central workload has released so far (tests). */
+    BigDecimal released(String workloadId) {
+        ReleaseAccount a = accounts.get(workloadId);
+        return a == null ? BigDecimal.ZERO : a.total();
+    }
+}

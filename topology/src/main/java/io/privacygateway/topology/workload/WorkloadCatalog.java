@@ -1,0 +1,126 @@
+package io.privacygateway.topology.workload;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkloadCache;
+import io.privacygateway.mechanisms.workload.CanonicalForm;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The registered workloads as one gateway instance knows them, shared by its stream threads and its global
+ * thread: the current {@link Registration} of every workload id (kept up to date by the workloads processor
+ * from the compacted workloads topic, including on restore) and the resolved runtime of every version seen, so
+ * that a report's lookup is one map read (no store access, no parsing) and every version whose windows are
+ * still open stays resolvable after it was replaced.
+ *
+ * <p>Resolved runtimes live in a bounded cache ({@link #VERSIONS_KEPT}); a version evicted from it is resolved
+ * again from its spec (kept in memory, or read back from the global store) if it is needed again.
+ */
+public final class WorkloadCatalog {
+    /** How many resolved workload versions an instance keeps in memory. */
+    public static final int VERSIONS_KEPT = 256;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Map<String, Registration> current = new ConcurrentHashMap<>();
+    private final Map<String, String> specs = new ConcurrentHashMap<>();
+    private final ResolvedWorkloadCache cache = new ResolvedWorkloadCache(VERSIONS_KEPT);
+    private volatile Function<String, String> specStore = h -> null;
+
+    /** Thrown when a registered spec is unusable (the message names the field). */
+    public static final class BadSpecException extends RuntimeException {
+        public BadSpecException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /**
+     * Sets the fallback lookup of a spec's canonical JSON by content hash (the global store), used when a
+     * version is no longer in memory.
+     */
+    public void specStore(Function<String, String> lookup) {
+        this.specStore = lookup;
+    }
+
+    /** The current registration of {@code id}, or {@code null} if none (never registered, or unknown id). */
+    public Registration current(String id) {
+        return id == null ? null : current.get(id);
+    }
+
+    /** Every current registration, deleted ones included. */
+    public Collection<Registration> registrations() {
+        return List.copyOf(current.values());
+    }
+
+    /**
+     * Activates a version: validates and resolves the spec (so a bad spec never becomes current), then makes it
+     * the current registration of its id.
+     *
+     * @throws BadSpecException if the spec is unusable
+     */
+    public Registration activate(String id, String specJson, String contentHash, long since) {
+        ResolvedWorkload w = resolve(specJson, contentHash);
+        if (!w.id().equals(id)) {
+            throw new BadSpecException("id: the record key " + id + " differs from the spec id " + w.id(), null);
+        }
+        specs.put(contentHash, specJson);
+        Registration r = new Registration(id, contentHash, since, w);
+        current.put(id, r);
+        return r;
+    }
+
+    /** Marks {@code id} deleted at {@code since}. */
+    public Registration delete(String id, long since) {
+        Registration r = new Registration(id, null, since, null);
+        current.put(id, r);
+        return r;
+    }
+
+    /**
+     * The resolved version with {@code contentHash}, or {@code null} if this instance has never seen it.
+     *
+     * @throws BadSpecException if its stored spec is unusable
+     */
+    public ResolvedWorkload byHash(String contentHash) {
+        ResolvedWorkload w = cache.ifPresent(contentHash);
+        if (w != null) {
+            return w;
+        }
+        String json = specs.get(contentHash);
+        if (json == null) {
+            json = specStore.apply(contentHash);
+        }
+        return json == null ? null : resolve(json, contentHash);
+    }
+
+    private ResolvedWorkload resolve(String specJson, String contentHash) {
+        WorkloadSpec spec;
+        try {
+            spec = WorkloadSpecParser.parse(JSON.readValue(specJson, Map.class));
+        } catch (JsonProcessingException e) {
+            throw new BadSpecException("workload spec is not valid JSON: " + e.getOriginalMessage(), e);
+        } catch (IllegalArgumentException e) {
+            throw new BadSpecException(e.getMessage(), e);
+        }
+        if (spec.mechanism() == MechanismId.AUTO) {
+            throw new BadSpecException("mechanism: auto must be resolved before registration (privacy-gateway"
+                    + " register resolves it with the planner)", null);
+        }
+        String actual = CanonicalForm.contentHash(spec);
+        if (!actual.equals(contentHash)) {
+            throw new BadSpecException("contentHash: the record declares " + contentHash + " but the spec hashes to "
+                    + actual, null);
+        }
+        try {
+            return cache.get(spec, actual);
+        } catch (IllegalArgumentException e) {
+            throw new BadSpecException(e.getMessage(), e);
+        }
+    }
+}
