@@ -4,19 +4,30 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Flow;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import org.apache.avro.Schema;
@@ -26,27 +37,51 @@ import org.apache.avro.Schema;
  * speaks it), for Avro schemas, over {@code java.net.http}.
  *
  * <p><b>Caches.</b> Successful answers are cached for the life of the client: schema → id per
- * subject (from {@link #register} and {@link #lookupId}) and id → schema (from {@link #getById} and
- * from registrations). Ids and the schemas behind them never change in a registry, so steady-state
- * serialization and deserialization make no HTTP request; {@link #requestCount()} counts the ones
- * made. Unknown ids are remembered for {@link SchemaRegistryConfig#missingIdCacheTtl()}.
- * {@link #latest}, compatibility checks and configuration are never cached. Cache keys are
- * {@link Schema} objects ({@link Schema#equals}: structure, names and properties, not docs).
+ * subject (from {@link #register} and {@link #lookupId}), id → schema, and the ids registered under
+ * each subject that {@link #schemaUnderSubject} was asked about. Ids and the schemas behind them
+ * never change in a registry, so steady-state serialization and deserialization make no HTTP
+ * request; {@link #requestCount()} counts the ones made. {@link #latest}, compatibility checks and
+ * configuration are never cached. Cache keys are {@link Schema} objects ({@link Schema#equals}:
+ * structure, names and properties, not docs).
+ *
+ * <p><b>Unknown ids cost little.</b> A record can carry any 32-bit schema id, so what an unknown
+ * id costs is bounded, whatever the number of distinct ids (all limits from
+ * {@link SchemaRegistryConfig}; "interval" is {@link SchemaRegistryConfig#lookupInterval()}):
+ * <ul>
+ *   <li>{@link #schemaUnderSubject} (what deserializers use) answers from the subject's list of
+ *       ids. An id not in the list makes the client list the subject's versions again, at most once
+ *       per interval per subject (one request, plus one per version it has not seen, ever); within
+ *       the interval after a listing, ids not in it are answered "not under this subject" without a
+ *       request and without remembering anything per id.</li>
+ *   <li>{@link #getById} (for readers without a subject) sends at most
+ *       {@link SchemaRegistryConfig#maxIdLookupsPerInterval()} requests per interval, and remembers
+ *       ids answered 40403 for {@link SchemaRegistryConfig#missingIdCacheTtl()} in a cache bounded
+ *       by count ({@link SchemaRegistryConfig#missingIdCacheSize()}, least recently used out).</li>
+ *   <li>When such a request fails (no answer, timeout, 5xx, a 404 without a registry error code,
+ *       an unreadable answer), both kinds of lookup pause for one interval: they fail at once
+ *       with {@link SchemaRegistryException#NOT_SENT}. Each listing (its requests together) and each
+ *       lookup waits at most one request timeout, answer body included. So a caller waits at most
+ *       one request timeout, then at least one interval passes before it can wait again.</li>
+ * </ul>
+ * Only the registry's "not found" codes (40401, 40402, 40403 in its error JSON) are ever read as
+ * "does not exist"; every other failure is reported as such and never cached.
  *
  * <p><b>Text sent.</b> Schemas are registered as {@link Schema#toString()}, the compact JSON that
  * Confluent's serializers send too; Apicurio compares schema <em>text</em>, so always sending the
  * same rendering keeps registration idempotent there.
  *
  * <p><b>Errors.</b> Every failure is a {@link SchemaRegistryException} with the HTTP status and
- * Confluent error code and message. Thread-safe.
+ * Confluent error code and message. Thread-safe. Answers larger than {@value #MAX_ANSWER_BYTES}
+ * bytes are not read.
  */
 public final class SchemaRegistryClient implements AutoCloseable {
 
     /** Content type of the Confluent API. */
     public static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+    /** The largest answer body read; a larger one is a failure (no usable response). */
+    public static final int MAX_ANSWER_BYTES = 16 << 20;
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final int MAX_MISSING_IDS = 10_000;
 
     private final SchemaRegistryConfig config;
     private final HttpClient http;
@@ -55,16 +90,33 @@ public final class SchemaRegistryClient implements AutoCloseable {
     private final LongAdder requests = new LongAdder();
     private final Map<String, Map<Schema, Integer>> idsBySubject = new ConcurrentHashMap<>();
     private final Map<Integer, Schema> schemasById = new ConcurrentHashMap<>();
-    private final Map<Integer, Long> missingIdsUntil = new ConcurrentHashMap<>();
+    private final Map<String, SubjectIds> subjects = new ConcurrentHashMap<>();
+
+    /** Guards the lookup-by-id state below, and serializes lookups of uncached ids. */
+    private final Object idLookupLock = new Object();
+    /** Ids answered 40403 → when to forget them (nanoClock); access order, bounded. */
+    private final LinkedHashMap<Integer, Long> missingIds;
+    private boolean idWindowOpen;
+    private long idWindowStart;
+    private int idWindowCount;
+
+    /** After a failed lookup of an unknown id: when lookups may resume, and why they stopped. */
+    private record Pause(long until, String cause) {}
+
+    private volatile Pause pause;
 
     public SchemaRegistryClient(SchemaRegistryConfig config) {
         this(config, System::nanoTime);
     }
 
-    /** With an injected monotonic clock (nanoseconds) for the missing-id cache; for tests. */
-    SchemaRegistryClient(SchemaRegistryConfig config, LongSupplier nanoClock) {
+    /**
+     * With an injected monotonic clock (nanoseconds, as {@link System#nanoTime}) for the lookup
+     * interval, the pause after failures and the missing-id cache. Request timeouts are enforced
+     * by the HTTP client and by waiting on the answer, in real time.
+     */
+    public SchemaRegistryClient(SchemaRegistryConfig config, LongSupplier nanoClock) {
         this.config = Objects.requireNonNull(config, "config");
-        this.nanoClock = nanoClock;
+        this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
         HttpClient.Builder builder = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(config.connectTimeout())
@@ -75,6 +127,13 @@ public final class SchemaRegistryClient implements AutoCloseable {
         this.http = builder.build();
         this.authorization = config.basicAuthUserInfo() == null ? null : "Basic " + Base64.getEncoder()
                 .encodeToString(config.basicAuthUserInfo().getBytes(StandardCharsets.UTF_8));
+        int capacity = config.missingIdCacheSize();
+        this.missingIds = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Integer, Long> eldest) {
+                return size() > capacity;
+            }
+        };
     }
 
     /** A client for one URL with default settings. */
@@ -82,7 +141,10 @@ public final class SchemaRegistryClient implements AutoCloseable {
         return new SchemaRegistryClient(SchemaRegistryConfig.of(url));
     }
 
-    /** A client from a Kafka-style config map (see {@link SchemaRegistryConfig} for the keys). */
+    /**
+     * A client from a map of registry settings; every key must be a registry key (see
+     * {@link SchemaRegistryConfig#fromMap}).
+     */
     public static SchemaRegistryClient fromConfigs(Map<String, ?> configs) {
         return new SchemaRegistryClient(SchemaRegistryConfig.fromMap(configs));
     }
@@ -120,8 +182,7 @@ public final class SchemaRegistryClient implements AutoCloseable {
         JsonNode answer = send("POST", "/subjects/" + encode(subject) + "/versions", body);
         int id = requiredInt(answer, "id", "POST /subjects/" + subject + "/versions");
         ids.put(schema, id);
-        schemasById.putIfAbsent(id, schema);
-        missingIdsUntil.remove(id);
+        known(subject, id, schema);
         return id;
     }
 
@@ -141,15 +202,93 @@ public final class SchemaRegistryClient implements AutoCloseable {
         JsonNode answer = send("POST", "/subjects/" + encode(subject), body);
         int id = requiredInt(answer, "id", "POST /subjects/" + subject);
         ids.put(schema, id);
-        schemasById.putIfAbsent(id, schema);
+        known(subject, id, schema);
         return id;
     }
 
     /**
-     * The schema with registry id {@code id}. Cached; an unknown id is remembered as unknown for
-     * the configured TTL (and answered without a request meanwhile).
+     * The writer schema of {@code id} if {@code id} is registered under {@code subject}: the lookup
+     * deserializers make for every schema id they have not resolved yet.
      *
-     * @throws SchemaRegistryException 404 with 40403 if there is no such id
+     * <p>Answered from the subject's list of ids. If {@code id} is not in it, the list is fetched
+     * again ({@code GET /subjects/{subject}/versions}, then {@code GET .../versions/{v}} for each
+     * version not seen before) unless it was fetched less than one lookup interval ago. A subject
+     * the registry does not know (40401) has no ids.
+     *
+     * @return the schema, or {@code null} if {@code id} is not registered under {@code subject}
+     *     according to a listing completed less than one lookup interval ago (no request is made
+     *     for the id itself, and nothing is remembered about it)
+     * @throws SchemaRegistryException if the list could not be fetched, or lookups are paused after
+     *     a failure ({@link SchemaRegistryException#NOT_SENT}): the answer is unknown
+     */
+    public Schema schemaUnderSubject(String subject, int id) {
+        SubjectIds s = subjects.computeIfAbsent(subject, SubjectIds::new);
+        Schema known = s.schemas.get(id);
+        if (known != null) {
+            return known;
+        }
+        synchronized (s) {   // one listing at a time; a caller that waited sees its result
+            known = s.schemas.get(id);
+            if (known != null) {
+                return known;
+            }
+            long now = nanoClock.getAsLong();
+            if (s.listed && now - s.listedAt < config.lookupInterval().toNanos()) {
+                return null;
+            }
+            checkNotPaused(now, "GET /subjects/" + subject + "/versions");
+            refresh(s);
+            return s.schemas.get(id);
+        }
+    }
+
+    /** Fetches the subject's versions not seen before; the caller holds {@code s}'s monitor. */
+    private void refresh(SubjectIds s) {
+        long deadline = nanoClock.getAsLong() + config.requestTimeout().toNanos();
+        String path = "/subjects/" + encode(s.subject) + "/versions";
+        try {
+            List<Integer> versions;
+            try {
+                versions = intList(send("GET", path, null, deadline), "GET " + path);
+            } catch (SchemaRegistryException e) {
+                if (!e.isSubjectNotFound()) {
+                    throw e;
+                }
+                versions = List.of();
+            }
+            for (int v : versions) {
+                if (s.idsByVersion.containsKey(v)) {
+                    continue;
+                }
+                RegisteredSchema r;
+                try {
+                    r = version(s.subject, Integer.toString(v), deadline);
+                } catch (SchemaRegistryException e) {
+                    if (e.isVersionNotFound() || e.isSubjectNotFound()) {
+                        continue;   // deleted since it was listed
+                    }
+                    throw e;
+                }
+                s.idsByVersion.put(v, r.id());
+            }
+            s.listed = true;
+            s.listedAt = nanoClock.getAsLong();
+        } catch (SchemaRegistryException e) {
+            pauseAfter(e);
+            throw e;
+        }
+    }
+
+    /**
+     * The schema with registry id {@code id}, for readers that have no subject. Cached. An id the
+     * registry answers 40403 for is remembered as unknown for the configured TTL (and answered
+     * without a request meanwhile); at most
+     * {@link SchemaRegistryConfig#maxIdLookupsPerInterval()} uncached ids are looked up per lookup
+     * interval.
+     *
+     * @throws SchemaRegistryException 404 with 40403 if there is no such id;
+     *     {@link SchemaRegistryException#NOT_SENT} if the rate limit is reached or lookups are
+     *     paused after a failure; any other failure of the request
      */
     public Schema getById(int id) {
         Schema cached = schemasById.get(id);
@@ -157,50 +296,97 @@ public final class SchemaRegistryClient implements AutoCloseable {
             return cached;
         }
         String request = "GET /schemas/ids/" + id;
-        Long until = missingIdsUntil.get(id);
-        if (until != null) {
-            if (nanoClock.getAsLong() - until < 0) {
-                throw new SchemaRegistryException(request + " (cached)", 404, SchemaRegistryException.SCHEMA_NOT_FOUND,
-                        "schema id " + id + " was not found recently", null);
+        synchronized (idLookupLock) {
+            cached = schemasById.get(id);
+            if (cached != null) {
+                return cached;
             }
-            missingIdsUntil.remove(id, until);
-        }
-        JsonNode answer;
-        try {
-            answer = send("GET", "/schemas/ids/" + id, null);
-        } catch (SchemaRegistryException e) {
-            if (e.isNotFound() && !config.missingIdCacheTtl().isZero()) {
-                if (missingIdsUntil.size() >= MAX_MISSING_IDS) {
-                    missingIdsUntil.clear();
+            long now = nanoClock.getAsLong();
+            Long forgetAt = missingIds.get(id);
+            if (forgetAt != null) {
+                if (now - forgetAt < 0) {
+                    throw new SchemaRegistryException(request + " (remembered)", 404,
+                            SchemaRegistryException.SCHEMA_NOT_FOUND, "schema id " + id
+                                    + " was answered 40403 within the last " + config.missingIdCacheTtl(), null);
                 }
-                missingIdsUntil.put(id, nanoClock.getAsLong() + config.missingIdCacheTtl().toNanos());
+                missingIds.remove(id);
             }
-            throw e;
+            checkNotPaused(now, request);
+            long interval = config.lookupInterval().toNanos();
+            if (!idWindowOpen || now - idWindowStart >= interval) {
+                idWindowOpen = true;
+                idWindowStart = now;
+                idWindowCount = 0;
+            }
+            if (idWindowCount >= config.maxIdLookupsPerInterval()) {
+                throw new SchemaRegistryException(request, SchemaRegistryException.NOT_SENT, 0,
+                        config.maxIdLookupsPerInterval() + " uncached ids were already looked up in this interval of "
+                                + config.lookupInterval() + "; lookups resume in "
+                                + millisUntil(now, idWindowStart + interval) + " ms", null);
+            }
+            idWindowCount++;
+            Schema schema;
+            try {
+                JsonNode answer = send("GET", "/schemas/ids/" + id, null, now + config.requestTimeout().toNanos());
+                schema = parse(requiredText(answer, "schema", request), request);
+            } catch (SchemaRegistryException e) {
+                if (e.isSchemaNotFound()) {
+                    if (!config.missingIdCacheTtl().isZero()) {
+                        missingIds.put(id, nanoClock.getAsLong() + config.missingIdCacheTtl().toNanos());
+                    }
+                } else {
+                    pauseAfter(e);
+                }
+                throw e;
+            }
+            Schema previous = schemasById.putIfAbsent(id, schema);
+            return previous != null ? previous : schema;
         }
-        Schema schema = parse(requiredText(answer, "schema", request), request);
-        Schema previous = schemasById.putIfAbsent(id, schema);
-        return previous != null ? previous : schema;
+    }
+
+    private void checkNotPaused(long now, String request) {
+        Pause p = pause;
+        if (p != null && now - p.until() < 0) {
+            throw new SchemaRegistryException(request, SchemaRegistryException.NOT_SENT, 0,
+                    "lookups of unknown schema ids are paused for " + millisUntil(now, p.until())
+                            + " ms after a failure: " + p.cause(), null);
+        }
+    }
+
+    private void pauseAfter(SchemaRegistryException e) {
+        pause = new Pause(nanoClock.getAsLong() + config.lookupInterval().toNanos(), e.getMessage());
+    }
+
+    private static long millisUntil(long now, long then) {
+        return Math.max(0, TimeUnit.NANOSECONDS.toMillis(then - now));
     }
 
     /** The latest version of {@code subject}. Not cached. */
     public RegisteredSchema latest(String subject) {
-        return version(subject, "latest");
+        return version(subject, "latest", Long.MIN_VALUE);
     }
 
     /** Version {@code version} (1, 2, ...) of {@code subject}. Not cached. */
     public RegisteredSchema version(String subject, int version) {
-        return version(subject, Integer.toString(version));
+        return version(subject, Integer.toString(version), Long.MIN_VALUE);
     }
 
-    private RegisteredSchema version(String subject, String version) {
+    private RegisteredSchema version(String subject, String version, long deadline) {
         String path = "/subjects/" + encode(subject) + "/versions/" + version;
-        JsonNode answer = send("GET", path, null);
+        JsonNode answer = send("GET", path, null, deadline);
         String request = "GET " + path;
         int id = requiredInt(answer, "id", request);
+        int number = requiredInt(answer, "version", request);
         Schema schema = parse(requiredText(answer, "schema", request), request);
+        return new RegisteredSchema(subject, id, number, known(subject, id, schema));
+    }
+
+    /** Records that {@code id} is registered under {@code subject}; returns the cached schema of the id. */
+    private Schema known(String subject, int id, Schema schema) {
         Schema previous = schemasById.putIfAbsent(id, schema);
-        return new RegisteredSchema(subject, id, requiredInt(answer, "version", request),
-                previous != null ? previous : schema);
+        Schema canonical = previous != null ? previous : schema;
+        subjects.computeIfAbsent(subject, SubjectIds::new).add(id, canonical);
+        return canonical;
     }
 
     /** The subjects in the registry. Not cached. */
@@ -213,10 +399,8 @@ public final class SchemaRegistryClient implements AutoCloseable {
 
     /** The version numbers of {@code subject}. Not cached. */
     public List<Integer> versions(String subject) {
-        JsonNode answer = send("GET", "/subjects/" + encode(subject) + "/versions", null);
-        List<Integer> out = new ArrayList<>();
-        answer.forEach(n -> out.add(n.asInt()));
-        return out;
+        String path = "/subjects/" + encode(subject) + "/versions";
+        return intList(send("GET", path, null), "GET " + path);
     }
 
     // ---- compatibility ----------------------------------------------------------------------------
@@ -232,8 +416,7 @@ public final class SchemaRegistryClient implements AutoCloseable {
         try {
             answer = send("POST", "/compatibility/subjects/" + encode(subject) + "/versions/latest?verbose=true", body);
         } catch (SchemaRegistryException e) {
-            if (e.errorCode() == SchemaRegistryException.SUBJECT_NOT_FOUND
-                    || e.errorCode() == SchemaRegistryException.VERSION_NOT_FOUND) {
+            if (e.isSubjectNotFound() || e.isVersionNotFound()) {
                 return new CompatibilityResult(true, List.of("subject " + subject + " has no versions yet"));
             }
             throw e;
@@ -311,11 +494,16 @@ public final class SchemaRegistryClient implements AutoCloseable {
         return requests.sum();
     }
 
-    /** Drops every cached answer (the next calls ask the registry again). */
+    /** Drops every cached answer, remembered unknown id and pause (the next calls ask the registry again). */
     public void clearCaches() {
         idsBySubject.clear();
         schemasById.clear();
-        missingIdsUntil.clear();
+        subjects.clear();
+        synchronized (idLookupLock) {
+            missingIds.clear();
+            idWindowOpen = false;
+        }
+        pause = null;
     }
 
     /** Nothing to release on JDK 17 ({@link HttpClient} has no close); for try-with-resources. */
@@ -327,6 +515,30 @@ public final class SchemaRegistryClient implements AutoCloseable {
     @Override
     public String toString() {
         return "SchemaRegistryClient[" + config + "]";
+    }
+
+    /** The ids known to be registered under one subject, and its versions already fetched. */
+    private static final class SubjectIds {
+        final String subject;
+        /** Copy-on-write snapshot: read without locking on every unresolved id. Never shrinks. */
+        volatile Map<Integer, Schema> schemas = Map.of();
+        /** Guarded by this. */
+        final Map<Integer, Integer> idsByVersion = new HashMap<>();
+        /** Guarded by this: whether a listing succeeded, and when the last one completed (nanoClock). */
+        boolean listed;
+        long listedAt;
+
+        SubjectIds(String subject) {
+            this.subject = subject;
+        }
+
+        synchronized void add(int id, Schema schema) {
+            if (!schemas.containsKey(id)) {
+                Map<Integer, Schema> next = new HashMap<>(schemas);
+                next.put(id, schema);
+                schemas = Map.copyOf(next);
+            }
+        }
     }
 
     // ---- HTTP -------------------------------------------------------------------------------------
@@ -346,7 +558,7 @@ public final class SchemaRegistryClient implements AutoCloseable {
 
     private static int requiredInt(JsonNode answer, String field, String request) {
         JsonNode v = answer.get(field);
-        if (v == null || !v.canConvertToInt()) {
+        if (v == null || !v.isIntegralNumber() || !v.canConvertToInt()) {
             throw malformed(request, answer, field);
         }
         return v.asInt();
@@ -360,6 +572,22 @@ public final class SchemaRegistryClient implements AutoCloseable {
         return v.asText();
     }
 
+    private static List<Integer> intList(JsonNode answer, String request) {
+        if (!answer.isArray()) {
+            throw new SchemaRegistryException(request, 200, 0, "answer is not a list: " + abbreviate(
+                    String.valueOf(answer)), null);
+        }
+        List<Integer> out = new ArrayList<>(answer.size());
+        for (JsonNode n : answer) {
+            if (!n.isIntegralNumber() || !n.canConvertToInt()) {
+                throw new SchemaRegistryException(request, 200, 0, "answer is not a list of integers: "
+                        + abbreviate(String.valueOf(answer)), null);
+            }
+            out.add(n.asInt());
+        }
+        return out;
+    }
+
     private static SchemaRegistryException malformed(String request, JsonNode answer, String field) {
         return new SchemaRegistryException(request, 200, 0, "answer lacks \"" + field + "\": " + abbreviate(
                 String.valueOf(answer)), null);
@@ -369,16 +597,36 @@ public final class SchemaRegistryClient implements AutoCloseable {
         return s.length() <= 500 ? s : s.substring(0, 500) + "...";
     }
 
+    /** {@link #send(String, String, JsonNode, long)} with one request timeout per URL tried. */
+    private JsonNode send(String method, String pathAndQuery, JsonNode body) {
+        return send(method, pathAndQuery, body, Long.MIN_VALUE);
+    }
+
     /**
      * Sends one request to the first URL that answers and returns the parsed JSON body of a 2xx
-     * answer; anything else is a {@link SchemaRegistryException}.
+     * answer; anything else is a {@link SchemaRegistryException}. Each attempt waits at most one
+     * request timeout, answer body included; with a {@code deadline} (nanoClock; {@link Long#MIN_VALUE}
+     * for none), all attempts together wait at most until then.
      */
-    private JsonNode send(String method, String pathAndQuery, JsonNode body) {
+    private JsonNode send(String method, String pathAndQuery, JsonNode body, long deadline) {
         String request = method + " " + pathAndQuery;
         SchemaRegistryException lastFailure = null;
         for (URI base : config.urls()) {
+            String where = request + " at " + base;
+            long timeoutNanos = config.requestTimeout().toNanos();
+            if (deadline != Long.MIN_VALUE) {
+                long left = deadline - nanoClock.getAsLong();
+                if (left <= 0) {
+                    if (lastFailure == null) {
+                        lastFailure = new SchemaRegistryException(where, SchemaRegistryException.NOT_SENT, 0,
+                                "no time left within one request timeout of " + config.requestTimeout(), null);
+                    }
+                    break;
+                }
+                timeoutNanos = Math.min(timeoutNanos, left);
+            }
             HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(base + pathAndQuery))
-                    .timeout(config.requestTimeout())
+                    .timeout(Duration.ofNanos(timeoutNanos))
                     .header("Accept", CONTENT_TYPE + ", application/json");
             if (authorization != null) {
                 builder.header("Authorization", authorization);
@@ -389,27 +637,34 @@ public final class SchemaRegistryClient implements AutoCloseable {
                 builder.header("Content-Type", CONTENT_TYPE)
                         .method(method, HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
             }
-            HttpResponse<String> response;
             requests.increment();
+            CompletableFuture<HttpResponse<byte[]>> future =
+                    http.sendAsync(builder.build(), info -> new LimitedBody(MAX_ANSWER_BYTES));
+            HttpResponse<byte[]> response;
             try {
-                response = http.send(builder.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            } catch (IOException e) {
-                lastFailure = new SchemaRegistryException(request + " at " + base, SchemaRegistryException.NO_RESPONSE,
-                        0, e.toString(), e);
+                // The HTTP client's own timeout ends when the headers arrive; this one covers the body too.
+                response = future.get(timeoutNanos, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                future.cancel(true);
+                lastFailure = new SchemaRegistryException(where, SchemaRegistryException.NO_RESPONSE, 0,
+                        "timed out after " + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms", e);
                 continue;   // try the next URL
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause() != null ? e.getCause() : e;
+                lastFailure = new SchemaRegistryException(where, SchemaRegistryException.NO_RESPONSE, 0,
+                        cause.toString(), cause);
+                continue;
             } catch (InterruptedException e) {
+                future.cancel(true);
                 Thread.currentThread().interrupt();
-                throw new SchemaRegistryException(request + " at " + base, SchemaRegistryException.NO_RESPONSE, 0,
-                        "interrupted", e);
+                throw new SchemaRegistryException(where, SchemaRegistryException.NO_RESPONSE, 0, "interrupted", e);
             }
-            return answer(request + " at " + base, response);
+            return answer(where, response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
         }
         throw lastFailure;
     }
 
-    private static JsonNode answer(String request, HttpResponse<String> response) {
-        int status = response.statusCode();
-        String text = response.body() == null ? "" : response.body();
+    private static JsonNode answer(String request, int status, String text) {
         JsonNode json = null;
         if (!text.isBlank()) {
             try {
@@ -423,14 +678,68 @@ public final class SchemaRegistryClient implements AutoCloseable {
         if (status / 100 == 2) {
             return json == null ? JSON.nullNode() : json;
         }
+        // Only the registry's own error JSON carries an error code: {"error_code": 40403, "message": "..."}.
         int errorCode = 0;
         String message = abbreviate(text);
         if (json != null && json.isObject()) {
-            errorCode = json.path("error_code").asInt(0);
+            JsonNode code = json.get("error_code");
+            if (code != null && code.isIntegralNumber() && code.canConvertToInt()) {
+                errorCode = code.asInt();
+            }
             if (json.hasNonNull("message")) {
-                message = json.get("message").asText();
+                message = abbreviate(json.get("message").asText());
             }
         }
         throw new SchemaRegistryException(request, status, errorCode, message, null);
+    }
+
+    /** Collects an answer body, failing (and cancelling the transfer) past {@code max} bytes. */
+    private static final class LimitedBody implements HttpResponse.BodySubscriber<byte[]> {
+        private final int max;
+        private final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        private Flow.Subscription subscription;
+
+        LimitedBody(int max) {
+            this.max = max;
+        }
+
+        @Override
+        public CompletionStage<byte[]> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> items) {
+            if (result.isDone()) {
+                return;
+            }
+            for (ByteBuffer b : items) {
+                if (b.remaining() > max - out.size()) {
+                    subscription.cancel();
+                    result.completeExceptionally(new IOException("answer larger than " + max + " bytes"));
+                    return;
+                }
+                byte[] chunk = new byte[b.remaining()];
+                b.get(chunk);
+                out.write(chunk, 0, chunk.length);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(out.toByteArray());
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.privacygateway.schemas.serde;
 
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.registry.SchemaRegistryConfig;
 import io.privacygateway.schemas.registry.SchemaRegistryException;
 import io.privacygateway.schemas.wire.WireFormat;
 import java.util.Map;
@@ -21,7 +22,8 @@ import org.apache.kafka.common.serialization.Serializer;
  *
  * <p>Either built with a {@link SchemaRegistryClient} (shared caches; {@link #configure} then only
  * sets key/value), or built empty and {@linkplain #configure configured} from a Kafka config map:
- * {@code schema.registry.url} and the other registry keys, and
+ * {@code schema.registry.url} and the other registry keys
+ * ({@link SchemaRegistryConfig#fromClientConfigs}: unknown registry keys are refused), and
  * {@value AvroSerdeConfig#AUTO_REGISTER_SCHEMAS} (default true).
  *
  * <p>After the first record of a schema, serialization makes no registry request. A {@code null}
@@ -57,7 +59,7 @@ public class AvroSerializer<T extends IndexedRecord> implements Serializer<T> {
     public void configure(Map<String, ?> configs, boolean isKey) {
         this.isKey = isKey;
         if (client == null) {
-            client = SchemaRegistryClient.fromConfigs(configs);
+            client = new SchemaRegistryClient(SchemaRegistryConfig.fromClientConfigs(configs));
             ownsClient = true;
             autoRegister = AvroSerdeConfig.bool(configs, AvroSerdeConfig.AUTO_REGISTER_SCHEMAS, true);
         }

@@ -212,7 +212,10 @@ final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public void skipString() throws IOException {
-        pos += readLength("string");
+        // Not "pos += readLength(...)": Java would add the length to pos as it was before the
+        // length prefix was read, landing inside the prefix.
+        int length = readLength("string");
+        pos += length;
     }
 
     @Override
@@ -226,7 +229,8 @@ final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public void skipBytes() throws IOException {
-        pos += readLength("bytes");
+        int length = readLength("bytes");
+        pos += length;
     }
 
     @Override

@@ -20,8 +20,18 @@ public class WireFormatException extends SerializationException {
         TOO_SHORT(true),
         /** The first byte is not the Confluent magic byte 0. */
         BAD_MAGIC(true),
-        /** The schema id is not registered (or is not positive). */
+        /**
+         * The schema id is not registered: the registry answered 40403 for it (lookup by id), or
+         * it is not positive.
+         */
         UNKNOWN_SCHEMA_ID(true),
+        /**
+         * The schema id is not registered under the subject the value was read for
+         * ({@code <topic>-value}), according to the registry's list of that subject's versions
+         * fetched less than one lookup interval earlier. Includes ids that exist under another
+         * subject (a record of another topic) and ids that do not exist at all.
+         */
+        SCHEMA_NOT_IN_SUBJECT(true),
         /**
          * The writer schema cannot be resolved to the reader's schema (a different record, or an
          * incompatible evolution).
@@ -32,8 +42,10 @@ public class WireFormatException extends SerializationException {
         /** The Avro body decoded but bytes remain after it. */
         TRAILING_BYTES(true),
         /**
-         * The schema registry could not be asked (network, timeout, HTTP 5xx, unparseable answer):
-         * not the record's fault, so not a reason to reject it.
+         * The schema registry could not be asked, or its answer says nothing about the id: no
+         * answer, a timeout, HTTP 5xx, a 404 without the registry's own "not found" error code (a
+         * wrong URL path, a proxy), an unreadable answer, or lookups paused or rate-limited after
+         * such a failure. Not the record's fault, so not a reason to reject it: retry later.
          */
         REGISTRY_UNAVAILABLE(false);
 

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.sun.net.httpserver.HttpServer;
+import io.privacygateway.schemas.testing.CannedRegistry;
+import io.privacygateway.schemas.testing.CannedRegistry.Answer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -14,6 +16,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +66,8 @@ class SchemaRegistryClientHttpTest {
         SchemaRegistryClient client = SchemaRegistryClient.fromConfigs(Map.of(
                 SchemaRegistryConfig.URL, url(),
                 SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE, "USER_INFO",
-                SchemaRegistryConfig.BASIC_AUTH_USER_INFO, "gateway:s3cret"));
+                SchemaRegistryConfig.BASIC_AUTH_USER_INFO, "gateway:s3cret",
+                SchemaRegistryConfig.ALLOW_INSECURE_HTTP_CREDENTIALS, "true"));   // loopback test server
         client.getById(1);
         assertThat(seenHeaders.get(0).get("Authorization"))
                 .containsExactly("Basic " + Base64.getEncoder().encodeToString("gateway:s3cret".getBytes(StandardCharsets.UTF_8)));
@@ -73,7 +77,9 @@ class SchemaRegistryClientHttpTest {
 
     @Test
     void basicAuthFromTheUrlIsMovedToAHeader() {
-        SchemaRegistryClient client = SchemaRegistryClient.forUrl(url().replace("http://", "http://ops:p%40ss@"));
+        SchemaRegistryClient client = SchemaRegistryClient.fromConfigs(Map.of(
+                SchemaRegistryConfig.URL, url().replace("http://", "http://ops:p%40ss@"),
+                SchemaRegistryConfig.ALLOW_INSECURE_HTTP_CREDENTIALS, true));
         client.getById(1);
         assertThat(seenHeaders.get(0).get("Authorization"))
                 .containsExactly("Basic " + Base64.getEncoder().encodeToString("ops:p@ss".getBytes(StandardCharsets.UTF_8)));
@@ -136,19 +142,31 @@ class SchemaRegistryClientHttpTest {
         SchemaRegistryConfig config = SchemaRegistryConfig.fromMap(Map.of(
                 SchemaRegistryConfig.URL, " https://a.example:8081/ , http://b.example/apis/ccompat/v7",
                 SchemaRegistryConfig.BASIC_AUTH_USER_INFO_ALIAS, "u:p",
+                SchemaRegistryConfig.ALLOW_INSECURE_HTTP_CREDENTIALS, "TRUE",   // b.example is plain http
                 SchemaRegistryConfig.CONNECT_TIMEOUT_MS, 1234,
                 SchemaRegistryConfig.REQUEST_TIMEOUT_MS, "5678",
-                SchemaRegistryConfig.MISSING_ID_CACHE_TTL_MS, "0"));
+                SchemaRegistryConfig.MISSING_ID_CACHE_TTL_MS, "0",
+                SchemaRegistryConfig.LOOKUP_INTERVAL_MS, 1000,
+                SchemaRegistryConfig.MAX_ID_LOOKUPS_PER_INTERVAL, "3",
+                SchemaRegistryConfig.MISSING_ID_CACHE_SIZE, 50));
         assertThat(config.urls()).extracting(Object::toString)
                 .containsExactly("https://a.example:8081", "http://b.example/apis/ccompat/v7");
         assertThat(config.basicAuthUserInfo()).isEqualTo("u:p");
+        assertThat(config.allowInsecureHttpCredentials()).isTrue();
         assertThat(config.connectTimeout()).isEqualTo(Duration.ofMillis(1234));
         assertThat(config.requestTimeout()).isEqualTo(Duration.ofMillis(5678));
         assertThat(config.missingIdCacheTtl()).isZero();
+        assertThat(config.lookupInterval()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(config.maxIdLookupsPerInterval()).isEqualTo(3);
+        assertThat(config.missingIdCacheSize()).isEqualTo(50);
 
         SchemaRegistryConfig defaults = SchemaRegistryConfig.of("http://r:8081");
         assertThat(defaults.basicAuthUserInfo()).isNull();
         assertThat(defaults.requestTimeout()).isEqualTo(SchemaRegistryConfig.DEFAULT_REQUEST_TIMEOUT);
+        assertThat(defaults.lookupInterval()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(defaults.maxIdLookupsPerInterval()).isEqualTo(10);
+        assertThat(defaults.missingIdCacheSize()).isEqualTo(10_000);
+        assertThat(defaults.allowInsecureHttpCredentials()).isFalse();
     }
 
     @Test
@@ -165,5 +183,102 @@ class SchemaRegistryClientHttpTest {
         assertThatThrownBy(() -> SchemaRegistryConfig.fromMap(Map.of(SchemaRegistryConfig.URL, "http://r",
                 SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE, "SASL_INHERIT")))
                 .hasMessageContaining(SchemaRegistryConfig.BASIC_AUTH_CREDENTIALS_SOURCE);
+    }
+
+    @Test
+    void anAnswerBodyThatTricklesIsCutAtTheRequestTimeout() {
+        try (CannedRegistry slow = CannedRegistry.start()) {
+            // Headers at once, then one byte every 50 ms: the whole answer would take over 3 s.
+            slow.fallback(Answer.json(200, "{\"schema\": \"\\\"string\\\"\", \"padding\": \"" + "x".repeat(60)
+                    + "\"}").trickled(50));
+            SchemaRegistryClient client = new SchemaRegistryClient(
+                    SchemaRegistryConfig.of(slow.url()).withRequestTimeout(Duration.ofMillis(300)));
+            SchemaRegistryException e = catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(1));
+            assertThat(e).as("the body was not waited for beyond the timeout").isNotNull();
+            assertThat(e.httpStatus()).isEqualTo(SchemaRegistryException.NO_RESPONSE);
+            assertThat(e).hasMessageContaining("timed out");
+        }
+    }
+
+    @Test
+    void anOversizedAnswerIsNotRead() {
+        try (CannedRegistry big = CannedRegistry.start()) {
+            big.fallback(Answer.json(200, "{\"schema\": \"\\\"string\\\"\", \"padding\": \""
+                    + "x".repeat(SchemaRegistryClient.MAX_ANSWER_BYTES) + "\"}"));
+            SchemaRegistryException e = catchThrowableOfType(SchemaRegistryException.class,
+                    () -> SchemaRegistryClient.forUrl(big.url()).getById(1));
+            assertThat(e.httpStatus()).isEqualTo(SchemaRegistryException.NO_RESPONSE);
+            assertThat(e).hasMessageContaining("larger than");
+        }
+    }
+
+    @Test
+    void unknownIdsAreRememberedInALeastRecentlyUsedCacheBoundedByCount() {
+        try (CannedRegistry registry = CannedRegistry.start()) {
+            registry.fallback(Answer.json(404, "{\"error_code\": 40403, \"message\": \"Schema not found\"}"));
+            AtomicLong now = new AtomicLong();
+            SchemaRegistryClient client = new SchemaRegistryClient(SchemaRegistryConfig.of(registry.url())
+                    .withLookupLimits(Duration.ofSeconds(5), 1_000).withMissingIdCache(Duration.ofSeconds(30), 3), now::get);
+            for (int id : new int[] {1, 2, 3}) {
+                assertThat(catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(id))
+                        .isSchemaNotFound()).isTrue();
+            }
+            assertThat(client.requestCount()).isEqualTo(3);
+            catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(1));   // 1 is now the most recent
+            assertThat(client.requestCount()).as("remembered").isEqualTo(3);
+            catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(4));   // evicts 2, the least recent
+            assertThat(client.requestCount()).isEqualTo(4);
+            catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(1));
+            catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(3));
+            catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(4));
+            assertThat(client.requestCount()).as("1, 3 and 4 still remembered: nothing wiped").isEqualTo(4);
+            catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(2));
+            assertThat(client.requestCount()).as("2 was evicted").isEqualTo(5);
+        }
+    }
+
+    @Test
+    void lookupsByIdRespectTheirLimitPerIntervalAndResumeAfterIt() {
+        try (CannedRegistry registry = CannedRegistry.start()) {
+            registry.fallback(Answer.json(404, "{\"error_code\": 40403, \"message\": \"Schema not found\"}"));
+            AtomicLong now = new AtomicLong();
+            SchemaRegistryClient client = new SchemaRegistryClient(SchemaRegistryConfig.of(registry.url())
+                    .withLookupLimits(Duration.ofSeconds(5), 2), now::get);
+            assertThat(catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(1)).isSchemaNotFound())
+                    .isTrue();
+            assertThat(catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(2)).isSchemaNotFound())
+                    .isTrue();
+            SchemaRegistryException limited = catchThrowableOfType(SchemaRegistryException.class, () -> client.getById(3));
+            assertThat(limited.httpStatus()).isEqualTo(SchemaRegistryException.NOT_SENT);
+            assertThat(limited.isNotFound()).isFalse();
+            assertThat(limited).hasMessageContaining("2 uncached ids");
+            assertThat(client.requestCount()).isEqualTo(2);
+            now.addAndGet(Duration.ofSeconds(5).toNanos());
+            registry.serve("s-value", 3, org.apache.avro.Schema.create(org.apache.avro.Schema.Type.STRING));
+            assertThat(client.getById(3)).isEqualTo(org.apache.avro.Schema.create(org.apache.avro.Schema.Type.STRING));
+            assertThat(client.requestCount()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void subjectIdsAreListedAtMostOncePerIntervalAndSurviveInTheCache() {
+        try (CannedRegistry registry = CannedRegistry.start()) {
+            org.apache.avro.Schema string = org.apache.avro.Schema.create(org.apache.avro.Schema.Type.STRING);
+            registry.serve("s-value", 7, string);
+            AtomicLong now = new AtomicLong();
+            SchemaRegistryClient client = new SchemaRegistryClient(SchemaRegistryConfig.of(registry.url()), now::get);
+            assertThat(client.schemaUnderSubject("s-value", 7)).isEqualTo(string);
+            assertThat(registry.paths).containsExactly("/subjects/s-value/versions", "/subjects/s-value/versions/1");
+            for (int id = 100; id < 1_100; id++) {
+                assertThat(client.schemaUnderSubject("s-value", id)).isNull();
+            }
+            assertThat(client.schemaUnderSubject("s-value", 7)).isEqualTo(string);
+            assertThat(client.requestCount()).as("no listing within the interval").isEqualTo(2);
+            now.addAndGet(Duration.ofSeconds(5).toNanos());
+            assertThat(client.schemaUnderSubject("s-value", 8)).isNull();
+            assertThat(client.schemaUnderSubject("s-value", 9)).isNull();
+            assertThat(registry.paths).as("listed again, version 1 not fetched again").containsExactly(
+                    "/subjects/s-value/versions", "/subjects/s-value/versions/1", "/subjects/s-value/versions");
+        }
     }
 }

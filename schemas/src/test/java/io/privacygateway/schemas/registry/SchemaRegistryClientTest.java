@@ -166,6 +166,31 @@ class SchemaRegistryClientTest {
     }
 
     @Test
+    void schemaUnderSubjectAnswersFromTheSubjectsVersions() {
+        AtomicLong now = new AtomicLong();
+        SchemaRegistryClient client = new SchemaRegistryClient(SchemaRegistryConfig.of(registry.ccompatUrl()), now::get);
+        String subject = "client-under-value";
+        // A subject the registry does not know: Apicurio answers 404 with 40401 to its versions list.
+        assertThat(client.schemaUnderSubject(subject, 1)).isNull();
+        assertThat(client.requestCount()).isEqualTo(1);
+
+        SchemaRegistryClient writer = newClient();
+        int id1 = writer.register(subject, USER_V1);
+        int id2 = writer.register(subject, USER_V2);
+        int elsewhere = writer.register("client-under-other-value", USER_RETYPED);
+        assertThat(client.schemaUnderSubject(subject, id2)).as("listed less than an interval ago").isNull();
+        assertThat(client.requestCount()).isEqualTo(1);
+
+        now.addAndGet(SchemaRegistryConfig.DEFAULT_LOOKUP_INTERVAL.toNanos());
+        assertThat(client.schemaUnderSubject(subject, id2)).isEqualTo(USER_V2);
+        assertThat(client.requestCount()).as("the list, then versions 1 and 2").isEqualTo(4);
+        assertThat(client.schemaUnderSubject(subject, id1)).isEqualTo(USER_V1);
+        assertThat(client.schemaUnderSubject(subject, elsewhere)).as("registered, but under another subject").isNull();
+        assertThat(client.requestCount()).isEqualTo(4);
+        assertThat(client.getById(elsewhere)).as("by id it exists").isEqualTo(USER_RETYPED);
+    }
+
+    @Test
     void anUnknownSubjectIsA404() {
         SchemaRegistryException e = catchThrowableOfType(SchemaRegistryException.class,
                 () -> newClient().latest("client-no-such-subject-value"));

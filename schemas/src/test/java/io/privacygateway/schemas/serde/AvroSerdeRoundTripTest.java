@@ -139,49 +139,83 @@ class AvroSerdeRoundTripTest {
         byte[] firstBytes = serializer.serialize(topic, first);
         assertThat(writerClient.requestCount()).as("one registration").isEqualTo(1);
         assertThat(deserializer.deserialize(topic, firstBytes)).isEqualTo(first);
-        assertThat(readerClient.requestCount()).as("one schema fetch").isEqualTo(1);
+        assertThat(readerClient.requestCount()).as("the subject's versions, then version 1").isEqualTo(2);
 
         for (int i = 0; i < 1000; i++) {
             WindowAnswer answer = SampleRecords.randomWindowAnswer(random);
             assertThat(deserializer.deserialize(topic, serializer.serialize(topic, answer))).isEqualTo(answer);
         }
         assertThat(writerClient.requestCount()).isEqualTo(1);
-        assertThat(readerClient.requestCount()).isEqualTo(1);
+        assertThat(readerClient.requestCount()).isEqualTo(2);
+
+        // Without the subject check: one fetch by id.
+        SchemaRegistryClient byIdClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
+        AvroDeserializer<WindowAnswer> byId = new AvroDeserializer<>(WindowAnswer.class, byIdClient).subjectCheck(false);
+        for (int i = 0; i < 100; i++) {
+            WindowAnswer answer = SampleRecords.randomWindowAnswer(random);
+            assertThat(byId.deserialize(topic, serializer.serialize(topic, answer))).isEqualTo(answer);
+        }
+        assertThat(byIdClient.requestCount()).isEqualTo(1);
     }
 
     @Test
     void deserializerFailuresAreTypedWithTheRightReason() {
+        String topic = "pgw.reports.local.bad";
         AvroDeserializer<LocalReport> deserializer = new AvroDeserializer<>(LocalReport.class,
                 SchemaRegistryClient.forUrl(registry.ccompatUrl()));
-        byte[] good = new AvroSerializer<LocalReport>(client).serialize("pgw.reports.local.bad",
-                SampleRecords.localReport());
+        byte[] good = new AvroSerializer<LocalReport>(client).serialize(topic, SampleRecords.localReport());
 
-        assertThat(reason(deserializer, new byte[0])).isEqualTo(Reason.TOO_SHORT);
-        assertThat(reason(deserializer, new byte[] {0})).isEqualTo(Reason.TOO_SHORT);
+        assertThat(reason(deserializer, topic, new byte[0])).isEqualTo(Reason.TOO_SHORT);
+        assertThat(reason(deserializer, topic, new byte[] {0})).isEqualTo(Reason.TOO_SHORT);
         byte[] magic = good.clone();
         magic[0] = 1;
-        assertThat(reason(deserializer, magic)).isEqualTo(Reason.BAD_MAGIC);
+        assertThat(reason(deserializer, topic, magic)).isEqualTo(Reason.BAD_MAGIC);
         byte[] unknown = good.clone();
         ByteBuffer.wrap(unknown).putInt(1, 999_999);
-        assertThat(reason(deserializer, unknown)).isEqualTo(Reason.UNKNOWN_SCHEMA_ID);
-        assertThat(reason(deserializer, java.util.Arrays.copyOf(good, good.length - 1)))
+        assertThat(reason(deserializer, topic, unknown)).isEqualTo(Reason.SCHEMA_NOT_IN_SUBJECT);
+        ByteBuffer.wrap(unknown).putInt(1, 0);
+        assertThat(reason(deserializer, topic, unknown)).isEqualTo(Reason.UNKNOWN_SCHEMA_ID);
+        assertThat(reason(deserializer, topic, java.util.Arrays.copyOf(good, good.length - 1)))
                 .isEqualTo(Reason.AVRO_DECODE_FAILURE);
-        assertThat(reason(deserializer, java.util.Arrays.copyOf(good, good.length + 3))).isEqualTo(Reason.TRAILING_BYTES);
+        assertThat(reason(deserializer, topic, java.util.Arrays.copyOf(good, good.length + 3)))
+                .isEqualTo(Reason.TRAILING_BYTES);
 
+        // A record of another topic: its id is real but not under this topic's subject.
         byte[] answer = new AvroSerializer<WindowAnswer>(client).serialize("pgw.answers.bad", SampleRecords.windowAnswer());
-        assertThat(reason(deserializer, answer)).isEqualTo(Reason.INCOMPATIBLE_SCHEMA);
-        assertThat(reason(deserializer, answer)).as("remembered, same answer").isEqualTo(Reason.INCOMPATIBLE_SCHEMA);
+        assertThat(reason(deserializer, topic, answer)).isEqualTo(Reason.SCHEMA_NOT_IN_SUBJECT);
+        // The same schema registered under this subject too (the registry's level allows it): incompatible.
+        client.register(topic + "-value", WindowAnswer.getClassSchema());
+        AvroDeserializer<LocalReport> fresh = new AvroDeserializer<>(LocalReport.class,
+                SchemaRegistryClient.forUrl(registry.ccompatUrl()));
+        assertThat(reason(fresh, topic, answer)).isEqualTo(Reason.INCOMPATIBLE_SCHEMA);
+        assertThat(reason(fresh, topic, answer)).as("remembered, same answer").isEqualTo(Reason.INCOMPATIBLE_SCHEMA);
+
+        // Without the subject check, ids are looked up by id.
+        AvroDeserializer<LocalReport> byId = new AvroDeserializer<>(LocalReport.class,
+                SchemaRegistryClient.forUrl(registry.ccompatUrl())).subjectCheck(false);
+        ByteBuffer.wrap(unknown).putInt(1, 999_999);
+        assertThat(reason(byId, topic, unknown)).isEqualTo(Reason.UNKNOWN_SCHEMA_ID);
+        assertThat(reason(byId, "pgw.answers.bad", answer)).isEqualTo(Reason.INCOMPATIBLE_SCHEMA);
     }
 
     @Test
-    void garbageWithAnUnknownIdCostsOneRegistryRequestPerTtl() {
+    void garbageWithUnknownIdsCostsOneRegistryRequest() {
         SchemaRegistryClient fresh = SchemaRegistryClient.forUrl(registry.ccompatUrl());
         AvroDeserializer<LocalReport> deserializer = new AvroDeserializer<>(LocalReport.class, fresh);
         byte[] garbage = {0, 0, 0x7f, 0x12, 0x34, 1, 2, 3};
         for (int i = 0; i < 200; i++) {
-            assertThat(reason(deserializer, garbage)).isEqualTo(Reason.UNKNOWN_SCHEMA_ID);
+            ByteBuffer.wrap(garbage).putInt(1, 0x7f1234 + i);
+            assertThat(reason(deserializer, "pgw.garbage", garbage)).isEqualTo(Reason.SCHEMA_NOT_IN_SUBJECT);
         }
-        assertThat(fresh.requestCount()).isEqualTo(1);
+        assertThat(fresh.requestCount()).as("one listing of a subject that does not exist").isEqualTo(1);
+
+        // By id, one id: remembered as unknown for the TTL.
+        SchemaRegistryClient byIdClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
+        AvroDeserializer<LocalReport> byId = new AvroDeserializer<>(LocalReport.class, byIdClient).subjectCheck(false);
+        for (int i = 0; i < 200; i++) {
+            assertThat(reason(byId, "pgw.garbage", garbage)).isEqualTo(Reason.UNKNOWN_SCHEMA_ID);
+        }
+        assertThat(byIdClient.requestCount()).isEqualTo(1);
     }
 
     @Test
@@ -208,7 +242,9 @@ class AvroSerdeRoundTripTest {
         // Real ids of every project schema, so random bodies reach the Avro decoder.
         int[] ids = SampleRecords.all().stream()
                 .mapToInt(r -> client.register(topicOf(r, ".fuzz") + "-value", r.getSchema())).toArray();
-        AvroDeserializer<WindowAnswer> deserializer = new AvroDeserializer<>(WindowAnswer.class, client);
+        // By id, so that bodies written with every schema reach the decoder.
+        AvroDeserializer<WindowAnswer> deserializer = new AvroDeserializer<>(WindowAnswer.class, client)
+                .subjectCheck(false);
         Random random = new Random(0x5eed_0004L);
         Map<Reason, Integer> reasons = new EnumMap<>(Reason.class);
         for (int i = 0; i < 2000; i++) {
@@ -230,9 +266,9 @@ class AvroSerdeRoundTripTest {
         assertThat(reasons.keySet()).doesNotContain(Reason.REGISTRY_UNAVAILABLE);
     }
 
-    static Reason reason(AvroDeserializer<?> deserializer, byte[] data) {
+    static Reason reason(AvroDeserializer<?> deserializer, String topic, byte[] data) {
         WireFormatException e = catchThrowableOfType(WireFormatException.class,
-                () -> deserializer.deserialize("t", data));
+                () -> deserializer.deserialize(topic, data));
         assertThat(e).as("a WireFormatException").isNotNull();
         return e.reason();
     }

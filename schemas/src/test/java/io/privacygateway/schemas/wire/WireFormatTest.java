@@ -12,6 +12,7 @@ import io.privacygateway.schemas.wire.WireFormatException.Reason;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -204,6 +205,131 @@ class WireFormatTest {
                 () -> decodeSpecific(hostile, WindowAnswer.class));
         assertThat(e.reason()).isEqualTo(Reason.AVRO_DECODE_FAILURE);
         assertThat(e).hasMessageContaining("declares");
+    }
+
+    /** LocalReport plus fields a v1 reader skips: bytes, an array of strings. */
+    static final Schema LOCAL_REPORT_WITH_EXTRAS = new Schema.Parser().parse(LocalReport.getClassSchema().toString()
+            .replaceFirst("]}$", ",{\"name\":\"blob\",\"type\":\"bytes\",\"default\":\"\"},"
+                    + "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"},\"default\":[]}]}"));
+
+    /** A newer LocalReport writer: writer-only fields of every kind before, among and after the reader's. */
+    static final Schema LOCAL_REPORT_EVOLVED = evolved();
+
+    private static Schema evolved() {
+        String extra = "{\"name\":\"%s\",\"type\":%s,\"default\":%s}";
+        List<String> fields = new java.util.ArrayList<>();
+        fields.add(String.format(extra, "note", "\"string\"", "\"\""));
+        for (Schema.Field f : LocalReport.getClassSchema().getFields()) {
+            fields.add(String.format("{\"name\":\"%s\",\"type\":%s}", f.name(), f.schema().toString()));
+            if (f.name().equals("deviceId")) {
+                fields.add(String.format(extra, "blobInside", "\"bytes\"", "\"\""));
+            }
+        }
+        fields.add(String.format(extra, "tags", "{\"type\":\"array\",\"items\":\"string\"}", "[]"));
+        fields.add(String.format(extra, "attrs", "{\"type\":\"map\",\"values\":\"bytes\"}", "{}"));
+        fields.add(String.format(extra, "maybe", "[\"null\",\"string\"]", "null"));
+        return new Schema.Parser().parse("{\"type\":\"record\",\"name\":\"LocalReport\",\"namespace\":"
+                + "\"io.privacygateway.schemas.avro\",\"fields\":[" + String.join(",", fields) + "]}");
+    }
+
+    @Test
+    void writerOnlyFieldsAreSkippedExactlyAsAvroSkipsThem() throws Exception {
+        java.util.Random random = new java.util.Random(0x5eed_0006L);
+        SpecificData model = SpecificData.getForClass(LocalReport.class);
+        for (int i = 0; i < 300; i++) {
+            LocalReport base = SampleRecords.randomLocalReport(random);
+            GenericData.Record newer = new GenericData.Record(LOCAL_REPORT_EVOLVED);
+            for (Schema.Field f : LocalReport.getClassSchema().getFields()) {
+                Object v = base.get(f.pos());
+                newer.put(f.name(), v instanceof Instant t ? t.toEpochMilli() : v);
+            }
+            newer.put("note", randomText(random));
+            newer.put("blobInside", ByteBuffer.wrap(randomText(random).getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            List<String> tags = new java.util.ArrayList<>();
+            for (int t = random.nextInt(4); t > 0; t--) {
+                tags.add(randomText(random));
+            }
+            newer.put("tags", tags);
+            Map<String, ByteBuffer> attrs = new java.util.HashMap<>();
+            for (int a = random.nextInt(3); a > 0; a--) {
+                attrs.put(randomText(random), ByteBuffer.wrap(new byte[random.nextInt(200)]));
+            }
+            newer.put("attrs", attrs);
+            newer.put("maybe", random.nextBoolean() ? null : randomText(random));
+            byte[] data = WireFormat.encode(31, newer);
+
+            LocalReport bounded = WireFormat.decode(data, id -> LOCAL_REPORT_EVOLVED, LocalReport.getClassSchema(), model);
+            org.apache.avro.io.BinaryDecoder avroDecoder = org.apache.avro.io.DecoderFactory.get()
+                    .binaryDecoder(data, WireFormat.HEADER_LENGTH, data.length - WireFormat.HEADER_LENGTH, null);
+            LocalReport avro = new org.apache.avro.specific.SpecificDatumReader<LocalReport>(LOCAL_REPORT_EVOLVED,
+                    LocalReport.getClassSchema(), model).read(null, avroDecoder);
+            assertThat(avroDecoder.isEnd()).isTrue();
+            assertThat(bounded).as("record %d", i).isEqualTo(avro).isEqualTo(base);
+        }
+    }
+
+    /** Text of 0 to 299 characters, some outside ASCII, so that length prefixes take one or two bytes. */
+    private static String randomText(java.util.Random random) {
+        StringBuilder sb = new StringBuilder();
+        for (int n = random.nextInt(300); n > 0; n--) {
+            sb.append(random.nextInt(10) == 0 ? 'é' : (char) ('a' + random.nextInt(26)));
+        }
+        return sb.toString();
+    }
+
+    /** Avro's zig-zag varint of {@code n}. */
+    static String varint(long n) {
+        long z = (n << 1) ^ (n >> 63);
+        StringBuilder hex = new StringBuilder();
+        while ((z & ~0x7FL) != 0) {
+            hex.append(String.format("%02x", (z & 0x7F) | 0x80));
+            z >>>= 7;
+        }
+        return hex.append(String.format("%02x", z)).toString();
+    }
+
+    @Test
+    void declaredLengthsNeverDriveAllocation() {
+        java.lang.management.ThreadMXBean bean = java.lang.management.ManagementFactory.getThreadMXBean();
+        org.junit.jupiter.api.Assumptions.assumeTrue(bean instanceof com.sun.management.ThreadMXBean t
+                && t.isThreadAllocatedMemorySupported() && t.isThreadAllocatedMemoryEnabled(),
+                "this JVM does not count allocated bytes per thread");
+        com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
+        long thread = Thread.currentThread().getId();
+
+        // A LocalReport's body up to (not including) its payload; the payload is 2 bytes: length 04, 0d 01.
+        byte[] report = WireFormat.encode(11, SampleRecords.localReport());
+        String head = HexFormat.of().formatHex(report, 5, report.length - 3);
+        String tail = "00000000";   // 4 more bytes: far less than any declared length below
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put("payload bytes of 2^31 - 1", "0000000b" + head + varint(Integer.MAX_VALUE) + tail);
+        cases.put("payload bytes of 2^62", "0000000b" + head + varint(1L << 62) + tail);
+        // Written with extra fields, read as LocalReport: Avro skips them through the decoder's skip methods.
+        String v2 = "00000015" + head + "040d01";
+        cases.put("skipped bytes of 2^31 - 1", v2 + varint(Integer.MAX_VALUE) + tail);
+        cases.put("skipped array of 2^30 strings", v2 + "00" + varint(1 << 30) + tail);
+        cases.put("skipped array block of -1 items in 2^40 bytes", v2 + "00" + varint(-1) + varint(1L << 40) + tail);
+        cases.put("skipped string of 2^31 - 1 in the array", v2 + "00" + varint(1) + varint(Integer.MAX_VALUE) + tail);
+        Map<Integer, Schema> writers = Map.of(11, LocalReport.getClassSchema(), 21, LOCAL_REPORT_WITH_EXTRAS);
+        SpecificData model = SpecificData.getForClass(LocalReport.class);
+
+        for (Map.Entry<String, String> c : cases.entrySet()) {
+            byte[] data = HexFormat.of().parseHex("00" + c.getValue());
+            int rounds = 50;
+            long before = threads.getThreadAllocatedBytes(thread);
+            for (int i = 0; i < rounds; i++) {
+                WireFormatException e = catchThrowableOfType(WireFormatException.class,
+                        () -> WireFormat.decode(data, writers::get, LocalReport.getClassSchema(), model));
+                assertThat(e).as(c.getKey()).isNotNull();
+                assertThat(e.reason()).as(c.getKey()).isEqualTo(Reason.AVRO_DECODE_FAILURE);
+            }
+            long perDecode = (threads.getThreadAllocatedBytes(thread) - before) / rounds;
+            System.out.printf("hostile %s in a %d-byte value: %d bytes allocated per decode%n", c.getKey(),
+                    data.length, perDecode);
+            // Exceptions, messages and Avro's resolver cost some kilobytes; a declared length of at
+            // least 2^30 taken at its word would cost at least a gigabyte.
+            assertThat(perDecode).as(c.getKey()).isLessThan(1L << 20);
+        }
     }
 
     /** Offset of the labels array of an encoded WindowAnswer: re-encode the prefix fields. */
