@@ -70,11 +70,13 @@ public final class AnswerHistory {
             lastAnswerAt.remove(oldest);
         }
         TreeMap<Long, WindowView> w = windows.computeIfAbsent(id, k -> new TreeMap<>());
-        w.put(v.windowStart(), v);
+        Map.Entry<Long, WindowView> last = w.lastEntry();
+        WindowView kept = last == null ? v : v.sharingLabelsOf(last.getValue());
+        w.put(kept.windowStart(), kept);
         while (w.size() > windowsKept) {
             w.pollFirstEntry();
         }
-        lastAnswerAt.put(id, v.receivedAt());
+        lastAnswerAt.put(id, kept.receivedAt());
         answers++;
     }
 

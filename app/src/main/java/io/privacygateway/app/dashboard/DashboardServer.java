@@ -317,12 +317,15 @@ public final class DashboardServer implements AutoCloseable {
             num(o, "confidence", a.confidence());
             double[] t = truth == null ? null : truth.apply(a.workloadId(), a.windowStart());
             ArrayNode rows = o.putArray("answers");
+            double[] est = a.estimates();
+            double[] lo = a.lower();
+            double[] hi = a.upper();
             for (int q = 0; q < a.labels().size(); q++) {
                 ObjectNode r = rows.addObject();
                 r.put("label", a.labels().get(q));
-                num(r, "estimate", a.estimates().get(q));
-                num(r, "lower", a.lower().get(q));
-                num(r, "upper", a.upper().get(q));
+                num(r, "estimate", est[q]);
+                num(r, "lower", lo[q]);
+                num(r, "upper", hi[q]);
                 if (t != null && q < t.length) {
                     num(r, "true", t[q]);
                 }
@@ -364,8 +367,10 @@ public final class DashboardServer implements AutoCloseable {
         }
     }
 
-    private static void numbers(ArrayNode a, List<Double> values) {
-        values.forEach(v -> num(a, v));
+    private static void numbers(ArrayNode a, double[] values) {
+        for (double v : values) {
+            num(a, v);
+        }
     }
 
     private static void strings(ArrayNode a, List<String> values) {

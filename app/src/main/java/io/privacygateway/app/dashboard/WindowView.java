@@ -38,8 +38,8 @@ import org.apache.avro.generic.IndexedRecord;
  */
 public record WindowView(String workloadId, int version, String contentHash, String mode, String mechanism,
         Chart chart, long windowStart, long windowEnd, long n, double epsilon, double delta, double confidence,
-        double cumulativeEpsilon, List<String> labels, List<Double> estimates, List<Double> lower,
-        List<Double> upper, List<Double> standardErrors, long receivedAt) {
+        double cumulativeEpsilon, List<String> labels, double[] estimates, double[] lower, double[] upper,
+        double[] standardErrors, long receivedAt) {
 
     /** How the page draws a workload's latest window. */
     public enum Chart {
@@ -63,15 +63,52 @@ public record WindowView(String workloadId, int version, String contentHash, Str
 
     public WindowView {
         labels = List.copyOf(labels);
-        estimates = List.copyOf(estimates);
-        lower = List.copyOf(lower);
-        upper = List.copyOf(upper);
-        standardErrors = List.copyOf(standardErrors);
+        estimates = estimates.clone();
+        lower = lower.clone();
+        upper = upper.clone();
+        standardErrors = standardErrors.clone();
         int m = labels.size();
-        if (workloadId == null || workloadId.isBlank() || windowEnd <= windowStart || estimates.size() != m
-                || lower.size() != m || upper.size() != m || standardErrors.size() != m) {
+        if (workloadId == null || workloadId.isBlank() || windowEnd <= windowStart || estimates.length != m
+                || lower.length != m || upper.length != m || standardErrors.length != m) {
             throw new IllegalArgumentException("inconsistent window view of " + workloadId);
         }
+    }
+
+    /** The estimates (a copy). */
+    @Override
+    public double[] estimates() {
+        return estimates.clone();
+    }
+
+    /** The lower ends of the error bars (a copy). */
+    @Override
+    public double[] lower() {
+        return lower.clone();
+    }
+
+    /** The upper ends of the error bars (a copy). */
+    @Override
+    public double[] upper() {
+        return upper.clone();
+    }
+
+    /** The standard errors (a copy). */
+    @Override
+    public double[] standardErrors() {
+        return standardErrors.clone();
+    }
+
+    /**
+     * This view, sharing {@code other}'s label list when the labels are equal (consecutive windows of a
+     * workload have the same labels: the history keeps them once).
+     */
+    WindowView sharingLabelsOf(WindowView other) {
+        if (other == null || other.labels == labels || !other.labels.equals(labels)) {
+            return this;
+        }
+        return new WindowView(workloadId, version, contentHash, mode, mechanism, chart, windowStart, windowEnd, n,
+                epsilon, delta, confidence, cumulativeEpsilon, other.labels, estimates, lower, upper, standardErrors,
+                receivedAt);
     }
 
     /** The window length in milliseconds (positive). */
@@ -175,18 +212,17 @@ public record WindowView(String workloadId, int version, String contentHash, Str
         return v instanceof Number n ? n.longValue() : null;
     }
 
-    private static List<Double> doubles(IndexedRecord r, String name, int m) {
-        List<Double> out = new ArrayList<>(m);
+    private static double[] doubles(IndexedRecord r, String name, int m) {
+        double[] out = new double[m];
+        java.util.Arrays.fill(out, Double.NaN);
         if (field(r, name) instanceof Collection<?> c) {
+            int q = 0;
             for (Object o : c) {
-                if (out.size() == m) {
+                if (q == m) {
                     break;
                 }
-                out.add(o instanceof Number n ? n.doubleValue() : Double.NaN);
+                out[q++] = o instanceof Number n ? n.doubleValue() : Double.NaN;
             }
-        }
-        while (out.size() < m) {
-            out.add(Double.NaN);
         }
         return out;
     }

@@ -43,9 +43,13 @@ class DashboardHistoryTest {
             byIndex.get(k).forEach(h::accept);
         }
         WindowAnswer repeated = byIndex.get(5).get(0);
-        WindowAnswer replacement = WindowAnswer.newBuilder(repeated).setN(12_345).build();
+        long originalN = repeated.getN();
+        repeated.setN(12_345);
+        assertThat(h.snapshot().workloads().stream().filter(w -> w.workloadId().equals(repeated.getWorkloadId()))
+                .findFirst().orElseThrow().windows().get(2).n())
+                .as("the history copied what it keeps: changing the record afterwards changes nothing").isEqualTo(originalN);
         clock.advance(Duration.ofSeconds(1));
-        h.accept(replacement);
+        h.accept(repeated);
 
         AnswerHistory.Snapshot snap = h.snapshot();
         assertThat(snap.answers()).isEqualTo(33);
@@ -58,6 +62,8 @@ class DashboardHistoryTest {
         AnswerHistory.WorkloadHistory first = snap.workloads().stream()
                 .filter(w -> w.workloadId().equals(repeated.getWorkloadId())).findFirst().orElseThrow();
         assertThat(first.windows().get(2).n()).isEqualTo(12_345);
+        assertThat(first.windows().get(4).labels()).as("consecutive windows keep one label list")
+                .isSameAs(first.windows().get(3).labels());
         assertThat(first.lastAnswerAt()).isEqualTo(clock.millis());
     }
 
