@@ -2,6 +2,8 @@ package io.privacygateway.app.cli;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.privacygateway.app.dashboard.AnswerBoard;
+import io.privacygateway.app.dashboard.AnswerHistory;
+import io.privacygateway.app.dashboard.DashboardOptions;
 import io.privacygateway.app.dashboard.DashboardServer;
 import io.privacygateway.app.run.GatewayConfigFile;
 import io.privacygateway.topology.GatewayService;
@@ -9,6 +11,7 @@ import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.processors.CentralReleaser;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -37,9 +40,11 @@ public final class RunCommand implements Callable<Integer> {
         AnswerBoard board = null;
         DashboardServer dashboard = null;
         if (loaded.dashboardPort() > 0) {
+            AnswerHistory history = new AnswerHistory(AnswerHistory.DEFAULT_WINDOWS, Clock.systemUTC());
             board = new AnswerBoard(s.bootstrapServers(), s.kafkaProperties(), gateway.registry(),
-                    s.gateway().answersTopic(), null);
-            dashboard = DashboardServer.start(loaded.dashboardPort(), board, meters, null);
+                    s.gateway().answersTopic(), history, null);
+            dashboard = DashboardServer.start(DashboardOptions.onPort(loaded.dashboardPort())
+                    .withBindHost(loaded.dashboardHost()), history, meters, null, Clock.systemUTC());
             out.printf("dashboard: %s%n", dashboard.url());
         }
         out.printf("privacy gateway running (application %s, %s); Ctrl-C stops it%n", s.applicationId(),

@@ -7,7 +7,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.privacygateway.schemas.avro.WindowAnswer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,72 +14,320 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A small dashboard on 127.0.0.1 (JDK HTTP server, no external resources): {@code /} shows the latest
- * answer of every workload with its error bars (and the true values when a truth source is known, as in
- * the demo); {@code /api/answers} and {@code /api/metrics} serve the same as JSON.
+ * The dashboard's web server (JDK HTTP server; no external resources: the page, its script and the charting
+ * library, uPlot from its webjar, are all served from the class path).
+ *
+ * <ul>
+ *   <li>{@code GET /}: the page. {@code /assets/...}: its script, style sheet and the charting library.
+ *   <li>{@code GET /api/history}: per workload the last windows (see {@link AnswerHistory}) with their
+ *       estimates and error bars, n, ε and cumulative ε, the time of the last answer and whether the
+ *       workload is stale; the rejected reports by reason over time ({@link RejectionHistory}); the
+ *       answers-topic records that could not be used.
+ *   <li>{@code GET /api/answers}: the latest answer of every workload (with the true values when a truth
+ *       source is known, as in the demo). {@code GET /api/metrics}: the gateway's {@code pgw.*} counters.
+ * </ul>
+ *
+ * <p>Anything else is 404; methods other than GET and HEAD are 405. Every request whose {@code Host} header
+ * does not name 127.0.0.1, localhost or the bind host with the bound port is refused with 403 (DNS-rebinding
+ * defence, {@link HostCheck}). The rejection counters are sampled on a background thread every
+ * {@link DashboardOptions#rejectionSampleEvery()}; every time shown comes from the injected clock.
  */
 public final class DashboardServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DashboardServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final HttpServer server;
+    /** The charting library's webjar (its version is read from the jar's own Maven metadata). */
+    private static final String UPLOT_POM = "META-INF/maven/org.webjars.npm/uplot/pom.properties";
+    private static final String UPLOT_DIST = "META-INF/resources/webjars/uplot/%s/dist/";
+    private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+            + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-    private DashboardServer(HttpServer server) {
+    private final HttpServer server;
+    private final DashboardOptions options;
+    private final AnswerHistory history;
+    private final RejectionHistory rejections;
+    private final MeterRegistry meters;
+    private final BiFunction<String, Long, double[]> truth;
+    private final Clock clock;
+    private final HostCheck hostCheck;
+    private final Map<String, Asset> assets;
+    private final ScheduledExecutorService sampler;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    private record Asset(String contentType, byte[] body) {}
+
+    private DashboardServer(HttpServer server, DashboardOptions options, AnswerHistory history, MeterRegistry meters,
+            BiFunction<String, Long, double[]> truth, Clock clock) {
         this.server = server;
+        this.options = options;
+        this.history = history;
+        this.meters = meters;
+        this.truth = truth;
+        this.clock = clock;
+        this.rejections = new RejectionHistory(meters, options.rejectionSamplesKept(), clock);
+        this.hostCheck = new HostCheck(options.bindHost(), server.getAddress().getPort());
+        this.assets = loadAssets();
+        this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "dashboard-rejection-sampler");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /**
-     * Starts the dashboard.
+     * Binds and starts the dashboard.
      *
-     * @param port the port on 127.0.0.1 (0 = any free port)
+     * @param options bind host, port, sampling and staleness
+     * @param history the answers to show (filled by an {@link AnswerBoard}, or directly)
+     * @param meters the gateway's meters ({@code pgw.*} counters), or {@code null}
      * @param truth the true mean answers of a workload window, if known (demo), else {@code null}
+     * @param clock the time source of "now", the staleness rule and the rejection samples
+     * @throws IOException if the host does not resolve or the port cannot be bound
      */
-    public static DashboardServer start(int port, AnswerBoard board, MeterRegistry meters,
-            BiFunction<String, Long, double[]> truth) throws IOException {
-        HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
-        s.createContext("/api/answers", ex -> send(ex, "application/json", answersJson(board, truth)));
-        s.createContext("/api/metrics", ex -> send(ex, "application/json", metricsJson(meters)));
-        s.createContext("/", ex -> {
-            try (InputStream in = DashboardServer.class.getResourceAsStream("/dashboard.html")) {
-                send(ex, "text/html; charset=utf-8", new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            }
-        });
+    public static DashboardServer start(DashboardOptions options, AnswerHistory history, MeterRegistry meters,
+            BiFunction<String, Long, double[]> truth, Clock clock) throws IOException {
+        Objects.requireNonNull(history, "history");
+        Objects.requireNonNull(clock, "clock");
+        InetAddress address = InetAddress.getByName(options.bindHost());
+        HttpServer s = HttpServer.create(new InetSocketAddress(address, options.port()), 0);
+        DashboardServer d = new DashboardServer(s, options, history, meters, truth, clock);
+        s.createContext("/", d::handle);
         s.start();
-        return new DashboardServer(s);
+        d.rejections.sample();
+        long every = options.rejectionSampleEvery().toMillis();
+        d.sampler.scheduleAtFixedRate(d::sampleQuietly, every, every, TimeUnit.MILLISECONDS);
+        return d;
     }
 
+    /** The page's address (127.0.0.1 when bound to a wildcard address). */
     public URI url() {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+        InetAddress a = server.getAddress().getAddress();
+        String host = a.isAnyLocalAddress() ? "127.0.0.1" : options.bindHost();
+        if (host.contains(":") && !host.startsWith("[")) {
+            host = "[" + host + "]";
+        }
+        return URI.create("http://" + host + ":" + server.getAddress().getPort() + "/");
     }
 
-    static String answersJson(AnswerBoard board, BiFunction<String, Long, double[]> truth) throws IOException {
+    /** The bound port. */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    public AnswerHistory history() {
+        return history;
+    }
+
+    /** Samples the rejection counters now (the background thread does this periodically). */
+    public void sampleRejections() {
+        rejections.sample();
+    }
+
+    private void sampleQuietly() {
+        try {
+            rejections.sample();
+        } catch (RuntimeException e) {
+            LOG.warn("sampling the rejection counters failed: {}", e.toString());
+        }
+    }
+
+    // ---- routing ----------------------------------------------------------------------------------
+
+    private void handle(HttpExchange ex) throws IOException {
+        try {
+            if (!hostCheck.allows(ex.getRequestHeaders().getFirst("Host"))) {
+                send(ex, 403, "text/plain; charset=utf-8", "forbidden: unexpected Host header\n");
+                return;
+            }
+            String method = ex.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD")) {
+                ex.getResponseHeaders().add("Allow", "GET, HEAD");
+                send(ex, 405, "text/plain; charset=utf-8", "method not allowed\n");
+                return;
+            }
+            String path = ex.getRequestURI().getPath();
+            switch (path) {
+                case "/api/history" -> send(ex, 200, "application/json", historyJson());
+                case "/api/answers" -> send(ex, 200, "application/json", answersJson());
+                case "/api/metrics" -> send(ex, 200, "application/json", metricsJson(meters));
+                default -> {
+                    Asset a = assets.get(path);
+                    if (a == null) {
+                        send(ex, 404, "text/plain; charset=utf-8", "not found\n");
+                    } else {
+                        send(ex, 200, a.contentType(), a.body());
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("dashboard request failed: {}", e.toString());
+            try {
+                send(ex, 500, "text/plain; charset=utf-8", "internal error\n");
+            } catch (IOException | RuntimeException ignored) {
+                // the response was already under way
+            }
+        } finally {
+            ex.close();
+        }
+    }
+
+    private static Map<String, Asset> loadAssets() {
+        Map<String, Asset> a = new HashMap<>();
+        a.put("/", asset("dashboard/index.html", "text/html; charset=utf-8"));
+        a.put("/assets/dashboard.js", asset("dashboard/dashboard.js", "text/javascript; charset=utf-8"));
+        a.put("/assets/dashboard.css", asset("dashboard/dashboard.css", "text/css; charset=utf-8"));
+        String version = webjarVersion();
+        if (version == null) {
+            LOG.warn("the uPlot webjar is not on the class path: the dashboard shows no charts");
+        } else {
+            String dist = String.format(UPLOT_DIST, version);
+            a.put("/assets/uplot/uPlot.iife.min.js", asset(dist + "uPlot.iife.min.js", "text/javascript; charset=utf-8"));
+            a.put("/assets/uplot/uPlot.min.css", asset(dist + "uPlot.min.css", "text/css; charset=utf-8"));
+        }
+        a.values().removeIf(Objects::isNull);
+        return Map.copyOf(a);
+    }
+
+    private static String webjarVersion() {
+        try (InputStream in = DashboardServer.class.getClassLoader().getResourceAsStream(UPLOT_POM)) {
+            if (in == null) {
+                return null;
+            }
+            Properties p = new Properties();
+            p.load(in);
+            return p.getProperty("version");
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static Asset asset(String resource, String type) {
+        try (InputStream in = DashboardServer.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                LOG.warn("dashboard resource {} is missing from the class path", resource);
+                return null;
+            }
+            return new Asset(type, in.readAllBytes());
+        } catch (IOException e) {
+            LOG.warn("dashboard resource {} could not be read: {}", resource, e.toString());
+            return null;
+        }
+    }
+
+    // ---- JSON -------------------------------------------------------------------------------------
+
+    /** The body of {@code /api/history}. */
+    String historyJson() throws IOException {
+        AnswerHistory.Snapshot snap = history.snapshot();
+        long now = clock.millis();
+        ObjectNode root = JSON.createObjectNode();
+        root.put("now", now);
+        root.put("windowsKept", history.windowsKept());
+        root.put("staleAfterWindows", options.staleAfterWindows());
+        root.put("answers", snap.answers());
+        ObjectNode skipped = root.putObject("skippedRecords");
+        snap.skipped().forEach(skipped::put);
+        boolean anyStale = false;
+        ArrayNode workloads = root.putArray("workloads");
+        for (AnswerHistory.WorkloadHistory w : snap.workloads()) {
+            WindowView latest = w.latest();
+            boolean stale = options.isStale(w.lastAnswerAt(), latest.windowMillis(), now);
+            anyStale |= stale;
+            ObjectNode o = workloads.addObject();
+            o.put("workload", w.workloadId());
+            o.put("version", latest.version());
+            o.put("mode", latest.mode());
+            o.put("mechanism", latest.mechanism());
+            o.put("chart", latest.chart().wireName());
+            num(o, "confidence", latest.confidence());
+            o.put("windowMillis", latest.windowMillis());
+            o.put("lastAnswerAt", w.lastAnswerAt());
+            o.put("staleAfterMillis", options.staleAfterMillis(latest.windowMillis()));
+            o.put("stale", stale);
+            ArrayNode windows = o.putArray("windows");
+            for (WindowView v : w.windows()) {
+                ObjectNode x = windows.addObject();
+                x.put("start", v.windowStart());
+                x.put("end", v.windowEnd());
+                x.put("version", v.version());
+                x.put("n", v.n());
+                num(x, "epsilon", v.epsilon());
+                num(x, "cumulativeEpsilon", v.cumulativeEpsilon());
+                strings(x.putArray("labels"), v.labels());
+                numbers(x.putArray("estimates"), v.estimates());
+                numbers(x.putArray("lower"), v.lower());
+                numbers(x.putArray("upper"), v.upper());
+                double[] t = truth == null ? null : truth.apply(v.workloadId(), v.windowStart());
+                if (t != null) {
+                    ArrayNode tr = x.putArray("truth");
+                    for (int q = 0; q < v.labels().size(); q++) {
+                        num(tr, q < t.length ? t[q] : Double.NaN);
+                    }
+                }
+            }
+        }
+        root.put("stale", anyStale);
+        ObjectNode rej = root.putObject("rejections");
+        rej.put("sampleEveryMillis", options.rejectionSampleEvery().toMillis());
+        List<RejectionHistory.Sample> samples = rejections.samples();
+        Set<String> reasons = new TreeSet<>();
+        samples.forEach(s -> reasons.addAll(s.totals().keySet()));
+        strings(rej.putArray("reasons"), List.copyOf(reasons));
+        ArrayNode arr = rej.putArray("samples");
+        for (RejectionHistory.Sample s : samples) {
+            ObjectNode x = arr.addObject();
+            x.put("at", s.at());
+            ObjectNode totals = x.putObject("totals");
+            s.totals().forEach(totals::put);
+        }
+        return JSON.writeValueAsString(root);
+    }
+
+    /** The body of {@code /api/answers}: the latest window of every workload. */
+    String answersJson() throws IOException {
         ArrayNode arr = JSON.createArrayNode();
-        for (Map.Entry<String, WindowAnswer> e : board.latest().entrySet()) {
-            WindowAnswer a = e.getValue();
+        for (AnswerHistory.WorkloadHistory w : history.snapshot().workloads()) {
+            WindowView a = w.latest();
             ObjectNode o = arr.addObject();
-            o.put("workload", a.getWorkloadId());
-            o.put("version", a.getWorkloadVersion());
-            o.put("mode", a.getMode());
-            o.put("mechanism", a.getMechanism());
-            o.put("epsilon", a.getEpsilon());
-            o.put("delta", a.getDelta());
-            o.put("cumulativeEpsilon", a.getCumulativeEpsilon());
-            o.put("windowStart", a.getWindowStart().toString());
-            o.put("windowEnd", a.getWindowEnd().toString());
-            o.put("n", a.getN());
-            o.put("confidence", a.getConfidence());
-            double[] t = truth == null ? null : truth.apply(a.getWorkloadId(), a.getWindowStart().toEpochMilli());
+            o.put("workload", a.workloadId());
+            o.put("version", a.version());
+            o.put("mode", a.mode());
+            o.put("mechanism", a.mechanism());
+            num(o, "epsilon", a.epsilon());
+            num(o, "delta", a.delta());
+            num(o, "cumulativeEpsilon", a.cumulativeEpsilon());
+            o.put("windowStart", java.time.Instant.ofEpochMilli(a.windowStart()).toString());
+            o.put("windowEnd", java.time.Instant.ofEpochMilli(a.windowEnd()).toString());
+            o.put("n", a.n());
+            num(o, "confidence", a.confidence());
+            double[] t = truth == null ? null : truth.apply(a.workloadId(), a.windowStart());
             ArrayNode rows = o.putArray("answers");
-            for (int q = 0; q < a.getLabels().size(); q++) {
+            double[] est = a.estimates();
+            double[] lo = a.lower();
+            double[] hi = a.upper();
+            for (int q = 0; q < a.labels().size(); q++) {
                 ObjectNode r = rows.addObject();
-                r.put("label", a.getLabels().get(q));
-                r.put("estimate", a.getEstimates().get(q));
-                r.put("lower", a.getLower().get(q));
-                r.put("upper", a.getUpper().get(q));
+                r.put("label", a.labels().get(q));
+                num(r, "estimate", est[q]);
+                num(r, "lower", lo[q]);
+                num(r, "upper", hi[q]);
                 if (t != null && q < t.length) {
-                    r.put("true", t[q]);
+                    num(r, "true", t[q]);
                 }
             }
         }
@@ -89,30 +336,76 @@ public final class DashboardServer implements AutoCloseable {
 
     static String metricsJson(MeterRegistry meters) throws IOException {
         ArrayNode arr = JSON.createArrayNode();
-        for (var m : meters.getMeters()) {
-            if (m instanceof Counter c && m.getId().getName().startsWith("pgw.")) {
-                ObjectNode o = arr.addObject();
-                o.put("name", m.getId().getName());
-                ObjectNode tags = o.putObject("tags");
-                m.getId().getTags().forEach(t -> tags.put(t.getKey(), t.getValue()));
-                o.put("count", c.count());
+        if (meters != null) {
+            for (var m : meters.getMeters()) {
+                if (m instanceof Counter c && m.getId().getName().startsWith("pgw.")) {
+                    ObjectNode o = arr.addObject();
+                    o.put("name", m.getId().getName());
+                    ObjectNode tags = o.putObject("tags");
+                    m.getId().getTags().forEach(t -> tags.put(t.getKey(), t.getValue()));
+                    o.put("count", c.count());
+                }
             }
         }
         return JSON.writeValueAsString(arr);
     }
 
-    private static void send(HttpExchange ex, String type, String body) throws IOException {
-        byte[] b = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().add("Content-Type", type);
-        ex.getResponseHeaders().add("Cache-Control", "no-store");
-        ex.sendResponseHeaders(200, b.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(b);
+    /** JSON has no NaN or infinity: a non-finite number is written as {@code null}. */
+    private static void num(ObjectNode o, String key, double v) {
+        if (Double.isFinite(v)) {
+            o.put(key, v);
+        } else {
+            o.putNull(key);
         }
     }
 
+    private static void num(ArrayNode a, double v) {
+        if (Double.isFinite(v)) {
+            a.add(v);
+        } else {
+            a.addNull();
+        }
+    }
+
+    private static void numbers(ArrayNode a, double[] values) {
+        for (double v : values) {
+            num(a, v);
+        }
+    }
+
+    private static void strings(ArrayNode a, List<String> values) {
+        values.forEach(a::add);
+    }
+
+    // ---- responses --------------------------------------------------------------------------------
+
+    private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
+        send(ex, status, type, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+        var h = ex.getResponseHeaders();
+        h.set("Content-Type", type);
+        h.set("Cache-Control", "no-store");
+        h.set("X-Content-Type-Options", "nosniff");
+        h.set("Referrer-Policy", "no-referrer");
+        h.set("X-Frame-Options", "DENY");
+        h.set("Content-Security-Policy", CSP);
+        boolean head = ex.getRequestMethod().equals("HEAD");
+        ex.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);
+        if (!head && body.length > 0) {
+            try (OutputStream out = ex.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    /** Stops the sampler and the server (idempotent). */
     @Override
     public void close() {
-        server.stop(0);
+        if (closed.compareAndSet(false, true)) {
+            sampler.shutdownNow();
+            server.stop(0);
+        }
     }
 }

@@ -3,6 +3,8 @@ package io.privacygateway.app.demo;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.privacygateway.app.dashboard.AnswerBoard;
+import io.privacygateway.app.dashboard.AnswerHistory;
+import io.privacygateway.app.dashboard.DashboardOptions;
 import io.privacygateway.app.dashboard.DashboardServer;
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.ReportProducers;
@@ -180,9 +182,10 @@ public final class Demo implements AutoCloseable {
         }
 
         AnswerPrinter printer = new AnswerPrinter(o.maxRows(), clock.getZone());
-        AnswerBoard board = remember(new AnswerBoard(kafka.bootstrapServers(), Map.of(), registryClient,
-                config.answersTopic(), a -> onAnswer(printer, a)));
-        dashboard = startDashboard(o.dashboardPort(), board);
+        AnswerHistory history = new AnswerHistory(AnswerHistory.DEFAULT_WINDOWS, clock);
+        remember(new AnswerBoard(kafka.bootstrapServers(), Map.of(), registryClient, config.answersTopic(), history,
+                a -> onAnswer(printer, a)));
+        dashboard = startDashboard(o.dashboardPort(), history);
         resources.push(dashboard);
 
         Producer<String, SpecificRecord> reports = remember(ReportProducers.avro(kafkaConfig, registryClient));
@@ -213,12 +216,13 @@ public final class Demo implements AutoCloseable {
         out.flush();
     }
 
-    private DashboardServer startDashboard(int port, AnswerBoard board) throws IOException {
+    private DashboardServer startDashboard(int port, AnswerHistory history) throws IOException {
+        DashboardOptions options = DashboardOptions.onPort(port);
         try {
-            return DashboardServer.start(port, board, meters, this::truthOf);
+            return DashboardServer.start(options, history, meters, this::truthOf, clock);
         } catch (BindException e) {
             say("  port %d is taken; the dashboard uses a free port instead", port);
-            return DashboardServer.start(0, board, meters, this::truthOf);
+            return DashboardServer.start(options.withPort(0), history, meters, this::truthOf, clock);
         }
     }
 

@@ -2,6 +2,7 @@ package io.privacygateway.app.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.privacygateway.app.dashboard.DashboardOptions;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewaySettings;
 import java.io.IOException;
@@ -36,7 +37,7 @@ import java.util.regex.Pattern;
  *          ledgerRetentionPeriods: 2}
  * kafka: {security.protocol: SASL_SSL, sasl.mechanism: PLAIN, sasl.jaas.config: "..."}   # passed through
  * registry: {basic.auth.user.info: "user:secret"}                                        # passed through
- * dashboard: {port: 8080}                          # optional; 0 = disabled
+ * dashboard: {port: 8080, host: 127.0.0.1}         # optional; port 0 = disabled; host default 127.0.0.1
  * </pre>
  */
 public final class GatewayConfigFile {
@@ -47,8 +48,8 @@ public final class GatewayConfigFile {
 
     private GatewayConfigFile() {}
 
-    /** The parsed file: gateway settings and the dashboard port (0 = none). */
-    public record Loaded(GatewaySettings settings, int dashboardPort) {}
+    /** The parsed file: gateway settings, the dashboard port (0 = none) and the host it binds to. */
+    public record Loaded(GatewaySettings settings, int dashboardPort, String dashboardHost) {}
 
     /** A configuration error naming the field. */
     public static final class ConfigException extends IllegalArgumentException {
@@ -111,12 +112,14 @@ public final class GatewayConfigFile {
                 Path.of(string(m, "stateDir", "gateway-state")), guarantee,
                 strings(map(m, "kafka")), strings(map(m, "registry"))));
         Map<?, ?> dash = map(m, "dashboard");
-        check("dashboard.", dash, Set.of("port"));
+        check("dashboard.", dash, Set.of("port", "host"));
         int port = integer(dash, "dashboard.port", 0);
         if (port < 0 || port > 65535) {
             throw new ConfigException("dashboard.port", "must be in [0, 65535], got " + port);
         }
-        return new Loaded(s, port);
+        String host = string(dash, "host", DashboardOptions.DEFAULT_BIND_HOST);
+        wrap("dashboard.host", () -> DashboardOptions.onPort(port).withBindHost(host));
+        return new Loaded(s, port, host);
     }
 
     private static <T> T wrap(String field, java.util.function.Supplier<T> make) {

@@ -1,0 +1,164 @@
+package io.privacygateway.app.dashboard;
+
+import io.privacygateway.app.demo.Demo;
+import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.local.LocalProtocol;
+import io.privacygateway.mechanisms.pipeline.LocalPipeline;
+import io.privacygateway.mechanisms.planner.Planner;
+import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.QueryFamily;
+import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.schemas.avro.WindowAnswer;
+import io.privacygateway.topology.processors.AnswerRecords;
+import io.privacygateway.topology.state.WindowKey;
+import io.privacygateway.topology.workload.ActiveWorkload;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Real {@link WindowAnswer} records for dashboard tests, made by the real release code: the demo's example
+ * workloads resolved by the planner, simulated devices' values randomized on the "device" by the local
+ * protocol and accumulated and released by {@link LocalPipeline} (local mode), or counted and released with
+ * noise by {@link CentralPipeline} (central mode), then turned into records by the gateway's own
+ * {@link AnswerRecords}. The simulated values drift slowly from window to window so the charts have a shape.
+ *
+ * <p>All randomness here is seeded (test data and the mechanisms' noise alike): reproducible, never secret.
+ */
+final class RealAnswers {
+    private final List<Source> sources = new ArrayList<>();
+    private final SplittableRandom values;
+    private final RandomBits noise;
+    private final Map<String, double[]> truth = new ConcurrentHashMap<>();
+    private int windowIndex;
+
+    private record Source(WorkloadSpec spec, Workload workload, ActiveWorkload active, double[] cumulative) {}
+
+    /** The demo's four example workloads (three local, one central), resolved as the registrar resolves them. */
+    RealAnswers(long seed) {
+        this(Demo.exampleWorkloads(), seed);
+    }
+
+    RealAnswers(List<WorkloadSpec> specs, long seed) {
+        this.values = new SplittableRandom(seed);
+        this.noise = new SeededRandomBits(seed ^ 0x5DEECE66DL);
+        for (WorkloadSpec s : specs) {
+            WorkloadSpec resolved = Planner.resolve(s);
+            Workload w = Workload.of(resolved);
+            ActiveWorkload active = new ActiveWorkload(resolved, w,
+                    resolved.mode() == Mode.LOCAL ? LocalPipeline.of(w) : null,
+                    resolved.mode() == Mode.CENTRAL ? CentralPipeline.of(w) : null);
+            sources.add(new Source(resolved, w, active, new double[1]));
+        }
+    }
+
+    List<WorkloadSpec> specs() {
+        return sources.stream().map(Source::spec).toList();
+    }
+
+    /** The window size of the first workload (the demo's are all equal), in milliseconds. */
+    long windowMillis() {
+        return sources.get(0).spec().window().size().toMillis();
+    }
+
+    /**
+     * The answers of every workload for the window starting at {@code windowStart}, each from about
+     * {@code n} simulated devices.
+     */
+    List<WindowAnswer> window(long windowStart, int n) {
+        List<WindowAnswer> out = new ArrayList<>();
+        double phase = 2 * Math.PI * windowIndex / 24.0;
+        for (Source s : sources) {
+            int devices = Math.max(50, (int) Math.round(n * (1 + 0.12 * Math.sin(phase + s.spec().id().length()))));
+            int[] x = simulate(s.workload(), devices, phase);
+            long[] counts = new long[s.workload().universeSize()];
+            for (int v : x) {
+                counts[v]++;
+            }
+            truth.put(s.spec().id() + "@" + windowStart, s.workload().meanAnswer(counts));
+            Answer a = release(s, x);
+            s.cumulative()[0] += a.epsilon();
+            long end = windowStart + s.spec().window().size().toMillis();
+            double cumulative = s.spec().mode() == Mode.CENTRAL ? s.cumulative()[0] : 0.0;
+            out.add(AnswerRecords.toRecord(a, s.active(), new WindowKey(s.spec().id(), s.workload().contentHash(),
+                    windowStart), cumulative, end + s.spec().window().grace().toMillis()));
+        }
+        windowIndex++;
+        return out;
+    }
+
+    /** The true mean answers of a released window (what the simulated devices held), or {@code null}. */
+    double[] truth(String workloadId, long windowStart) {
+        return truth.get(workloadId + "@" + windowStart);
+    }
+
+    private Answer release(Source s, int[] x) {
+        if (s.active().local() != null) {
+            LocalProtocol protocol = s.active().local().protocol();
+            long[] state = new long[protocol.stateLength()];
+            for (int i = 0; i < x.length; i++) {
+                ReportCoordinates coords = new ReportCoordinates("device-" + i, windowIndex, 0);
+                byte[] payload = protocol.randomize(x[i], coords, noise); // on the device
+                if (!protocol.accumulate(payload, coords, state)) { // at the gateway
+                    throw new IllegalStateException("the gateway code rejected a report the device code made");
+                }
+            }
+            return s.active().local().release().release(state, x.length);
+        }
+        long[] counts = new long[s.workload().universeSize()];
+        for (int v : x) {
+            counts[v]++;
+        }
+        return s.active().central().release(counts, noise);
+    }
+
+    /** Universe indices of simulated devices: smooth, slowly drifting distributions. */
+    private int[] simulate(Workload w, int devices, double phase) {
+        int size = w.universeSize();
+        double[] weight = new double[size];
+        if (w.spec().family() == QueryFamily.MARGINALS) {
+            int d = Integer.numberOfTrailingZeros(size);
+            double[] p = new double[d];
+            for (int j = 0; j < d; j++) {
+                p[j] = 0.5 + 0.35 * Math.sin(1.7 * j + 0.6) + 0.08 * Math.sin(phase + j);
+                p[j] = Math.min(0.95, Math.max(0.05, p[j]));
+            }
+            for (int x = 0; x < size; x++) {
+                double q = 1;
+                for (int j = 0; j < d; j++) {
+                    q *= ((x >>> j) & 1) == 1 ? p[j] : 1 - p[j];
+                }
+                weight[x] = q;
+            }
+        } else {
+            double centre = size * (0.35 + 0.08 * Math.sin(phase));
+            double spread = Math.max(1.0, size / 4.0);
+            for (int x = 0; x < size; x++) {
+                double z = (x - centre) / spread;
+                weight[x] = Math.exp(-z * z / 2) + 0.04 + 0.03 * Math.sin(3.1 * x + phase);
+            }
+        }
+        double total = 0;
+        for (double v : weight) {
+            total += v;
+        }
+        int[] out = new int[devices];
+        for (int i = 0; i < devices; i++) {
+            double u = values.nextDouble() * total;
+            int x = 0;
+            while (x < size - 1 && u >= weight[x]) {
+                u -= weight[x];
+                x++;
+            }
+            out[i] = x;
+        }
+        return out;
+    }
+}
