@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.client.ReportProducers;
 import io.privacygateway.simulator.Reports;
-import io.privacygateway.client.WorkloadRuntime;
+import io.privacygateway.client.Workloads;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.TestGateway;
 import io.privacygateway.itests.support.Timed;
@@ -91,7 +93,7 @@ class BudgetEnforcementIT {
     private void enforce(TestGateway g, String workloadId, List<String> devices) throws Exception {
         WorkloadSpec spec = g.register(workload(workloadId));
         assertThat(spec.reportsPerPeriod()).isEqualTo(K);
-        WorkloadRuntime w = WorkloadRuntime.of(spec);
+        ResolvedWorkload w = Workloads.resolve(spec);
         long windowStart = Windows.nextWindowStart(3000, 2000);
         long t = windowStart + 1000;
         List<LocalReport> all = new ArrayList<>();
@@ -153,7 +155,7 @@ class BudgetEnforcementIT {
      * {@code i mod 10}, even ones byte-identical copies of the first report with that sequence number, odd
      * ones randomized again (another payload, same coordinates).
      */
-    static List<LocalReport> thousandReports(WorkloadRuntime w, String device, long t) {
+    static List<LocalReport> thousandReports(ResolvedWorkload w, String device, long t) {
         SecureRandomBits secret = new SecureRandomBits();
         Random values = new Random(device.hashCode());
         List<LocalReport> out = new ArrayList<>();
@@ -163,8 +165,8 @@ class BudgetEnforcementIT {
                 out.add(LocalReport.newBuilder(out.get(seq)).build());
                 continue;
             }
-            ReportCoordinates c = new ReportCoordinates(device, w.periodOf(t), seq);
-            out.add(Reports.local(w, c, t, w.protocol().randomize(values.nextInt(4), c, secret)));
+            ReportCoordinates c = new ReportCoordinates(device, w.periodOf(t).index(), seq);
+            out.add(Reports.local(w, c, t, ((LocalWorkload) w).protocol().randomize(values.nextInt(4), c, secret)));
         }
         return out;
     }
@@ -221,7 +223,7 @@ class BudgetEnforcementIT {
     void aDeviceCannotMultiplyItsBudgetBySendingToSeveralPartitions(TestGateway g) throws Exception {
         String workloadId = "it-budget-partitions";
         WorkloadSpec spec = g.register(workload(workloadId));
-        WorkloadRuntime w = WorkloadRuntime.of(spec);
+        ResolvedWorkload w = Workloads.resolve(spec);
         long windowStart = Windows.nextWindowStart(3000, 2000);
         long t = windowStart + 1000;
         String device = "budget-partitions-0";
@@ -229,8 +231,8 @@ class BudgetEnforcementIT {
         String topic = g.topics().localReports();
         for (int partition = 0; partition < g.config.localPartitions(); partition++) {
             for (int seq = 0; seq < K; seq++) {
-                ReportCoordinates c = new ReportCoordinates(device, w.periodOf(t), seq);
-                LocalReport r = Reports.local(w, c, t, w.protocol().randomize(seq % 4, c, secret));
+                ReportCoordinates c = new ReportCoordinates(device, w.periodOf(t).index(), seq);
+                LocalReport r = Reports.local(w, c, t, ((LocalWorkload) w).protocol().randomize(seq % 4, c, secret));
                 g.reports.send(new ProducerRecord<>(topic, partition, device, r)).get(30, TimeUnit.SECONDS);
             }
         }

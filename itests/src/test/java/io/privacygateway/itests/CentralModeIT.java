@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privacygateway.client.DeviceClient;
 import io.privacygateway.client.Outcome;
 import io.privacygateway.simulator.Reports;
-import io.privacygateway.client.WorkloadRuntime;
+import io.privacygateway.client.Workloads;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.MutableClock;
 import io.privacygateway.itests.support.TestGateway;
@@ -71,7 +73,7 @@ class CentralModeIT {
     void centralAnswersArePureEpsilonAndContributionLimitAndBudgetAreEnforcedWithoutLeakingValues(TestGateway g)
             throws Exception {
         WorkloadSpec spec = g.register(workload("it-central"));
-        WorkloadRuntime w = WorkloadRuntime.of(spec);
+        ResolvedWorkload w = Workloads.resolve(spec);
         long w1 = Windows.nextWindowStart(2000, 2000);
         if (Math.floorDiv(w1, HOUR) != Math.floorDiv(w1 + 6000, HOUR)) {
             w1 = (Math.floorDiv(w1, HOUR) + 1) * HOUR; // keep the three windows in one budget period
@@ -100,12 +102,12 @@ class CentralModeIT {
         for (int i = 0; i < 10; i++) {
             String overL = "central-over-limit-" + i;
             for (int seq = 0; seq < 3; seq++) { // three contributions to W1: L = 2
-                sent.add(send(g, Reports.central(w, new ReportCoordinates(overL, w.periodOf(windows[0]), seq),
+                sent.add(send(g, Reports.central(w, new ReportCoordinates(overL, w.periodOf(windows[0]).index(), seq),
                         windows[0] + 700, VALUES[seq])));
             }
             String overBudget = "central-over-budget-" + i;
             for (int win = 0; win < 3; win++) { // one contribution to each window: the budget pays for 2
-                sent.add(send(g, Reports.central(w, new ReportCoordinates(overBudget, w.periodOf(windows[win]), win),
+                sent.add(send(g, Reports.central(w, new ReportCoordinates(overBudget, w.periodOf(windows[win]).index(), win),
                         windows[win] + 700, VALUES[win])));
             }
         }
@@ -156,13 +158,13 @@ class CentralModeIT {
     @Test
     void aDeviceCannotExceedItsContributionLimitBySendingToSeveralPartitions(TestGateway g) throws Exception {
         WorkloadSpec spec = g.register(workload("it-central-partitions"));
-        WorkloadRuntime w = WorkloadRuntime.of(spec);
+        ResolvedWorkload w = Workloads.resolve(spec);
         long t = Windows.nextWindowStart(2000, 2000) + 500;
         String device = "partitions-central-0";
         int seq = 0;
         for (int partition = 0; partition < g.config.centralPartitions(); partition++) {
             for (int k = 0; k < 2; k++, seq++) {
-                CentralReport r = Reports.central(w, new ReportCoordinates(device, w.periodOf(t), seq), t, "high");
+                CentralReport r = Reports.central(w, new ReportCoordinates(device, w.periodOf(t).index(), seq), t, "high");
                 g.reports.send(new ProducerRecord<>(g.topics().centralReports(), partition, device, r))
                         .get(30, TimeUnit.SECONDS);
             }

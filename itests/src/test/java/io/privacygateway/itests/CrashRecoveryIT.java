@@ -7,7 +7,9 @@ import io.privacygateway.client.ReportProducers;
 import io.privacygateway.simulator.Reports;
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.client.WorkloadRegistrar;
-import io.privacygateway.client.WorkloadRuntime;
+import io.privacygateway.client.Workloads;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.itests.support.ChildGateway;
 import io.privacygateway.itests.support.Deployment;
 import io.privacygateway.itests.support.GatewayMain;
@@ -119,7 +121,7 @@ class CrashRecoveryIT {
             System.out.printf("[crash] A ready after %.1f s, B after %.1f s%n", readyA, readyB);
             WorkloadSpec spec = register(c, topicsA);
             assertThat(register(c, topicsB)).isEqualTo(spec);
-            WorkloadRuntime w = WorkloadRuntime.of(spec);
+            ResolvedWorkload w = Workloads.resolve(spec);
             a.awaitLine("WORKLOAD it-crash=" + w.contentHash(), Duration.ofSeconds(30));
             b.awaitLine("WORKLOAD it-crash=" + w.contentHash(), Duration.ofSeconds(30));
 
@@ -229,7 +231,7 @@ class CrashRecoveryIT {
      * window), using its sequence numbers of the period in time order; values and order are seeded, payloads
      * randomized with secret randomness once (both gateways get the same records).
      */
-    private static List<List<LocalReport>> input(WorkloadRuntime w, long[] starts) {
+    private static List<List<LocalReport>> input(ResolvedWorkload w, long[] starts) {
         SecureRandomBits secret = new SecureRandomBits();
         Random rnd = new Random(2024);
         List<List<LocalReport>> parts = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
@@ -239,9 +241,9 @@ class CrashRecoveryIT {
             for (int k = 0; k < WINDOWS; k++) {
                 for (int j = 0; j < PER_WINDOW; j++) {
                     long t = starts[k] + 200 + j * 600L + d % 100;
-                    int seq = nextSequence.merge(w.periodOf(t), 1, Integer::sum) - 1;
-                    ReportCoordinates coords = new ReportCoordinates(device, w.periodOf(t), seq);
-                    LocalReport r = Reports.local(w, coords, t, w.protocol().randomize(rnd.nextInt(8), coords, secret));
+                    int seq = nextSequence.merge(w.periodOf(t).index(), 1, Integer::sum) - 1;
+                    ReportCoordinates coords = new ReportCoordinates(device, w.periodOf(t).index(), seq);
+                    LocalReport r = Reports.local(w, coords, t, ((LocalWorkload) w).protocol().randomize(rnd.nextInt(8), coords, secret));
                     parts.get(k < 2 ? 0 : j).add(r);
                 }
             }

@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.client.DeviceClient;
 import io.privacygateway.client.Outcome;
-import io.privacygateway.client.WorkloadRuntime;
+import io.privacygateway.client.Workloads;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.simulator.TruthRecorder;
 import io.privacygateway.simulator.WindowTruth;
 import io.privacygateway.itests.support.ItCluster;
@@ -111,8 +113,8 @@ class EndToEndAccuracyIT {
         assertThat(hist.mechanism()).isEqualTo(MechanismId.SUBSET_SELECTION);
         assertThat(cdf.mechanism()).isEqualTo(MechanismId.SUBSET_SELECTION);
         assertThat(binomialBound(8, 0.05, FALSE_FAILURE)).isEqualTo(HISTOGRAM_MAX_MISSES);
-        WorkloadRuntime histRt = WorkloadRuntime.of(hist);
-        WorkloadRuntime cdfRt = WorkloadRuntime.of(cdf);
+        ResolvedWorkload histRt = Workloads.resolve(hist);
+        ResolvedWorkload cdfRt = Workloads.resolve(cdf);
 
         // The data: the Zipf reference distribution, apportioned exactly, assigned to devices in random order.
         int[] histValues = shuffled(ReferenceData.ZIPF.stratified(8, DEVICES), 1);
@@ -137,8 +139,8 @@ class EndToEndAccuracyIT {
             Outcome oc = c.report(cdfValue);
             assertThat(oh.status()).isEqualTo(Outcome.Status.SENT);
             assertThat(oc.status()).isEqualTo(Outcome.Status.SENT);
-            truth.record(histRt, eventTime, histRt.encode(histValue));
-            truth.record(cdfRt, eventTime, cdfRt.encode(cdfValue));
+            truth.record(histRt, eventTime, histRt.workload().encode(histValue));
+            truth.record(cdfRt, eventTime, cdfRt.workload().encode(cdfValue));
             deliveries.add(oh.delivery());
             deliveries.add(oc.delivery());
         }

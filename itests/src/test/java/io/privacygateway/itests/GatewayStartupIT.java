@@ -22,11 +22,9 @@ class GatewayStartupIT {
     @Test
     void theGatewayCreatesAndChecksItsTopicsOnAFreshCluster(ItCluster c) {
         for (int i = 0; i < 10; i++) {
-            GatewayConfig d = GatewayConfig.defaults(3, 1);
-            GatewayConfig cfg = new GatewayConfig("it.startup." + i + "." + System.nanoTime() + ".", d.maxFutureSkew(),
-                    d.maxEventAge(), d.idleAfter(), d.watermarkSlack(), d.punctuateEvery(), 3, 1, 2);
-            GatewaySettings s = new GatewaySettings(c.kafka.bootstrapServers(), c.registry.ccompatUrl(),
-                    "it-startup-" + i, cfg, (short) 1, 1, c.workDir().resolve("unused"), "exactly_once_v2", Map.of(),
+            GatewayConfig cfg = GatewayConfig.builder(3, 1).topicPrefix("it.startup." + i + "." + System.nanoTime() + ".")
+                    .applicationId("it-startup-" + i).build();
+            GatewaySettings s = new GatewaySettings(c.kafka.bootstrapServers(), c.registry.ccompatUrl(), cfg, (short) 1, 1, c.workDir().resolve("unused"), "exactly_once_v2", Map.of(),
                     Map.of());
             assertThatCode(() -> GatewayService.ensureTopics(s)).as("attempt %d", i).doesNotThrowAnyException();
         }

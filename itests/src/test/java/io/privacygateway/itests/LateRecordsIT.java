@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privacygateway.client.DeviceClient;
 import io.privacygateway.client.Outcome;
 import io.privacygateway.simulator.Reports;
-import io.privacygateway.client.WorkloadRuntime;
+import io.privacygateway.client.Workloads;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.MutableClock;
 import io.privacygateway.itests.support.TestGateway;
@@ -58,7 +60,7 @@ class LateRecordsIT {
     @Test
     void reportsForClosedWindowsAreRejectedLateAndCountedAndNothingIsDropped(TestGateway g) throws Exception {
         WorkloadSpec spec = g.register(WORKLOAD);
-        WorkloadRuntime w = WorkloadRuntime.of(spec);
+        ResolvedWorkload w = Workloads.resolve(spec);
         long w1 = Windows.nextWindowStart(2000, 2000);
         MutableClock early = new MutableClock(w1 + 500);
         List<DeviceClient> first = new ArrayList<>();
@@ -89,8 +91,8 @@ class LateRecordsIT {
                 more.add(sentOk(buffered.report(LABELS[i % 4]))); // a new device, its report into W1: late
             }
             if (i < 30) {
-                ReportCoordinates c = new ReportCoordinates("late-c-" + i, w.periodOf(w0 + 500), 0);
-                LocalReport old = Reports.local(w, c, w0 + 500, w.protocol().randomize(i % 4, c, secret));
+                ReportCoordinates c = new ReportCoordinates("late-c-" + i, w.periodOf(w0 + 500).index(), 0);
+                LocalReport old = Reports.local(w, c, w0 + 500, ((LocalWorkload) w).protocol().randomize(i % 4, c, secret));
                 more.add(g.reports.send(new ProducerRecord<>(g.topics().localReports(), c.deviceId(), old)));
             }
             if (i < 50) {

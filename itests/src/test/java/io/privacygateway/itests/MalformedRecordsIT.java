@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privacygateway.client.DeviceClient;
 import io.privacygateway.client.Outcome;
 import io.privacygateway.simulator.Reports;
-import io.privacygateway.client.WorkloadRuntime;
+import io.privacygateway.client.Workloads;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.StreamsWatch;
 import io.privacygateway.itests.support.TestGateway;
@@ -79,7 +81,7 @@ class MalformedRecordsIT {
     void recordsThatAreNotReportsBecomeMalformedRejectionsWhileValidTrafficIsAnsweredAndTheStreamKeepsRunning(
             TestGateway g) throws Exception {
         WorkloadSpec spec = g.register(WORKLOAD);
-        WorkloadRuntime w = WorkloadRuntime.of(spec);
+        ResolvedWorkload w = Workloads.resolve(spec);
         double malformedBefore = g.rejectedByReason("unknown").getOrDefault("MALFORMED", 0.0);
         long windowStart = Windows.nextWindowStart(3000, 2000);
         long t = windowStart + 1000;
@@ -144,12 +146,12 @@ class MalformedRecordsIT {
         }
     }
 
-    private static List<Junk> junk(TestGateway g, WorkloadRuntime w, long t) {
+    private static List<Junk> junk(TestGateway g, ResolvedWorkload w, long t) {
         String local = g.config.localReportsTopic();
         String central = g.config.centralReportsTopic();
         AvroSerializer<SpecificRecord> serializer = new AvroSerializer<>(g.cluster.registryClient, false);
-        ReportCoordinates c = new ReportCoordinates("junk-template", w.periodOf(t), 0);
-        LocalReport report = Reports.local(w, c, t, w.protocol().randomize(1, c, new SecureRandomBits()));
+        ReportCoordinates c = new ReportCoordinates("junk-template", w.periodOf(t).index(), 0);
+        LocalReport report = Reports.local(w, c, t, ((LocalWorkload) w).protocol().randomize(1, c, new SecureRandomBits()));
         byte[] validBytes = serializer.serialize(local, report);
         Random rnd = new Random(7);
         List<Junk> out = new ArrayList<>();

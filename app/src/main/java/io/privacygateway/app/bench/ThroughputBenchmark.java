@@ -21,7 +21,7 @@ import io.privacygateway.schemas.serde.AvroSerializer;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
-import io.privacygateway.topology.processors.CentralReleaser;
+import io.privacygateway.topology.release.CentralReleaser;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,9 +90,9 @@ public final class ThroughputBenchmark {
     }
 
     private static GatewaySettings withApplicationId(GatewaySettings s, String app) {
-        return new GatewaySettings(s.bootstrapServers(), s.schemaRegistryUrl(), app, s.gateway(), s.replicationFactor(),
-                s.streamThreads(), s.stateDir().resolveSibling(app), s.processingGuarantee(), s.kafkaProperties(),
-                s.registryProperties());
+        return new GatewaySettings(s.bootstrapServers(), s.schemaRegistryUrl(),
+                s.gateway().toBuilder().applicationId(app).build(), s.replicationFactor(), s.streamThreads(),
+                s.stateDir().resolveSibling(app), s.processingGuarantee(), s.kafkaProperties(), s.registryProperties());
     }
 
     /** The gateway's Kafka Streams commit interval (default: the gateway's default). */
@@ -183,9 +183,9 @@ public final class ThroughputBenchmark {
     }
 
     private GatewaySettings settings(EmbeddedKafka kafka, EmbeddedRegistry registry, String prefix, String app, Path state) {
-        GatewayConfig g = new GatewayConfig(prefix, Duration.ofMinutes(1), Duration.ofHours(1), Duration.ofSeconds(2),
-                Duration.ofMillis(500), Duration.ofMillis(200), partitions, 1, 2);
-        return new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), app, g, (short) 1, threads,
+        GatewayConfig g = GatewayConfig.builder(partitions, 1).topicPrefix(prefix).applicationId(app)
+                .watermarkSlack(Duration.ofMillis(500)).build();
+        return new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), g, (short) 1, threads,
                 state.resolve(app), "exactly_once_v2", Map.of("commit.interval.ms", Long.toString(commitIntervalMs)),
                 Map.of());
     }

@@ -8,7 +8,7 @@ import io.privacygateway.app.dashboard.DashboardServer;
 import io.privacygateway.app.run.GatewayConfigFile;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
-import io.privacygateway.topology.processors.CentralReleaser;
+import io.privacygateway.topology.release.CentralReleaser;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;

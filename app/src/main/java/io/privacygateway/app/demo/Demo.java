@@ -23,7 +23,7 @@ import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
-import io.privacygateway.topology.processors.CentralReleaser;
+import io.privacygateway.topology.release.CentralReleaser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -157,10 +157,10 @@ public final class Demo implements AutoCloseable {
         SchemaRegistryClient registryClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
 
         stateDir = Files.createTempDirectory("pgw-demo-state");
-        GatewayConfig config = new GatewayConfig(GatewayTopics.DEFAULT_PREFIX, Duration.ofMinutes(1),
-                Duration.ofHours(1), Duration.ofSeconds(2), Duration.ofMillis(500), Duration.ofMillis(500), 2, 1, 2);
-        GatewaySettings settings = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), "pgw-demo",
-                config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
+        GatewayConfig config = GatewayConfig.builder(2, 1).topicPrefix(GatewayTopics.DEFAULT_PREFIX)
+                .applicationId("pgw-demo").watermarkSlack(Duration.ofMillis(500)).build();
+        GatewaySettings settings = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), config,
+                (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
         say("starting the gateway (Kafka Streams, exactly-once)…");
         gateway = GatewayService.start(settings, meters, CentralReleaser.secure(), Duration.ofMinutes(2));
         resources.push(gateway);

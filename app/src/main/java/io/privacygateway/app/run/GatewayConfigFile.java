@@ -5,6 +5,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.privacygateway.app.dashboard.DashboardOptions;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewaySettings;
+import io.privacygateway.topology.identity.DeviceAuthentication;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,36 +21,55 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads {@code gateway.yaml} (the configuration of {@code privacy-gateway run}). A bad file fails at
- * start-up with a message naming the field and the value; unknown fields are errors.
+ * Reads {@code gateway.yaml} (the configuration of {@code privacy-gateway run}). A bad file fails at start-up
+ * with a message naming the field and the value; unknown fields are errors.
+ *
+ * <p><b>Environment substitution.</b> Every string value may refer to environment variables as {@code ${NAME}}
+ * or {@code ${NAME:-default}}, so secrets (SASL passwords, registry credentials, enrollment keys) stay out of the
+ * file. A reference to an unset variable without a default is an error naming the field and the variable.
  *
  * <pre>
  * bootstrapServers: broker-1:9092,broker-2:9092   # required
  * schemaRegistryUrl: http://registry:8081          # required (any Confluent-API registry)
- * applicationId: privacy-gateway                   # default privacy-gateway
+ * applicationId: privacy-gateway                   # default privacy-gateway (also names the internal topics)
+ * instanceId: ${POD_NAME}                          # optional: static membership (group.instance.id)
  * topicPrefix: pgw.                                # default pgw.
  * partitions: {local: 6, central: 3}               # report-topic partitions (default 3, 3)
  * replicationFactor: 3                             # default 1
  * streamThreads: 2                                 # default 1
  * stateDir: /var/lib/privacy-gateway               # default ./gateway-state
  * processingGuarantee: exactly_once_v2             # or at_least_once
- * timing: {maxFutureSkew: 1m, maxEventAge: 1h, idleAfter: 10s, watermarkSlack: 5s, punctuateEvery: 1s,
- *          ledgerRetentionPeriods: 2}
+ * timing: {maxFutureSkew: 1m, maxEventAge: 1h, watermarkSlack: 2s, punctuateEvery: 100ms, progressHeartbeat: 5s}
+ * limits: {maxReportBytes: 65536}
+ * retention: {partials: 1d, centralReports: 1d}
+ * devices: {enrollment: required, keys: {k1: ${PGW_ENROLLMENT_KEY}}}   # or enrollment: open (default)
  * kafka: {security.protocol: SASL_SSL, sasl.mechanism: PLAIN, sasl.jaas.config: "..."}   # passed through
- * registry: {basic.auth.user.info: "user:secret"}                                        # passed through
+ * registry: {basic.auth.user.info: "${REGISTRY_USER}:${REGISTRY_PASSWORD}"}               # validated keys
+ * metrics: {port: 9464, host: 0.0.0.0}             # /metrics, /health/live, /health/ready; port 0 = none
  * dashboard: {port: 8080, host: 127.0.0.1}         # optional; port 0 = disabled; host default 127.0.0.1
  * </pre>
  */
 public final class GatewayConfigFile {
-    private static final Set<String> TOP = Set.of("bootstrapServers", "schemaRegistryUrl", "applicationId", "topicPrefix",
-            "partitions", "replicationFactor", "streamThreads", "stateDir", "processingGuarantee", "timing", "kafka",
-            "registry", "dashboard");
+    private static final Set<String> TOP = Set.of("bootstrapServers", "schemaRegistryUrl", "applicationId",
+            "instanceId", "topicPrefix", "partitions", "replicationFactor", "streamThreads", "stateDir",
+            "processingGuarantee", "timing", "limits", "retention", "devices", "kafka", "registry", "metrics",
+            "dashboard");
     private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
+    private static final Pattern ENV = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?}");
 
     private GatewayConfigFile() {}
 
-    /** The parsed file: gateway settings, the dashboard port (0 = none) and the host it binds to. */
-    public record Loaded(GatewaySettings settings, int dashboardPort, String dashboardHost) {}
+    /**
+     * The parsed file.
+     *
+     * @param settings the gateway settings
+     * @param dashboardPort the dashboard port (0 = none)
+     * @param dashboardHost the host the dashboard binds to
+     * @param metricsPort the metrics and health port (0 = none)
+     * @param metricsHost the host the metrics and health endpoints bind to
+     */
+    public record Loaded(GatewaySettings settings, int dashboardPort, String dashboardHost, int metricsPort,
+            String metricsHost) {}
 
     /** A configuration error naming the field. */
     public static final class ConfigException extends IllegalArgumentException {
@@ -59,6 +79,11 @@ public final class GatewayConfigFile {
     }
 
     public static Loaded load(Path file) {
+        return load(file, System.getenv());
+    }
+
+    /** Reads {@code file}, substituting {@code ${NAME}} from {@code env}. */
+    public static Loaded load(Path file, Map<String, String> env) {
         Object tree;
         try {
             tree = new ObjectMapper(new YAMLFactory()).readValue(Files.readString(file), Object.class);
@@ -68,10 +93,16 @@ public final class GatewayConfigFile {
         if (!(tree instanceof Map<?, ?> m)) {
             throw new ConfigException("(file)", file + " must contain a map of settings");
         }
-        return parse(m);
+        return parse(m, env);
     }
 
     public static Loaded parse(Map<?, ?> m) {
+        return parse(m, System.getenv());
+    }
+
+    /** Parses a settings tree, substituting {@code ${NAME}} from {@code env}. */
+    public static Loaded parse(Map<?, ?> raw, Map<String, String> env) {
+        Map<?, ?> m = (Map<?, ?>) substitute("", raw, env);
         for (Object k : m.keySet()) {
             if (!TOP.contains(String.valueOf(k))) {
                 throw new ConfigException(String.valueOf(k), "unknown setting (known: " + new TreeSet<>(TOP) + ")");
@@ -81,9 +112,13 @@ public final class GatewayConfigFile {
         String registry = string(m, "schemaRegistryUrl", null);
         Map<?, ?> parts = map(m, "partitions");
         Map<?, ?> timing = map(m, "timing");
+        Map<?, ?> limits = map(m, "limits");
+        Map<?, ?> retention = map(m, "retention");
         check("partitions.", parts, Set.of("local", "central"));
-        check("timing.", timing, Set.of("maxFutureSkew", "maxEventAge", "idleAfter", "watermarkSlack", "punctuateEvery",
-                "ledgerRetentionPeriods"));
+        check("timing.", timing, Set.of("maxFutureSkew", "maxEventAge", "watermarkSlack", "punctuateEvery",
+                "progressHeartbeat"));
+        check("limits.", limits, Set.of("maxReportBytes"));
+        check("retention.", retention, Set.of("partials", "centralReports"));
         for (String side : List.of("local", "central")) {
             int n = integer(parts, "partitions." + side, 3);
             if (n < 1) {
@@ -98,28 +133,125 @@ public final class GatewayConfigFile {
         if (!List.of("exactly_once_v2", "at_least_once").contains(guarantee)) {
             throw new ConfigException("processingGuarantee", "must be exactly_once_v2 or at_least_once, got " + guarantee);
         }
-        GatewayConfig g = wrap("timing", () -> new GatewayConfig(string(m, "topicPrefix", "pgw."),
-                duration(timing, "timing.maxFutureSkew", "1m"), duration(timing, "timing.maxEventAge", "1h"),
-                duration(timing, "timing.idleAfter", "10s"), duration(timing, "timing.watermarkSlack", "5s"),
-                duration(timing, "timing.punctuateEvery", "1s"), integer(parts, "partitions.local", 3),
-                integer(parts, "partitions.central", 3), integer(timing, "timing.ledgerRetentionPeriods", 2)));
+        DeviceAuthentication auth = devices(map(m, "devices"));
+        GatewayConfig g = wrap("timing", () -> GatewayConfig.builder(integer(parts, "partitions.local", 3),
+                        integer(parts, "partitions.central", 3))
+                .topicPrefix(string(m, "topicPrefix", "pgw."))
+                .applicationId(string(m, "applicationId", "privacy-gateway"))
+                .maxFutureSkew(duration(timing, "timing.maxFutureSkew", "1m"))
+                .maxEventAge(duration(timing, "timing.maxEventAge", "1h"))
+                .watermarkSlack(duration(timing, "timing.watermarkSlack", "2s"))
+                .punctuateEvery(duration(timing, "timing.punctuateEvery", "100ms"))
+                .progressHeartbeat(duration(timing, "timing.progressHeartbeat", "5s"))
+                .maxReportBytes(integer(limits, "limits.maxReportBytes", 64 * 1024))
+                .partialsRetention(duration(retention, "retention.partials", "1d"))
+                .centralReportsRetention(duration(retention, "retention.centralReports", "1d"))
+                .authentication(auth)
+                .build());
         int rf = integer(m, "replicationFactor", 1);
         if (rf < 1 || rf > Short.MAX_VALUE) {
             throw new ConfigException("replicationFactor", "must be in [1, 32767], got " + rf);
         }
-        GatewaySettings s = wrap("(settings)", () -> new GatewaySettings(bootstrap, registry,
-                string(m, "applicationId", "privacy-gateway"), g, (short) rf, threads,
-                Path.of(string(m, "stateDir", "gateway-state")), guarantee,
-                strings(map(m, "kafka")), strings(map(m, "registry"))));
+        Map<String, String> kafka = strings(map(m, "kafka"));
+        if (m.containsKey("instanceId")) {
+            String id = string(m, "instanceId", null);
+            if (!id.matches("[A-Za-z0-9._-]{1,249}")) {
+                throw new ConfigException("instanceId", "must match [A-Za-z0-9._-]{1,249}, got \"" + id + "\"");
+            }
+            kafka.put("group.instance.id", id);
+        }
+        Map<String, String> registryProps = strings(map(m, "registry"));
+        wrap(registryProps.isEmpty() ? "schemaRegistryUrl" : "registry",
+                () -> io.privacygateway.schemas.registry.SchemaRegistryConfig.fromMap(withUrl(registryProps, registry)));
+        GatewaySettings s = wrap("(settings)", () -> new GatewaySettings(bootstrap, registry, g, (short) rf, threads,
+                Path.of(string(m, "stateDir", "gateway-state")), guarantee, kafka, registryProps));
         Map<?, ?> dash = map(m, "dashboard");
         check("dashboard.", dash, Set.of("port", "host"));
-        int port = integer(dash, "dashboard.port", 0);
-        if (port < 0 || port > 65535) {
-            throw new ConfigException("dashboard.port", "must be in [0, 65535], got " + port);
-        }
+        int port = port(dash, "dashboard.port", 0);
         String host = string(dash, "host", DashboardOptions.DEFAULT_BIND_HOST);
         wrap("dashboard.host", () -> DashboardOptions.onPort(port).withBindHost(host));
-        return new Loaded(s, port, host);
+        Map<?, ?> metrics = map(m, "metrics");
+        check("metrics.", metrics, Set.of("port", "host"));
+        int metricsPort = port(metrics, "metrics.port", 9464);
+        String metricsHost = string(metrics, "host", "127.0.0.1");
+        return new Loaded(s, port, host, metricsPort, metricsHost);
+    }
+
+    private static Map<String, Object> withUrl(Map<String, String> props, String url) {
+        Map<String, Object> all = new HashMap<>(props);
+        all.put("schema.registry.url", url);
+        return all;
+    }
+
+    private static int port(Map<?, ?> m, String path, int dflt) {
+        int port = integer(m, path, dflt);
+        if (port < 0 || port > 65535) {
+            throw new ConfigException(path, "must be in [0, 65535], got " + port);
+        }
+        return port;
+    }
+
+    /** {@code devices: {enrollment: open | required, keys: {id: base64 key, ...}}}. */
+    private static DeviceAuthentication devices(Map<?, ?> d) {
+        check("devices.", d, Set.of("enrollment", "keys"));
+        String mode = string(d, "enrollment", "open");
+        Map<?, ?> keys = map(d, "keys");
+        switch (mode) {
+            case "open" -> {
+                if (!keys.isEmpty()) {
+                    throw new ConfigException("devices.keys", "enrollment keys are only used with enrollment: required");
+                }
+                return DeviceAuthentication.OPEN;
+            }
+            case "required" -> {
+                Map<String, byte[]> decoded = new HashMap<>();
+                for (Map.Entry<?, ?> e : keys.entrySet()) {
+                    String field = "devices.keys." + e.getKey();
+                    try {
+                        decoded.put(String.valueOf(e.getKey()), java.util.Base64.getDecoder().decode(
+                                String.valueOf(e.getValue()).trim()));
+                    } catch (IllegalArgumentException ex) {
+                        throw new ConfigException(field, "must be a base64 key");
+                    }
+                }
+                return wrap("devices.keys", () -> new DeviceAuthentication.Enrolled(decoded));
+            }
+            default -> throw new ConfigException("devices.enrollment", "must be open or required, got \"" + mode + "\"");
+        }
+    }
+
+    /** Replaces {@code ${NAME}} and {@code ${NAME:-default}} in every string of the tree. */
+    static Object substitute(String path, Object v, Map<String, String> env) {
+        if (v instanceof Map<?, ?> m) {
+            Map<Object, Object> out = new java.util.LinkedHashMap<>();
+            m.forEach((k, x) -> out.put(k, substitute(path.isEmpty() ? String.valueOf(k) : path + "." + k, x, env)));
+            return out;
+        }
+        if (v instanceof List<?> l) {
+            List<Object> out = new java.util.ArrayList<>();
+            for (int i = 0; i < l.size(); i++) {
+                out.add(substitute(path + "[" + i + "]", l.get(i), env));
+            }
+            return out;
+        }
+        if (v instanceof String s && s.contains("${")) {
+            Matcher mm = ENV.matcher(s);
+            StringBuilder sb = new StringBuilder();
+            while (mm.find()) {
+                String value = env.get(mm.group(1));
+                if (value == null) {
+                    if (mm.group(2) == null) {
+                        throw new ConfigException(path, "refers to the environment variable " + mm.group(1)
+                                + ", which is not set");
+                    }
+                    value = mm.group(3);
+                }
+                mm.appendReplacement(sb, Matcher.quoteReplacement(value));
+            }
+            mm.appendTail(sb);
+            return sb.toString();
+        }
+        return v;
     }
 
     private static <T> T wrap(String field, java.util.function.Supplier<T> make) {
@@ -151,7 +283,7 @@ public final class GatewayConfigFile {
         return mm;
     }
 
-    private static Map<String, String> strings(Map<?, ?> m) {
+    private static Map<String, String> strings(Map<?, ?> m) { // mutable: instanceId is added to the kafka map
         Map<String, String> out = new HashMap<>();
         m.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
         return out;

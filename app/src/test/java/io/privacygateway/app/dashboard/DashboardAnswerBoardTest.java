@@ -46,6 +46,19 @@ class DashboardAnswerBoardTest {
                 reply(ex, 200, JSON.createObjectNode().put("schema", WindowAnswer.getClassSchema().toString()).toString());
             }
         });
+        // the reader accepts only ids registered under the topic's subject: one version, id 7
+        registry.createContext("/subjects/" + TOPIC + "-value/versions", ex -> {
+            if (ex.getRequestURI().getPath().endsWith("/versions")) {
+                if (schemaRequests.incrementAndGet() <= 2) {
+                    reply(ex, 503, "{\"error_code\":50301,\"message\":\"warming up\"}");
+                } else {
+                    reply(ex, 200, "[1]");
+                }
+            } else {
+                reply(ex, 200, JSON.createObjectNode().put("subject", TOPIC + "-value").put("version", 1).put("id", 7)
+                        .put("schema", WindowAnswer.getClassSchema().toString()).toString());
+            }
+        });
         registry.createContext("/schemas/ids/99", ex -> reply(ex, 404, "{\"error_code\":40403,\"message\":\"Schema not found\"}"));
         registry.start();
         AnswerHistory history = new AnswerHistory(10, Clock.systemUTC());
@@ -74,7 +87,7 @@ class DashboardAnswerBoardTest {
                 assertThat(snap.answers()).as("answers after the bad records").isEqualTo(2);
                 assertThat(snap.workloads()).extracting(AnswerHistory.WorkloadHistory::workloadId)
                         .containsExactlyInAnyOrder(good.get(0).getWorkloadId(), good.get(1).getWorkloadId());
-                assertThat(snap.skipped()).containsExactlyInAnyOrderEntriesOf(Map.of("BAD_MAGIC", 1L, "UNKNOWN_SCHEMA_ID", 1L));
+                assertThat(snap.skipped()).containsExactlyInAnyOrderEntriesOf(Map.of("BAD_MAGIC", 1L, "SCHEMA_NOT_IN_SUBJECT", 1L));
                 assertThat(schemaRequests.get()).as("the unavailable registry was asked again").isGreaterThanOrEqualTo(3);
                 assertThat(heard.get()).isEqualTo(2);
                 assertThat(board.isRunning()).isTrue();

@@ -14,9 +14,11 @@ import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.WindowAnswer;
-import io.privacygateway.topology.processors.AnswerRecords;
+import io.privacygateway.topology.release.AnswerRecords;
 import io.privacygateway.topology.state.WindowKey;
-import io.privacygateway.topology.workload.ActiveWorkload;
+import io.privacygateway.mechanisms.runtime.CentralWorkload;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +41,7 @@ final class RealAnswers {
     private final Map<String, double[]> truth = new ConcurrentHashMap<>();
     private int windowIndex;
 
-    private record Source(WorkloadSpec spec, Workload workload, ActiveWorkload active, double[] cumulative) {}
+    private record Source(WorkloadSpec spec, Workload workload, ResolvedWorkload active, double[] cumulative) {}
 
     /** The demo's four example workloads (three local, one central), resolved as the registrar resolves them. */
     RealAnswers(long seed) {
@@ -52,9 +54,7 @@ final class RealAnswers {
         for (WorkloadSpec s : specs) {
             WorkloadSpec resolved = Planner.resolve(s);
             Workload w = Workload.of(resolved);
-            ActiveWorkload active = new ActiveWorkload(resolved, w,
-                    resolved.mode() == Mode.LOCAL ? LocalPipeline.of(w) : null,
-                    resolved.mode() == Mode.CENTRAL ? CentralPipeline.of(w) : null);
+            ResolvedWorkload active = ResolvedWorkload.of(resolved);
             sources.add(new Source(resolved, w, active, new double[1]));
         }
     }
@@ -87,8 +87,8 @@ final class RealAnswers {
             s.cumulative()[0] += a.epsilon();
             long end = windowStart + s.spec().window().size().toMillis();
             double cumulative = s.spec().mode() == Mode.CENTRAL ? s.cumulative()[0] : 0.0;
-            out.add(AnswerRecords.toRecord(a, s.active(), new WindowKey(s.spec().id(), s.workload().contentHash(),
-                    windowStart), cumulative, end + s.spec().window().grace().toMillis()));
+            out.add(AnswerRecords.toRecord(a, s.active(), windowStart, cumulative,
+                    end + s.spec().window().grace().toMillis()));
         }
         windowIndex++;
         return out;
@@ -100,8 +100,8 @@ final class RealAnswers {
     }
 
     private Answer release(Source s, int[] x) {
-        if (s.active().local() != null) {
-            LocalProtocol protocol = s.active().local().protocol();
+        if (s.active() instanceof LocalWorkload local) {
+            LocalProtocol protocol = local.protocol();
             long[] state = new long[protocol.stateLength()];
             for (int i = 0; i < x.length; i++) {
                 ReportCoordinates coords = new ReportCoordinates("device-" + i, windowIndex, 0);
@@ -110,13 +110,13 @@ final class RealAnswers {
                     throw new IllegalStateException("the gateway code rejected a report the device code made");
                 }
             }
-            return s.active().local().release().release(state, x.length);
+            return local.pipeline().release().release(state, x.length);
         }
         long[] counts = new long[s.workload().universeSize()];
         for (int v : x) {
             counts[v]++;
         }
-        return s.active().central().release(counts, noise);
+        return ((CentralWorkload) s.active()).release().release(counts, noise);
     }
 
     /** Universe indices of simulated devices: smooth, slowly drifting distributions. */

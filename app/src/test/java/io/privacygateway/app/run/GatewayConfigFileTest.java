@@ -26,7 +26,8 @@ class GatewayConfigFileTest {
         assertThat(s.bootstrapServers()).isEqualTo("127.0.0.1:9092");
         assertThat(s.gateway().topicPrefix()).isEqualTo("pgw.");
         assertThat(s.gateway().localPartitions()).isEqualTo(3);
-        assertThat(s.gateway().idleAfter()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(s.gateway().punctuateEvery()).isEqualTo(Duration.ofMillis(100));
+        assertThat(s.gateway().watermarkSlack()).isEqualTo(Duration.ofSeconds(2));
         assertThat(s.processingGuarantee()).isEqualTo("exactly_once_v2");
         assertThat(l.dashboardPort()).isEqualTo(8080);
 
@@ -42,21 +43,48 @@ class GatewayConfigFileTest {
         assertThat(sec.dashboardPort()).isZero();
     }
 
+    @Test
+    void secretsComeFromTheEnvironment() throws Exception {
+        String key = java.util.Base64.getEncoder().encodeToString(new byte[32]);
+        GatewayConfigFile.Loaded l = GatewayConfigFile.parse(yaml("""
+                bootstrapServers: ${BROKERS:-localhost:9092}
+                schemaRegistryUrl: https://r
+                instanceId: ${POD_NAME}
+                kafka: {sasl.jaas.config: "x username=\\"${USER_NAME}\\" password=\\"${PASSWORD}\\";"}
+                devices: {enrollment: required, keys: {k1: "${ENROLL_KEY}"}}
+                metrics: {port: 9464, host: 0.0.0.0}
+                """), java.util.Map.of("POD_NAME", "gateway-2", "USER_NAME", "gw", "PASSWORD", "s3cret", "ENROLL_KEY", key));
+        assertThat(l.settings().bootstrapServers()).isEqualTo("localhost:9092");
+        assertThat(l.settings().kafkaProperties()).containsEntry("group.instance.id", "gateway-2")
+                .containsEntry("sasl.jaas.config", "x username=\"gw\" password=\"s3cret\";");
+        assertThat(l.settings().gateway().authentication())
+                .isInstanceOf(io.privacygateway.topology.identity.DeviceAuthentication.Enrolled.class);
+        assertThat(l.metricsPort()).isEqualTo(9464);
+        assertThat(l.metricsHost()).isEqualTo("0.0.0.0");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "schemaRegistryUrl: http://r                                   | bootstrapServers: is required",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\nbrokers: x          | brokers: unknown setting",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\npartitions: {local: 0} | partitions.local: must be >= 1, got 0",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\npartitions: {remote: 2} | partitions.remote: unknown setting",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\ntiming: {idleAfter: soon} | timing.idleAfter: must be a duration",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\ntiming: {idleAfter: 0s} | idleAfter must be a positive duration",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\nstreamThreads: 0     | streamThreads: must be >= 1, got 0",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\nstreamThreads: two   | streamThreads: must be an integer, got two",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\nprocessingGuarantee: exactly_once | processingGuarantee: must be"
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nbrokers: x          | brokers: unknown setting",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\npartitions: {local: 0} | partitions.local: must be >= 1, got 0",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\npartitions: {remote: 2} | partitions.remote: unknown setting",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ntiming: {punctuateEvery: soon} | timing.punctuateEvery: must be a duration",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ntiming: {punctuateEvery: 0s} | punctuateEvery must be a positive duration",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ntiming: {idleAfter: 10s} | timing.idleAfter: unknown setting",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ndevices: {enrollment: maybe} | devices.enrollment: must be open or required",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ndevices: {enrollment: required, keys: {k1: c2hvcnQ=}} | devices.keys: enrollment key k1 must have at least 32 bytes",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ninstanceId: 'pod 1' | instanceId: must match",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nmetrics: {port: -1} | metrics.port: must be in [0, 65535], got -1",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nregistry: {basic.auth.user.inf: x} | basic.auth.user.inf",
+        "bootstrapServers: ${PGW_TEST_UNSET_VARIABLE}\\nschemaRegistryUrl: r | bootstrapServers: refers to the environment variable PGW_TEST_UNSET_VARIABLE, which is not set",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nstreamThreads: 0     | streamThreads: must be >= 1, got 0",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nstreamThreads: two   | streamThreads: must be an integer, got two",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nprocessingGuarantee: exactly_once | processingGuarantee: must be"
                 + " exactly_once_v2 or at_least_once, got exactly_once",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\nreplicationFactor: 0 | replicationFactor: must be in [1, 32767], got 0",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\ndashboard: {port: 70000} | dashboard.port: must be in [0, 65535], got 70000",
-        "bootstrapServers: b\\nschemaRegistryUrl: r\\ntopicPrefix: 'a b'    | topicPrefix must match",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nreplicationFactor: 0 | replicationFactor: must be in [1, 32767], got 0",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ndashboard: {port: 70000} | dashboard.port: must be in [0, 65535], got 70000",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ntopicPrefix: 'a b'    | topicPrefix must match",
     })
     void aBadSettingFailsWithAMessageNamingTheField(String text, String message) {
         assertThatThrownBy(() -> GatewayConfigFile.parse(yaml(text.replace("\\n", "\n").strip())))

@@ -40,15 +40,15 @@ public final class GatewayMain {
             int eq = arg.indexOf('=');
             a.put(arg.substring(0, eq), arg.substring(eq + 1));
         }
-        GatewayConfig cfg = new GatewayConfig(a.get("prefix"), Duration.ofMillis(Long.parseLong(a.get("skewMs"))),
-                Duration.ofHours(1), Duration.ofMillis(Long.parseLong(a.get("idleMs"))),
-                Duration.ofMillis(Long.parseLong(a.get("slackMs"))), Duration.ofMillis(Long.parseLong(a.get("punctuateMs"))),
-                Integer.parseInt(a.get("partitions")), 1, 2);
+        GatewayConfig cfg = GatewayConfig.builder(Integer.parseInt(a.get("partitions")), 1).topicPrefix(a.get("prefix"))
+                .applicationId(a.get("app")).maxFutureSkew(Duration.ofMillis(Long.parseLong(a.get("skewMs"))))
+                .watermarkSlack(Duration.ofMillis(Long.parseLong(a.get("slackMs"))))
+                .punctuateEvery(Duration.ofMillis(Long.parseLong(a.get("punctuateMs")))).build();
         Map<String, String> kafka = Map.of(
                 "main.consumer.group.instance.id", a.get("app"),
                 "main.consumer.session.timeout.ms", "10000",
                 "main.consumer.heartbeat.interval.ms", "1000");
-        return new GatewaySettings(a.get("bootstrap"), a.get("registry"), a.get("app"), cfg, (short) 1, 1,
+        return new GatewaySettings(a.get("bootstrap"), a.get("registry"), cfg, (short) 1, 1,
                 Path.of(a.get("state")), "exactly_once_v2", kafka, Map.of());
     }
 

@@ -25,11 +25,11 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 public final class ItCluster implements ExtensionContext.Store.CloseableResource {
     /**
      * The shared gateway's timing: 3 local partitions (so a window's release waits for three shards),
-     * 2 central partitions, event times up to 1 min ahead of or 1 h behind the broker, idle shards advance
-     * their watermark by the gateway clock after 1 s (minus 0.5 s slack), punctuation every 0.5 s.
+     * 2 central partitions, event times up to 1 min ahead of or 1 h behind the broker, idle caught-up shards
+     * follow the broker's time minus 0.5 s slack.
      */
-    public static final GatewayConfig SHARED_CONFIG = new GatewayConfig("it.shared.", Duration.ofMinutes(1),
-            Duration.ofHours(1), Duration.ofSeconds(1), Duration.ofMillis(500), Duration.ofMillis(500), 3, 2, 2);
+    public static final GatewayConfig SHARED_CONFIG = GatewayConfig.builder(3, 2).topicPrefix("it.shared.")
+            .applicationId("it-shared").watermarkSlack(Duration.ofMillis(500)).build();
 
     public final KafkaHarness kafka;
     public final EmbeddedRegistry registry;

@@ -14,7 +14,7 @@ import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.GatewayTopologyFactory;
-import io.privacygateway.topology.processors.CentralReleaser;
+import io.privacygateway.topology.release.CentralReleaser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,7 +59,8 @@ public final class TestGateway implements AutoCloseable {
         // a fresh state directory: state left by an earlier run would not match this run's broker
         Path stateDir = Files.createTempDirectory(cluster.workDir(), "state-" + applicationId + "-");
         GatewaySettings s = new GatewaySettings(cluster.kafka.bootstrapServers(), cluster.registry.ccompatUrl(),
-                applicationId, config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
+                config.toBuilder().applicationId(applicationId).build(), (short) 1, 1, stateDir, "exactly_once_v2",
+                Map.of(), Map.of());
         Deployment.prepare(s, cluster.registryClient);
         GatewayService service = GatewayService.start(s, new SimpleMeterRegistry(), CentralReleaser.secure(),
                 Duration.ofSeconds(90));
