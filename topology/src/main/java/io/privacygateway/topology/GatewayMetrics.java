@@ -88,7 +88,7 @@ public final class GatewayMetrics {
             this.accepted = Counter.builder("pgw.reports.accepted").tags("workload", workload, "mode", mode)
                     .register(registry);
             this.epsilon = Counter.builder("pgw.epsilon.charged").tags("workload", workload, "mode", mode)
-                    .baseUnit("epsilon").register(registry);
+                    .description("pure ε charged to devices' budgets, summed over devices").register(registry);
         }
 
         public void accepted(double epsilonCharged) {
