@@ -121,7 +121,8 @@ public final class WorkloadRegistrar implements AutoCloseable {
      */
     public synchronized WorkloadSpec register(WorkloadSpec spec) throws TimeoutException, InterruptedException {
         WorkloadSpec resolved = Planner.resolve(spec);
-        Workloads.resolve(resolved); // the gateway builds the same; fail here rather than have it skip the record
+        // the gateway builds the same; fail here rather than have it skip the record
+        io.privacygateway.schemas.limits.RecordSizes.check(Workloads.resolve(resolved));
         checkTopic();
         String hash = CanonicalForm.contentHash(resolved);
         Optional<WorkloadSpec> current = find(resolved.id());

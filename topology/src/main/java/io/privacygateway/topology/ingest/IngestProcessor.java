@@ -56,8 +56,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Nothing is lost, nothing crash-loops.</b> Every record either counts or becomes a bounded
  * {@link Rejections rejection record} and a metric increment, undecodable bytes and defects in processing
- * ({@code PROCESSING_ERROR}) included. Only infrastructure failures propagate (an unreachable schema registry,
- * a store or producer error), so the stream thread retries the record.
+ * ({@code PROCESSING_ERROR}) included. A report is decided completely before any state changes, so a defect
+ * that throws while deciding leaves nothing half-done. Only infrastructure failures propagate (an unreachable
+ * schema registry, a store or producer error), so the stream thread retries the record.
  */
 public final class IngestProcessor implements Processor<byte[], byte[], Object, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(IngestProcessor.class);
@@ -220,6 +221,8 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
             return;
         }
         BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
+        GatewayMetrics.WorkloadMeters meters = metrics.forWorkload(w.id(), mode.mode().wireName());
+        // everything above decides without changing state; below, the report is counted
         WindowKey key = new WindowKey(w.id(), w.contentHash(), start);
         WindowAggregate agg = aggregates.get(key);
         boolean fresh = agg == null;
@@ -239,7 +242,11 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
             aggregates.markDirty(key);
         }
         budgets.record(w.id(), report.deviceId(), admitted.updated());
-        metrics.forWorkload(w.id(), mode.mode().wireName()).accepted(admitted.charged().doubleValue());
+        try {
+            meters.accepted(admitted.charged().doubleValue());
+        } catch (RuntimeException e) {
+            LOG.warn("a metric could not be updated: {}", e.toString()); // metrics never decide about a report
+        }
         if (watermark >= nextClose) {
             closeWindows();
         }
@@ -378,7 +385,11 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
     /** Writes a bounded rejection record and counts it. Never logs payloads or raw values. */
     private void reject(Record<byte[], byte[]> record, ReportView report, RejectReason reason, String message) {
         String workloadId = report == null ? null : report.workloadId();
-        metrics.rejected(reason, workloadId);
+        try {
+            metrics.rejected(reason, workloadId);
+        } catch (RuntimeException e) {
+            LOG.warn("a metric could not be updated: {}", e.toString());
+        }
         RecordMetadata md = context.recordMetadata().orElse(null);
         context.forward(new Record<Object, Object>(Rejections.key(record.key()), Rejections.build(reason, message,
                 workloadId, report == null ? null : report.deviceId(), md == null ? topic : md.topic(),

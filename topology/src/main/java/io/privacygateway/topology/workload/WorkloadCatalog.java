@@ -66,6 +66,11 @@ public final class WorkloadCatalog {
      */
     public Registration activate(String id, String specJson, String contentHash, long since) {
         ResolvedWorkload w = resolve(specJson, contentHash);
+        try {
+            io.privacygateway.schemas.limits.RecordSizes.check(w);
+        } catch (IllegalArgumentException e) {
+            throw new BadSpecException(e.getMessage(), e);
+        }
         if (!w.id().equals(id)) {
             throw new BadSpecException("id: the record key " + id + " differs from the spec id " + w.id(), null);
         }

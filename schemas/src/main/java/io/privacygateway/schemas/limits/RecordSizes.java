@@ -1,0 +1,118 @@
+package io.privacygateway.schemas.limits;
+
+import io.privacygateway.mechanisms.runtime.CentralWorkload;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.schemas.avro.AnswerLevel;
+import io.privacygateway.schemas.avro.WindowAnswer;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+
+/**
+ * The largest records a workload version makes the gateway write, checked <b>before</b> the workload runs, so
+ * that a valid-looking workload can never produce a record over Kafka's request limits and stop the stream
+ * (the producer treats an oversized record as fatal). Registration refuses a workload whose records would not
+ * fit, with a message that names the record and its size.
+ *
+ * <ul>
+ *   <li>the answer: a {@link WindowAnswer} with every array full (m labels, estimates, bounds, standard errors,
+ *       unprojected values) and one level per release level, serialized exactly;
+ *   <li>the window partial: the aggregate's {@code 8 × length} bytes plus its header;
+ *   <li>a device's budget entry: local, the used sequence numbers of a period; central, the windows a period's
+ *       budget can pay for, each with its L contribution slots.
+ * </ul>
+ */
+public final class RecordSizes {
+    /**
+     * The largest record the gateway writes by default: below Kafka's default {@code max.request.size}
+     * (1 MiB) with room for headers and batch overhead.
+     */
+    public static final int MAX_RECORD_BYTES = 900 * 1024;
+    /** Release levels assumed for a local protocol's answer (chaining has at most this many). */
+    static final int MAX_LEVELS = 16;
+
+    private RecordSizes() {}
+
+    /** The sizes of a workload version's records. */
+    public record Sizes(int answerBytes, long partialBytes, long budgetEntryBytes) {
+        /** The first record over {@code limit}, described for an error message, or {@code null}. */
+        public String overLimit(long limit) {
+            if (answerBytes > limit) {
+                return "its answers would be " + answerBytes + " bytes";
+            }
+            if (partialBytes > limit) {
+                return "its window aggregates would be " + partialBytes + " bytes";
+            }
+            if (budgetEntryBytes > limit) {
+                return "a device's budget entry could reach " + budgetEntryBytes + " bytes";
+            }
+            return null;
+        }
+    }
+
+    /** The sizes of {@code w}'s records. */
+    public static Sizes of(ResolvedWorkload w) {
+        int m = w.workload().queryCount();
+        List<Double> full = Collections.nCopies(m, -0.123456789);
+        List<AnswerLevel> levels = new ArrayList<>();
+        for (int i = 0; i < MAX_LEVELS; i++) {
+            levels.add(AnswerLevel.newBuilder().setLevel(i).setEpsilon(1).setRadius(1).setNoiseScale(1)
+                    .setGaussianWidth(1).setHullSize(Integer.MAX_VALUE).setProjectionGap(1).setRho(1).build());
+        }
+        WindowAnswer a = WindowAnswer.newBuilder().setWorkloadId(w.id()).setWorkloadVersion(w.spec().version())
+                .setContentHash(w.contentHash()).setMode(w.mode().wireName()).setWindowStart(Instant.EPOCH)
+                .setWindowEnd(Instant.EPOCH).setMechanism(w.spec().mechanism().wireName()).setEpsilon(1).setDelta(0)
+                .setN(Long.MAX_VALUE).setConfidence(0.95).setLabels(w.workload().queryLabels()).setEstimates(full)
+                .setLower(full).setUpper(full).setStandardErrors(full).setUnprojected(full).setExpectedRmsError(1)
+                .setRmsErrorBoundAtConfidence(1).setLevels(levels).setCumulativeEpsilon(1)
+                .setReleasedAtStreamTime(Long.MAX_VALUE).build();
+        int answer = serializedSize(a) + 5 + 64; // wire-format header and a margin for fields added later
+        long partial = 8L * w.aggregateLength() + 256;
+        long budget;
+        WorkloadSpec s = w.spec();
+        if (w instanceof LocalWorkload) {
+            budget = 128 + (w.slots() + 7) / 8;
+        } else {
+            CentralWorkload c = (CentralWorkload) w;
+            long windowsPerPeriod = Math.max(1, Math.floorDiv(s.budget().periodMillis() + s.window().sizeMillis() - 1,
+                    s.window().sizeMillis()) + 1);
+            long paid = Math.min(s.reportsPerPeriod(), windowsPerPeriod);
+            budget = 128 + paid * (8 + 4 + (c.slots() + 7) / 8);
+        }
+        return new Sizes(answer, partial, budget);
+    }
+
+    /**
+     * Refuses a workload whose records would exceed {@link #MAX_RECORD_BYTES}.
+     *
+     * @throws IllegalArgumentException naming the record and its size
+     */
+    public static void check(ResolvedWorkload w) {
+        String over = of(w).overLimit(MAX_RECORD_BYTES);
+        if (over != null) {
+            throw new IllegalArgumentException("domain: workload " + w.id() + " is too large for Kafka records: " + over
+                    + " (at most " + MAX_RECORD_BYTES + "); use fewer buckets, attributes or queries");
+        }
+    }
+
+    private static int serializedSize(WindowAnswer a) {
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
+            new SpecificDatumWriter<>(WindowAnswer.class).write(a, enc);
+            enc.flush();
+            return out.size();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
