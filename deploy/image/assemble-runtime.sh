@@ -100,7 +100,8 @@ done
 
 {
     echo "# Shared libraries copied from the build machine into the image, with the Debian package that"
-    echo "# provides each (dpkg -S), found by ldd over the JRE and the native libraries inside the jars."
+    echo "# provides each (dpkg -S), found by ldd over the JRE and the native libraries inside these jars:"
+    (cd "$probe" && find . -type f -name '*.so' | sed 's#^\./#\#   #' | sort)
     for p in $(printf '%s\n' "${!libs[@]}" | sort); do
         mkdir -p "$out$(dirname "$p")"
         cp -L "$p" "$out$p"
