@@ -1,0 +1,66 @@
+package io.privacygateway.image;
+
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The Prometheus series the dashboard and the alerts may use: what the gateway exposes on
+ * {@code /metrics} (Micrometer's Prometheus naming: dots become underscores, counters end in
+ * {@code _total}, timers in {@code _seconds} with {@code _bucket/_count/_sum/_max}, summaries have
+ * {@code _count/_sum/_max}), the Kafka client and Kafka Streams metrics that Micrometer's
+ * {@code KafkaStreamsMetrics} binder derives from Kafka's own ({@code "kafka." + group + "." + name}
+ * with {@code -metrics} dropped from the group and dashes made dots: group
+ * {@code consumer-fetch-manager-metrics}, metric {@code records-lag-max} gives
+ * {@code kafka_consumer_fetch_manager_records_lag_max}), Micrometer's JVM and process binders, and
+ * Prometheus' own {@code up}.
+ */
+final class MetricsContract {
+    private MetricsContract() {}
+
+    /** The gateway's own series, each of which the dashboard must show. */
+    static final Set<String> GATEWAY = Set.of(
+            "pgw_reports_accepted_total",           // {workload, mode}
+            "pgw_reports_rejected_total",           // {reason, workload}
+            "pgw_answers_published_total",          // {workload, mode}
+            "pgw_epsilon_charged_total",            // {workload, mode}: ε charged to devices
+            "pgw_central_cumulative_epsilon",       // {workload}: gauge
+            "pgw_release_latency_seconds_bucket",   // {workload, mode, le}: window end + grace -> answer written
+            "pgw_release_latency_seconds_count",
+            "pgw_release_latency_seconds_sum",
+            "pgw_window_reports_count",             // summary of reports per window
+            "pgw_window_reports_sum",
+            "pgw_watermark_lag_seconds");           // {topic, partition}: gauge
+
+    /** Further components of the gateway's timer and summary that the dashboard may use. */
+    static final Set<String> GATEWAY_EXTRA = Set.of(
+            "pgw_release_latency_seconds_max", "pgw_window_reports", "pgw_window_reports_max");
+
+    /** Kafka client and Kafka Streams metrics through Micrometer's KafkaStreamsMetrics. */
+    static final Set<String> KAFKA = Set.of(
+            "kafka_consumer_fetch_manager_records_lag",
+            "kafka_consumer_fetch_manager_records_lag_max",
+            "kafka_stream_thread_commit_latency_avg",
+            "kafka_stream_thread_commit_latency_max",
+            "kafka_stream_thread_process_rate",
+            "kafka_stream_thread_process_total",
+            "kafka_stream_alive_stream_threads");
+
+    /** Micrometer's JVM and process binders. */
+    static final Set<String> JVM = Set.of(
+            "jvm_memory_used_bytes", "jvm_memory_max_bytes", "jvm_memory_committed_bytes",
+            "jvm_gc_pause_seconds_sum", "jvm_gc_pause_seconds_count", "jvm_gc_pause_seconds_max",
+            "jvm_threads_live_threads", "process_cpu_usage", "system_cpu_usage", "system_cpu_count",
+            "process_uptime_seconds", "process_files_open_files");
+
+    static final Set<String> PROMETHEUS = Set.of("up");
+
+    static Set<String> allowed() {
+        Set<String> all = new TreeSet<>();
+        all.addAll(GATEWAY);
+        all.addAll(GATEWAY_EXTRA);
+        all.addAll(KAFKA);
+        all.addAll(JVM);
+        all.addAll(PROMETHEUS);
+        return all;
+    }
+}
