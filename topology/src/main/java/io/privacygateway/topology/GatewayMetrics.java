@@ -124,17 +124,31 @@ public final class GatewayMetrics {
         return meter(name + '|' + String.join("|", tags), () -> Counter.builder(name).tags(tags).register(registry));
     }
 
+    /** Runs a metric update; a failing meter is logged, never propagated (metrics never decide anything). */
+    private static void safely(Runnable update) {
+        try {
+            update.run();
+        } catch (RuntimeException e) {
+            org.slf4j.LoggerFactory.getLogger(GatewayMetrics.class).warn("a metric could not be updated: {}",
+                    e.toString());
+        }
+    }
+
     /** Counts a rejection of a record whose workload id is {@code workloadId} (possibly unknown or null). */
     public void rejected(RejectReason reason, String workloadId) {
-        rejectedCounter(reason, workloadTag(workloadId)).increment();
+        safely(() -> rejectedCounter(reason, workloadTag(workloadId)).increment());
     }
 
     public void published(String workload, String mode) {
-        counter("pgw.answers.published", "workload", workloadTag(workload), "mode", mode).increment();
+        safely(() -> counter("pgw.answers.published", "workload", workloadTag(workload), "mode", mode).increment());
     }
 
     /** Records one released window: its report count and how long after window end + grace it was written. */
     public void released(String workload, String mode, long reports, Duration latency) {
+        safely(() -> recordRelease(workload, mode, reports, latency));
+    }
+
+    private void recordRelease(String workload, String mode, long reports, Duration latency) {
         String tag = workloadTag(workload);
         meter("pgw.window.reports|" + tag + '|' + mode, () -> DistributionSummary.builder("pgw.window.reports")
                 .tags("workload", tag, "mode", mode).register(registry)).record(reports);
@@ -145,6 +159,10 @@ public final class GatewayMetrics {
 
     /** Sets the cumulative ε a central workload has released so far. */
     public void cumulativeEpsilon(String workload, double epsilon) {
+        safely(() -> setCumulative(workload, epsilon));
+    }
+
+    private void setCumulative(String workload, double epsilon) {
         String tag = workloadTag(workload);
         AtomicLong bits = meter("pgw.central.cumulative.epsilon|" + tag, () -> {
             AtomicLong v = new AtomicLong();
@@ -157,6 +175,10 @@ public final class GatewayMetrics {
 
     /** Sets how far a shard's watermark is behind the gateway clock. */
     public void watermarkLag(String topic, int partition, Duration lag) {
+        safely(() -> setLag(topic, partition, lag));
+    }
+
+    private void setLag(String topic, int partition, Duration lag) {
         AtomicLong millis = meter("pgw.watermark.lag|" + topic + '|' + partition, () -> {
             AtomicLong v = new AtomicLong();
             Gauge.builder("pgw.watermark.lag", v, a -> a.get() / 1000.0).baseUnit("seconds")
@@ -167,19 +189,19 @@ public final class GatewayMetrics {
     }
 
     public void discarded(String workload, String why) {
-        counter("pgw.windows.discarded", "workload", workloadTag(workload), "why", why).increment();
+        safely(() -> counter("pgw.windows.discarded", "workload", workloadTag(workload), "why", why).increment());
     }
 
     public void releaseFailed(String workload) {
-        counter("pgw.release.failed", "workload", workloadTag(workload)).increment();
+        safely(() -> counter("pgw.release.failed", "workload", workloadTag(workload)).increment());
     }
 
     public void invalidWorkload() {
-        counter("pgw.workloads.invalid").increment();
+        safely(() -> counter("pgw.workloads.invalid").increment());
     }
 
     public void invalidPartial() {
-        counter("pgw.partials.invalid").increment();
+        safely(() -> counter("pgw.partials.invalid").increment());
     }
 
     /** The current value of a counter (0 if it was never incremented), for tests and the dashboard. */

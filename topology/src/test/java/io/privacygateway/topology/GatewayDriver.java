@@ -37,7 +37,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
  */
 public final class GatewayDriver implements AutoCloseable {
     public final GatewayConfig cfg;
-    public final GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry());
+    public final GatewayMetrics metrics;
     public final WorkloadCatalog catalog = new WorkloadCatalog();
     public final TopologyTestDriver driver;
     public final TestInputTopic<String, byte[]> workloads;
@@ -59,7 +59,17 @@ public final class GatewayDriver implements AutoCloseable {
     }
 
     public GatewayDriver(SchemaRegistryClient client, GatewayConfig cfg, long startTime, CentralReleaser releaser) {
+        this(client, cfg, startTime, releaser, new GatewayMetrics(new SimpleMeterRegistry()));
+    }
+
+    public GatewayDriver(SchemaRegistryClient client, GatewayConfig cfg, long startTime, GatewayMetrics metrics) {
+        this(client, cfg, startTime, CentralReleaser.withSecret(new SeededRandomBits(99)), metrics);
+    }
+
+    public GatewayDriver(SchemaRegistryClient client, GatewayConfig cfg, long startTime, CentralReleaser releaser,
+            GatewayMetrics metrics) {
         this.client = client;
+        this.metrics = metrics;
         this.cfg = cfg;
         this.brokerTime = new AtomicLong(startTime);
         this.localSerializer = new AvroSerializer<>(client);

@@ -349,13 +349,13 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
         boolean heartbeat = now - lastHeartbeat >= config.progressHeartbeat().toMillis();
         boolean any = false;
         for (Registration r : catalog.registrations()) {
-            ResolvedWorkload w = r.deleted() ? null : r.workload();
-            if (w != null && w.mode() != mode.mode()) {
+            ResolvedWorkload w = r.workload();
+            if (w.mode() != mode.mode()) {
                 continue;
             }
             Long sent = progressSentAt.get(r.id());
-            boolean due = heartbeat || (sent == null && w != null);
-            if (!due && w != null) {
+            boolean due = heartbeat || sent == null;
+            if (!due) {
                 WorkloadSpec.Window win = w.window();
                 long lastClosedStart = win.startOf(sent - win.sizeMillis() - win.graceMillis());
                 long nextThreshold = win.closesAt(lastClosedStart + win.sizeMillis());

@@ -207,11 +207,9 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         if (r == null) {
             return schedule;
         }
-        if (r.deleted()) {
-            return schedule.registered(null, null, 0, r.since());
-        }
         ResolvedWorkload w = r.workload();
-        return schedule.registered(r.contentHash(), w.mode(), w.window().sizeMillis(), r.since());
+        ReleaseSchedule s = schedule.registered(r.contentHash(), w.mode(), w.window().sizeMillis(), r.since());
+        return r.deleted() ? s.registered(null, null, 0, r.deletedAt()) : s;
     }
 
     private ResolvedWorkload resolve(String contentHash) {

@@ -80,9 +80,13 @@ public final class WorkloadCatalog {
         return r;
     }
 
-    /** Marks {@code id} deleted at {@code since}. */
-    public Registration delete(String id, long since) {
-        Registration r = new Registration(id, null, since, null);
+    /** Marks {@code id} deleted at {@code at} (its last version is kept, so its open windows are still released). */
+    public Registration delete(String id, long at) {
+        Registration prior = current.get(id);
+        if (prior == null || prior.deleted()) {
+            return prior;
+        }
+        Registration r = new Registration(id, prior.contentHash(), prior.since(), prior.workload(), at);
         current.put(id, r);
         return r;
     }

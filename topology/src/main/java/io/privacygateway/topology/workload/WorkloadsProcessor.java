@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Maintains the global workloads store and the instance's {@link WorkloadCatalog} from the compacted workloads
- * topic (also while restoring): key = workload id, value = {@code <contentHash>@<activation time>} (or
- * {@code deleted@<time>}); key {@code spec:<contentHash>}, value = the canonical spec JSON. The activation time is
+ * topic (also while restoring): key = workload id, value = {@code <contentHash>@<activation time>} (with
+ * {@code !<deletion time>} once deleted); key {@code spec:<contentHash>}, value = the canonical spec JSON. The activation time is
  * the record's timestamp (the topic uses LogAppendTime: the broker's time of registration). Re-publishing the
  * active version changes nothing (its activation time stays). A record that cannot be decoded or whose spec does
  * not validate is not stored (the previous version stays active) and is counted in {@code pgw.workloads.invalid}.
@@ -52,9 +52,8 @@ public final class WorkloadsProcessor implements Processor<String, byte[], Void,
             return;
         }
         if (record.value() == null) {
-            Registration prior = catalog.current(id);
-            if (prior != null && !prior.deleted()) {
-                Registration r = catalog.delete(id, record.timestamp());
+            Registration r = catalog.delete(id, record.timestamp());
+            if (r != null) {
                 store.put(id, r.storeValue()); // specs stay so windows of that version can still be released
             }
             return;
@@ -65,7 +64,7 @@ public final class WorkloadsProcessor implements Processor<String, byte[], Void,
                 throw new IllegalArgumentException("record key " + id + " differs from spec id " + r.getId());
             }
             Registration prior = catalog.current(id);
-            if (prior != null && r.getContentHash().equals(prior.contentHash())) {
+            if (prior != null && !prior.deleted() && r.getContentHash().equals(prior.contentHash())) {
                 return; // the active version again: nothing changes
             }
             Registration now = catalog.activate(id, r.getSpecJson(), r.getContentHash(), record.timestamp());
