@@ -11,6 +11,7 @@ import io.privacygateway.mechanisms.param.DirectedDoubles;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.projection.ConvexProjection;
+import io.privacygateway.mechanisms.projection.HullProjection;
 import io.privacygateway.mechanisms.projection.Projections;
 import io.privacygateway.mechanisms.projection.SimplexProjection;
 import io.privacygateway.mechanisms.random.RandomBits;
@@ -20,6 +21,7 @@ import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.release.DecompositionBias;
 import io.privacygateway.mechanisms.release.ErrorBars;
+import io.privacygateway.mechanisms.workload.FeasibleSetShape;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -56,9 +58,11 @@ import java.util.OptionalDouble;
  *
  * <p><b>Published</b> ({@link #publish}): functions of the released count and the purified vector only. The
  * approximate vector and everything computed from it (projection gaps, the level estimates) never leave
- * {@link #release}. Iterative hull projections of the approximate vector stop on a data-dependent gap, so
- * the release's running time varies with the data; {@code docs/published-fields.md} records how much,
- * measured, against the commit-interval jitter of the stream.
+ * {@link #release}. <b>Timing</b>: for central projection every projection before purification is exact and
+ * non-iterative ({@link #projection}); the projections after purification are post-processing of the pure
+ * vector, so their data-dependent running time reveals nothing beyond it. Central chaining projects its levels
+ * onto arbitrary hulls with an iterative solver that stops on a data-dependent gap;
+ * {@code docs/published-fields.md} records how much that changes the release's duration, measured.
  *
  * <p><b>Error bars</b> (probability split three ways: levels, purification, count, after the mixing event's
  * ω): the l2 bound is {@code ‖P‖_op·(Σ_j B_j + Σ_j r_j·c + √d·(b·ln(2d/β) + h)) + bias·√m}, B_j the
@@ -106,14 +110,21 @@ public final class PurifiedGaussianRelease implements CentralRelease {
     // ---- construction --------------------------------------------------------------------------------
 
     /**
-     * Central projection: in answer space or histogram space, whichever gives the lower error on the public
-     * reference distributions at the planned n. (The closed forms compare the two only roughly: projection onto
-     * K removes correlated answer errors that the histogram-space model cannot see.) The simulation is seeded, so
-     * the choice is a deterministic function of the workload.
+     * Central projection. The Gaussian intermediate is projected before purification, and that projection must
+     * not take data-dependent time (the release's duration is observable): in answer space it is exact only when
+     * K is the simplex or the monotone box (sort-based, {@code O(m log m)}); for every other K (ranges, marginals,
+     * explicit points) the only exact choice is histogram space, whose intermediate is projected onto the simplex.
+     * Where both are exact, the space with the lower error on the public reference distributions at the planned
+     * n is chosen (the closed forms compare the two only roughly: projection onto K removes correlated answer
+     * errors that the histogram-space model cannot see). The simulation is seeded, so the choice is a
+     * deterministic function of the workload.
      */
     static PurifiedGaussianRelease projection(Workload w, long planned) {
-        PurifiedGaussianRelease answers = answerSpaceProjection(w, planned);
         PurifiedGaussianRelease histogram = histogramSpaceProjection(w, planned);
+        if (w.feasibleSetShape() == FeasibleSetShape.HULL) {
+            return histogram;
+        }
+        PurifiedGaussianRelease answers = answerSpaceProjection(w, planned);
         return simulatedError(histogram, planned) < simulatedError(answers, planned) ? histogram : answers;
     }
 
@@ -278,6 +289,19 @@ public final class PurifiedGaussianRelease implements CentralRelease {
 
     CountRelease count() {
         return count;
+    }
+
+    /**
+     * Whether every projection before purification is an exact, non-iterative one (simplex or monotone box), so
+     * that its running time does not depend on when an iterative solver converges. True for central projection;
+     * false for central chaining, whose levels are projected onto arbitrary hulls by an iterative solver.
+     */
+    boolean approximateStepIsExact() {
+        boolean exact = !(space.feasible() instanceof HullProjection);
+        for (Level l : levels) {
+            exact &= !(l.projection() instanceof HullProjection);
+        }
+        return exact;
     }
 
     /** Level j's exact integer sum of {@code counts}. */
