@@ -84,7 +84,7 @@ public final class CentralParameterChoice {
             WorkloadSpec s = w.spec();
             int contributions = s.central().contributionsPerWindow();
             NeighbourRelation relation = s.central().neighbour();
-            return new Inputs(s.central().epsilonPerRelease(), relation == NeighbourRelation.REPLACE_ONE,
+            return new Inputs(s.central().epsilonPerRelease(), CountRelease.isPublic(relation),
                     contributions, planned, geo.scale(), w.queryCount(), w.points().maxNorm(),
                     GaussianWidth.of(w.points()).upper(), geo.cheapestBall(), levels,
                     geo.l1Sensitivity(relation, contributions), 1.0, false, biasRms);
@@ -113,7 +113,7 @@ public final class CentralParameterChoice {
             }
             double factor = Math.sqrt(frob / w.queryCount());
             double d2 = CentralGeometry.histogramSensitivitySquared(relation, contributions);
-            return new Inputs(s.central().epsilonPerRelease(), relation == NeighbourRelation.REPLACE_ONE,
+            return new Inputs(s.central().epsilonPerRelease(), CountRelease.isPublic(relation),
                     contributions, planned, 1, n, 1.0, width, ball, List.of(new Level(d2, width)), 0, factor, true, 0);
         }
     }

@@ -44,9 +44,14 @@ sealed interface CountRelease permits CountRelease.Public, CountRelease.Noisy {
         return Math.max(1, released);
     }
 
+    /** The rule: the count is public exactly when neighbouring windows have the same count (replace-one). */
+    static boolean isPublic(NeighbourRelation relation) {
+        return relation == NeighbourRelation.REPLACE_ONE;
+    }
+
     /** The count release the neighbour relation calls for, with {@code epsilonCount} (ignored when public). */
     static CountRelease of(NeighbourRelation relation, int contributions, double epsilonCount) {
-        if (relation == NeighbourRelation.REPLACE_ONE) {
+        if (isPublic(relation)) {
             return new Public();
         }
         return new Noisy(new DiscreteLaplace(PrivacySplit.dyadicUp(contributions, epsilonCount)), epsilonCount);
