@@ -165,6 +165,10 @@ public final class PurifiedGaussianRelease implements CentralRelease {
         CentralGeometry geo = CentralGeometry.of(w);
         WorkloadSpec s = w.spec();
         int m = w.queryCount();
+        if (s.alpha() == null) {
+            throw new IllegalArgumentException("central-chaining needs alpha (the target average error that sets the"
+                    + " number of chaining levels)");
+        }
         ChainingDecomposition d = ChainingDecomposition.of(NestedNets.build(w.points(), s.alpha().chainingLevels()));
         List<long[][]> comps = new ArrayList<>();
         List<PointSet> hulls = new ArrayList<>();
