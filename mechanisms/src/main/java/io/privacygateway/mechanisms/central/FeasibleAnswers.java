@@ -100,8 +100,8 @@ final class FeasibleAnswers {
         double[] hi = new double[m];
         for (int q = 0; q < m; q++) {
             double h = valid ? halfWidth[q] : Double.POSITIVE_INFINITY;
-            lo[q] = h < Double.POSITIVE_INFINITY ? Math.max(0, Math.min(estimate[q], estimate[q] - h)) : 0;
-            hi[q] = h < Double.POSITIVE_INFINITY ? Math.min(1, Math.max(estimate[q], estimate[q] + h)) : 1;
+            lo[q] = h < Double.POSITIVE_INFINITY ? Math.max(0, estimate[q] - h) : 0;
+            hi[q] = h < Double.POSITIVE_INFINITY ? Math.min(1, estimate[q] + h) : 1;
         }
         return new double[][] {lo, hi};
     }

@@ -161,7 +161,8 @@ class CentralPipelineTest {
     /**
      * The RMS error exceeds the published bound at the stated confidence (0.9) in at most 10% of releases: over
      * 300 seeded releases per case, the misses are at most Bin(300, 0.1) for a correct bound; the test allows
-     * the Bin(300, 0.1) quantile of 1 − 10⁻⁴ (false failure below 10⁻⁴ per case), about 17%.
+     * the Bin(300, 0.1) quantile of 1 − 10⁻⁴ (false failure below 10⁻⁴ per case): 51 misses, 17%. Power: a bound
+     * that misses 25% of the time fails with probability 0.9994 (20%: 0.89).
      */
     @ParameterizedTest
     @MethodSource("cases")
@@ -202,8 +203,9 @@ class CentralPipelineTest {
     /**
      * Every coordinate's published interval holds its true value with probability at least the stated
      * confidence (0.9). Per coordinate, the misses over 300 seeded releases are at most Bin(300, 0.1); a
-     * coordinate fails only beyond the Bin(300, 0.1) quantile of 1 − 10⁻⁴/m (about 18% misses), so a correct
-     * implementation fails a case with probability below 10⁻⁴ (union bound over the m coordinates). The
+     * coordinate fails only beyond the Bin(300, 0.1) quantile of 1 − 10⁻⁴/m (54–57 misses, 18–19% for m = 12..78),
+     * so a correct implementation fails a case with probability below 10⁻⁴ (union bound over the m coordinates).
+     * Power: a coordinate whose interval misses 25% of the time fails the case with probability at least 0.99. The
      * intervals must also be informative: Laplace intervals narrower than the l2 bound, and in answer space
      * narrower than the whole [0, 1] range (in histogram space, and for chaining, the l2 bound of the Gaussian
      * part dominates and can cover it).

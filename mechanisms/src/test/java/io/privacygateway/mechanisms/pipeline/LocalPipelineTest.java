@@ -145,8 +145,9 @@ class LocalPipelineTest {
      * Every coordinate's published interval holds its true value with probability at least the stated
      * confidence (0.9 here, ε = 1, n = 3,000 skewed values, as in the demo). Per coordinate, the misses over
      * 300 independent releases are at most Bin(300, 0.1) for correct intervals; a coordinate fails only beyond
-     * the Bin(300, 0.1) quantile of 1 − 10⁻⁴/m (about 18% misses), so a correct implementation fails a case
-     * with probability below 10⁻⁴ (union bound over the m coordinates; 7 cases, below 7·10⁻⁴ in all). (The
+     * the Bin(300, 0.1) quantile of 1 − 10⁻⁴/m (54 misses, 18%), so a correct implementation fails a case with
+     * probability below 10⁻⁴ (union bound over the m coordinates; 7 cases, below 7·10⁻⁴ in all); a coordinate
+     * whose interval misses 25% of the time fails with probability 0.998. (The
      * intervals rest on the normal approximation of an average of n reports, which is accurate at this n.)
      */
     @ParameterizedTest(name = "{0}")
