@@ -8,8 +8,8 @@ import io.privacygateway.mechanisms.planner.Candidate;
 import io.privacygateway.mechanisms.planner.LocalPlanner;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.planner.Prediction;
-import io.privacygateway.mechanisms.planner.ReferenceData;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.EpsilonSplit;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -242,7 +242,7 @@ public final class AccuracyBenchmark {
         double u = 0;
         for (int q = 0; q < truth.length; q++) {
             p += (a.estimates()[q] - truth[q]) * (a.estimates()[q] - truth[q]);
-            u += (a.unprojected()[q] - truth[q]) * (a.unprojected()[q] - truth[q]);
+            u += (a.unprojected().orElseThrow()[q] - truth[q]) * (a.unprojected().orElseThrow()[q] - truth[q]);
         }
         return new double[] {p / truth.length, u / truth.length};
     }

@@ -2,13 +2,14 @@ package io.privacygateway.app.bench;
 
 import io.privacygateway.mechanisms.central.CentralParameters;
 import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.PurifiedGaussianRelease;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.Candidate;
 import io.privacygateway.mechanisms.planner.CentralPlanner;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.planner.Prediction;
-import io.privacygateway.mechanisms.planner.ReferenceData;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
@@ -119,8 +120,9 @@ public final class CentralAccuracyBenchmark {
             sq[1] += ch == null ? Double.NaN : err(ch.release(counts, secret), truth);
             sq[2] += err(lap.release(counts, secret), truth);
         }
-        CentralParameters pp = proj.parameters();
-        double theorem1 = proj.purifier().expectedL1ErrorBound()
+        PurifiedGaussianRelease pg = (PurifiedGaussianRelease) proj.variant();
+        CentralParameters.Gaussian pp = pg.parameters();
+        double theorem1 = pg.purifier().expectedL1ErrorBound()
                 / (pp.space() == CentralParameters.Space.HISTOGRAM ? w.universeSize() : w.queryCount());
         return new Row(bw.name(), eps.value(), n, Math.sqrt(sq[0] / trials), Math.sqrt(sq[1] / trials),
                 Math.sqrt(sq[2] / trials), pp.space().name().toLowerCase(java.util.Locale.ROOT),

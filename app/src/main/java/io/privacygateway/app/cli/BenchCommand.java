@@ -18,7 +18,8 @@ import picocli.CommandLine.Spec;
 
 /** {@code privacy-gateway bench}: benchmarks that print figures (never pass/fail on timings). */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
-        subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class})
+        subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
+            BenchCommand.ReleaseTiming.class})
 public final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -144,6 +145,35 @@ public final class BenchCommand implements Runnable {
             var points = NetsBenchmark.generate(NetsBenchmark.Kind.MIXTURE, 16_384, 64, 20240601L);
             NetsBenchmark.run("warm-up", points, Alpha.of(0.05));
             o.println("   " + NetsBenchmark.run("mixture", points, Alpha.of(0.05)));
+            return 0;
+        }
+    }
+
+    /** Durations of central releases on very different data with the same parameters (timing side channel). */
+    @Command(name = "release-timing", mixinStandardHelpOptions = true,
+            description = {"Every central mechanism on the central workloads (ε = 1, planned n = 10,000): release",
+                "durations on empty, one-report, one-value and reference datasets with the same parameters."})
+    public static final class ReleaseTiming implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--rounds", defaultValue = "300", description = "Timed releases per dataset.")
+        int rounds;
+
+        @Option(names = "--warmup", defaultValue = "500", description = "Untimed releases first.")
+        int warmup;
+
+        @Override
+        public Integer call() {
+            PrintWriter o = spec.commandLine().getOut();
+            o.printf("bench release-timing: %d timed releases per dataset after %d warm-up releases%n", rounds, warmup);
+            o.flush();
+            var rows = new io.privacygateway.app.bench.ReleaseTimingBenchmark(rounds, warmup).run(
+                    io.privacygateway.app.bench.CentralAccuracyBenchmark.standardWorkloads(), r -> {
+                        o.printf("  done: %s %s%n", r.workload(), r.mechanism());
+                        o.flush();
+                    });
+            o.println(io.privacygateway.app.bench.ReleaseTimingBenchmark.table(rows));
             return 0;
         }
     }

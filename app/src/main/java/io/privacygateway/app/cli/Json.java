@@ -4,9 +4,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.central.CentralParameters;
+import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.LaplaceRelease;
+import io.privacygateway.mechanisms.central.PurifiedGaussianRelease;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.planner.Prediction;
-import io.privacygateway.mechanisms.planner.ReferenceData;
+import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 
@@ -34,8 +39,12 @@ public final class Json {
             put(o, "estimate", a.estimates()[q]);
             put(o, "lower", a.lower()[q]);
             put(o, "upper", a.upper()[q]);
-            put(o, "standardError", a.standardErrors()[q]);
-            put(o, "unprojected", a.unprojected()[q]);
+            if (a.standardErrors().isPresent()) {
+                put(o, "standardError", a.standardErrors().get()[q]);
+            }
+            if (a.unprojected().isPresent()) {
+                put(o, "unprojected", a.unprojected().get()[q]);
+            }
             if (truth != null) {
                 put(o, "true", truth[q]);
             }
@@ -53,7 +62,10 @@ public final class Json {
         for (int q = 0; q < truth.length; q++) {
             double d = a.estimates()[q] - truth[q];
             sq += d * d;
-            usq += (a.unprojected()[q] - truth[q]) * (a.unprojected()[q] - truth[q]);
+            if (a.unprojected().isPresent()) {
+                double u = a.unprojected().get()[q] - truth[q];
+                usq += u * u;
+            }
             max = Math.max(max, Math.abs(d));
             if (truth[q] >= a.lower()[q] && truth[q] <= a.upper()[q]) {
                 covered++;
@@ -61,7 +73,9 @@ public final class Json {
         }
         put(o, "rms", Math.sqrt(sq / truth.length));
         put(o, "max", max);
-        put(o, "unprojectedRms", Math.sqrt(usq / truth.length));
+        if (a.unprojected().isPresent()) {
+            put(o, "unprojectedRms", Math.sqrt(usq / truth.length));
+        }
         put(o, "expectedRmsBound", a.expectedRmsError());
         put(o, "rmsBoundAtConfidence", a.rmsErrorBoundAtConfidence());
         put(o, "coverage", covered / (double) truth.length);
@@ -74,17 +88,29 @@ public final class Json {
         for (Answer.LevelDetail l : a.levels()) {
             ObjectNode o = arr.addObject();
             o.put("level", l.level());
-            put(o, "epsilon", l.epsilon());
+            o.set("cost", cost(l.cost()));
             put(o, "radius", l.radius());
             put(o, "noiseScale", l.noiseScale());
             put(o, "gaussianWidth", l.gaussianWidth());
             o.put("hullSize", l.hullSize());
-            put(o, "projectionGap", l.projectionGap());
-            if (l.rho() > 0) {
-                put(o, "rho", l.rho());
-            }
+            l.projectionGap().ifPresent(g -> put(o, "projectionGap", g));
         }
         return arr;
+    }
+
+    /** A privacy cost: its kind and its parameter (ε, ρ, or ε with ln δ). */
+    static ObjectNode cost(PrivacyCost c) {
+        ObjectNode o = MAPPER.createObjectNode();
+        o.put("kind", c.kind());
+        if (c instanceof PrivacyCost.Pure p) {
+            put(o, "epsilon", p.epsilon());
+        } else if (c instanceof PrivacyCost.Zcdp z) {
+            put(o, "rho", z.rho());
+        } else if (c instanceof PrivacyCost.Approximate a) {
+            put(o, "epsilon", a.epsilon());
+            put(o, "logDelta", a.logDelta().value());
+        }
+        return o;
     }
 
     static ObjectNode workload(WorkloadSpec s, String contentHash, int universe, int queries) {
@@ -130,31 +156,32 @@ public final class Json {
     }
 
     /** How a central release spent its ε (every part public), and its Theorem 1 bound. */
-    static ObjectNode centralPrivacy(io.privacygateway.mechanisms.central.CentralPipeline p, Answer a) {
-        var c = p.parameters();
+    static ObjectNode centralPrivacy(CentralPipeline p, Answer a) {
         ObjectNode o = MAPPER.createObjectNode();
-        put(o, "epsilon", a.epsilon());
-        o.put("delta", a.delta());
+        put(o, "epsilon", a.cost().epsilon());
+        o.put("delta", 0); // the answer's cost is PrivacyCost.Pure
         o.put("guarantee", "every answer is pure ε-DP (δ = 0) for every device, by construction");
-        put(o, "epsilonCount", c.epsilonCount());
-        o.put("countPublic", c.epsilonCount() == 0);
-        if (c.mechanism() != io.privacygateway.mechanisms.workload.MechanismId.LAPLACE) {
-            ObjectNode g = o.putObject("gaussian");
-            put(g, "rho", c.rho());
-            put(g, "epsilonApprox", c.epsilonApprox());
-            put(g, "logDelta", c.logDelta());
-            g.put("space", c.space().name().toLowerCase(java.util.Locale.ROOT));
+        put(o, "epsilonCount", p.parameters().epsilonCount());
+        o.put("countPublic", p.parameters().epsilonCount() == 0);
+        if (p.variant() instanceof PurifiedGaussianRelease g) {
+            CentralParameters.Gaussian c = g.parameters();
+            ObjectNode gs = o.putObject("gaussian");
+            put(gs, "rho", c.rho());
+            put(gs, "epsilonApprox", c.epsilonApprox());
+            put(gs, "logDelta", c.logDelta());
+            gs.put("space", c.space().name().toLowerCase(java.util.Locale.ROOT));
             ObjectNode pur = o.putObject("purification");
             put(pur, "epsilonPrime", c.epsilonPrime());
             put(pur, "omega", c.omega());
             pur.put("ball", c.norm().name());
-            put(pur, "wassersteinBound", p.purifier().wassersteinBound());
-            put(pur, "laplaceScale", p.purifier().noiseScale());
-            put(pur, "theorem1L1Bound", p.purifier().expectedL1ErrorBound());
-        } else {
-            put(o, "laplaceScaleGridUnits", c.laplaceScale());
+            put(pur, "wassersteinBound", g.purifier().wassersteinBound());
+            put(pur, "laplaceScale", g.purifier().noiseScale());
+            put(pur, "theorem1L1Bound", g.purifier().expectedL1ErrorBound());
+        } else if (p.variant() instanceof LaplaceRelease l) {
+            put(o, "epsilonSum", l.parameters().epsilonSum());
+            put(o, "laplaceScaleGridUnits", l.sumNoise().scaleDouble());
         }
-        put(o, "predictedRms", c.predictedRms());
+        put(o, "predictedRms", p.parameters().predictedRms());
         return o;
     }
 }

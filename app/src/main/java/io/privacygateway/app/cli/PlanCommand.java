@@ -5,7 +5,7 @@ import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.planner.Prediction;
-import io.privacygateway.mechanisms.planner.ReferenceData;
+import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;

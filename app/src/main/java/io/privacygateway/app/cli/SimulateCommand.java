@@ -125,8 +125,8 @@ public final class SimulateCommand implements Callable<Integer> {
                 root.put("alpha", r.resolved().alpha().value());
             }
             ObjectNode privacy = root.putObject("privacy");
-            Json.put(privacy, "epsilonPerReport", a.epsilon());
-            privacy.put("delta", a.delta());
+            Json.put(privacy, "epsilonPerReport", a.cost().epsilon());
+            privacy.put("delta", 0); // the answer's cost is PrivacyCost.Pure
             privacy.put("guarantee", "every report is ε-LDP for its device; every answer is ε-DP (δ = 0) post-processing");
             if (r.plan() != null) {
                 root.set("plan", Json.plan(r.plan()));
@@ -155,7 +155,7 @@ public final class SimulateCommand implements Callable<Integer> {
     private static void printSummary(PrintWriter o, Answer a, double[] truth, boolean auto) {
         boolean central = a.mechanism().mode() == Mode.CENTRAL;
         o.printf("%s%s, ε = %s per %s (δ = 0), n = %d, %d answers, error bars at %.0f%% confidence%n",
-                a.mechanism().wireName(), auto ? " (chosen by auto)" : "", a.epsilon(), central ? "release" : "report",
+                a.mechanism().wireName(), auto ? " (chosen by auto)" : "", a.cost().epsilon(), central ? "release" : "report",
                 a.n(), truth.length, 100 * a.confidence());
         o.printf("%-28s %10s %23s %10s%n", "answer", "estimate", "error bar", "true");
         int shown = Math.min(truth.length, 20);

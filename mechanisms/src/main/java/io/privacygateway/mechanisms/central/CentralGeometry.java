@@ -5,6 +5,7 @@ import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
+import java.util.function.LongSupplier;
 
 /**
  * The public geometry of a central-mode workload: the answer vectors on an integer grid (so window sums
@@ -78,35 +79,72 @@ public final class CentralGeometry {
         return t;
     }
 
-    /** The squared l2 sensitivity of the window sum, in grid units (an exact integer). */
-    public long l2SensitivitySquared(NeighbourRelation relation, int contributions) {
-        long worst = relation == NeighbourRelation.ADD_REMOVE ? maxNormSquared(grid) : maxDistanceSquared(grid);
-        return Math.multiplyExact(worst, (long) contributions * contributions);
+    /**
+     * The neighbour rule, written once: under add/remove a device's contribution can appear or vanish, so a
+     * sum changes by at most the largest size of one contribution; under replace-one it can be swapped for
+     * another, so by at most the largest distance between two contributions. Either is multiplied by the
+     * contribution bound by the caller (L for an l1 size, L² for a squared l2 size).
+     *
+     * @param largestSize {@code max_x size(v_x)} (a norm, or a squared norm); evaluated only under add/remove
+     * @param largestDistance {@code max_{x,x'} size(v_x − v_x')} in the same units; evaluated only under
+     *     replace-one (it costs O(N²m))
+     */
+    public static long worstChange(NeighbourRelation relation, LongSupplier largestSize, LongSupplier largestDistance) {
+        return relation == NeighbourRelation.ADD_REMOVE ? largestSize.getAsLong() : largestDistance.getAsLong();
     }
 
-    /** The l1 sensitivity of the window sum, in grid units. */
+    /**
+     * The squared l2 sensitivity of {@code Σ_x counts[x]·v_x} for the given contribution vectors (grid units):
+     * {@link #worstChange} of the squared norms times L².
+     */
+    public static long l2SensitivitySquared(long[][] vectors, NeighbourRelation relation, int contributions) {
+        return Math.multiplyExact(worstChange(relation, () -> maxNormSquared(vectors), () -> maxDistanceSquared(vectors)),
+                (long) contributions * contributions);
+    }
+
+    /**
+     * The squared l2 sensitivity of the histogram of counts (the identity vectors: norm² 1, distance² 2), the
+     * same rule as {@link #l2SensitivitySquared(long[][], NeighbourRelation, int)} without materialising N×N
+     * vectors.
+     */
+    public static long histogramSensitivitySquared(NeighbourRelation relation, int contributions) {
+        return Math.multiplyExact(worstChange(relation, () -> 1, () -> 2), (long) contributions * contributions);
+    }
+
+    /** The squared l2 sensitivity of the window sum of answer vectors, in grid units (an exact integer). */
+    public long l2SensitivitySquared(NeighbourRelation relation, int contributions) {
+        return l2SensitivitySquared(grid, relation, contributions);
+    }
+
+    /** The l1 sensitivity of the window sum, in grid units: {@link #worstChange} of l1 sizes, times L. */
     public long l1Sensitivity(NeighbourRelation relation, int contributions) {
+        return Math.multiplyExact(worstChange(relation, this::maxL1Norm, this::maxL1Distance), contributions);
+    }
+
+    private long maxL1Norm() {
         long worst = 0;
-        if (relation == NeighbourRelation.ADD_REMOVE) {
-            for (long[] g : grid) {
+        for (long[] g : grid) {
+            long s = 0;
+            for (long v : g) {
+                s += Math.abs(v);
+            }
+            worst = Math.max(worst, s);
+        }
+        return worst;
+    }
+
+    private long maxL1Distance() {
+        long worst = 0;
+        for (int a = 0; a < grid.length; a++) {
+            for (int b = a + 1; b < grid.length; b++) {
                 long s = 0;
-                for (long v : g) {
-                    s += Math.abs(v);
+                for (int q = 0; q < m; q++) {
+                    s += Math.abs(grid[a][q] - grid[b][q]);
                 }
                 worst = Math.max(worst, s);
             }
-        } else {
-            for (int a = 0; a < grid.length; a++) {
-                for (int b = a + 1; b < grid.length; b++) {
-                    long s = 0;
-                    for (int q = 0; q < m; q++) {
-                        s += Math.abs(grid[a][q] - grid[b][q]);
-                    }
-                    worst = Math.max(worst, s);
-                }
-            }
         }
-        return Math.multiplyExact(worst, contributions);
+        return worst;
     }
 
     static long maxNormSquared(long[][] vectors) {

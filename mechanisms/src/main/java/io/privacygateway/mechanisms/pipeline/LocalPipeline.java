@@ -9,12 +9,14 @@ import io.privacygateway.mechanisms.nets.ChainingDecomposition;
 import io.privacygateway.mechanisms.nets.CoarseDecomposition;
 import io.privacygateway.mechanisms.nets.LevelEpsilonSplit;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.release.DecompositionBias;
 import io.privacygateway.mechanisms.release.LocalRelease;
 import io.privacygateway.mechanisms.workload.EpsilonSplit;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -79,8 +81,8 @@ public final class LocalPipeline {
                             + " is too large for this workload: every value rounds to the same point");
                 }
                 return new LocalPipeline(w, new GaussianSignProtocol(w, id,
-                        List.of(new GaussianLevel(eps, c.rounded(), c.hull())), realisedBias(points, c.rounded())),
-                        coordinateBias(points, c.rounded()));
+                        List.of(new GaussianLevel(eps, c.rounded(), c.hull())), DecompositionBias.normalised(points, c.rounded())),
+                        DecompositionBias.perCoordinate(points, c.rounded()));
             }
             case LOCAL_CHAINING:
                 return chaining(w, eps);
@@ -134,23 +136,14 @@ public final class LocalPipeline {
                 vectors = shifted(vectors, offset);
                 hull = shifted(hull, offset);
             }
-            gl.add(new GaussianLevel(new Epsilon(split[i]), vectors, hull));
+            // the split's exact sum is at most ε (LevelEpsilonSplit rounds down): take each share exactly as the
+            // double it is, so the levels spend exactly the split
+            gl.add(new GaussianLevel(Epsilon.exactly(new BigDecimal(split[i])), vectors, hull));
         }
         int[] last = d.chain(d.levels());
-        PointSet ends = rows(points, last);
+        PointSet ends = DecompositionBias.rows(points, last);
         return new LocalPipeline(w, new GaussianSignProtocol(w, MechanismId.LOCAL_CHAINING, gl,
-                realisedBias(points, ends)), coordinateBias(points, ends));
-    }
-
-    private static PointSet rows(PointSet points, int[] idx) {
-        int m = points.dim();
-        double[] out = new double[idx.length * m];
-        for (int i = 0; i < idx.length; i++) {
-            for (int q = 0; q < m; q++) {
-                out[i * m + q] = points.get(idx[i], q);
-            }
-        }
-        return PointSet.ofRowMajor(idx.length, m, out);
+                DecompositionBias.normalised(points, ends)), DecompositionBias.perCoordinate(points, ends));
     }
 
     private static PointSet shifted(PointSet set, double[] offset) {
@@ -169,37 +162,6 @@ public final class LocalPipeline {
             }
         }
         return PointSet.ofRowMajor(set.size(), m, out);
-    }
-
-    /**
-     * {@code max_x ‖approx(x) − Q(x)‖₂/√m}: the worst-case normalized bias the decomposition accepts,
-     * computed over the public universe (at most α/2 for coarse projection and {@code 2^{-k}} for
-     * chaining, and often much smaller, e.g. 0 when the finest net keeps every point).
-     */
-    private static double realisedBias(PointSet exact, PointSet approx) {
-        int m = exact.dim();
-        double worst = 0;
-        for (int x = 0; x < exact.size(); x++) {
-            double s = 0;
-            for (int q = 0; q < m; q++) {
-                double d = approx.get(x, q) - exact.get(x, q);
-                s += d * d;
-            }
-            worst = Math.max(worst, s);
-        }
-        return Math.sqrt(worst / m);
-    }
-
-    /** {@code b_q = max_x |approx(x)_q − Q(x)_q|}: the public worst-case bias of each coordinate. */
-    private static double[] coordinateBias(PointSet exact, PointSet approx) {
-        int m = exact.dim();
-        double[] b = new double[m];
-        for (int x = 0; x < exact.size(); x++) {
-            for (int q = 0; q < m; q++) {
-                b[q] = Math.max(b[q], Math.abs(approx.get(x, q) - exact.get(x, q)));
-            }
-        }
-        return b;
     }
 
     public Workload workload() {

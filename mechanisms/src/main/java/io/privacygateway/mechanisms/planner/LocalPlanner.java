@@ -7,6 +7,7 @@ import io.privacygateway.mechanisms.param.Alpha;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -228,7 +229,7 @@ public final class LocalPlanner {
                     Answer a = pipeline.release().releaseEstimate(model.sample(rng), n);
                     sumSq += squaredError(a.estimates(), truth);
                     if (r == 0 && t == 0) {
-                        unprojected = rms(a.standardErrors());
+                        unprojected = rms(a.standardErrors().orElseThrow());
                         bound = a.expectedRmsError();
                     }
                 }
@@ -249,7 +250,7 @@ public final class LocalPlanner {
                 Answer a = pipeline.release().releaseEstimate(scaled, n);
                 sumSq += squaredError(a.estimates(), truth);
                 if (r == 0 && t == 0) {
-                    unprojected = rms(a.standardErrors());
+                    unprojected = rms(a.standardErrors().orElseThrow());
                     bound = a.expectedRmsError();
                 }
             }

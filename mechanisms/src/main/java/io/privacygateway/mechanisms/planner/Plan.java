@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.planner;
 
+import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.List;
 

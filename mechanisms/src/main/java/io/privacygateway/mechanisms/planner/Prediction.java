@@ -1,5 +1,7 @@
 package io.privacygateway.mechanisms.planner;
 
+import io.privacygateway.mechanisms.reference.ReferenceData;
+
 /**
  * The planner's prediction for one candidate.
  *

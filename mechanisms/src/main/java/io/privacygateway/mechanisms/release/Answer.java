@@ -1,40 +1,57 @@
 package io.privacygateway.mechanisms.release;
 
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
- * A published answer: consistent estimates of a window's mean answer vector {@code x̄}, their error
- * bars, and their privacy cost. Everything in it is a post-processing of the privatized data, so it
- * carries the privacy guarantee of the mechanism that produced it (pure ε, δ = 0).
+ * A published answer: consistent estimates of a window's mean answer vector {@code x̄}, their error bars,
+ * and their privacy cost.
+ *
+ * <p><b>What every field is a function of</b> (the full table is {@code docs/published-fields.md}): in
+ * local mode, of the ε-LDP reports and public parameters; in central mode, of the <em>pure</em> outputs
+ * of the release (the released count, and the purified vector or the Laplace-noised sums) and public
+ * parameters, never of a pre-purification (approximate-DP) value. So every answer carries exactly the
+ * guarantee in {@link #cost()}, and its type says that δ = 0.
+ *
+ * <p><b>Absent values are absent</b>: there is no sentinel. Every number present is finite (checked here);
+ * {@link #unprojected()} and {@link #standardErrors()} are empty when no such vector exists (a central
+ * window with a public count of 0 reports has no noisy vector to show).
  *
  * @param mechanism the mechanism that produced the answer
- * @param epsilon the pure ε of the release (per report in local mode, per window in central mode)
- * @param delta always 0: every published answer is pure ε-DP
- * @param n the number of reports (local mode) or the noisy/public count (central mode) used
+ * @param cost the pure-DP guarantee of the answer, as the mechanism computed it from what it spent: per
+ *     report in local mode, per window in central mode (the exact sum of the parts it spent, rounded up)
+ * @param n the number of reports (local mode), or the count the central release published: the noisy count
+ *     clamped at 0 (add/remove) or the public count (replace-one)
  * @param labels the m query labels
  * @param estimates the published answers, in the feasible set K
- * @param unprojected the unbiased estimate before any projection (for diagnostics)
- * @param standardErrors per-coordinate standard errors of {@code unprojected}
- * @param lower per-coordinate lower ends of the error bars (clipped to [0, 1])
- * @param upper per-coordinate upper ends of the error bars (clipped to [0, 1])
+ * @param unprojected the private vector before the final projection onto K, mapped to answer space: local
+ *     mode, the unbiased estimate of the reports; central Laplace, the noisy mean; central Gaussian, the
+ *     purified vector (histogram space: its answers {@code Σ_x v_x Q(x)}); empty when there is none
+ * @param standardErrors per-coordinate standard errors of {@code unprojected} (empty with it)
+ * @param lower per-coordinate lower ends of the error bars, in [0, 1]
+ * @param upper per-coordinate upper ends of the error bars, in [0, 1]
  * @param confidence the confidence level of {@code lower/upper} and {@code rmsErrorBoundAtConfidence}
- * @param expectedRmsError the bound on the expected per-coordinate RMS error of {@code estimates}
- *     (MECHANISMS.md §3): {@code Σ_levels sqrt(min(σ², σ·g/m)) + bias}
- * @param rmsErrorBoundAtConfidence a bound on {@code ‖estimates − x̄‖₂/√m} that holds with
- *     probability at least {@code confidence}
- * @param levels per-level details
+ * @param expectedRmsError a bound on (local mode) or a prediction of (central mode, at the published count)
+ *     the expected per-coordinate RMS error {@code E‖estimates − x̄‖₂/√m}, bias included; never above the
+ *     trivial bound {@code diam(K)/√m}
+ * @param rmsErrorBoundAtConfidence a bound on {@code ‖estimates − x̄‖₂/√m} that holds with probability at
+ *     least {@code confidence}; where the noise gives none (too few reports, or a mixing weight above the
+ *     failure budget) the trivial bound {@code diam(K)/√m}, which always holds
+ * @param levels per-level details (empty when no mechanism ran)
  * @param workloadHash the content hash of the workload
  */
 public record Answer(
         MechanismId mechanism,
-        double epsilon,
-        double delta,
+        PrivacyCost.Pure cost,
         long n,
         List<String> labels,
         double[] estimates,
-        double[] unprojected,
-        double[] standardErrors,
+        Optional<double[]> unprojected,
+        Optional<double[]> standardErrors,
         double[] lower,
         double[] upper,
         double confidence,
@@ -44,23 +61,70 @@ public record Answer(
         String workloadHash) {
 
     public Answer {
-        labels = List.copyOf(labels);
-        levels = List.copyOf(levels);
+        Require.nonNull("mechanism", mechanism);
+        Require.nonNull("cost", cost);
+        labels = List.copyOf(Require.nonNull("labels", labels));
+        int m = labels.size();
+        finiteVector("estimates", estimates, m);
+        Require.nonNull("unprojected", unprojected).ifPresent(v -> finiteVector("unprojected", v, m));
+        Require.nonNull("standardErrors", standardErrors).ifPresent(v -> finiteVector("standardErrors", v, m));
+        finiteVector("lower", lower, m);
+        finiteVector("upper", upper, m);
+        for (int q = 0; q < m; q++) {
+            if (!(lower[q] <= upper[q])) {
+                throw new IllegalArgumentException("lower[" + q + "] = " + lower[q] + " must be <= upper[" + q
+                        + "] = " + upper[q]);
+            }
+        }
+        Require.inOpenRange("confidence", confidence, 0, 1);
+        Require.finiteNonNegative("expectedRmsError", expectedRmsError);
+        Require.finiteNonNegative("rmsErrorBoundAtConfidence", rmsErrorBoundAtConfidence);
+        levels = List.copyOf(Require.nonNull("levels", levels));
+        Require.nonNull("workloadHash", workloadHash);
+    }
+
+    /** The ε of {@link #cost()} (δ = 0 by its type). */
+    public double epsilon() {
+        return cost.epsilon();
+    }
+
+    private static void finiteVector(String field, double[] v, int m) {
+        Require.nonNull(field, v);
+        if (v.length != m) {
+            throw new IllegalArgumentException(field + " must have " + m + " entries (one per label), got " + v.length);
+        }
+        for (int q = 0; q < m; q++) {
+            if (!Double.isFinite(v[q])) {
+                throw new IllegalArgumentException(field + "[" + q + "] must be finite, got " + v[q]);
+            }
+        }
     }
 
     /**
-     * Diagnostics of one level of the release.
+     * Details of one level of the release, all public parameters or functions of the published count.
      *
      * @param level 1-based level index
-     * @param epsilon the ε spent on the level
+     * @param cost what the level spent: pure ε for a local level and for the Laplace baseline's sums; the zCDP ρ
+     *     of the discrete Gaussian noise for a central Gaussian level (an intermediate whose guarantee becomes
+     *     pure only through purification of the answer as a whole, see {@link Answer#cost()})
      * @param radius the public radius of the level's vectors (0 if not applicable)
-     * @param noiseScale σ of the level's estimate
+     * @param noiseScale the standard deviation of the level's noise per coordinate, in answer units
      * @param gaussianWidth g of the level's hull (Monte Carlo)
      * @param hullSize the number of points whose hull the level was projected onto
-     * @param projectionGap the certified duality gap of the level's projection (0 if exact)
-     * @param rho central mode: the zCDP ρ of the level's Gaussian noise before purification (0 otherwise;
-     *     such levels report {@code epsilon = 0}: their pure ε exists only for the purified answer as a whole)
+     * @param projectionGap the certified duality gap of the level's projection (0 if exact); present in local
+     *     mode only: in central mode the level is projected before purification, so its gap depends on an
+     *     approximate-DP value and is never published
      */
-    public record LevelDetail(int level, double epsilon, double radius, double noiseScale, double gaussianWidth,
-            int hullSize, double projectionGap, double rho) {}
+    public record LevelDetail(int level, PrivacyCost cost, double radius, double noiseScale, double gaussianWidth,
+            int hullSize, OptionalDouble projectionGap) {
+        public LevelDetail {
+            Require.positive("level", level);
+            Require.nonNull("cost", cost);
+            Require.finiteNonNegative("radius", radius);
+            Require.finiteNonNegative("noiseScale", noiseScale);
+            Require.finiteNonNegative("gaussianWidth", gaussianWidth);
+            Require.nonNull("projectionGap", projectionGap)
+                    .ifPresent(g -> Require.finiteNonNegative("projectionGap", g));
+        }
+    }
 }

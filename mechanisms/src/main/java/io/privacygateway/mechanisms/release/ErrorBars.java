@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.release;
 
+import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
 
 /**
@@ -45,6 +46,29 @@ public final class ErrorBars {
     public record Bounds(double[] lower, double[] upper, double expectedRmsError, double rmsErrorBoundAtConfidence) {}
 
     /**
+     * {@code √min(tr Σ, σ·g(S))}: the bound on {@code √E‖P_S(y) − x̄‖²} of one projected level (see the class
+     * comment), in l2 (not normalised by √m).
+     *
+     * @param sigma the operator-norm scale of the noise
+     * @param trace {@code tr Σ} ({@code m·σ²} for i.i.d. coordinates)
+     * @param width g(S)
+     */
+    public static double expectedLevelError(double sigma, double trace, double width) {
+        return Math.sqrt(Math.min(trace, sigma * width));
+    }
+
+    /**
+     * The high-probability version: with probability at least {@code 1 − 2e^{−t}},
+     * {@code ‖P_S(y) − x̄‖₂ <= √min(σ(g + diam·√(2t)), tr Σ + 2σ√(tr Σ·t) + 2σ²t)} (each of the two bounds
+     * fails with probability at most {@code e^{−t}}, see the class comment).
+     */
+    public static double levelErrorBound(double sigma, double trace, double width, double diameter, double t) {
+        double widthBound = sigma * (width + diameter * Math.sqrt(2 * t));
+        double chiBound = trace + 2 * sigma * Math.sqrt(trace * t) + 2 * sigma * sigma * t;
+        return Math.sqrt(Math.min(widthBound, chiBound));
+    }
+
+    /**
      * Computes the error bars.
      *
      * @param published the published (projected) estimate a
@@ -72,13 +96,33 @@ public final class ErrorBars {
         double betaPerBound = confidence.beta() / (2.0 * Math.max(1, levels.length));
         double t = Math.log(1 / betaPerBound);
         for (LevelNoise l : levels) {
-            double s = l.sigma();
-            double tr = l.trace();
-            expected += Math.sqrt(Math.min(tr, s * l.gaussianWidth()) / m);
-            double widthBound = s * (l.gaussianWidth() + l.diameter() * Math.sqrt(2 * t));
-            double chiBound = tr + 2 * s * Math.sqrt(tr * t) + 2 * s * s * t;
-            atConfidence += Math.sqrt(Math.min(widthBound, chiBound) / m);
+            expected += expectedLevelError(l.sigma(), l.trace(), l.gaussianWidth()) / Math.sqrt(m);
+            atConfidence += levelErrorBound(l.sigma(), l.trace(), l.gaussianWidth(), l.diameter(), t) / Math.sqrt(m);
         }
         return new Bounds(lo, hi, expected, atConfidence);
+    }
+
+    /**
+     * An upper bound on the diameter of {@code conv(atoms)}: the smaller of twice the largest norm and the
+     * diagonal of the bounding box.
+     */
+    public static double diameterBound(PointSet atoms) {
+        int m = atoms.dim();
+        double[] lo = new double[m];
+        double[] hi = new double[m];
+        java.util.Arrays.fill(lo, Double.POSITIVE_INFINITY);
+        java.util.Arrays.fill(hi, Double.NEGATIVE_INFINITY);
+        for (int i = 0; i < atoms.size(); i++) {
+            for (int q = 0; q < m; q++) {
+                double v = atoms.get(i, q);
+                lo[q] = Math.min(lo[q], v);
+                hi[q] = Math.max(hi[q], v);
+            }
+        }
+        double box = 0;
+        for (int q = 0; q < m; q++) {
+            box += (hi[q] - lo[q]) * (hi[q] - lo[q]);
+        }
+        return Math.min(2 * atoms.maxNorm(), Math.sqrt(box));
     }
 }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.release;
 
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.errors.GaussianWidth;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
@@ -12,6 +13,8 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 
 /**
  * The server's release step in the local model (MECHANISMS.md §3): from a window's exact aggregate,
@@ -31,6 +34,8 @@ public final class LocalRelease {
     private final ConvexProjection feasible;
     private final PointSet feasibleAtoms;
     private final double[] perCoordinateBias;
+    /** A bound on {@code diam(K)}: the estimate and {@code x̄} both lie in K, so their distance never exceeds it. */
+    private final double feasibleDiameter;
     private final Map<PointSet, LevelGeometry> geometry = new IdentityHashMap<>();
     private LevelGeometry feasibleGeometry;
 
@@ -46,6 +51,7 @@ public final class LocalRelease {
         this.feasible = Projections.forWorkload(workload);
         this.feasibleAtoms = workload.points();
         this.perCoordinateBias = perCoordinateBias == null ? null : perCoordinateBias.clone();
+        this.feasibleDiameter = ErrorBars.diameterBound(feasibleAtoms);
     }
 
     public Workload workload() {
@@ -90,8 +96,8 @@ public final class LocalRelease {
                 sum[q] += p.point()[q];
             }
             noise[j] = new ErrorBars.LevelNoise(level.noiseScale(), trace, g.width.upper(), g.diameter);
-            details.add(new Answer.LevelDetail(j + 1, level.epsilon(), level.radius(), level.noiseScale(),
-                    g.width.mean(), g.hullSize, p.dualityGap(), 0.0));
+            details.add(new Answer.LevelDetail(j + 1, new PrivacyCost.Pure(level.epsilon()), level.radius(),
+                    level.noiseScale(), g.width.mean(), g.hullSize, OptionalDouble.of(p.dualityGap())));
             j++;
         }
         boolean singleLevelOntoK = est.levels().size() == 1 && est.levels().get(0).hull() == null;
@@ -102,9 +108,11 @@ public final class LocalRelease {
         }
         ErrorBars.Bounds b = ErrorBars.compute(published, unprojected, se, perCoordinateBias, noise, est.biasBound(),
                 workload.spec().confidence());
-        return new Answer(protocol.id(), protocol.epsilon().value(), 0.0, n, workload.queryLabels(), published,
-                unprojected, se, b.lower(), b.upper(), workload.spec().confidence().value(), b.expectedRmsError(),
-                b.rmsErrorBoundAtConfidence(), details, workload.contentHash());
+        double trivial = feasibleDiameter / Math.sqrt(m);
+        return new Answer(protocol.id(), PrivacyCost.pure(protocol.epsilon()), n, workload.queryLabels(), published,
+                Optional.of(unprojected), Optional.of(se), b.lower(), b.upper(), workload.spec().confidence().value(),
+                Math.min(trivial, b.expectedRmsError()), Math.min(trivial, b.rmsErrorBoundAtConfidence()), details,
+                workload.contentHash());
     }
 
     private synchronized LevelGeometry geometryOf(PointSet hull) {
@@ -127,32 +135,8 @@ public final class LocalRelease {
         LevelGeometry(ConvexProjection projection, PointSet atoms) {
             this.projection = projection;
             this.width = GaussianWidth.of(atoms);
-            this.diameter = diameterBound(atoms);
+            this.diameter = ErrorBars.diameterBound(atoms);
             this.hullSize = atoms.size();
         }
-    }
-
-    /**
-     * An upper bound on the diameter of {@code conv(atoms)}: the smaller of twice the largest norm and
-     * the diagonal of the bounding box.
-     */
-    static double diameterBound(PointSet atoms) {
-        int m = atoms.dim();
-        double[] lo = new double[m];
-        double[] hi = new double[m];
-        java.util.Arrays.fill(lo, Double.POSITIVE_INFINITY);
-        java.util.Arrays.fill(hi, Double.NEGATIVE_INFINITY);
-        for (int i = 0; i < atoms.size(); i++) {
-            for (int q = 0; q < m; q++) {
-                double v = atoms.get(i, q);
-                lo[q] = Math.min(lo[q], v);
-                hi[q] = Math.max(hi[q], v);
-            }
-        }
-        double box = 0;
-        for (int q = 0; q < m; q++) {
-            box += (hi[q] - lo[q]) * (hi[q] - lo[q]);
-        }
-        return Math.min(2 * atoms.maxNorm(), Math.sqrt(box));
     }
 }

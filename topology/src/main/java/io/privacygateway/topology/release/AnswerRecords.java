@@ -1,5 +1,6 @@
 package io.privacygateway.topology.release;
 
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.schemas.avro.AnswerLevel;
@@ -23,24 +24,28 @@ public final class AnswerRecords {
             long releasedAt) {
         List<AnswerLevel> levels = new ArrayList<>();
         for (Answer.LevelDetail l : a.levels()) {
-            levels.add(AnswerLevel.newBuilder().setLevel(l.level()).setEpsilon(l.epsilon()).setRadius(l.radius())
-                    .setNoiseScale(l.noiseScale()).setGaussianWidth(finite(l.gaussianWidth())).setHullSize(l.hullSize())
-                    .setProjectionGap(finite(l.projectionGap())).setRho(l.rho()).build());
+            // interim encoding until the record carries the cost and optional fields itself: a level's pure ε or
+            // its zCDP ρ (the other 0), and NaN for an absent projection gap (central levels never publish one)
+            levels.add(AnswerLevel.newBuilder().setLevel(l.level())
+                    .setEpsilon(l.cost() instanceof PrivacyCost.Pure p ? p.epsilon() : 0.0).setRadius(l.radius())
+                    .setNoiseScale(l.noiseScale()).setGaussianWidth(l.gaussianWidth()).setHullSize(l.hullSize())
+                    .setProjectionGap(l.projectionGap().orElse(Double.NaN))
+                    .setRho(l.cost() instanceof PrivacyCost.Zcdp z ? z.rho() : 0.0).build());
         }
         return base(w, windowStart, releasedAt)
                 .setMechanism(a.mechanism().wireName())
-                .setEpsilon(a.epsilon())
-                .setDelta(a.delta())
+                .setEpsilon(a.cost().epsilon())
+                .setDelta(0.0) // the cost is PrivacyCost.Pure: δ = 0 by its type
                 .setN(a.n())
                 .setConfidence(a.confidence())
                 .setLabels(a.labels())
                 .setEstimates(list(a.estimates()))
                 .setLower(list(a.lower()))
                 .setUpper(list(a.upper()))
-                .setStandardErrors(list(a.standardErrors()))
-                .setUnprojected(list(a.unprojected()))
-                .setExpectedRmsError(finite(a.expectedRmsError()))
-                .setRmsErrorBoundAtConfidence(finite(a.rmsErrorBoundAtConfidence()))
+                .setStandardErrors(list(a.standardErrors().orElse(new double[0]))) // absent: empty
+                .setUnprojected(list(a.unprojected().orElse(new double[0]))) // absent: empty
+                .setExpectedRmsError(a.expectedRmsError()) // always finite (Answer checks it)
+                .setRmsErrorBoundAtConfidence(a.rmsErrorBoundAtConfidence())
                 .setLevels(levels)
                 .setCumulativeEpsilon(cumulativeEpsilon)
                 .build();
@@ -79,10 +84,6 @@ public final class AnswerRecords {
                 .setWindowStart(Instant.ofEpochMilli(windowStart))
                 .setWindowEnd(Instant.ofEpochMilli(w.window().endOf(windowStart)))
                 .setReleasedAtStreamTime(releasedAt);
-    }
-
-    private static double finite(double v) {
-        return Double.isFinite(v) ? v : -1.0;
     }
 
     private static List<Double> list(double[] v) {

@@ -12,6 +12,7 @@ import io.privacygateway.mechanisms.random.SeededRandomBits;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -100,6 +101,69 @@ class PurifierParametersTest {
         Purifier deeper = new Purifier(LqNorm.L2, new double[d], 1.0, EPS, new LogDelta(-5000), omega);
         assertThat(deeper.wassersteinBound()).isFinite().isPositive();
         assertThat(deeper.wassersteinBound()).isLessThan(pur.wassersteinBound());
+    }
+
+    /**
+     * Δ recomputed here from the paper alone (purification paper, Theorem 1 and its proof in F.4; MECHANISMS.md
+     * §4): {@code Δ = 2·d^{1−1/q}·R·(δ/(2ω))^{1/d}} with R the l_q <em>diameter</em> of Θ, and Laplace scale
+     * {@code 2Δ/ε'}. The purifier's noise scale must be at least that (the lattice adds a little, at most 1/64 of
+     * Δ on the default grid when κ ≤ 1) and at most 1/64 + 10⁻⁹ above it: reading R as a radius, dropping the
+     * factor 2 of Δ or the 2 of 2Δ/ε', or using the wrong power of d would each miss by a factor ≥ 2 (or √d).
+     */
+    @ParameterizedTest
+    @EnumSource(LqNorm.class)
+    void noiseScaleIsTwiceThePapersDeltaOverEpsilonPrime(LqNorm norm) {
+        int checked = 0;
+        for (int d : new int[] {1, 2, 3, 8, 50}) {
+            for (double diameter : new double[] {0.5, 1.0, 2.0, 7.25}) {
+                for (double lnDelta : new double[] {-8, -30, -200}) {
+                    for (double omega : new double[] {0.2, 0.01, 1e-6}) {
+                        double epsPrime = 0.37;
+                        double lnKappa = (lnDelta - Math.log(2 * omega)) / d;
+                        if (lnKappa > Math.log(0.5)) {
+                            continue; // the paper's bound is for κ < 1; the cap 2ρ takes over near 1
+                        }
+                        double q = switch (norm) {
+                            case L1 -> 1;
+                            case L2 -> 2;
+                            case LINF -> Double.POSITIVE_INFINITY;
+                        };
+                        double paperDelta = 2 * Math.pow(d, 1 - 1 / q) * diameter * Math.exp(lnKappa);
+                        double paperScale = 2 * paperDelta / epsPrime;
+                        double[] centre = new double[d];
+                        Arrays.fill(centre, 0.3);
+                        Purifier pur = new Purifier(norm, centre, diameter, Epsilon.of(epsPrime), new LogDelta(lnDelta),
+                                omega);
+                        double s = Math.pow(d, 1 / q) / 2; // l_q norm of the half cube diagonal
+                        if (pur.gridStep() * (2 + 8 * s) > 2 * diameter * Math.exp(lnKappa) / 64 * (1 + 1e-12)) {
+                            continue; // the grid radius was clamped into [64, 2^30]: a larger additive term by design
+                        }
+                        checked++;
+                        double ratio = pur.noiseScale() / paperScale;
+                        assertThat(ratio).as("%s d=%d R=%s ln δ=%s ω=%s", norm, d, diameter, lnDelta, omega)
+                                .isGreaterThanOrEqualTo(1.0)
+                                .isLessThanOrEqualTo(1 + 1.0 / 64 + 1e-9);
+                    }
+                }
+            }
+        }
+        assertThat(checked).isGreaterThan(60);
+    }
+
+    /**
+     * Algorithm 2's cube {@code [0,1]^d} is the l∞ ball of diameter 1 with ω = 2^{−d}: the paper's Δ is
+     * {@code 2·d·1·(δ/(2·2^{−d}))^{1/d}} (R = 1 the diameter; F.5's "R = d/2" is the radius of the l1 view and
+     * would halve it).
+     */
+    @Test
+    void discretePurifierUsesTheCubesDiameter() {
+        for (int bits : new int[] {2, 5, 12}) {
+            double lnDelta = -4.0 * bits;
+            DiscretePurifier dp = new DiscretePurifier(bits, Epsilon.of(0.5), new LogDelta(lnDelta));
+            double paperDelta = 2.0 * bits * Math.exp((lnDelta - Math.log(2 * Math.scalb(1.0, -bits))) / bits);
+            double ratio = dp.cubePurifier().noiseScale() / (2 * paperDelta / 0.5);
+            assertThat(ratio).isBetween(1.0, 1 + 1.0 / 64 + 1e-9);
+        }
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.privacygateway.mechanisms.planner;
+package io.privacygateway.mechanisms.reference;
 
 import java.util.List;
 

@@ -1,0 +1,73 @@
+package io.privacygateway.mechanisms.central;
+
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+
+/**
+ * A central-mode release (trusted gateway, MECHANISMS.md §4): from a window's exact counts per universe value,
+ * an answer that is <b>pure ε-DP (δ = 0)</b> for every device, whatever the data, for every window, including
+ * windows without reports.
+ *
+ * <ul>
+ *   <li>{@link PurifiedGaussianRelease}: {@code central-projection} and {@code central-chaining}: discrete
+ *       Gaussian noise (zCDP), projection, purification, projection.</li>
+ *   <li>{@link LaplaceRelease}: {@code laplace}, the pure-DP baseline.</li>
+ * </ul>
+ *
+ * <p>{@link #of} chooses the variant once from the workload; callers never branch on the mechanism again.
+ * Every variant releases the count first ({@link CountRelease}), publishes only functions of pure outputs,
+ * and reports the guarantee it realises as {@link #cost()}, at most the declared ε.
+ *
+ * <p><b>Empty windows.</b> {@link #release} accepts all-zero counts. Under add/remove the count is noisy and
+ * the release is the usual mechanism with the same ε (a noise-only answer; the mean divides by
+ * {@code max(1, ñ)}, and with ñ &lt; 1 the bars are the whole range). Under replace-one the count is public and
+ * with n = 0 there is nothing to protect: the answer says so (see {@code FeasibleAnswers.noData}).
+ */
+public sealed interface CentralRelease permits LaplaceRelease, PurifiedGaussianRelease {
+    /** The report count the parameters are planned for when the spec gives none. */
+    long DEFAULT_PLANNED_REPORTS = 10_000;
+
+    /** The release a resolved central-mode workload names. */
+    static CentralRelease of(Workload w) {
+        WorkloadSpec s = w.spec();
+        if (s.mode() != Mode.CENTRAL) {
+            throw new IllegalArgumentException("mode must be central for a central release, got " + s.mode().wireName());
+        }
+        long planned = s.expectedReportsPerWindow() > 0 ? s.expectedReportsPerWindow() : DEFAULT_PLANNED_REPORTS;
+        return switch (s.mechanism()) {
+            case LAPLACE -> LaplaceRelease.of(w, planned);
+            case CENTRAL_PROJECTION -> PurifiedGaussianRelease.projection(w, planned);
+            case CENTRAL_CHAINING -> PurifiedGaussianRelease.chaining(w, planned);
+            case AUTO -> throw new IllegalArgumentException("mechanism is auto: resolve it with the planner first");
+            default -> throw new IllegalArgumentException("mechanism " + s.mechanism().wireName()
+                    + " is not a central mechanism");
+        };
+    }
+
+    Workload workload();
+
+    CentralParameters parameters();
+
+    /** The pure-DP guarantee of every answer with data: the exact sum of the shares spent, rounded up. */
+    PrivacyCost.Pure cost();
+
+    /**
+     * Releases a window from its exact counts per universe value, with secret randomness.
+     *
+     * @param counts the number of accepted reports of every universe value (each device at most L); may be all 0
+     */
+    Answer release(long[] counts, RandomBits secret);
+
+    /** The total of {@code counts}, after checking its length and signs. */
+    static long checkedTotal(Workload w, long[] counts) {
+        if (counts == null || counts.length != w.universeSize()) {
+            throw new IllegalArgumentException("counts must have " + w.universeSize() + " entries (one per universe"
+                    + " value), got " + (counts == null ? "null" : counts.length));
+        }
+        return FeasibleAnswers.total(counts);
+    }
+}
