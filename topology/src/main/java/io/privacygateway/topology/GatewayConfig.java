@@ -27,11 +27,14 @@ import java.util.Objects;
  * @param centralReportsRetention retention of the central report topic the gateway creates (it holds raw
  *     values: keep it as short as recovery after an outage needs)
  * @param authentication how devices prove their identity ({@link DeviceAuthentication.Open} or enrolled)
+ * @param centralReleaseDelay a central answer is written this long after its computation started (on a monotonic
+ *     clock), whatever the computation took, so the time it appears does not depend on the data; it must exceed
+ *     the longest release computation (longer ones are counted in {@code pgw.release.overrun})
  */
 public record GatewayConfig(String topicPrefix, String applicationId, Duration maxFutureSkew, Duration maxEventAge,
         Duration watermarkSlack, Duration punctuateEvery, Duration progressHeartbeat, int localPartitions,
         int centralPartitions, int maxReportBytes, Duration partialsRetention, Duration centralReportsRetention,
-        DeviceAuthentication authentication) {
+        DeviceAuthentication authentication, Duration centralReleaseDelay) {
 
     public GatewayConfig {
         if (topicPrefix == null || !topicPrefix.matches("[A-Za-z0-9._-]*")) {
@@ -57,6 +60,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
             throw new IllegalArgumentException("maxReportBytes must be in [256, 1048576], got " + maxReportBytes);
         }
         Objects.requireNonNull(authentication, "authentication");
+        nonNegative("centralReleaseDelay", centralReleaseDelay);
     }
 
     /** Defaults: see {@link Builder}. */
@@ -67,7 +71,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
     /**
      * A builder with the defaults: prefix {@code pgw.}, application id {@code privacy-gateway}, skew 1 min, age
      * 1 h, slack 2 s, punctuation every 100 ms, heartbeat 5 s, reports up to 64 KiB, partials and central reports
-     * kept 1 day, open device identities.
+     * kept 1 day, open device identities, central answers written 200 ms after their computation started.
      */
     public static Builder builder(int localPartitions, int centralPartitions) {
         return new Builder(localPartitions, centralPartitions);
@@ -78,7 +82,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
                 .maxFutureSkew(maxFutureSkew).maxEventAge(maxEventAge).watermarkSlack(watermarkSlack)
                 .punctuateEvery(punctuateEvery).progressHeartbeat(progressHeartbeat).maxReportBytes(maxReportBytes)
                 .partialsRetention(partialsRetention).centralReportsRetention(centralReportsRetention)
-                .authentication(authentication);
+                .authentication(authentication).centralReleaseDelay(centralReleaseDelay);
     }
 
     /** A mutable builder; {@link #build()} validates. */
@@ -96,6 +100,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         private Duration partialsRetention = Duration.ofDays(1);
         private Duration centralReportsRetention = Duration.ofDays(1);
         private DeviceAuthentication authentication = DeviceAuthentication.OPEN;
+        private Duration centralReleaseDelay = Duration.ofMillis(200);
 
         private Builder(int localPartitions, int centralPartitions) {
             this.localPartitions = localPartitions;
@@ -163,10 +168,15 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
             return this;
         }
 
+        public Builder centralReleaseDelay(Duration v) {
+            centralReleaseDelay = v;
+            return this;
+        }
+
         public GatewayConfig build() {
             return new GatewayConfig(topicPrefix, applicationId, maxFutureSkew, maxEventAge, watermarkSlack,
                     punctuateEvery, progressHeartbeat, localPartitions, centralPartitions, maxReportBytes,
-                    partialsRetention, centralReportsRetention, authentication);
+                    partialsRetention, centralReportsRetention, authentication, centralReleaseDelay);
         }
     }
 

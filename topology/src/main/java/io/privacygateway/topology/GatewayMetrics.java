@@ -31,6 +31,7 @@ import java.util.function.Predicate;
  *   <li>{@code pgw.window.reports} (workload, mode; summary): reports per released window
  *   <li>{@code pgw.watermark.lag} (topic, partition; gauge, seconds): gateway clock minus a shard's watermark
  *   <li>{@code pgw.windows.discarded} (workload, why), {@code pgw.release.failed} (workload),
+ *       {@code pgw.release.overrun} (workload: central computations longer than the fixed write delay),
  *       {@code pgw.workloads.invalid}, {@code pgw.partials.invalid}
  * </ul>
  */
@@ -190,6 +191,11 @@ public final class GatewayMetrics {
 
     public void discarded(String workload, String why) {
         safely(() -> counter("pgw.windows.discarded", "workload", workloadTag(workload), "why", why).increment());
+    }
+
+    /** A central release whose computation took longer than the fixed delay before it is written. */
+    public void releaseOverrun(String workload) {
+        safely(() -> counter("pgw.release.overrun", "workload", workloadTag(workload)).increment());
     }
 
     public void releaseFailed(String workload) {

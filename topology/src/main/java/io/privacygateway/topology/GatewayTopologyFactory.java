@@ -80,7 +80,7 @@ public final class GatewayTopologyFactory {
                 (Serializer) new ByteArraySerializer(), "local-ingest", "central-ingest");
 
         t.addSource("partials-source", new StringDeserializer(), new ByteArrayDeserializer(), cfg.partialsTopic());
-        t.addProcessor("release", new ReleaseSupplier(cfg, p.catalog(), p.metrics(), p.central()), "partials-source");
+        t.addProcessor("release", new ReleaseSupplier(cfg, p.catalog(), p.metrics(), p.central(), p.monotonicMillis()), "partials-source");
         t.addSink(ReleaseProcessor.ANSWERS_SINK, cfg.answersTopic(), new StringSerializer(), p.serdes().answers(),
                 "release");
         return t;

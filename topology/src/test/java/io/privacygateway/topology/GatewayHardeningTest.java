@@ -323,6 +323,7 @@ class GatewayHardeningTest {
                     .setEventTime(Instant.ofEpochMilli(t)).setValue("a").build(), t);
             for (int i = 0; i < 5; i++) {
                 g.advance(Duration.ofMinutes(1));
+                g.advance(g.cfg.centralReleaseDelay()); // central answers are written a fixed delay after computing
             }
             List<WindowAnswer> answers = g.answers.readValuesToList();
             assertThat(answers).extracting(a -> a.getWindowStart().toEpochMilli())
@@ -332,6 +333,24 @@ class GatewayHardeningTest {
                 assertThat(a.getReleasedAtStreamTime()).isEqualTo(a.getWindowEnd().toEpochMilli() + 10_000);
                 assertThat(a.getEstimates()).hasSize(4);
             }
+        }
+    }
+
+    /**
+     * 7.1: the time a central answer appears must not depend on how long its (data-dependent) computation took:
+     * answers are computed when due and written a fixed delay after the computation started.
+     */
+    @Test
+    void centralAnswersAreWrittenAFixedDelayAfterTheirComputationStarted() {
+        WorkloadSpec s = central("timed");
+        try (GatewayDriver g = driver(GatewayConfig.builder(1, 1).centralReleaseDelay(Duration.ofSeconds(1)))) {
+            g.register(s, T0);
+            g.advance(Duration.ofSeconds(73)); // window [T0, T0 + 1 min) is due: computed now
+            assertThat(g.answers.readValuesToList()).isEmpty();
+            g.advance(Duration.ofMillis(900)); // not yet: 0.9 s after the computation started
+            assertThat(g.answers.readValuesToList()).isEmpty();
+            g.advance(Duration.ofMillis(200));
+            assertThat(g.answers.readValuesToList()).hasSize(1);
         }
     }
 

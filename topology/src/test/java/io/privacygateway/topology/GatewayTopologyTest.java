@@ -295,9 +295,11 @@ class GatewayTopologyTest {
                     RejectionReason.CONTRIBUTION_LIMIT, RejectionReason.INVALID_VALUE, RejectionReason.BUDGET_EXHAUSTED);
             // central windows close on the broker's clock only (never on report times): window 1 at T0 + 70 s + slack
             g.advance(Duration.ofSeconds(73));
+            g.advance(g.cfg.centralReleaseDelay()); // answers are written a fixed delay after their computation
             List<WindowAnswer> out = new ArrayList<>(g.answers.readValuesToList());
             assertThat(out).hasSize(1);
             g.advance(Duration.ofSeconds(60));
+            g.advance(g.cfg.centralReleaseDelay());
             out.addAll(g.answers.readValuesToList());
             assertThat(out).hasSize(2);
             assertThat(out.get(0).getLevels().get(0).getRho()).isPositive();

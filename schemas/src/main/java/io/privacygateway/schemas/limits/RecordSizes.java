@@ -66,14 +66,19 @@ public final class RecordSizes {
         List<AnswerLevel> levels = new ArrayList<>();
         for (int i = 0; i < MAX_LEVELS; i++) {
             levels.add(AnswerLevel.newBuilder().setLevel(i).setEpsilon(1).setRadius(1).setNoiseScale(1)
-                    .setGaussianWidth(1).setHullSize(Integer.MAX_VALUE).setProjectionGap(1).setRho(1).build());
+                    .setGaussianWidth(1).setHullSize(Integer.MAX_VALUE).setProjectionGap(1).setRho(1)
+                    .setCost(io.privacygateway.schemas.avro.PrivacyCostRecord.newBuilder().setKind("zcdp").setEpsilon(1)
+                            .setDelta(0).setRho(1.0).build()).setProjectionGapValue(1.0).build());
         }
         WindowAnswer a = WindowAnswer.newBuilder().setWorkloadId(w.id()).setWorkloadVersion(w.spec().version())
                 .setContentHash(w.contentHash()).setMode(w.mode().wireName()).setWindowStart(Instant.EPOCH)
                 .setWindowEnd(Instant.EPOCH).setMechanism(w.spec().mechanism().wireName()).setEpsilon(1).setDelta(0)
                 .setN(Long.MAX_VALUE).setConfidence(0.95).setLabels(w.workload().queryLabels()).setEstimates(full)
                 .setLower(full).setUpper(full).setStandardErrors(full).setUnprojected(full).setExpectedRmsError(1)
-                .setRmsErrorBoundAtConfidence(1).setLevels(levels).setCumulativeEpsilon(1)
+                .setRmsErrorBoundAtConfidence(1).setLevels(levels).setCumulativeEpsilon(1).setUnprojectedEstimate(full)
+                .setCost(io.privacygateway.schemas.avro.PrivacyCostRecord.newBuilder().setKind("pure").setEpsilon(1)
+                        .setDelta(0).build())
+                .setFamily(w.spec().family().wireName())
                 .setReleasedAtStreamTime(Long.MAX_VALUE).build();
         int answer = serializedSize(a) + 5 + 64; // wire-format header and a margin for fields added later
         long partial = 8L * w.aggregateLength() + 256;

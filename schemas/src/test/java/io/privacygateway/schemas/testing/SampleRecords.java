@@ -69,8 +69,8 @@ public final class SampleRecords {
                 .setExpectedRmsError(0.021)
                 .setRmsErrorBoundAtConfidence(0.04)
                 .setLevels(List.of(
-                        new AnswerLevel(0, 0.4, 1.0, 0.05, 1.7, 8, 0.0, 0.0),
-                        new AnswerLevel(1, 0.6, 0.5, 0.03, 2.1, 64, 1e-9, 0.0)))
+                        new AnswerLevel(0, 0.4, 1.0, 0.05, 1.7, 8, 0.0, 0.0, null, 0.0),
+                        new AnswerLevel(1, 0.6, 0.5, 0.03, 2.1, 64, 1e-9, 0.0, null, 1e-9)))
                 .setCumulativeEpsilon(0.0)
                 .setReleasedAtStreamTime(1_728_000_070_000L)
                 .build();
@@ -137,7 +137,7 @@ public final class SampleRecords {
         List<AnswerLevel> levels = new java.util.ArrayList<>();
         for (int j = random.nextInt(5); j > 0; j--) {
             levels.add(new AnswerLevel(j, random.nextDouble(), random.nextDouble(), random.nextDouble(),
-                    random.nextDouble(), random.nextInt(1000), random.nextDouble(), random.nextDouble()));
+                    random.nextDouble(), random.nextInt(1000), random.nextDouble(), random.nextDouble(), null, null));
         }
         WindowAnswer a = windowAnswer();
         a.setLabels(labels);

@@ -4,6 +4,7 @@ import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.schemas.avro.AnswerLevel;
+import io.privacygateway.schemas.avro.PrivacyCostRecord;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,31 +25,45 @@ public final class AnswerRecords {
             long releasedAt) {
         List<AnswerLevel> levels = new ArrayList<>();
         for (Answer.LevelDetail l : a.levels()) {
-            // interim encoding until the record carries the cost and optional fields itself: a level's pure ε or
-            // its zCDP ρ (the other 0), and NaN for an absent projection gap (central levels never publish one)
             levels.add(AnswerLevel.newBuilder().setLevel(l.level())
                     .setEpsilon(l.cost() instanceof PrivacyCost.Pure p ? p.epsilon() : 0.0).setRadius(l.radius())
                     .setNoiseScale(l.noiseScale()).setGaussianWidth(l.gaussianWidth()).setHullSize(l.hullSize())
                     .setProjectionGap(l.projectionGap().orElse(Double.NaN))
-                    .setRho(l.cost() instanceof PrivacyCost.Zcdp z ? z.rho() : 0.0).build());
+                    .setRho(l.cost() instanceof PrivacyCost.Zcdp z ? z.rho() : 0.0)
+                    .setCost(cost(l.cost()))
+                    .setProjectionGapValue(l.projectionGap().isPresent() ? l.projectionGap().getAsDouble() : null)
+                    .build());
         }
+        List<Double> unprojected = a.unprojected().map(AnswerRecords::list).orElse(null);
         return base(w, windowStart, releasedAt)
                 .setMechanism(a.mechanism().wireName())
                 .setEpsilon(a.cost().epsilon())
                 .setDelta(0.0) // the cost is PrivacyCost.Pure: δ = 0 by its type
+                .setCost(cost(a.cost()))
                 .setN(a.n())
                 .setConfidence(a.confidence())
                 .setLabels(a.labels())
                 .setEstimates(list(a.estimates()))
                 .setLower(list(a.lower()))
                 .setUpper(list(a.upper()))
-                .setStandardErrors(list(a.standardErrors().orElse(new double[0]))) // absent: empty
-                .setUnprojected(list(a.unprojected().orElse(new double[0]))) // absent: empty
-                .setExpectedRmsError(a.expectedRmsError()) // always finite (Answer checks it)
+                .setStandardErrors(list(a.standardErrors().orElse(new double[0])))
+                .setUnprojected(unprojected == null ? List.of() : unprojected)
+                .setUnprojectedEstimate(unprojected)
+                .setExpectedRmsError(a.expectedRmsError())
                 .setRmsErrorBoundAtConfidence(a.rmsErrorBoundAtConfidence())
                 .setLevels(levels)
                 .setCumulativeEpsilon(cumulativeEpsilon)
                 .build();
+    }
+
+    static PrivacyCostRecord cost(PrivacyCost c) {
+        if (c instanceof PrivacyCost.Pure p) {
+            return PrivacyCostRecord.newBuilder().setKind("pure").setEpsilon(p.epsilon()).setDelta(0.0).build();
+        }
+        if (c instanceof PrivacyCost.Zcdp z) {
+            return PrivacyCostRecord.newBuilder().setKind("zcdp").setEpsilon(0.0).setDelta(0.0).setRho(z.rho()).build();
+        }
+        throw new IllegalArgumentException("answers carry pure or zCDP costs only, got " + c.kind());
     }
 
     /**
@@ -60,6 +75,7 @@ public final class AnswerRecords {
                 .setMechanism(w.spec().mechanism().wireName())
                 .setEpsilon(w.spec().epsilonPerReport().value())
                 .setDelta(0.0)
+                .setCost(cost(new PrivacyCost.Pure(w.spec().epsilonPerReport().value())))
                 .setN(0)
                 .setConfidence(w.spec().confidence().value())
                 .setLabels(w.workload().queryLabels())
@@ -83,6 +99,7 @@ public final class AnswerRecords {
                 .setMode(w.mode().wireName())
                 .setWindowStart(Instant.ofEpochMilli(windowStart))
                 .setWindowEnd(Instant.ofEpochMilli(w.window().endOf(windowStart)))
+                .setFamily(w.spec().family().wireName())
                 .setReleasedAtStreamTime(releasedAt);
     }
 

@@ -49,19 +49,31 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     private final GatewayMetrics metrics;
     private final CentralReleaser central;
     private final ReleaseStores names;
+    private final java.util.function.LongSupplier monotonicMillis;
+    /** Central answers computed and waiting for their fixed write time, by workload, in window order. */
+    private final java.util.Map<String, java.util.ArrayDeque<Pending>> pending = new java.util.HashMap<>();
     private ProcessorContext<String, WindowAnswer> context;
     private WriteBehindStore<WindowKey, WindowAggregate> merged;
     private WriteBehindStore<String, Long> progress;
     private WriteBehindStore<String, ReleaseSchedule> schedules;
     private WriteBehindStore<String, ReleaseAccount> accounts;
 
+    /**
+     * A central answer computed at {@code startedAt} (monotonic) and written at {@code startedAt + delay}.
+     *
+     * @param segment the schedule segment (version) of the window
+     */
+    private record Pending(ReleaseSchedule.Segment segment, long windowStart, WindowAnswer record, long n,
+            BigDecimal epsilon, String mechanism, long writeAt) {}
+
     ReleaseProcessor(GatewayConfig config, WorkloadCatalog catalog, GatewayMetrics metrics, CentralReleaser central,
-            ReleaseStores names) {
+            ReleaseStores names, java.util.function.LongSupplier monotonicMillis) {
         this.config = config;
         this.catalog = catalog;
         this.metrics = metrics;
         this.central = central;
         this.names = names;
+        this.monotonicMillis = monotonicMillis;
     }
 
     @Override
@@ -75,7 +87,11 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         progress.loadAll();
         schedules.loadAll();
         accounts.loadAll();
-        context.schedule(config.punctuateEvery(), PunctuationType.WALL_CLOCK_TIME, t -> releaseAllDue());
+        pending.clear();
+        context.schedule(config.punctuateEvery(), PunctuationType.WALL_CLOCK_TIME, t -> {
+            writePending();
+            releaseAllDue();
+        });
     }
 
     @Override
@@ -187,6 +203,10 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 }
                 long min = minimumProgress(workloadId, seg.mode());
                 if (w.window().closedAt(seg.nextStart(), min)) {
+                    if (w instanceof CentralWorkload c) {
+                        released += prepareCentral(c, seg, min, MAX_RELEASES_PER_CALL - released);
+                        break;
+                    }
                     release(w, seg.nextStart(), min);
                     updated = updated.advance(seg);
                     released++;
@@ -220,45 +240,126 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         }
     }
 
-    private void release(ResolvedWorkload w, long start, long streamTime) {
-        WindowKey key = new WindowKey(w.id(), w.contentHash(), start);
+    private WindowAggregate aggregate(ResolvedWorkload w, WindowKey key) {
         WindowAggregate agg = merged.get(key);
         if (agg != null && agg.state().length != w.aggregateLength()) {
             metrics.invalidPartial();
-            agg = null;
+            return null;
         }
+        return agg;
+    }
+
+    /** Releases a local window now (its timing is not private: local answers are post-processing of reports). */
+    private void release(ResolvedWorkload w, long start, long streamTime) {
+        WindowKey key = new WindowKey(w.id(), w.contentHash(), start);
+        WindowAggregate agg = aggregate(w, key);
         long n = agg == null ? 0 : agg.n();
-        long closesAt = w.window().closesAt(start);
         try {
-            WindowAnswer record;
-            if (w instanceof LocalWorkload local) {
-                record = n == 0 ? AnswerRecords.emptyLocal(w, start, streamTime)
-                        : AnswerRecords.toRecord(local.pipeline().release().release(agg.state(), n), w, start, 0.0,
-                                streamTime);
-            } else {
-                CentralWorkload c = (CentralWorkload) w;
-                long[] counts = agg == null ? new long[w.aggregateLength()] : agg.state();
-                Answer a = central.release(c, counts);
-                ReleaseAccount account = accounts.get(w.id());
-                account = (account == null ? ReleaseAccount.EMPTY : account).plus(start, a.mechanism().wireName(),
-                        c.parameters().epsilonPerRelease().exact());
-                accounts.put(w.id(), account);
-                double cumulative = io.privacygateway.mechanisms.param.DirectedDoubles.ceil(account.total());
-                record = AnswerRecords.toRecord(a, w, start, cumulative, closesAt);
-                metrics.cumulativeEpsilon(w.id(), cumulative);
-            }
-            context.forward(new Record<>(w.id(), record, w.window().endOf(start)), ANSWERS_SINK);
-            metrics.published(w.id(), w.mode().wireName());
-            metrics.released(w.id(), w.mode().wireName(), n,
-                    Duration.ofMillis(context.currentSystemTimeMs() - closesAt));
+            LocalWorkload local = (LocalWorkload) w;
+            WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, start, streamTime)
+                    : AnswerRecords.toRecord(local.pipeline().release().release(agg.state(), n), w, start, 0.0,
+                            streamTime);
+            write(w, start, record, n);
         } catch (RuntimeException e) {
             metrics.releaseFailed(w.id());
             LOG.error("releasing window {} of {} failed; the window is skipped ({})", start, w.id(),
                     e.getClass().getSimpleName(), e);
         }
-        if (agg != null) {
+        if (merged.get(key) != null) {
             merged.delete(key);
         }
+    }
+
+    /**
+     * Computes the answers of a central segment's due windows that are not computed yet (noise is drawn now) and
+     * holds each until a fixed delay after its computation started, so the time it is written does not depend on
+     * how long the computation took. Returns how many were computed.
+     */
+    private int prepareCentral(CentralWorkload c, ReleaseSchedule.Segment seg, long progress, int max) {
+        java.util.ArrayDeque<Pending> queue = pending.computeIfAbsent(c.id(), k -> new java.util.ArrayDeque<>());
+        long start = seg.nextStart();
+        for (Pending p : queue) {
+            if (p.segment().contentHash().equals(seg.contentHash())) {
+                start = Math.max(start, p.windowStart() + seg.windowMillis());
+            }
+        }
+        int computed = 0;
+        while (computed < max && start < seg.endStart() && c.window().closedAt(start, progress)) {
+            queue.addLast(compute(c, seg, start));
+            start += seg.windowMillis();
+            computed++;
+        }
+        return computed;
+    }
+
+    private Pending compute(CentralWorkload c, ReleaseSchedule.Segment seg, long start) {
+        long startedAt = monotonicMillis.getAsLong();
+        WindowAggregate agg = aggregate(c, new WindowKey(c.id(), c.contentHash(), start));
+        long[] counts = agg == null ? new long[c.aggregateLength()] : agg.state();
+        WindowAnswer record = null;
+        String mechanism = c.spec().mechanism().wireName();
+        try {
+            Answer a = central.release(c, counts);
+            mechanism = a.mechanism().wireName();
+            record = AnswerRecords.toRecord(a, c, start, 0.0, c.window().closesAt(start));
+        } catch (RuntimeException e) {
+            metrics.releaseFailed(c.id());
+            LOG.error("releasing window {} of {} failed; the window is skipped ({})", start, c.id(),
+                    e.getClass().getSimpleName(), e);
+        }
+        if (monotonicMillis.getAsLong() - startedAt > config.centralReleaseDelay().toMillis()) {
+            metrics.releaseOverrun(c.id());
+        }
+        return new Pending(seg, start, record, agg == null ? 0 : agg.n(), c.parameters().epsilonPerRelease().exact(),
+                mechanism, startedAt + config.centralReleaseDelay().toMillis());
+    }
+
+    /** Writes every pending central answer whose time has come, in window order, charging the privacy account. */
+    private void writePending() {
+        if (pending.isEmpty()) {
+            return;
+        }
+        long now = monotonicMillis.getAsLong();
+        boolean wrote = false;
+        for (var e : pending.entrySet()) {
+            String id = e.getKey();
+            java.util.ArrayDeque<Pending> queue = e.getValue();
+            while (!queue.isEmpty() && now >= queue.peekFirst().writeAt()) {
+                Pending p = queue.pollFirst();
+                ResolvedWorkload w = resolve(p.segment().contentHash());
+                if (p.record() != null && w != null) {
+                    ReleaseAccount account = accounts.get(id);
+                    account = (account == null ? ReleaseAccount.EMPTY : account).plus(p.windowStart(), p.mechanism(),
+                            p.epsilon());
+                    accounts.put(id, account);
+                    double cumulative = io.privacygateway.mechanisms.param.DirectedDoubles.ceil(account.total());
+                    p.record().setCumulativeEpsilon(cumulative);
+                    metrics.cumulativeEpsilon(id, cumulative);
+                    write(w, p.windowStart(), p.record(), p.n());
+                }
+                WindowKey key = new WindowKey(id, p.segment().contentHash(), p.windowStart());
+                if (merged.get(key) != null) {
+                    merged.delete(key);
+                }
+                ReleaseSchedule schedule = schedules.get(id);
+                ReleaseSchedule.Segment current = schedule == null ? null : schedule.segment(p.segment().contentHash());
+                if (current != null && current.nextStart() == p.windowStart()) {
+                    schedules.put(id, schedule.advance(current));
+                }
+                wrote = true;
+            }
+        }
+        pending.values().removeIf(java.util.ArrayDeque::isEmpty);
+        if (wrote) {
+            context.commit();
+        }
+    }
+
+    private void write(ResolvedWorkload w, long start, WindowAnswer record, long n) {
+        context.forward(new Record<>(w.id(), record, w.window().endOf(start)), ANSWERS_SINK);
+        metrics.published(w.id(), w.mode().wireName());
+        metrics.released(w.id(), w.mode().wireName(), n,
+                Duration.ofMillis(context.currentSystemTimeMs() - w.window().closesAt(start)));
     }
 
     /** The smallest watermark over every partition of the mode's report topic (MIN_VALUE if one is missing). */

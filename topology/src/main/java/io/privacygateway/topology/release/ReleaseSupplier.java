@@ -18,19 +18,21 @@ public final class ReleaseSupplier implements ProcessorSupplier<String, byte[], 
     private final WorkloadCatalog catalog;
     private final GatewayMetrics metrics;
     private final CentralReleaser central;
+    private final java.util.function.LongSupplier monotonicMillis;
     private final ReleaseStores names = ReleaseStores.DEFAULT;
 
     public ReleaseSupplier(GatewayConfig config, WorkloadCatalog catalog, GatewayMetrics metrics,
-            CentralReleaser central) {
+            CentralReleaser central, java.util.function.LongSupplier monotonicMillis) {
         this.config = config;
         this.catalog = catalog;
         this.metrics = metrics;
         this.central = central;
+        this.monotonicMillis = monotonicMillis;
     }
 
     @Override
     public Processor<String, byte[], String, WindowAnswer> get() {
-        return new ReleaseProcessor(config, catalog, metrics, central, names);
+        return new ReleaseProcessor(config, catalog, metrics, central, names, monotonicMillis);
     }
 
     @Override
