@@ -4,7 +4,7 @@ import io.privacygateway.mechanisms.budget.BudgetUsage;
 import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.topology.state.BudgetKey;
-import io.privacygateway.topology.state.WriteBehindStore;
+import io.privacygateway.topology.state.TypedStore;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -20,13 +20,13 @@ import java.util.List;
  * (it is late instead), whatever the window, grace and period lengths. Expiry deletes a bounded number of
  * entries per call, so no transaction grows with the number of devices.
  */
-final class DeviceBudgets {
+public final class DeviceBudgets {
     /** The most periods of another length looked up for one report (beyond that the oldest are summed by scan). */
     static final int MAX_OVERLAP_LOOKUPS = 4096;
-    private final WriteBehindStore<BudgetKey, BudgetUsage> usages;
-    private final WriteBehindStore<String, long[]> lengths;
+    private final TypedStore<BudgetKey, BudgetUsage> usages;
+    private final TypedStore<String, long[]> lengths;
 
-    DeviceBudgets(WriteBehindStore<BudgetKey, BudgetUsage> usages, WriteBehindStore<String, long[]> lengths) {
+    public DeviceBudgets(TypedStore<BudgetKey, BudgetUsage> usages, TypedStore<String, long[]> lengths) {
         this.usages = usages;
         this.lengths = lengths;
     }

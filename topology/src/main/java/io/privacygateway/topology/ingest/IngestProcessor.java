@@ -1,8 +1,5 @@
 package io.privacygateway.topology.ingest;
 
-import io.privacygateway.mechanisms.budget.BudgetRule;
-import io.privacygateway.mechanisms.budget.BudgetUsage;
-import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
@@ -14,13 +11,10 @@ import io.privacygateway.topology.state.WindowAggregate;
 import io.privacygateway.topology.state.WindowKey;
 import io.privacygateway.topology.state.WriteBehindStore;
 import io.privacygateway.topology.validate.RejectReason;
-import io.privacygateway.topology.validate.ReportValidator;
 import io.privacygateway.topology.validate.ReportView;
-import io.privacygateway.topology.validate.Verdict;
 import io.privacygateway.topology.wire.ShardMessage;
 import io.privacygateway.topology.workload.Registration;
 import io.privacygateway.topology.workload.WorkloadCatalog;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +24,6 @@ import java.util.OptionalLong;
 import java.util.TreeSet;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -75,21 +68,19 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
     private final CaughtUpClock caughtUp;
     private final LongSupplier monotonicMillis;
     private final IngestStores stores;
-    private final ReportValidator validator;
     private final String topic;
-    private final int partitions;
 
     private ProcessorContext<Object, Object> context;
     private WriteBehindStore<WindowKey, WindowAggregate> aggregates;
     private WriteBehindStore<String, Long> watermarks;
     private DeviceBudgets budgets;
+    private ReportAdmission admission;
     private long watermark = Long.MIN_VALUE;
     private long nextOffset = -1;
     /** The earliest close time of an open window of this shard (MAX_VALUE: none). */
     private long nextClose = Long.MAX_VALUE;
     private final Map<String, Long> progressSentAt = new HashMap<>();
     private long lastHeartbeat;
-    private final int[] index = new int[1];
 
     IngestProcessor(GatewayConfig config, ReportMode mode, WorkloadCatalog catalog, GatewayMetrics metrics,
             CaughtUpClock caughtUp, LongSupplier monotonicMillis, IngestStores stores) {
@@ -100,9 +91,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
         this.caughtUp = caughtUp;
         this.monotonicMillis = monotonicMillis;
         this.stores = stores;
-        this.validator = new ReportValidator(config.maxFutureSkew(), config.maxEventAge());
         this.topic = config.reportsTopic(mode.mode());
-        this.partitions = config.partitions(mode.mode());
     }
 
     @Override
@@ -111,6 +100,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
         this.aggregates = context.getStateStore(stores.aggregates());
         this.watermarks = context.getStateStore(stores.watermarks());
         this.budgets = new DeviceBudgets(context.getStateStore(stores.budgets()), context.getStateStore(stores.periods()));
+        this.admission = new ReportAdmission(config, mode, catalog, metrics, budgets, aggregates);
         aggregates.loadAll();
         watermarks.loadAll();
         Long wm = watermarks.get(WATERMARK_KEY);
@@ -163,92 +153,14 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
     }
 
     private void handle(Record<byte[], byte[]> record, ReportView report) {
-        Verdict v = ReportValidator.checkIdentity(report);
-        if (!v.accepted()) {
-            reject(record, null, v.reason(), v.message());
-            return;
-        }
-        byte[] device = report.deviceId().getBytes(StandardCharsets.UTF_8);
-        if (record.key() == null || !java.util.Arrays.equals(record.key(), device)) {
-            reject(record, report, RejectReason.KEY_MISMATCH, "reports are keyed by their device id; the record key "
-                    + (record.key() == null ? "is missing" : "differs from it"));
-            return;
-        }
-        int expected = Utils.toPositive(Utils.murmur2(device)) % partitions;
-        if (expected != context.taskId().partition()) {
-            reject(record, report, RejectReason.WRONG_PARTITION, "the device belongs on partition " + expected
-                    + " of " + topic + " (keyed by device id, default partitioner), not " + context.taskId().partition());
-            return;
-        }
-        if (!config.authentication().verifies(report.deviceId(), record.headers())) {
-            reject(record, report, RejectReason.UNAUTHENTICATED, "no valid device credential for this device id");
-            return;
-        }
-        Registration reg = catalog.current(report.workloadId());
-        if (reg == null || reg.deleted()) {
-            reject(record, report, RejectReason.UNKNOWN_WORKLOAD, "no workload with this id is registered");
-            return;
-        }
-        ResolvedWorkload w = reg.workload();
-        v = validator.check(report, w, mode.mode(), record.timestamp());
-        if (!v.accepted()) {
-            reject(record, report, v.reason(), v.message());
-            return;
-        }
-        WorkloadSpec.Window win = w.window();
-        long start = win.startOf(report.eventTime());
-        if (win.closedAt(start, watermark)) {
-            reject(record, report, RejectReason.LATE, "window [" + start + ", " + win.endOf(start)
-                    + ") closed at this shard (watermark " + watermark + ", grace " + win.graceMillis() + " ms)");
-            return;
-        }
-        if (start < win.startOf(reg.since())) {
-            reject(record, report, RejectReason.NOT_ACTIVE, "the window starts before version " + w.spec().version()
-                    + " became active");
-            return;
-        }
-        v = mode.prepare(report, w, index);
-        if (!v.accepted()) {
-            reject(record, report, v.reason(), v.message());
-            return;
-        }
-        PeriodKey period = w.periodOf(report.eventTime());
-        BudgetUsage current = budgets.current(w.id(), period, report.deviceId());
-        BudgetRule.Admission admission = w.admit(current, budgets.others(w.id(), period, report.deviceId()),
-                report.eventTime(), report.sequence());
-        if (admission instanceof BudgetRule.Refused refused) {
-            reject(record, report, RejectReason.valueOf(refused.reason().name()), refused.message());
-            return;
-        }
-        BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
-        GatewayMetrics.WorkloadMeters meters = metrics.forWorkload(w.id(), mode.mode().wireName());
-        // everything above decides without changing state; below, the report is counted
-        WindowKey key = new WindowKey(w.id(), w.contentHash(), start);
-        WindowAggregate agg = aggregates.get(key);
-        boolean fresh = agg == null;
-        if (fresh) {
-            agg = WindowAggregate.empty(w.contentHash(), w.aggregateLength());
-        }
-        if (!mode.accumulate(report, w, index[0], agg.state())) {
-            reject(record, report, RejectReason.BAD_PAYLOAD, "the payload is not a valid "
-                    + w.spec().mechanism().wireName() + " encoding");
-            return;
-        }
-        agg.countOne();
-        if (fresh) {
-            aggregates.put(key, agg);
-            nextClose = Math.min(nextClose, win.closesAt(start));
+        if (admission.admit(record.key(), record.headers(), report, record.timestamp(), watermark,
+                context.taskId().partition())) {
+            nextClose = Math.min(nextClose, admission.newWindowCloses());
+            if (watermark >= nextClose) {
+                closeWindows();
+            }
         } else {
-            aggregates.markDirty(key);
-        }
-        budgets.record(w.id(), report.deviceId(), admitted.updated());
-        try {
-            meters.accepted(admitted.charged().doubleValue());
-        } catch (RuntimeException e) {
-            LOG.warn("a metric could not be updated: {}", e.toString()); // metrics never decide about a report
-        }
-        if (watermark >= nextClose) {
-            closeWindows();
+            reject(record, admission.rejectedWithReport() ? report : null, admission.reason(), admission.message());
         }
     }
 

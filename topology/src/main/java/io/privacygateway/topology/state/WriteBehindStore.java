@@ -44,7 +44,7 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * @param <V> value type; values handed to {@link #put} may be mutated afterwards only if {@link #markDirty}
  *     is called after each mutation
  */
-public final class WriteBehindStore<K, V> implements StateStore, CachedStateStore<Bytes, byte[]> {
+public final class WriteBehindStore<K, V> implements StateStore, CachedStateStore<Bytes, byte[]>, TypedStore<K, V> {
     private final KeyValueStore<Bytes, byte[]> inner;
     private final Serde<K> keySerde;
     private final Serde<V> valueSerde;
@@ -99,6 +99,7 @@ public final class WriteBehindStore<K, V> implements StateStore, CachedStateStor
         return context == null ? null : context.recordContext();
     }
 
+    @Override
     /** The value of {@code key}, or {@code null}. */
     public V get(K key) {
         Entry<V> e = live.get(key);
@@ -116,6 +117,7 @@ public final class WriteBehindStore<K, V> implements StateStore, CachedStateStor
         return v;
     }
 
+    @Override
     /** Sets {@code key} to {@code value} (written to the changelog at the next commit). */
     public void put(K key, V value) {
         if (value == null) {
@@ -131,6 +133,7 @@ public final class WriteBehindStore<K, V> implements StateStore, CachedStateStor
         }
     }
 
+    @Override
     /** Records that the live value of {@code key} was changed in place (it must be live: obtained by get/put). */
     public void markDirty(K key) {
         Entry<V> e = live.get(key);
@@ -141,6 +144,7 @@ public final class WriteBehindStore<K, V> implements StateStore, CachedStateStor
         e.recordContext = currentContext();
     }
 
+    @Override
     /** Removes {@code key}. */
     public void delete(K key) {
         live.put(key, new Entry<>(null, true, currentContext()));
@@ -150,6 +154,7 @@ public final class WriteBehindStore<K, V> implements StateStore, CachedStateStor
      * Visits every entry (live ones first written through, so the view is complete). For stores that retain
      * clean values and are loaded at start ({@link #loadAll()}), this visits the live map only.
      */
+    @Override
     public void forEach(BiConsumer<K, V> visitor) {
         if (retainClean && loaded) {
             List<Map.Entry<K, Entry<V>>> snapshot = new ArrayList<>(live.entrySet());
@@ -174,6 +179,7 @@ public final class WriteBehindStore<K, V> implements StateStore, CachedStateStor
      * Visits the entries with keys in {@code [from, to)} in key order (serialized order), at most {@code limit}
      * of them; changed values are written through first. Returns how many were visited.
      */
+    @Override
     public int range(K from, K to, int limit, BiConsumer<K, V> visitor) {
         flushCache();
         int n = 0;

@@ -1,0 +1,194 @@
+package io.privacygateway.topology.ingest;
+
+import io.privacygateway.mechanisms.budget.BudgetRule;
+import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.budget.PeriodKey;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.topology.GatewayConfig;
+import io.privacygateway.topology.GatewayMetrics;
+import io.privacygateway.topology.state.TypedStore;
+import io.privacygateway.topology.state.WindowAggregate;
+import io.privacygateway.topology.state.WindowKey;
+import io.privacygateway.topology.validate.RejectReason;
+import io.privacygateway.topology.validate.ReportValidator;
+import io.privacygateway.topology.validate.ReportView;
+import io.privacygateway.topology.validate.Verdict;
+import io.privacygateway.topology.workload.Registration;
+import io.privacygateway.topology.workload.WorkloadCatalog;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * The per-report logic of an ingest shard, apart from Kafka Streams' plumbing: decides whether one decoded
+ * report counts and, if it does, charges the device's budget and adds it to its window's aggregate. The
+ * decision — identity, registration, validation, window, budget — is made completely before any state
+ * changes, so a defect that throws while deciding leaves nothing half-done.
+ *
+ * <p>Per workload, the registration, meters and derived values are resolved once and reused while the
+ * registration stays the same (no per-report string building or registry lookups).
+ *
+ * <p>Not thread-safe: one instance per shard.
+ */
+public final class ReportAdmission {
+    private final GatewayConfig config;
+    private final ReportMode mode;
+    private final WorkloadCatalog catalog;
+    private final GatewayMetrics metrics;
+    private final DeviceBudgets budgets;
+    private final TypedStore<WindowKey, WindowAggregate> aggregates;
+    private final ReportValidator validator;
+    private final int partitions;
+    private final int[] index = new int[1];
+    private final Map<String, Active> active = new HashMap<>();
+    private RejectReason reason;
+    private String message;
+    private long newWindowCloses = Long.MAX_VALUE;
+
+    /** A registration as this shard uses it, resolved once. */
+    private record Active(Registration registration, GatewayMetrics.WorkloadMeters meters, long firstWindowStart) {}
+
+    public ReportAdmission(GatewayConfig config, ReportMode mode, WorkloadCatalog catalog, GatewayMetrics metrics,
+            DeviceBudgets budgets, TypedStore<WindowKey, WindowAggregate> aggregates) {
+        this.config = config;
+        this.mode = mode;
+        this.catalog = catalog;
+        this.metrics = metrics;
+        this.budgets = budgets;
+        this.aggregates = aggregates;
+        this.validator = new ReportValidator(config.maxFutureSkew(), config.maxEventAge());
+        this.partitions = config.partitions(mode.mode());
+    }
+
+    /**
+     * Decides one decoded report and counts it if it is admitted.
+     *
+     * @param key the record key (must be the device id's UTF-8 bytes)
+     * @param headers the record headers (device credential in enrolled mode)
+     * @param appendTime the broker's append time of the record
+     * @param watermark the shard's watermark (windows closed at it are late)
+     * @param partition the shard's partition
+     * @return {@code true} if the report was counted; otherwise {@link #reason()} and {@link #message()} say why
+     *     (and {@link #rejectedWithReport()} whether the decoded report may be named in the rejection)
+     */
+    public boolean admit(byte[] key, Headers headers, ReportView report, long appendTime, long watermark,
+            int partition) {
+        newWindowCloses = Long.MAX_VALUE;
+        Verdict v = ReportValidator.checkIdentity(report);
+        if (!v.accepted()) {
+            return refuse(v.reason(), v.message());
+        }
+        byte[] device = Utils.utf8(report.deviceId());
+        if (key == null || !java.util.Arrays.equals(key, device)) {
+            return refuse(RejectReason.KEY_MISMATCH, "reports are keyed by their device id; the record key "
+                    + (key == null ? "is missing" : "differs from it"));
+        }
+        int expected = Utils.toPositive(Utils.murmur2(device)) % partitions;
+        if (expected != partition) {
+            return refuse(RejectReason.WRONG_PARTITION, "the device belongs on partition " + expected + " of "
+                    + config.reportsTopic(mode.mode()) + " (keyed by device id, default partitioner), not " + partition);
+        }
+        if (!config.authentication().verifies(report.deviceId(), headers)) {
+            return refuse(RejectReason.UNAUTHENTICATED, "no valid device credential for this device id");
+        }
+        Active a = active(report.workloadId());
+        if (a == null) {
+            return refuse(RejectReason.UNKNOWN_WORKLOAD, "no workload with this id is registered");
+        }
+        ResolvedWorkload w = a.registration().workload();
+        v = validator.check(report, w, mode.mode(), appendTime);
+        if (!v.accepted()) {
+            return refuse(v.reason(), v.message());
+        }
+        WorkloadSpec.Window win = w.window();
+        long start = win.startOf(report.eventTime());
+        if (win.closedAt(start, watermark)) {
+            return refuse(RejectReason.LATE, "window [" + start + ", " + win.endOf(start)
+                    + ") closed at this shard (watermark " + watermark + ", grace " + win.graceMillis() + " ms)");
+        }
+        if (start < a.firstWindowStart()) {
+            return refuse(RejectReason.NOT_ACTIVE, "the window starts before version " + w.spec().version()
+                    + " became active");
+        }
+        v = mode.prepare(report, w, index);
+        if (!v.accepted()) {
+            return refuse(v.reason(), v.message());
+        }
+        PeriodKey period = w.periodOf(report.eventTime());
+        BudgetUsage current = budgets.current(w.id(), period, report.deviceId());
+        BudgetRule.Admission admission = w.admit(current, budgets.others(w.id(), period, report.deviceId()),
+                report.eventTime(), report.sequence());
+        if (admission instanceof BudgetRule.Refused refused) {
+            return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
+        }
+        BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
+        // decided: below, the report is counted
+        WindowKey wk = new WindowKey(w.id(), w.contentHash(), start);
+        WindowAggregate agg = aggregates.get(wk);
+        boolean fresh = agg == null;
+        if (fresh) {
+            agg = WindowAggregate.empty(w.contentHash(), w.aggregateLength());
+        }
+        if (!mode.accumulate(report, w, index[0], agg.state())) {
+            return refuse(RejectReason.BAD_PAYLOAD, "the payload is not a valid " + w.spec().mechanism().wireName()
+                    + " encoding");
+        }
+        agg.countOne();
+        if (fresh) {
+            aggregates.put(wk, agg);
+            newWindowCloses = win.closesAt(start);
+        } else {
+            aggregates.markDirty(wk);
+        }
+        budgets.record(w.id(), report.deviceId(), admitted.updated());
+        try {
+            a.meters().accepted(admitted.charged().doubleValue());
+        } catch (RuntimeException e) {
+            // metrics never decide about a report
+        }
+        return true;
+    }
+
+    /** The current registration of a workload as this shard uses it, or {@code null} if none is active. */
+    private Active active(String workloadId) {
+        Registration reg = catalog.current(workloadId);
+        if (reg == null || reg.deleted()) {
+            return null;
+        }
+        Active a = active.get(workloadId);
+        if (a == null || a.registration() != reg) {
+            a = new Active(reg, metrics.forWorkload(workloadId, mode.mode().wireName()),
+                    reg.workload().window().startOf(reg.since()));
+            active.put(workloadId, a);
+        }
+        return a;
+    }
+
+    private boolean refuse(RejectReason r, String m) {
+        reason = r;
+        message = m;
+        return false;
+    }
+
+    /** Why the last report was refused. */
+    public RejectReason reason() {
+        return reason;
+    }
+
+    /** The message of the last refusal (never a payload or raw value). */
+    public String message() {
+        return message;
+    }
+
+    /** Whether the last refusal may name the decoded report (not for identity failures before lookup). */
+    public boolean rejectedWithReport() {
+        return reason != RejectReason.MALFORMED;
+    }
+
+    /** The close time of the window the last admitted report opened, or {@code Long.MAX_VALUE}. */
+    public long newWindowCloses() {
+        return newWindowCloses;
+    }
+}
