@@ -80,12 +80,11 @@ public final class ReportAdmission {
         if (!v.accepted()) {
             return refuse(v.reason(), v.message());
         }
-        byte[] device = Utils.utf8(report.deviceId());
-        if (key == null || !java.util.Arrays.equals(key, device)) {
+        if (key == null || !isUtf8Of(key, report.deviceId())) {
             return refuse(RejectReason.KEY_MISMATCH, "reports are keyed by their device id; the record key "
                     + (key == null ? "is missing" : "differs from it"));
         }
-        int expected = Utils.toPositive(Utils.murmur2(device)) % partitions;
+        int expected = Utils.toPositive(Utils.murmur2(key)) % partitions; // the key is the device id's bytes
         if (expected != partition) {
             return refuse(RejectReason.WRONG_PARTITION, "the device belongs on partition " + expected + " of "
                     + config.reportsTopic(mode.mode()) + " (keyed by device id, default partitioner), not " + partition);
@@ -149,6 +148,28 @@ public final class ReportAdmission {
             // metrics never decide about a report
         }
         return true;
+    }
+
+    /** Whether {@code bytes} is the UTF-8 encoding of {@code s} (without allocating for ASCII ids). */
+    static boolean isUtf8Of(byte[] bytes, String s) {
+        int n = s.length();
+        if (bytes.length == n) {
+            boolean ascii = true;
+            for (int i = 0; i < n; i++) {
+                char c = s.charAt(i);
+                if (c >= 0x80) {
+                    ascii = false;
+                    break;
+                }
+                if (bytes[i] != (byte) c) {
+                    return false;
+                }
+            }
+            if (ascii) {
+                return true;
+            }
+        }
+        return java.util.Arrays.equals(bytes, Utils.utf8(s));
     }
 
     /** The current registration of a workload as this shard uses it, or {@code null} if none is active. */

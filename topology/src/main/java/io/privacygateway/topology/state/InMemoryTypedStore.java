@@ -2,20 +2,21 @@ package io.privacygateway.topology.state;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
 /**
- * A {@link TypedStore} in a sorted map, without a changelog: for benchmarks and tests of the gateway's logic
- * outside a stream. Keys are ordered by {@code order} (the serialized order of the real store).
+ * A {@link TypedStore} in a hash map, without a changelog: for benchmarks and tests of the gateway's logic
+ * outside a stream. Range scans sort the keys by {@code order} (the serialized order of the real store).
  */
 public final class InMemoryTypedStore<K, V> implements TypedStore<K, V> {
-    private final TreeMap<K, V> map;
+    private final Map<K, V> map = new HashMap<>();
+    private final Comparator<K> order;
 
     public InMemoryTypedStore(Comparator<K> order) {
-        this.map = new TreeMap<>(order);
+        this.order = order;
     }
 
     @Override
@@ -45,13 +46,19 @@ public final class InMemoryTypedStore<K, V> implements TypedStore<K, V> {
 
     @Override
     public int range(K from, K to, int limit, BiConsumer<K, V> visitor) {
-        List<Map.Entry<K, V>> entries = new ArrayList<>(map.subMap(from, true, to, false).entrySet());
+        List<K> keys = new ArrayList<>();
+        for (K k : map.keySet()) {
+            if (order.compare(k, from) >= 0 && order.compare(k, to) < 0) {
+                keys.add(k);
+            }
+        }
+        keys.sort(order);
         int n = 0;
-        for (Map.Entry<K, V> e : entries) {
+        for (K k : keys) {
             if (n >= limit) {
                 break;
             }
-            visitor.accept(e.getKey(), e.getValue());
+            visitor.accept(k, map.get(k));
             n++;
         }
         return n;

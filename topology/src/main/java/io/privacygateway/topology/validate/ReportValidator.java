@@ -72,7 +72,7 @@ public final class ReportValidator {
             return Verdict.reject(RejectReason.SEQUENCE_OUT_OF_RANGE, "sequence " + r.sequence() + " is outside [0, "
                     + slots + ")");
         }
-        long expectedPeriod = w.periodOf(Math.max(0, r.eventTime())).index();
+        long expectedPeriod = s.budget().periodOf(Math.max(0, r.eventTime()));
         if (r.eventTime() < 0 || r.period() != expectedPeriod) {
             return Verdict.reject(RejectReason.PERIOD_MISMATCH, "period " + r.period() + " does not contain the event time"
                     + " (period " + expectedPeriod + ")");
