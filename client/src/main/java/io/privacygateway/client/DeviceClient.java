@@ -11,6 +11,7 @@ import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.schemas.ReportRecords;
 import java.time.Clock;
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -1,4 +1,4 @@
-package io.privacygateway.client;
+package io.privacygateway.schemas;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
@@ -8,13 +8,15 @@ import java.nio.ByteBuffer;
 import java.time.Instant;
 
 /**
- * The Avro records of reports {@link DeviceClient} has admitted against the device's budget (package-private:
- * the SDK exposes no way to build a report that bypasses the budget).
+ * The Avro records of reports: a workload version's coordinates (id, version, content hash and, for local
+ * reports, the mechanism's wire name and ε per report) plus a report's coordinates, event time and payload or
+ * raw value. No budget is checked here: the device SDK builds records only for reports its budget admitted.
  */
-final class ReportRecords {
+public final class ReportRecords {
     private ReportRecords() {}
 
-    static LocalReport local(ResolvedWorkload w, ReportCoordinates c, long eventTimeMillis, byte[] payload) {
+    /** A local report carrying a randomized payload (the array is not copied). */
+    public static LocalReport local(ResolvedWorkload w, ReportCoordinates c, long eventTimeMillis, byte[] payload) {
         return LocalReport.newBuilder()
                 .setWorkloadId(w.id())
                 .setWorkloadVersion(w.spec().version())
@@ -29,7 +31,8 @@ final class ReportRecords {
                 .build();
     }
 
-    static CentralReport central(ResolvedWorkload w, ReportCoordinates c, long eventTimeMillis, String value) {
+    /** A central report carrying the raw value (trusted-gateway model). */
+    public static CentralReport central(ResolvedWorkload w, ReportCoordinates c, long eventTimeMillis, String value) {
         return CentralReport.newBuilder()
                 .setWorkloadId(w.id())
                 .setWorkloadVersion(w.spec().version())
