@@ -58,7 +58,17 @@ public record Answer(
         double expectedRmsError,
         double rmsErrorBoundAtConfidence,
         List<LevelDetail> levels,
-        String workloadHash) {
+        String workloadHash,
+        Extras extras) {
+
+    /** An answer without family-specific extras. */
+    public Answer(MechanismId mechanism, PrivacyCost.Pure cost, long n, List<String> labels, double[] estimates,
+            Optional<double[]> unprojected, Optional<double[]> standardErrors, double[] lower, double[] upper,
+            double confidence, double expectedRmsError, double rmsErrorBoundAtConfidence, List<LevelDetail> levels,
+            String workloadHash) {
+        this(mechanism, cost, n, labels, estimates, unprojected, standardErrors, lower, upper, confidence,
+                expectedRmsError, rmsErrorBoundAtConfidence, levels, workloadHash, Extras.NONE);
+    }
 
     public Answer {
         Require.nonNull("mechanism", mechanism);
@@ -81,6 +91,56 @@ public record Answer(
         Require.finiteNonNegative("rmsErrorBoundAtConfidence", rmsErrorBoundAtConfidence);
         levels = List.copyOf(Require.nonNull("levels", levels));
         Require.nonNull("workloadHash", workloadHash);
+        Require.nonNull("extras", extras);
+    }
+
+    /** This answer with {@code extras}. */
+    public Answer withExtras(Extras extras) {
+        return new Answer(mechanism, cost, n, labels, estimates, unprojected, standardErrors, lower, upper, confidence,
+                expectedRmsError, rmsErrorBoundAtConfidence, levels, workloadHash, extras);
+    }
+
+    /**
+     * What some families publish besides one estimate per label, every value a function of the mechanism's
+     * private output and public parameters like the rest of the answer.
+     *
+     * @param items a variable set of labelled values with error bars (e.g. heavy hitters found in the window),
+     *     empty when the family has none
+     * @param scalars named numbers (e.g. a regression's private error estimate, a release's stability flag, a
+     *     heavy-hitter threshold), empty when none
+     * @param maxErrorBound a bound on the largest error over the answers ({@code ‖estimates − x̄‖_∞}) that holds
+     *     with probability at least the confidence, where the mechanism gives one
+     */
+    public record Extras(List<Item> items, java.util.Map<String, Double> scalars, OptionalDouble maxErrorBound) {
+        public static final Extras NONE = new Extras(List.of(), java.util.Map.of(), OptionalDouble.empty());
+
+        public Extras {
+            items = List.copyOf(Require.nonNull("items", items));
+            scalars = java.util.Map.copyOf(Require.nonNull("scalars", scalars));
+            scalars.forEach((k, v) -> {
+                if (!Double.isFinite(v)) {
+                    throw new IllegalArgumentException("scalars[" + k + "] must be finite, got " + v);
+                }
+            });
+            Require.nonNull("maxErrorBound", maxErrorBound).ifPresent(b -> Require.finiteNonNegative("maxErrorBound", b));
+        }
+    }
+
+    /**
+     * One labelled value of a variable set.
+     *
+     * @param label what it is (e.g. the heavy hitter's string)
+     * @param estimate its estimate
+     * @param lower the lower end of its error bar at the answer's confidence
+     * @param upper the upper end
+     */
+    public record Item(String label, double estimate, double lower, double upper) {
+        public Item {
+            Require.nonNull("label", label);
+            if (!(Double.isFinite(estimate) && Double.isFinite(lower) && Double.isFinite(upper) && lower <= upper)) {
+                throw new IllegalArgumentException("item " + label + " needs finite estimate and bars, lower <= upper");
+            }
+        }
     }
 
     /** The ε of {@link #cost()} (δ = 0 by its type). */

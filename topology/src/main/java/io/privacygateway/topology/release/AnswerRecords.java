@@ -3,6 +3,7 @@ package io.privacygateway.topology.release;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.schemas.avro.AnswerItem;
 import io.privacygateway.schemas.avro.AnswerLevel;
 import io.privacygateway.schemas.avro.PrivacyCostRecord;
 import io.privacygateway.schemas.avro.WindowAnswer;
@@ -53,6 +54,13 @@ public final class AnswerRecords {
                 .setRmsErrorBoundAtConfidence(a.rmsErrorBoundAtConfidence())
                 .setLevels(levels)
                 .setCumulativeEpsilon(cumulativeEpsilon)
+                .setItems(a.extras().items().isEmpty() ? null : a.extras().items().stream()
+                        .map(i -> AnswerItem.newBuilder().setLabel(i.label()).setEstimate(i.estimate())
+                                .setLower(i.lower()).setUpper(i.upper()).build()).toList())
+                .setScalars(a.extras().scalars().isEmpty() ? null : new java.util.TreeMap<String, Double>(
+                        a.extras().scalars()))
+                .setMaxErrorBound(a.extras().maxErrorBound().isPresent()
+                        ? a.extras().maxErrorBound().getAsDouble() : null)
                 .build();
     }
 
