@@ -6,18 +6,59 @@ import io.privacygateway.app.cli.PlanCommand;
 import io.privacygateway.app.cli.RegisterCommand;
 import io.privacygateway.app.cli.RunCommand;
 import io.privacygateway.app.cli.SimulateCommand;
+import io.privacygateway.app.metrics.Failures;
 import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
+import io.privacygateway.schemas.registry.SchemaRegistryException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.kafka.common.KafkaException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
-/** Entry point of the {@code privacy-gateway} command line. */
+/**
+ * Entry point of the {@code privacy-gateway} command line.
+ *
+ * <p><b>Exit codes</b> (every command; listed in every {@code --help}): {@value #OK} success; {@value #FAILURE}
+ * runtime failure (a broker or the schema registry unreachable or failing, the gateway stopped): one line on
+ * standard error naming what failed, and the stack trace only with {@code --verbose}; {@value #USAGE} usage or
+ * configuration error (an unknown option, a bad value, a configuration or workload file error naming the field).
+ */
 @Command(name = "privacy-gateway", mixinStandardHelpOptions = true, version = "privacy-gateway 0.1.0",
         description = "A streaming privacy gateway: local and central differential privacy on Apache Kafka.",
         subcommands = {DemoCommand.class, SimulateCommand.class, PlanCommand.class, BenchCommand.class,
             RunCommand.class, RegisterCommand.class})
 public final class Main implements Runnable {
+    /** Success. */
+    public static final int OK = 0;
+    /** A runtime failure: something the command needed failed or could not be reached. */
+    public static final int FAILURE = 1;
+    /** A usage or configuration error. */
+    public static final int USAGE = 2;
+
+    /** The exit code list printed by every command's {@code --help}. */
+    static final Map<String, String> EXIT_CODES = exitCodes();
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--verbose", scope = ScopeType.INHERIT,
+            description = "On a failure, print the stack trace after the one-line message.")
+    boolean verbose;
+
+    /**
+     * A runtime failure the command has already described in one line (exit code {@value #FAILURE}): a broker or
+     * the registry unreachable, the gateway stopped.
+     */
+    public static final class RuntimeFailure extends RuntimeException {
+        public RuntimeFailure(String oneLine, Throwable cause) {
+            super(oneLine, cause);
+        }
+    }
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
@@ -26,19 +67,79 @@ public final class Main implements Runnable {
     /** The configured command line (also used by tests). */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        documentExitCodes(cl);
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
-            if (ex instanceof InvalidWorkloadException || ex instanceof IllegalArgumentException
-                    || ex instanceof IllegalStateException) {
-                cmd.getErr().println("privacy-gateway: error: " + ex.getMessage());
-                return 2;
+            int code = exitCode(ex);
+            PrintWriter err = cmd.getErr();
+            err.println("privacy-gateway: error: " + message(ex));
+            if (verbose(parseResult)) {
+                ex.printStackTrace(err);
             }
-            if (ex instanceof java.nio.file.NoSuchFileException nf) {
-                cmd.getErr().println("privacy-gateway: error: no such file: " + nf.getFile());
-                return 2;
-            }
-            throw ex;
+            err.flush();
+            return code;
         });
         return cl;
+    }
+
+    /**
+     * The exit code of a command that failed with {@code ex}: {@value #USAGE} for configuration and usage errors
+     * (invalid workloads and settings, bad option values, missing files, Kafka client configuration errors, states
+     * of the deployment that refuse the request), {@value #FAILURE} for everything else — and for an
+     * {@link IllegalStateException} that was caused by an I/O, Kafka or registry failure.
+     */
+    static int exitCode(Throwable ex) {
+        Throwable t = Failures.unwrap(ex);
+        if (t instanceof RuntimeFailure) {
+            return FAILURE;
+        }
+        if (t instanceof InvalidWorkloadException || t instanceof IllegalArgumentException
+                || t instanceof java.nio.file.NoSuchFileException
+                || Failures.causedBy(t, org.apache.kafka.common.config.ConfigException.class)) {
+            return USAGE;
+        }
+        if (t instanceof IllegalStateException) {
+            boolean infrastructure = t.getCause() != null && (Failures.causedBy(t.getCause(), IOException.class)
+                    || Failures.causedBy(t.getCause(), KafkaException.class)
+                    || Failures.causedBy(t.getCause(), java.util.concurrent.TimeoutException.class)
+                    || Failures.causedBy(t.getCause(), SchemaRegistryException.class));
+            return infrastructure ? FAILURE : USAGE;
+        }
+        return FAILURE;
+    }
+
+    private static String message(Throwable ex) {
+        Throwable t = Failures.unwrap(ex);
+        if (t instanceof java.nio.file.NoSuchFileException nf) {
+            return "no such file: " + nf.getFile();
+        }
+        if (t instanceof RuntimeFailure) {
+            return t.getMessage();
+        }
+        return Failures.oneLine(t);
+    }
+
+    private static boolean verbose(CommandLine.ParseResult pr) {
+        for (CommandLine.ParseResult p = pr; p != null; p = p.subcommand()) {
+            if (p.hasMatchedOption("--verbose")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Map<String, String> exitCodes() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(Integer.toString(OK), "success");
+        m.put(Integer.toString(FAILURE), "runtime failure: a broker or the schema registry unreachable or failing,"
+                + " or the gateway stopped (one line on stderr; --verbose adds the stack trace)");
+        m.put(Integer.toString(USAGE), "usage or configuration error (the message names the option or the field)");
+        return Collections.unmodifiableMap(m);
+    }
+
+    /** Adds the exit code list to the help of this command and of every subcommand. */
+    private static void documentExitCodes(CommandLine cl) {
+        cl.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(EXIT_CODES);
+        cl.getSubcommands().values().forEach(Main::documentExitCodes);
     }
 
     @Override

@@ -1,11 +1,14 @@
 package io.privacygateway.app.cli;
 
+import io.privacygateway.app.Main;
 import io.privacygateway.app.demo.Demo;
+import io.privacygateway.app.metrics.GatewayWatch;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -16,7 +19,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Starts an embedded Kafka broker, a schema registry, the gateway, example workloads, a fleet"
                 + " of simulated devices and the dashboard, and prints every answer as it is published, next to the"
-                + " true values. Ctrl-C stops everything."})
+                + " true values, and serves Prometheus metrics and health probes on a free port. Ctrl-C stops"
+                + " everything."})
 public final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -46,6 +50,8 @@ public final class DemoCommand implements Callable<Integer> {
     @Option(names = "--status-every", defaultValue = "30", paramLabel = "SECONDS",
             description = "Print a status line (records sent, accepted, rejected by reason) this often; 0: never.")
     int statusEvery;
+
+    private static final long WATCH_EVERY_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     @Override
     public Integer call() throws Exception {
@@ -88,16 +94,24 @@ public final class DemoCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Prints a status line every {@code --status-every} seconds until Ctrl-C or {@code --duration}. */
+    /**
+     * Prints a status line every {@code --status-every} seconds until Ctrl-C or {@code --duration}; fails (exit code
+     * 1, one line) if the gateway's streams client stops by itself.
+     */
     private void runUntilStopped(Demo demo, PrintWriter out, CountDownLatch stop) throws InterruptedException {
         long deadline = durationSeconds == null ? Long.MAX_VALUE
                 : System.nanoTime() + Duration.ofSeconds(durationSeconds).toNanos();
         long every = statusEvery == 0 ? Long.MAX_VALUE / 4 : TimeUnit.SECONDS.toNanos(statusEvery);
         long nextStatus = System.nanoTime() + every;
+        GatewayWatch watch = GatewayWatch.of(demo.gateway());
         while (System.nanoTime() < deadline) {
-            long wait = Math.min(deadline, nextStatus) - System.nanoTime();
+            long wait = Math.min(Math.min(deadline, nextStatus) - System.nanoTime(), WATCH_EVERY_NANOS);
             if (stop.await(Math.max(1, wait), TimeUnit.NANOSECONDS)) {
                 return;
+            }
+            Optional<String> failed = watch.check();
+            if (failed.isPresent()) {
+                throw new Main.RuntimeFailure(failed.get(), watch.failure());
             }
             if (System.nanoTime() >= nextStatus) {
                 printLine(out, demo.status());

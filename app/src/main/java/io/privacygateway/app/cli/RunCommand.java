@@ -1,28 +1,68 @@
 package io.privacygateway.app.cli;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.privacygateway.app.Main;
 import io.privacygateway.app.dashboard.AnswerBoard;
 import io.privacygateway.app.dashboard.AnswerHistory;
 import io.privacygateway.app.dashboard.DashboardOptions;
 import io.privacygateway.app.dashboard.DashboardServer;
+import io.privacygateway.app.metrics.Failures;
+import io.privacygateway.app.metrics.GatewayHealth;
+import io.privacygateway.app.metrics.GatewayWatch;
+import io.privacygateway.app.metrics.MeterBindings;
+import io.privacygateway.app.metrics.MetricsServer;
 import io.privacygateway.app.run.GatewayConfigFile;
+import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.registry.SchemaRegistryConfig;
+import io.privacygateway.schemas.registry.SchemaRegistryException;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.release.CentralReleaser;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.common.KafkaException;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code privacy-gateway run}: the gateway against an external Kafka cluster and schema registry. */
+/**
+ * {@code privacy-gateway run}: the gateway against an external Kafka cluster and schema registry, until Ctrl-C or
+ * until the gateway dies.
+ *
+ * <p>Start-up: the configuration is read (errors name the field: exit 2); the brokers and the registry must answer
+ * within {@code --connect-timeout} (else one line naming the address and what failed: exit 1); the metrics and
+ * health endpoint starts (before the gateway, so that a liveness probe passes while state is restored); then the
+ * gateway. While it runs, a {@link GatewayWatch} looks at its streams client: when that reaches ERROR or
+ * NOT_RUNNING the command stops everything, prints one line naming what failed and exits 1, so a supervisor sees a
+ * dead gateway instead of a live process that processes nothing.
+ */
 @Command(name = "run", mixinStandardHelpOptions = true,
-        description = "Runs the gateway against an external cluster and a Confluent-API schema registry until Ctrl-C.")
+        description = "Runs the gateway against an external cluster and a Confluent-API schema registry until Ctrl-C"
+                + " (or until the gateway fails: then one line on stderr and exit code 1).")
 public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -30,40 +70,248 @@ public final class RunCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "gateway.yaml", description = "Gateway configuration.")
     Path config;
 
+    @Option(names = "--connect-timeout", defaultValue = "30s", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "How long the Kafka brokers and the schema registry may take to answer at start-up before"
+                    + " the command gives up (exit code 1); e.g. 500ms, 30s, 2m (default ${DEFAULT-VALUE}).")
+    Duration connectTimeout;
+
+    @Option(names = "--startup-timeout", defaultValue = "5m", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "How long the gateway may take to reach RUNNING (topics, schemas, restoring its state from"
+                    + " the changelogs) (default ${DEFAULT-VALUE}).")
+    Duration startupTimeout;
+
+    /** What a test sees once the gateway runs. */
+    record Started(GatewayService gateway, MetricsServer metrics, PrometheusMeterRegistry meters) {}
+
+    /** Called once the gateway runs, on the command's thread (tests use it). */
+    Consumer<Started> onStarted = s -> {};
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (connectTimeout.isZero() || connectTimeout.isNegative()) {
+            throw new IllegalArgumentException("--connect-timeout must be > 0, got " + format(connectTimeout));
+        }
+        if (startupTimeout.isZero() || startupTimeout.isNegative()) {
+            throw new IllegalArgumentException("--startup-timeout must be > 0, got " + format(startupTimeout));
+        }
         GatewayConfigFile.Loaded loaded = GatewayConfigFile.load(config);
         GatewaySettings s = loaded.settings();
-        SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        GatewayService gateway = GatewayService.start(s, meters, CentralReleaser.secure(), Duration.ofMinutes(5));
-        AnswerBoard board = null;
-        DashboardServer dashboard = null;
-        if (loaded.dashboardPort() > 0) {
-            AnswerHistory history = new AnswerHistory(AnswerHistory.DEFAULT_WINDOWS, Clock.systemUTC());
-            board = new AnswerBoard(s.bootstrapServers(), s.kafkaProperties(), gateway.registry(),
-                    s.gateway().answersTopic(), history, null);
-            dashboard = DashboardServer.start(DashboardOptions.onPort(loaded.dashboardPort())
-                    .withBindHost(loaded.dashboardHost()), history, meters, null, Clock.systemUTC());
-            out.printf("dashboard: %s%n", dashboard.url());
+        Preflight.kafka(s, connectTimeout);
+        Preflight.registry(s, connectTimeout);
+
+        PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Resources open = new Resources();
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch closedByHook = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop.countDown();
+            open.closeAll();
+            closedByHook.countDown();
+        }, "gateway-shutdown");
+        try {
+            open.push(MeterBindings.bindProcess(meters));
+            GatewayHealth health = new GatewayHealth();
+            MetricsServer metrics = null;
+            if (loaded.metricsPort() > 0) {
+                metrics = startMetrics(loaded, meters, health);
+                open.push(metrics);
+                out.printf("metrics: %s (health: /health/live, /health/ready)%n", metrics.metricsUrl());
+                out.flush();
+            }
+            Runtime.getRuntime().addShutdownHook(hook);
+            GatewayService gateway;
+            try {
+                gateway = GatewayService.start(s, meters, CentralReleaser.secure(), startupTimeout);
+            } catch (IllegalStateException e) {
+                health.startFailed();
+                if (String.valueOf(e.getMessage()).startsWith("the gateway stopped while starting")) {
+                    throw new Main.RuntimeFailure(e.getMessage(), e);
+                }
+                throw e;
+            } catch (Exception | Error e) {
+                health.startFailed();
+                throw e;
+            }
+            open.push(gateway);
+            health.started(gateway);
+            open.push(MeterBindings.bindGateway(meters, gateway));
+            if (loaded.dashboardPort() > 0) {
+                AnswerHistory history = new AnswerHistory(AnswerHistory.DEFAULT_WINDOWS, Clock.systemUTC());
+                open.push(new AnswerBoard(s.bootstrapServers(), s.kafkaProperties(), gateway.registry(),
+                        s.gateway().answersTopic(), history, null));
+                DashboardServer dashboard = DashboardServer.start(DashboardOptions.onPort(loaded.dashboardPort())
+                        .withBindHost(loaded.dashboardHost()), history, meters, null, Clock.systemUTC());
+                open.push(dashboard);
+                out.printf("dashboard: %s%n", dashboard.url());
+            }
+            out.printf("privacy gateway running (application %s, %s); Ctrl-C stops it%n", s.applicationId(),
+                    s.processingGuarantee());
+            out.flush();
+            onStarted.accept(new Started(gateway, metrics, meters));
+            Optional<String> failed = GatewayWatch.of(gateway).await(stop);
+            if (failed.isEmpty()) {
+                closedByHook.await(60, TimeUnit.SECONDS); // the hook stops everything; the JVM exits after it
+                return Main.OK;
+            }
+            throw new Main.RuntimeFailure(failed.get(), gateway.failure());
+        } finally {
+            if (stop.getCount() > 0) { // not shutting down: stop everything here
+                open.closeAll();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(hook);
+                } catch (IllegalStateException | IllegalArgumentException e) {
+                    // the JVM is shutting down already, or the hook was never added
+                }
+            }
         }
-        out.printf("privacy gateway running (application %s, %s); Ctrl-C stops it%n", s.applicationId(),
-                s.processingGuarantee());
-        out.flush();
-        CountDownLatch stopped = new CountDownLatch(1);
-        AnswerBoard b = board;
-        DashboardServer d = dashboard;
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            if (d != null) {
-                d.close();
+    }
+
+    private static MetricsServer startMetrics(GatewayConfigFile.Loaded loaded, PrometheusMeterRegistry meters,
+            GatewayHealth health) {
+        try {
+            return MetricsServer.start(loaded.metricsHost(), loaded.metricsPort(), meters, health);
+        } catch (IOException e) {
+            throw new Main.RuntimeFailure("cannot serve metrics on " + loaded.metricsHost() + ":" + loaded.metricsPort()
+                    + " (metrics.host, metrics.port): " + Failures.oneLine(e), e);
+        }
+    }
+
+    /** What the command opened, closed once, in reverse order, by whichever thread gets there first. */
+    private static final class Resources {
+        private final Deque<AutoCloseable> open = new ArrayDeque<>();
+
+        synchronized void push(AutoCloseable r) {
+            open.push(r);
+        }
+
+        synchronized void closeAll() {
+            while (!open.isEmpty()) {
+                AutoCloseable r = open.pop();
+                try {
+                    r.close();
+                } catch (Exception | Error e) {
+                    // keep stopping the rest; the failure is already on its way to the log or the user
+                    org.slf4j.LoggerFactory.getLogger(RunCommand.class).warn("stopping {} failed: {}",
+                            r.getClass().getSimpleName(), e.toString());
+                }
             }
-            if (b != null) {
-                b.close();
+        }
+    }
+
+    /**
+     * Start-up checks that the brokers and the schema registry answer within a bounded time, so that an unreachable
+     * one fails the command with one line naming its address instead of hanging in the gateway's own retries.
+     */
+    static final class Preflight {
+        private Preflight() {}
+
+        /**
+         * Asks the brokers for their cluster id.
+         *
+         * @throws GatewayConfigFile.ConfigException when the Kafka client settings are invalid (exit code 2)
+         * @throws Main.RuntimeFailure when no broker answers within {@code timeout}, or one refuses (exit code 1)
+         */
+        static void kafka(GatewaySettings s, Duration timeout) {
+            Properties p = new Properties();
+            p.putAll(s.kafkaProperties());
+            p.remove("commit.interval.ms");  // Kafka Streams settings the admin client does not know
+            p.remove("group.instance.id");
+            int ms = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+            p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, s.bootstrapServers());
+            p.put(AdminClientConfig.CLIENT_ID_CONFIG, s.applicationId() + "-connection-check");
+            p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
+            p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
+            String where = "the Kafka brokers at " + s.bootstrapServers() + " (bootstrapServers)";
+            Admin admin;
+            try {
+                admin = Admin.create(p);
+            } catch (KafkaException e) {
+                if (Failures.causedBy(e, org.apache.kafka.common.config.ConfigException.class)) {
+                    throw new GatewayConfigFile.ConfigException("bootstrapServers / kafka",
+                            "the Kafka client settings are invalid: " + Failures.oneLine(e));
+                }
+                throw new Main.RuntimeFailure("cannot connect to " + where + ": " + Failures.oneLine(e), e);
             }
-            gateway.close();
-            stopped.countDown();
-        }, "gateway-shutdown"));
-        stopped.await();
-        return 0;
+            try {
+                admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).clusterId()
+                        .get(ms + 5_000L, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new Main.RuntimeFailure("cannot reach " + where + ": no broker answered within "
+                        + format(timeout) + " (--connect-timeout)", e);
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+                    throw new Main.RuntimeFailure("cannot reach " + where + ": no broker answered within "
+                            + format(timeout) + " (--connect-timeout)", cause);
+                }
+                throw new Main.RuntimeFailure("cannot use " + where + ": " + Failures.oneLine(cause), cause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new Main.RuntimeFailure("interrupted while connecting to " + where, e);
+            } finally {
+                admin.close(Duration.ZERO);
+            }
+        }
+
+        /**
+         * Asks the schema registry for its compatibility setting (a request every Confluent-API registry answers).
+         *
+         * @throws Main.RuntimeFailure when it does not answer within {@code timeout}, or refuses (exit code 1)
+         */
+        static void registry(GatewaySettings s, Duration timeout) {
+            Map<String, Object> cfg = new HashMap<>(s.registryProperties());
+            cfg.put(SchemaRegistryConfig.URL, s.schemaRegistryUrl());
+            cfg.put(SchemaRegistryConfig.CONNECT_TIMEOUT_MS, timeout.toMillis());
+            cfg.put(SchemaRegistryConfig.REQUEST_TIMEOUT_MS, timeout.toMillis());
+            String where = "the schema registry at " + s.schemaRegistryUrl() + " (schemaRegistryUrl)";
+            try (SchemaRegistryClient c = SchemaRegistryClient.fromConfigs(cfg)) {
+                c.getGlobalCompatibility();
+            } catch (SchemaRegistryException e) {
+                String what = e.httpStatus() < 0 ? "cannot reach " : "cannot use ";
+                throw new Main.RuntimeFailure(what + where + ": " + e.getMessage().replaceAll("\\s+", " "), e);
+            }
+        }
+    }
+
+    private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
+
+    /** {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, {@code 1d} or an ISO-8601 duration ({@code PT30S}). */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            String v = value.trim();
+            Matcher m = SHORT.matcher(v.toLowerCase(Locale.ROOT));
+            if (m.matches()) {
+                long n = Long.parseLong(m.group(1));
+                return switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                };
+            }
+            try {
+                return Duration.parse(v.toUpperCase(Locale.ROOT));
+            } catch (DateTimeParseException e) {
+                throw new CommandLine.TypeConversionException("must be a duration such as 500ms, 30s, 2m or PT30S,"
+                        + " got \"" + value + "\"");
+            }
+        }
+    }
+
+    /** A duration as a person writes it ({@code 30s}, {@code 500ms}, {@code 2m}). */
+    static String format(Duration d) {
+        long ms = d.toMillis();
+        if (ms == 0) {
+            return "0s";
+        }
+        if (ms % 60_000 == 0) {
+            return ms / 60_000 + "m";
+        }
+        return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
     }
 }

@@ -1,11 +1,15 @@
 package io.privacygateway.app.demo;
 
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.privacygateway.app.dashboard.AnswerBoard;
 import io.privacygateway.app.dashboard.AnswerHistory;
 import io.privacygateway.app.dashboard.DashboardOptions;
 import io.privacygateway.app.dashboard.DashboardServer;
+import io.privacygateway.app.metrics.GatewayHealth;
+import io.privacygateway.app.metrics.MeterBindings;
+import io.privacygateway.app.metrics.MetricsServer;
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.ReportProducers;
 import io.privacygateway.client.WorkloadFiles;
@@ -53,9 +57,9 @@ import org.apache.kafka.clients.producer.Producer;
 
 /**
  * The embedded demo: a Kafka broker (in-JVM KRaft, or a container when Docker answers), an Apicurio schema
- * registry, the gateway itself (exactly-once, both modes), four example workloads (a screen-usage
- * histogram, a latency CDF and feature-flag marginals in local mode; session-length ranges in central
- * mode), a fleet of simulated devices (some misbehaving) and the dashboard. Every published answer is
+ * registry, the gateway itself (exactly-once, both modes) with its Prometheus and health endpoint on a free
+ * port, four example workloads (a screen-usage histogram, a latency CDF and feature-flag marginals in local
+ * mode; session-length ranges in central mode), a fleet of simulated devices (some misbehaving) and the dashboard. Every published answer is
  * printed with the true values the simulator sent, so the error bars can be checked by eye.
  *
  * <p>Everything binds to 127.0.0.1 and lives in temporary directories removed by {@link #close()}, which
@@ -99,7 +103,7 @@ public final class Demo implements AutoCloseable {
     private final PrintWriter out;
     private final Clock clock;
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
-    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final Map<String, AtomicLong> answersByWorkload = new ConcurrentHashMap<>();
     private final AtomicLong valuesChecked = new AtomicLong();
     private final AtomicLong valuesInside = new AtomicLong();
@@ -107,6 +111,7 @@ public final class Demo implements AutoCloseable {
     private GatewayService gateway;
     private FleetSimulator fleet;
     private DashboardServer dashboard;
+    private MetricsServer metrics;
     private Path stateDir;
 
     private Demo(PrintWriter out, Clock clock) {
@@ -161,9 +166,14 @@ public final class Demo implements AutoCloseable {
                 .applicationId("pgw-demo").watermarkSlack(Duration.ofMillis(500)).build();
         GatewaySettings settings = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), config,
                 (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
+        remember(MeterBindings.bindProcess(meters));
+        GatewayHealth health = new GatewayHealth();
+        metrics = remember(MetricsServer.start("127.0.0.1", 0, meters, health));
         say("starting the gateway (Kafka Streams, exactly-once)…");
         gateway = GatewayService.start(settings, meters, CentralReleaser.secure(), Duration.ofMinutes(2));
         resources.push(gateway);
+        health.started(gateway);
+        remember(MeterBindings.bindGateway(meters, gateway));
 
         Map<String, Object> kafkaConfig = new HashMap<>();
         kafkaConfig.put("bootstrap.servers", kafka.bootstrapServers());
@@ -212,6 +222,7 @@ public final class Demo implements AutoCloseable {
         say("fleet: %,d devices (%.0f%% misbehaving), %,.0f reports/s", o.devices(), 100 * o.misbehaving(),
                 turnsPerSecond);
         say("dashboard: %s", dashboard.url());
+        say("metrics:   %s (health: /health/live, /health/ready)", metrics.metricsUrl());
         say("answers appear as windows close (%d s windows + grace); Ctrl-C stops everything.", window / 1000);
         out.flush();
     }
@@ -308,6 +319,11 @@ public final class Demo implements AutoCloseable {
 
     public DashboardServer dashboard() {
         return dashboard;
+    }
+
+    /** The Prometheus and health endpoint (127.0.0.1, a free port). */
+    public MetricsServer metrics() {
+        return metrics;
     }
 
     private <T extends AutoCloseable> T remember(T r) {

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The embedded demo end to end (real broker, real registry, the gateway, the fleet, the dashboard): every
  * example workload publishes answers, each printed next to the simulator's true values; misbehaving
- * devices' records are rejected with reason codes; the dashboard serves the answers; close() stops it all.
+ * devices' records are rejected with reason codes; the dashboard serves the answers and the metrics endpoint the
+ * gateway's meters; close() stops it all.
  */
 class DemoTest {
 
@@ -57,9 +58,21 @@ class DemoTest {
             assertThat(onBoard).containsAll(ids);
             assertThat(answers.get(0).get("answers").get(0).has("true")).isTrue();
             assertThat(demo.dashboard().url().getHost()).isEqualTo("127.0.0.1");
+
+            // the demo's Prometheus and health endpoint (127.0.0.1, a free port)
+            assertThat(demo.metrics().metricsUrl().getHost()).isEqualTo("127.0.0.1");
+            HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    demo.metrics().metricsUrl()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(scrape.statusCode()).isEqualTo(200);
+            assertThat(scrape.body()).contains("pgw_reports_accepted_total{mode=\"local\",workload=\"screen-usage\"}")
+                    .contains("pgw_reports_rejected_total{reason=\"DUPLICATE\"").contains("kafka_stream_")
+                    .contains("jvm_memory_used_bytes");
+            assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(demo.metrics().base()
+                    .resolve("health/ready")).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         }
         String printed = text.toString();
-        assertThat(printed).contains("registered workload screen-usage").contains("── session-length v1")
+        assertThat(printed).contains("metrics:   http://127.0.0.1:").contains("registered workload screen-usage")
+                .contains("── session-length v1")
                 .contains("δ = 0").contains("true values inside the 95% intervals").contains("(the simulator sent");
     }
 }
