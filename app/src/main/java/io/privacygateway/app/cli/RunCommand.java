@@ -24,11 +24,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -37,8 +35,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
@@ -276,29 +272,14 @@ public final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
-
     /** {@code 500ms}, {@code 30s}, {@code 2m}, {@code 1h}, {@code 1d} or an ISO-8601 duration ({@code PT30S}). */
     static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
         @Override
         public Duration convert(String value) {
-            String v = value.trim();
-            Matcher m = SHORT.matcher(v.toLowerCase(Locale.ROOT));
-            if (m.matches()) {
-                long n = Long.parseLong(m.group(1));
-                return switch (m.group(2)) {
-                    case "ms" -> Duration.ofMillis(n);
-                    case "s" -> Duration.ofSeconds(n);
-                    case "m" -> Duration.ofMinutes(n);
-                    case "h" -> Duration.ofHours(n);
-                    default -> Duration.ofDays(n);
-                };
-            }
             try {
-                return Duration.parse(v.toUpperCase(Locale.ROOT));
-            } catch (DateTimeParseException e) {
-                throw new CommandLine.TypeConversionException("must be a duration such as 500ms, 30s, 2m or PT30S,"
-                        + " got \"" + value + "\"");
+                return io.privacygateway.mechanisms.param.Durations.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
             }
         }
     }

@@ -10,10 +10,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -54,7 +52,6 @@ public final class GatewayConfigFile {
             "instanceId", "topicPrefix", "partitions", "replicationFactor", "streamThreads", "stateDir",
             "processingGuarantee", "timing", "limits", "retention", "devices", "kafka", "registry", "metrics",
             "dashboard");
-    private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
     private static final Pattern ENV = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?}");
 
     private GatewayConfigFile() {}
@@ -324,21 +321,6 @@ public final class GatewayConfigFile {
         String key = path.substring(path.lastIndexOf('.') + 1);
         Object v = m.get(key);
         String s = v == null ? dflt : String.valueOf(v).trim();
-        Matcher sm = SHORT.matcher(s.toLowerCase(Locale.ROOT));
-        if (sm.matches()) {
-            long n = Long.parseLong(sm.group(1));
-            return switch (sm.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
-        }
-        try {
-            return Duration.parse(s.toUpperCase(Locale.ROOT));
-        } catch (DateTimeParseException e) {
-            throw new ConfigException(path, "must be a duration such as 10s, 1m or PT1M, got \"" + s + "\"");
-        }
+        return wrap(path, () -> io.privacygateway.mechanisms.param.Durations.parse(s));
     }
 }

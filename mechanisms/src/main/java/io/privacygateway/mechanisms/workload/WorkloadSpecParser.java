@@ -4,17 +4,12 @@ import io.privacygateway.mechanisms.param.Alpha;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
 import io.privacygateway.mechanisms.param.Epsilon;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Turns a parsed YAML/JSON tree (maps, lists, strings, numbers, booleans) into a validated
@@ -51,7 +46,6 @@ import java.util.regex.Pattern;
  * Durations are ISO-8601 ({@code PT1M}, {@code P1D}) or a number with unit {@code ms, s, m, h, d}.
  */
 public final class WorkloadSpecParser {
-    private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
     private static final Set<String> TOP_FIELDS = Set.of("id", "version", "family", "domain", "queries", "mode",
             "mechanism", "epsilonPerReport", "budget", "window", "confidence", "alpha", "epsilonSplit",
             "expectedReportsPerWindow", "central", "protocol");
@@ -334,31 +328,8 @@ public final class WorkloadSpecParser {
     }
 
     private static Duration duration(Map<?, ?> tree, String prefix, String key) {
-        Object v = required(tree, prefix, key);
-        String s = String.valueOf(v).trim();
-        Duration d;
-        Matcher m = SHORT_DURATION.matcher(s.toLowerCase(Locale.ROOT));
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            d = switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            };
-        } else {
-            try {
-                d = Duration.parse(s.toUpperCase(Locale.ROOT));
-            } catch (DateTimeParseException e) {
-                throw new InvalidWorkloadException(prefix + key,
-                        "must be a duration such as 10s, 1m, 1h, 1d or PT1M, got \"" + s + "\"");
-            }
-        }
-        if (d.isNegative()) {
-            throw new InvalidWorkloadException(prefix + key, "must not be negative, got \"" + s + "\"");
-        }
-        return d;
+        String s = String.valueOf(required(tree, prefix, key)).trim();
+        return wrap(prefix + key, () -> io.privacygateway.mechanisms.param.Durations.parse(s));
     }
 
     private static <T> T enumValue(String field, String value, java.util.function.Function<String, T> parse) {
