@@ -51,7 +51,10 @@ import picocli.CommandLine.Spec;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:no lower bound exceeds its declared ε",
             "2:usage or configuration error (bad option, invalid workload file)",
-            "3:some lower bound ε̂ exceeds its declared ε: the declared privacy is violated (at the stated confidence)"})
+            "3:some lower bound ε̂ exceeds its declared ε: evidence that the declared privacy is violated. A mechanism"
+                + " that meets its declaration exits 3 with probability at most 1 − C (C = --confidence); one that"
+                + " attains its ε exactly can come within about a factor 2 of that, so confirm with a fresh run at a"
+                + " higher --confidence"})
 public final class AuditCommand implements Callable<Integer> {
     /** Exit code when some ε̂ exceeds its declared ε. */
     public static final int VIOLATION = 3;
@@ -249,8 +252,9 @@ public final class AuditCommand implements Callable<Integer> {
         }
         o.println();
         if (r.violation()) {
-            o.printf("VIOLATION: some ε̂ exceeds its declared ε; if the mechanism met its declaration this would happen with"
-                    + " probability at most %.3g.%n", 1 - r.confidence());
+            o.printf("VIOLATION: some ε̂ exceeds its declared ε. If the mechanism met its declaration this would happen with"
+                    + " probability at most %.3g; confirm with a fresh run (another --seed) at a higher --confidence.%n",
+                    1 - r.confidence());
         } else {
             o.printf("No violation found (largest ε̂/ε = %.3f). An audit finds leaks; it cannot certify their absence.%n",
                     r.maxRatio());

@@ -130,7 +130,7 @@ public final class CentralAudit {
 
     /** The published answer as features. */
     static final class AnswerFeatures {
-        private static final String[] GLOBAL = {"n̂", "expected RMS", "RMS bound"};
+        private static final String[] GLOBAL = {"n̂", "expected RMS", "RMS bound", "RMS bound is finite"};
         private static final String[] PER_QUERY = {"a", "n̂·a", "lower", "upper", "se"};
         private static final String[] PER_LEVEL = {"ε", "radius", "noise scale", "width", "hull size", "projection gap",
             "ρ"};
@@ -156,7 +156,8 @@ public final class CentralAudit {
 
         /**
          * The noise-free differences between the inputs, each block on its own: of the sums {@code n̂·a}
-         * ({@code Σ_x (b_x − a_x) Q(x)}), and of the mean answers {@code a} when both windows are non-empty.
+         * ({@code Σ_x (b_x − a_x) Q(x)}), of the count {@code n̂} when it differs, and of the mean answers
+         * {@code a} when both windows are non-empty.
          */
         static List<double[]> directions(Workload w, long[] a, long[] b, int levels) {
             int m = w.queryCount();
@@ -171,7 +172,14 @@ public final class CentralAudit {
                 }
             }
             List<double[]> out = new ArrayList<>(List.of(sums));
-            if (java.util.Arrays.stream(a).sum() > 0 && java.util.Arrays.stream(b).sum() > 0) {
+            long na = java.util.Arrays.stream(a).sum();
+            long nb = java.util.Arrays.stream(b).sum();
+            if (na != nb) {
+                double[] count = new double[dim];
+                count[0] = nb - na;
+                out.add(count);
+            }
+            if (na > 0 && nb > 0) {
                 double[] ma = w.meanAnswer(a);
                 double[] mb = w.meanAnswer(b);
                 double[] means = new double[dim];
@@ -191,6 +199,7 @@ public final class CentralAudit {
             f[0] = n;
             f[1] = a.expectedRmsError();
             f[2] = finite(a.rmsErrorBoundAtConfidence());
+            f[3] = Double.isFinite(a.rmsErrorBoundAtConfidence()) ? 1 : 0;
             int off = GLOBAL.length;
             for (int q = 0; q < m; q++) {
                 f[off + q] = a.estimates()[q];
@@ -215,9 +224,9 @@ public final class CentralAudit {
             return Observation.dense(f, Observation.digest(f), "n̂ = " + a.n() + ", a = " + Observation.shortVector(a.estimates()));
         }
 
-        /** Infinite or NaN entries (an unbounded error bound) become a large finite sentinel of the same sign. */
+        /** Infinite or NaN entries (an unbounded error bound) become 0; a separate feature says which. */
         private static double finite(double v) {
-            return Double.isNaN(v) ? -1e100 : Math.max(-1e100, Math.min(1e100, v));
+            return Double.isFinite(v) ? v : 0;
         }
     }
 }

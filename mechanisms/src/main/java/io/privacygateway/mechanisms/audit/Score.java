@@ -111,15 +111,28 @@ interface Score {
          */
         static List<Score> fit(Observation[] first, Observation[] second, int dimension) {
             double n = first.length;
-            double[][] sum = new double[2][dimension];
-            double[][] sq = new double[2][dimension];
+            // two passes (means, then squared deviations) so that large offsets do not cancel the variance away
+            double[][] mean = new double[2][dimension];
             for (int side = 0; side < 2; side++) {
                 for (Observation o : side == 0 ? first : second) {
                     for (int i = 0; i < o.index().length; i++) {
-                        double v = o.value()[i];
-                        sum[side][o.index()[i]] += v;
-                        sq[side][o.index()[i]] += v * v;
+                        mean[side][o.index()[i]] += o.value()[i] / n;
                     }
+                }
+            }
+            double[][] sq = new double[2][dimension];
+            for (int side = 0; side < 2; side++) {
+                int[] seen = new int[dimension];
+                for (Observation o : side == 0 ? first : second) {
+                    for (int i = 0; i < o.index().length; i++) {
+                        int j = o.index()[i];
+                        double d = o.value()[i] - mean[side][j];
+                        sq[side][j] += d * d;
+                        seen[j]++;
+                    }
+                }
+                for (int j = 0; j < dimension; j++) { // the observations where feature j was 0
+                    sq[side][j] += (n - seen[j]) * mean[side][j] * mean[side][j];
                 }
             }
             double[] diff = new double[dimension];
@@ -127,12 +140,8 @@ interface Score {
             double[] z = new double[dimension];
             double largest = 0;
             for (int j = 0; j < dimension; j++) {
-                double m1 = sum[0][j] / n;
-                double m2 = sum[1][j] / n;
-                double v1 = Math.max(0, sq[0][j] / n - m1 * m1);
-                double v2 = Math.max(0, sq[1][j] / n - m2 * m2);
-                diff[j] = m1 - m2;
-                var[j] = (v1 + v2) / 2;
+                diff[j] = mean[0][j] - mean[1][j];
+                var[j] = (sq[0][j] + sq[1][j]) / (2 * n);
                 largest = Math.max(largest, Math.max(var[j], diff[j] * diff[j]));
             }
             double floor = Math.max(1e-300, 1e-12 * largest);
