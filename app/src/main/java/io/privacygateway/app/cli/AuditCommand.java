@@ -11,7 +11,6 @@ import io.privacygateway.mechanisms.audit.CentralReleases;
 import io.privacygateway.mechanisms.audit.LocalAudit;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Alpha;
-import io.privacygateway.mechanisms.param.ConfidenceLevel;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.planner.Planner;
@@ -140,7 +139,7 @@ public final class AuditCommand implements Callable<Integer> {
         long n = samples != null ? samples : central ? DEFAULT_CENTRAL_SAMPLES : DEFAULT_LOCAL_SAMPLES;
         AuditSettings settings;
         try {
-            settings = new AuditSettings(n, ConfidenceLevel.of(confidence), 4, 4);
+            settings = AuditSettings.of(n, confidence);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--samples/--confidence: " + e.getMessage(), e);
         }

@@ -121,6 +121,7 @@ public final class CentralAudit {
         long[] a = firstCounts.clone();
         long[] b = secondCounts.clone();
         int m = w.queryCount();
+        // one probe release (output discarded) tells how many per-level details an answer carries
         int levels = release.release(a, new io.privacygateway.mechanisms.random.SeededRandomBits(0)).levels().size();
         int dim = AnswerFeatures.dimension(m, levels);
         IntFunction<String> names = j -> AnswerFeatures.name(w, levels, j);

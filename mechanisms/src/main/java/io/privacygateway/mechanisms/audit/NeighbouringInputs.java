@@ -45,8 +45,4 @@ record NeighbouringInputs(String first, String second, String context, Sampler o
         Observation sample(RandomBits randomness);
     }
 
-    /** {@code "first vs second"}. */
-    public String pair() {
-        return first + " vs " + second;
-    }
 }

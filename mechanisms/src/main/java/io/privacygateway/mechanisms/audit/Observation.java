@@ -1,7 +1,5 @@
 package io.privacygateway.mechanisms.audit;
 
-import java.util.Arrays;
-
 /**
  * One output of a mechanism as the auditor sees it: a feature vector (stored sparsely) and a discrete
  * key. Both are deterministic functions of the mechanism's output, so every event defined on them is an
@@ -109,17 +107,6 @@ record Observation(int[] index, double[] value, long key, String keyLabel) {
             sb.append(i > 0 ? ", " : "").append(String.format("%.3g", v[i]));
         }
         return sb.append(shown < v.length ? ", …)" : ")").toString();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof Observation other && key == other.key && Arrays.equals(index, other.index)
-                && Arrays.equals(value, other.value);
-    }
-
-    @Override
-    public int hashCode() {
-        return Long.hashCode(key);
     }
 
     @Override
