@@ -1,5 +1,6 @@
 package io.privacygateway.app;
 
+import io.privacygateway.app.cli.AuditCommand;
 import io.privacygateway.app.cli.BenchCommand;
 import io.privacygateway.app.cli.DemoCommand;
 import io.privacygateway.app.cli.PlanCommand;
@@ -30,8 +31,8 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "privacy-gateway", mixinStandardHelpOptions = true, version = "privacy-gateway 0.1.0",
         description = "A streaming privacy gateway: local and central differential privacy on Apache Kafka.",
-        subcommands = {DemoCommand.class, SimulateCommand.class, PlanCommand.class, BenchCommand.class,
-            RunCommand.class, RegisterCommand.class})
+        subcommands = {DemoCommand.class, SimulateCommand.class, PlanCommand.class, AuditCommand.class,
+            BenchCommand.class, RunCommand.class, RegisterCommand.class})
 public final class Main implements Runnable {
     /** Success. */
     public static final int OK = 0;
