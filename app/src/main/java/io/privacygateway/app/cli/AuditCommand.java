@@ -78,7 +78,7 @@ public final class AuditCommand implements Callable<Integer> {
                     + " mechanism about 4·N times.")
     Long samples;
 
-    @Option(names = "--confidence", defaultValue = "0.95", paramLabel = "C",
+    @Option(names = "--confidence", defaultValue = "0.999", paramLabel = "C",
             description = "Probability that every ε̂ of the audit is a true lower bound at once (default ${DEFAULT-VALUE}).")
     double confidence;
 
@@ -173,7 +173,7 @@ public final class AuditCommand implements Callable<Integer> {
                 if (l < 1) {
                     throw new IllegalArgumentException("--contributions must be an integer >= 1, got " + l);
                 }
-                ws = ws.inCentralMode(e, rel, l);
+                ws = ws.toBuilder().inCentralMode(e, rel, l).build();
             }
         } else {
             if (ws.mode() == Mode.CENTRAL) {
@@ -184,7 +184,7 @@ public final class AuditCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--neighbour and --contributions apply to central mode only");
             }
             if (eps != null) {
-                ws = ws.withEpsilonPerReport(eps);
+                ws = ws.toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
             }
         }
         if (mechanism != null) {
@@ -193,10 +193,10 @@ public final class AuditCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--mechanism " + mechanism + " is a " + m.mode().wireName()
                         + "-mode mechanism, but the audit is in " + effective.wireName() + " mode");
             }
-            ws = ws.withMechanism(m);
+            ws = ws.toBuilder().mechanism(m).build();
         }
         if (alpha != null) {
-            ws = ws.withAlpha(Alpha.of(alpha));
+            ws = ws.toBuilder().alpha(Alpha.of(alpha)).build();
         }
         WorkloadSpec resolved = Planner.resolve(ws);
         MechanismId m = resolved.mechanism();

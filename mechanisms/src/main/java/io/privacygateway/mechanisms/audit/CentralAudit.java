@@ -207,17 +207,17 @@ public final class CentralAudit {
                 f[off + m + q] = n * a.estimates()[q];
                 f[off + 2 * m + q] = a.lower()[q];
                 f[off + 3 * m + q] = a.upper()[q];
-                f[off + 4 * m + q] = a.standardErrors()[q];
+                f[off + 4 * m + q] = a.standardErrors().isPresent() ? a.standardErrors().get()[q] : 0;
             }
             off += PER_QUERY.length * m;
             for (Answer.LevelDetail d : a.levels()) {
-                f[off++] = d.epsilon();
+                f[off++] = d.cost() instanceof io.privacygateway.mechanisms.accounting.PrivacyCost.Pure p ? p.epsilon() : 0;
                 f[off++] = d.radius();
                 f[off++] = d.noiseScale();
                 f[off++] = d.gaussianWidth();
                 f[off++] = d.hullSize();
-                f[off++] = d.projectionGap();
-                f[off++] = d.rho();
+                f[off++] = d.projectionGap().orElse(0);
+                f[off++] = d.cost() instanceof io.privacygateway.mechanisms.accounting.PrivacyCost.Zcdp z ? z.rho() : 0;
             }
             for (int i = 0; i < f.length; i++) {
                 f[i] = finite(f[i]);
