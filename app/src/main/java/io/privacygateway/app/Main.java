@@ -137,9 +137,15 @@ public final class Main implements Runnable {
         return Collections.unmodifiableMap(m);
     }
 
-    /** Adds the exit code list to the help of this command and of every subcommand. */
+    /**
+     * Adds the common exit code list to the help of this command and of every subcommand, keeping the codes a
+     * command documents itself (e.g. {@code audit}'s 3).
+     */
     private static void documentExitCodes(CommandLine cl) {
-        cl.getCommandSpec().usageMessage().exitCodeListHeading("%nExit codes:%n").exitCodeList(EXIT_CODES);
+        var usage = cl.getCommandSpec().usageMessage();
+        Map<String, String> codes = new LinkedHashMap<>(EXIT_CODES);
+        usage.exitCodeList().forEach(codes::put);
+        usage.exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
         cl.getSubcommands().values().forEach(Main::documentExitCodes);
     }
 
