@@ -70,13 +70,17 @@ public final class AnswerPrinter {
         b.append(String.format(Locale.ROOT, "   n = %,d reports%s%n", a.getN(),
                 truth == null ? "" : String.format(Locale.ROOT, " (the simulator sent %,d valid ones%s)", truth.n(),
                         noisyCount)));
+        if (a.getEstimates().isEmpty()) {
+            b.append("   no reports in this window: nothing to estimate\n");
+            return b.toString();
+        }
         double[] t = truth == null ? null : truth.meanAnswer();
         List<String> labels = a.getLabels();
         int width = Math.min(28, Math.max(8, labels.stream().limit(maxRows).mapToInt(String::length).max().orElse(8)));
         String conf = String.format(Locale.ROOT, "%s%% interval", number(100 * a.getConfidence()));
         b.append(String.format(Locale.ROOT, "   %-" + width + "s  %9s  %-20s%s%n", "query", "estimate", conf,
                 t == null ? "" : "      true"));
-        int shown = Math.min(maxRows, labels.size());
+        int shown = Math.min(maxRows, Math.min(labels.size(), a.getEstimates().size()));
         for (int q = 0; q < shown; q++) {
             String interval = String.format(Locale.ROOT, "[%.4f, %.4f]", a.getLower().get(q), a.getUpper().get(q));
             b.append(String.format(Locale.ROOT, "   %-" + width + "s  %9.4f  %-20s", clip(labels.get(q), width),
