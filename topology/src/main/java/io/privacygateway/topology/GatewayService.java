@@ -95,10 +95,11 @@ public final class GatewayService implements AutoCloseable {
         SchemaRegistryClient registry = SchemaRegistryClient.fromConfigs(registryConfig);
         GatewayConfig g = s.gateway();
         ensureTopics(s);
-        guardPartitionCounts(s);
+        long deploymentStart = guardPartitionCounts(s);
         SchemaCompatibility.setUp(registry, t -> topicName(g, t));
         GatewayMetrics metrics = new GatewayMetrics(meters);
         WorkloadCatalog catalog = new WorkloadCatalog();
+        catalog.answersFrom(deploymentStart);
         List<TopicPartition> reportPartitions = new ArrayList<>();
         for (Mode m : Mode.values()) {
             for (int p = 0; p < g.partitions(m); p++) {
@@ -218,7 +219,7 @@ public final class GatewayService implements AutoCloseable {
             wanted.add(new NewTopic(g.clockTopic(), 1, rf).configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG,
                     "LogAppendTime", TopicConfig.RETENTION_MS_CONFIG, "3600000")));
             wanted.add(new NewTopic(deploymentTopic(s), 1, rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
-                    TopicConfig.CLEANUP_POLICY_COMPACT)));
+                    TopicConfig.CLEANUP_POLICY_COMPACT, TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")));
             Set<String> existing = a.listTopics().names().get(30, TimeUnit.SECONDS);
             List<NewTopic> missing = wanted.stream().filter(t -> !existing.contains(t.name())).toList();
             if (!missing.isEmpty()) {
@@ -244,14 +245,18 @@ public final class GatewayService implements AutoCloseable {
      * Refuses to run when the report topics' partition counts differ from those recorded when this application
      * id first started (recording them on the first start): device budgets live with the partition of the
      * device's id, so a changed count would send devices to partitions that do not know their budgets.
+     *
+     * @return the broker time of this deployment's first start (recorded with the counts): windows before it are
+     *     never answered by this deployment, so a fresh deployment does not answer a workload's whole past
      */
-    static void guardPartitionCounts(GatewaySettings s) throws Exception {
+    static long guardPartitionCounts(GatewaySettings s) throws Exception {
         GatewayConfig g = s.gateway();
         String topic = deploymentTopic(s);
         String now = "local=" + g.localPartitions() + ",central=" + g.centralPartitions();
         Properties cp = clientProperties(s);
         cp.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         String recorded = null;
+        long firstStart = -1;
         try (KafkaConsumer<String, String> c = new KafkaConsumer<>(cp, new StringDeserializer(),
                 new StringDeserializer())) {
             TopicPartition tp = new TopicPartition(topic, 0);
@@ -262,6 +267,9 @@ public final class GatewayService implements AutoCloseable {
                 for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(500))) {
                     if ("partitions".equals(r.key())) {
                         recorded = r.value();
+                        if (firstStart < 0) {
+                            firstStart = r.timestamp();
+                        }
                     }
                 }
             }
@@ -269,9 +277,8 @@ public final class GatewayService implements AutoCloseable {
         if (recorded == null) {
             try (KafkaProducer<String, String> p = new KafkaProducer<>(cp, new StringSerializer(),
                     new StringSerializer())) {
-                p.send(new ProducerRecord<>(topic, "partitions", now)).get(30, TimeUnit.SECONDS);
+                return p.send(new ProducerRecord<>(topic, "partitions", now)).get(30, TimeUnit.SECONDS).timestamp();
             }
-            return;
         }
         if (!recorded.equals(now)) {
             throw new IllegalStateException("the report topics of application " + s.applicationId() + " have partition"
@@ -280,6 +287,7 @@ public final class GatewayService implements AutoCloseable {
                     + " migrate: stop sending reports, let every open window release, then start the new layout under"
                     + " a new application id and topic prefix (or restore the original partition counts).");
         }
+        return firstStart;
     }
 
     private static void checkReportTopic(Admin a, String topic, int partitions) throws Exception {

@@ -134,6 +134,20 @@ class ValidationAndStateTest {
                 CanonicalForm.contentHash(spec()), 0)).hasMessageContaining("differs from the spec id");
     }
 
+    /** A deployment answers windows from its first start on, not a workload's whole past. */
+    @Test
+    void registrationsBeforeTheDeploymentStartCountFromIt() {
+        WorkloadSpec s = spec();
+        WorkloadCatalog c = new WorkloadCatalog();
+        c.answersFrom(5_000_000);
+        assertThat(c.activate("apps", CanonicalForm.of(s), CanonicalForm.contentHash(s), 1_000).since())
+                .isEqualTo(5_000_000);
+        WorkloadCatalog later = new WorkloadCatalog();
+        later.answersFrom(5_000_000);
+        assertThat(later.activate("apps", CanonicalForm.of(s), CanonicalForm.contentHash(s), 9_000_000).since())
+                .isEqualTo(9_000_000);
+    }
+
     /** 8.6: the central privacy account is a bounded summary; 10⁵ releases keep it small and exact. */
     @Test
     void theReleaseAccountStaysBoundedOverAHundredThousandReleases() {

@@ -32,6 +32,7 @@ public final class WorkloadCatalog {
     private final Map<String, String> specs = new ConcurrentHashMap<>();
     private final ResolvedWorkloadCache cache = new ResolvedWorkloadCache(VERSIONS_KEPT);
     private volatile Function<String, String> specStore = h -> null;
+    private volatile long answersFrom = Long.MIN_VALUE;
 
     /** Thrown when a registered spec is unusable (the message names the field). */
     public static final class BadSpecException extends RuntimeException {
@@ -46,6 +47,15 @@ public final class WorkloadCatalog {
      */
     public void specStore(Function<String, String> lookup) {
         this.specStore = lookup;
+    }
+
+    /**
+     * Sets the time from which this deployment answers windows (its first start, broker time): a version
+     * registered before it is treated as active from it on, so a new deployment does not answer, and charge
+     * privacy for, every window of a workload's past.
+     */
+    public void answersFrom(long time) {
+        this.answersFrom = time;
     }
 
     /** The current registration of {@code id}, or {@code null} if none (never registered, or unknown id). */
@@ -75,7 +85,7 @@ public final class WorkloadCatalog {
             throw new BadSpecException("id: the record key " + id + " differs from the spec id " + w.id(), null);
         }
         specs.put(contentHash, specJson);
-        Registration r = new Registration(id, contentHash, since, w);
+        Registration r = new Registration(id, contentHash, Math.max(since, answersFrom), w);
         current.put(id, r);
         return r;
     }
