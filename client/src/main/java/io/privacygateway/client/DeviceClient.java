@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Producer;
@@ -122,11 +123,25 @@ public final class DeviceClient implements AutoCloseable {
                     ? Outcome.Status.CONTRIBUTION_LIMIT : Outcome.Status.BUDGET_EXHAUSTED;
             return Outcome.refused(status, eventTime, r.message());
         }
+        BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
+        BudgetUsage groupUpdate = null;
+        if (workload.group().isPresent()) {
+            String groupKey = workload.group().get().budgetKey();
+            BudgetRule.Admission g = workload.admitGroup(budget.usage(groupKey, period),
+                    budget.overlapping(groupKey, period), admitted.charged());
+            if (g instanceof BudgetRule.Refused r) {
+                return Outcome.refused(Outcome.Status.BUDGET_EXHAUSTED, eventTime, r.message());
+            }
+            groupUpdate = ((BudgetRule.Admitted) g).updated();
+        }
         ReportCoordinates coords = new ReportCoordinates(deviceId, period.index(), sequence);
         SpecificRecord record = workload instanceof LocalWorkload local
                 ? ReportRecords.local(workload, coords, now, local.protocol().randomize(x, coords, secret))
                 : ReportRecords.central(workload, coords, now, rawValue.trim());
-        budget.record(workload.id(), ((BudgetRule.Admitted) admission).updated());
+        budget.record(workload.id(), admitted.updated());
+        if (groupUpdate != null) {
+            budget.record(workload.group().get().budgetKey(), groupUpdate);
+        }
         recent.put(coords, record);
         if (recent.size() > RECENT_KEPT) {
             recent.remove(recent.keySet().iterator().next());
@@ -184,9 +199,27 @@ public final class DeviceClient implements AutoCloseable {
         PeriodKey period = workload.periodOf(now);
         BudgetUsage used = budget.usage(workload.id(), period);
         BigDecimal left = remainingEpsilon(used, period);
+        if (workload.group().isPresent()) {
+            left = left.min(workload.group().get().epsilonPerPeriod().exact().subtract(groupSpentInCurrentPeriod()
+                    .orElse(BigDecimal.ZERO)).max(BigDecimal.ZERO));
+        }
         int byEpsilon = left.divide(workload.spec().epsilonPerCharge().exact(), 0, RoundingMode.FLOOR).intValue();
         int bySlots = workload instanceof LocalWorkload ? workload.slots() - used.sequencesUsed() : byEpsilon;
         return Math.max(0, Math.min(byEpsilon, bySlots));
+    }
+
+    /**
+     * The exact ε this device has spent of its budget group's budget in the current period (all the group's
+     * workloads), or empty if the workload belongs to no group.
+     */
+    public synchronized Optional<BigDecimal> groupSpentInCurrentPeriod() {
+        if (workload.group().isEmpty()) {
+            return Optional.empty();
+        }
+        String key = workload.group().get().budgetKey();
+        PeriodKey period = workload.periodOf(clock.millis());
+        return Optional.of(BudgetRule.spentOverlapping(budget.usage(key, period),
+                budget.overlapping(key, period)));
     }
 
     /** The exact ε this device has spent of the current period's budget (all versions of the workload). */

@@ -412,4 +412,48 @@ class GatewayHardeningTest {
             assertThat(g.catalog.current("ranges")).isNull();
         }
     }
+
+    static WorkloadSpec grouped(String id, int version, double eps, String group, double groupBudget) {
+        Map<String, Object> t = WorkloadSpecParser.tree();
+        t.put("id", id);
+        t.put("version", version);
+        t.put("family", "histogram");
+        t.put("domain", Map.of("labels", List.of("a", "b", "c", "d")));
+        t.put("mechanism", "grr");
+        t.put("epsilonPerReport", eps);
+        t.put("budget", group == null ? Map.of("epsilonPerPeriod", 4.0, "period", "1d")
+                : Map.of("epsilonPerPeriod", 4.0, "period", "1d", "group",
+                        Map.of("name", group, "epsilonPerPeriod", groupBudget)));
+        t.put("window", Map.of("size", "1m", "grace", "10s"));
+        return WorkloadSpecParser.parse(t);
+    }
+
+    /** 14.1: one budget per device across a group's workloads, never reset by a change of membership. */
+    @Test
+    void aBudgetGroupCapsADevicesSpendingAcrossItsWorkloads() {
+        WorkloadSpec a = grouped("wa", 1, 1, "telemetry", 3);
+        WorkloadSpec b = grouped("wb", 1, 1, "telemetry", 3);
+        try (GatewayDriver g = driver(GatewayConfig.builder(1, 1))) {
+            g.register(a, T0);
+            g.register(b, T0);
+            for (int seq = 0; seq < 3; seq++) {
+                g.send(report(a, "d1", seq, T0 + 1_000 + seq, 1), T0 + 1_000 + seq);
+                g.send(report(b, "d1", seq, T0 + 2_000 + seq, 1), T0 + 2_000 + seq);
+            }
+            assertThat(reasons(g)).containsExactly(RejectionReason.GROUP_BUDGET_EXHAUSTED,
+                    RejectionReason.GROUP_BUDGET_EXHAUSTED, RejectionReason.GROUP_BUDGET_EXHAUSTED);
+            assertThat(g.metrics.count("pgw.epsilon.charged")).isEqualTo(3.0);
+            // workload b leaves the group (version 2): its own budget (4 per day, 1 already spent on b) applies,
+            // and the group's spending stays: a's reports are still refused
+            g.register(grouped("wb", 2, 1, null, 0), T0 + 10_000);
+            WorkloadSpec b2 = grouped("wb", 2, 1, null, 0);
+            g.send(report(b2, "d1", 3, T0 + 11_000, 1), T0 + 11_000);
+            g.send(report(a, "d1", 3, T0 + 11_000, 1), T0 + 11_000);
+            assertThat(reasons(g)).containsExactly(RejectionReason.GROUP_BUDGET_EXHAUSTED);
+            // a member declaring another budget for the group is refused at registration
+            g.register(grouped("wc", 1, 1, "telemetry", 5), T0 + 12_000);
+            assertThat(g.catalog.current("wc")).isNull();
+            assertThat(g.metrics.count("pgw.workloads.invalid")).isEqualTo(1);
+        }
+    }
 }

@@ -30,7 +30,9 @@ public final class BudgetRule {
         /** The report's ε would take the device over its budget. */
         BUDGET_EXHAUSTED,
         /** Central mode: the device already made L contributions to the window. */
-        CONTRIBUTION_LIMIT
+        CONTRIBUTION_LIMIT,
+        /** The report's ε would take the device over its budget group's budget (all the group's workloads). */
+        GROUP_BUDGET_EXHAUSTED
     }
 
     /** The outcome of an admission. */
@@ -100,6 +102,30 @@ public final class BudgetRule {
                     + perReport.exact().toPlainString());
         }
         return new Admitted(current.withSequence(sequence, perReport.exact()), perReport.exact());
+    }
+
+    /**
+     * A budget group's share of an admitted charge: the device's usage of the group (kept under the group's own
+     * key) may grow by {@code charge} only if, added to every overlapping period's charges, it stays within the
+     * group's budget. A charge of 0 (a further central contribution to a paid window) always fits.
+     *
+     * @param group the group budget per period
+     * @param current the device's usage of the group in the report's period (possibly empty)
+     * @param others usages of the group in overlapping periods of other lengths
+     * @param charge what the workload admission charged
+     */
+    public static Admission group(Epsilon group, BudgetUsage current, Collection<BudgetUsage> others,
+            BigDecimal charge) {
+        if (charge.signum() == 0) {
+            return new Admitted(current, BigDecimal.ZERO);
+        }
+        BigDecimal spent = spentOverlapping(current, others);
+        if (spent.add(charge).compareTo(group.exact()) > 0) {
+            return new Refused(Refusal.GROUP_BUDGET_EXHAUSTED, "the device has spent ε " + spent.toPlainString()
+                    + " of its group budget " + group.exact().toPlainString() + " in this period; this report costs "
+                    + charge.toPlainString());
+        }
+        return new Admitted(current.withCharge(charge), charge);
     }
 
     /**

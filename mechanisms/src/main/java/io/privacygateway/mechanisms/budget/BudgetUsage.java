@@ -102,6 +102,10 @@ public final class BudgetUsage {
         return (BitSet) sequences.clone();
     }
 
+    BudgetUsage withCharge(BigDecimal epsilon) {
+        return new BudgetUsage(period, spent.add(epsilon), sequences, windows);
+    }
+
     BudgetUsage withSequence(int sequence, BigDecimal epsilon) {
         BitSet s = (BitSet) sequences.clone();
         s.set(sequence);

@@ -71,8 +71,13 @@ public final class CanonicalForm {
         if (s.modeParameters() instanceof WorkloadSpec.Local l) {
             t.put("epsilonPerReport", l.epsilonPerReport().exact());
         }
-        t.put("budget", new TreeMap<>(Map.of("epsilonPerPeriod", s.budget().epsilonPerPeriod().exact(),
-                "period", s.budget().period().toString())));
+        Map<String, Object> budget = new TreeMap<>(Map.of("epsilonPerPeriod", s.budget().epsilonPerPeriod().exact(),
+                "period", s.budget().period().toString()));
+        if (s.budget().group() != null) {
+            budget.put("group", new TreeMap<>(Map.of("name", s.budget().group().name(), "epsilonPerPeriod",
+                    s.budget().group().epsilonPerPeriod().exact())));
+        }
+        t.put("budget", budget);
         t.put("window", new TreeMap<>(Map.of("size", s.window().size().toString(),
                 "grace", s.window().grace().toString())));
         t.put("confidence", s.confidence().value());

@@ -80,6 +80,11 @@ public record WorkloadSpec(
                     + "bucketed histogram), family is " + family.wireName());
         }
         Epsilon charge = modeParameters.epsilonPerCharge();
+        if (budget.group() != null && budget.group().epsilonPerPeriod().compareTo(charge) < 0) {
+            throw new InvalidWorkloadException("budget.group.epsilonPerPeriod", "(" + budget.group().epsilonPerPeriod()
+                    .exact().toPlainString() + ") is smaller than the ε charged per " + modeParameters.chargeUnit()
+                    + ": a device could never contribute");
+        }
         if (budget.epsilonPerPeriod().compareTo(charge) < 0) {
             throw new InvalidWorkloadException("budget.epsilonPerPeriod", "(" + budget.epsilonPerPeriod().exact()
                     .toPlainString() + ") is smaller than the ε charged per " + modeParameters.chargeUnit() + " ("
@@ -238,17 +243,23 @@ public record WorkloadSpec(
     // ---- value objects that own their arithmetic ------------------------------------------------------
 
     /**
-     * A device's budget: pure ε per period. Periods are aligned to the epoch: period {@code p} covers
-     * {@code [p·length, (p+1)·length)}.
+     * A device's budget: pure ε per period, and optionally the budget group the workload belongs to. Periods are
+     * aligned to the epoch: period {@code p} covers {@code [p·length, (p+1)·length)}.
      *
-     * @param epsilonPerPeriod total ε a device may spend per period
+     * @param epsilonPerPeriod total ε a device may spend on this workload per period
      * @param period the budget period (> 0, whole milliseconds)
+     * @param group the device's budget across a named set of workloads, or {@code null}
      */
-    public record Budget(Epsilon epsilonPerPeriod, Duration period) {
+    public record Budget(Epsilon epsilonPerPeriod, Duration period, Group group) {
         public Budget {
             require(epsilonPerPeriod != null, "budget.epsilonPerPeriod", "is required");
             require(period != null && !period.isNegative() && !period.isZero() && period.toMillis() > 0,
                     "budget.period", "must be > 0, got " + period);
+        }
+
+        /** A budget of this workload alone. */
+        public Budget(Epsilon epsilonPerPeriod, Duration period) {
+            this(epsilonPerPeriod, period, null);
         }
 
         /** The period length in milliseconds. */
@@ -264,6 +275,27 @@ public record WorkloadSpec(
         /** The first millisecond of period {@code p}. */
         public long periodStart(long p) {
             return Math.multiplyExact(p, periodMillis());
+        }
+    }
+
+    /**
+     * A budget group: one budget per device and period shared by every workload that names the group, so a device
+     * reporting to ten workloads spends one budget, not ten. Every workload of a group must declare the same
+     * group budget and the same period (checked when a workload is registered).
+     *
+     * @param name the group name ({@code [A-Za-z0-9._-]{1,100}})
+     * @param epsilonPerPeriod total ε a device may spend on all the group's workloads per period
+     */
+    public record Group(String name, Epsilon epsilonPerPeriod) {
+        public Group {
+            require(name != null && ID.matcher(name).matches(), "budget.group.name",
+                    "must match [A-Za-z0-9._-]{1,100}, got \"" + name + "\"");
+            require(epsilonPerPeriod != null, "budget.group.epsilonPerPeriod", "is required");
+        }
+
+        /** The key under which a device's group usage is kept (never a workload id: those have no ':'). */
+        public String budgetKey() {
+            return "group:" + name;
         }
     }
 
@@ -446,7 +478,7 @@ public record WorkloadSpec(
         public Builder budgetAtLeastOneCharge() {
             if (budget != null && modeParameters != null
                     && budget.epsilonPerPeriod().compareTo(modeParameters.epsilonPerCharge()) < 0) {
-                budget = new Budget(modeParameters.epsilonPerCharge(), budget.period());
+                budget = new Budget(modeParameters.epsilonPerCharge(), budget.period(), budget.group());
             }
             return this;
         }

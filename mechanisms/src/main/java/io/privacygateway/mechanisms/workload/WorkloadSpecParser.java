@@ -31,7 +31,7 @@ import java.util.TreeSet;
  * mode: local                 # local (default) | central
  * mechanism: auto             # see MechanismId
  * epsilonPerReport: 1.0       # local mode
- * budget: {epsilonPerPeriod: 4.0, period: 1d}
+ * budget: {epsilonPerPeriod: 4.0, period: 1d}   # group: {name: telemetry, epsilonPerPeriod: 6} (optional)
  * window: {size: 1m, grace: 10s}
  * confidence: 0.95            # default 0.95
  * alpha: 0.1                  # coarse projection / chaining (optional)
@@ -122,8 +122,20 @@ public final class WorkloadSpecParser {
                             ? (int) integer(c, "central.", "contributionsPerWindow", 1, WorkloadSpec.MAX_CONTRIBUTIONS) : 1);
         }
         Map<?, ?> budgetTree = map(tree, "budget");
-        checkKnown("budget.", budgetTree, Set.of("epsilonPerPeriod", "period"));
-        b.budget(epsilon(budgetTree, "budget.", "epsilonPerPeriod"), positiveDuration(budgetTree, "budget.", "period"));
+        checkKnown("budget.", budgetTree, Set.of("epsilonPerPeriod", "period", "group"));
+        WorkloadSpec.Group group = null;
+        if (budgetTree.containsKey("group")) {
+            Object g = budgetTree.get("group");
+            if (!(g instanceof Map<?, ?> gm)) {
+                throw new InvalidWorkloadException("budget.group", "must be a map {name, epsilonPerPeriod}, got " + g);
+            }
+            checkKnown("budget.group.", gm, Set.of("name", "epsilonPerPeriod"));
+            String name = string(gm, "budget.group.", "name");
+            group = wrap("budget.group", () -> new WorkloadSpec.Group(name,
+                    epsilon(gm, "budget.group.", "epsilonPerPeriod")));
+        }
+        b.budget(new WorkloadSpec.Budget(epsilon(budgetTree, "budget.", "epsilonPerPeriod"),
+                positiveDuration(budgetTree, "budget.", "period"), group));
         Map<?, ?> windowTree = map(tree, "window");
         checkKnown("window.", windowTree, Set.of("size", "grace"));
         Duration size = positiveDuration(windowTree, "window.", "size");

@@ -159,4 +159,32 @@ class BudgetRuleTest {
         byte[] trailing = java.util.Arrays.copyOf(bytes, bytes.length + 1);
         assertThatThrownBy(() -> BudgetUsageCodec.decode(trailing)).hasMessageContaining("trailing");
     }
+
+    @Test
+    void aBudgetGroupCapsTheSumOverItsWorkloadsExactly() {
+        PeriodKey p = new PeriodKey(DAY, 3);
+        Epsilon group = Epsilon.of(2.5);
+        BudgetUsage g = BudgetUsage.empty(p);
+        int admitted = 0;
+        for (int i = 0; i < 10; i++) {
+            // alternately workload A (ε 1) and workload B (ε 0.5)
+            BigDecimal charge = i % 2 == 0 ? BigDecimal.ONE : new BigDecimal("0.5");
+            Admission a = BudgetRule.group(group, g, List.of(), charge);
+            if (a.admitted()) {
+                g = ((Admitted) a).updated();
+                admitted++;
+            } else {
+                assertThat(((Refused) a).reason()).isEqualTo(Refusal.GROUP_BUDGET_EXHAUSTED);
+            }
+        }
+        assertThat(g.spent().compareTo(group.exact())).isLessThanOrEqualTo(0);
+        assertThat(g.spent()).isEqualByComparingTo("2.5");
+        assertThat(admitted).isEqualTo(3); // 1 + 0.5 + 1 = 2.5: then nothing more fits
+        // a free central contribution never needs group budget
+        assertThat(BudgetRule.group(group, g, List.of(), BigDecimal.ZERO).admitted()).isTrue();
+        // and usages of the group in overlapping periods of another length count
+        PeriodKey hour = new PeriodKey(3_600_000L, 3 * 24 + 1);
+        assertThat(BudgetRule.group(group, BudgetUsage.empty(hour), List.of(g), new BigDecimal("0.1")).admitted())
+                .isFalse();
+    }
 }

@@ -123,4 +123,26 @@ class WorkloadSpecRulesTest {
         // and written back exactly, so the canonical form round-trips
         assertThat(CanonicalForm.of(s)).contains("\"epsilonPerReport\":0.1,").contains("\"epsilonPerPeriod\":0.3,");
     }
+
+    @Test
+    void budgetGroupsAreParsedValidatedAndHashed() {
+        java.util.Map<String, Object> t = WorkloadTest.base("histogram", java.util.Map.of("labels", List.of("a", "b")));
+        t.put("budget", java.util.Map.of("epsilonPerPeriod", 2.0, "period", "1d",
+                "group", java.util.Map.of("name", "telemetry", "epsilonPerPeriod", 3.0)));
+        WorkloadSpec s = WorkloadSpecParser.parse(t);
+        assertThat(s.budget().group()).isEqualTo(new WorkloadSpec.Group("telemetry", Epsilon.of(3)));
+        assertThat(s.budget().group().budgetKey()).isEqualTo("group:telemetry");
+        assertThat(CanonicalForm.of(s)).contains("\"group\":{\"epsilonPerPeriod\":3,\"name\":\"telemetry\"}");
+        java.util.Map<String, Object> plain = WorkloadTest.base("histogram", java.util.Map.of("labels", List.of("a", "b")));
+        assertThat(CanonicalForm.contentHash(WorkloadSpecParser.parse(plain))).isNotEqualTo(CanonicalForm.contentHash(s));
+        t.put("budget", java.util.Map.of("epsilonPerPeriod", 2.0, "period", "1d",
+                "group", java.util.Map.of("name", "bad name", "epsilonPerPeriod", 3.0)));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(t)).hasMessageStartingWith("budget.group");
+        t.put("budget", java.util.Map.of("epsilonPerPeriod", 2.0, "period", "1d",
+                "group", java.util.Map.of("name", "g", "epsilonPerPeriod", 0.5)));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(t)).hasMessageStartingWith("budget.group.epsilonPerPeriod");
+        t.put("budget", java.util.Map.of("epsilonPerPeriod", 2.0, "period", "1d",
+                "group", java.util.Map.of("name", "g", "epsilon", 3.0)));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(t)).hasMessageStartingWith("budget.group.epsilon");
+    }
 }

@@ -84,10 +84,35 @@ public final class WorkloadCatalog {
         if (!w.id().equals(id)) {
             throw new BadSpecException("id: the record key " + id + " differs from the spec id " + w.id(), null);
         }
+        checkGroup(w);
         specs.put(contentHash, specJson);
         Registration r = new Registration(id, contentHash, Math.max(since, answersFrom), w);
         current.put(id, r);
         return r;
+    }
+
+    /**
+     * Refuses a workload whose budget group disagrees with the group as its other active members declare it (one
+     * budget and one period per group).
+     */
+    private void checkGroup(ResolvedWorkload w) {
+        var group = w.spec().budget().group();
+        if (group == null) {
+            return;
+        }
+        for (Registration r : current.values()) {
+            if (r.deleted() || r.id().equals(w.id())) {
+                continue;
+            }
+            var other = r.workload().spec().budget();
+            if (other.group() != null && other.group().name().equals(group.name())
+                    && (other.group().epsilonPerPeriod().compareTo(group.epsilonPerPeriod()) != 0
+                            || !other.period().equals(w.spec().budget().period()))) {
+                throw new BadSpecException("budget.group: group " + group.name() + " is declared by workload "
+                        + r.id() + " with ε " + other.group().epsilonPerPeriod().exact().toPlainString() + " per "
+                        + other.period() + "; every member must declare the same budget and period", null);
+            }
+        }
     }
 
     /** Marks {@code id} deleted at {@code at} (its last version is kept, so its open windows are still released). */
