@@ -84,6 +84,36 @@ public final class DeviceClient implements AutoCloseable {
         this.clock = b.clock;
         this.secret = b.secret;
         this.budget = b.budget;
+        joinGroup();
+    }
+
+    /**
+     * A client of a workload in a budget group makes the workload a member of the group on this device: what
+     * the device already spent on it in the current period is counted in the group's spend from now on, so a
+     * workload joining a group never adds a fresh budget.
+     */
+    private void joinGroup() {
+        if (workload.group().isEmpty() || clock.millis() < 0) {
+            return;
+        }
+        PeriodKey period = workload.periodOf(clock.millis());
+        String key = workload.group().get().budgetKey();
+        BudgetUsage group = budget.usage(key, period);
+        BudgetRule.Admission joined = workload.admitGroup(group, budget.overlapping(key, period),
+                membersSpent(group, period), BigDecimal.ZERO);
+        if (joined instanceof BudgetRule.Admitted a && !a.updated().equals(group)) {
+            budget.record(key, a.updated());
+        }
+    }
+
+    /** The own spend in {@code period} of every workload this device has counted in the group, and this one. */
+    private Map<String, BigDecimal> membersSpent(BudgetUsage group, PeriodKey period) {
+        Map<String, BigDecimal> spent = new LinkedHashMap<>();
+        for (String member : group.members().keySet()) {
+            spent.put(member, budget.usage(member, period).spent());
+        }
+        spent.put(workload.id(), budget.usage(workload.id(), period).spent());
+        return spent;
     }
 
     /** A builder for a device reporting for a resolved workload spec. */
@@ -127,8 +157,9 @@ public final class DeviceClient implements AutoCloseable {
         BudgetUsage groupUpdate = null;
         if (workload.group().isPresent()) {
             String groupKey = workload.group().get().budgetKey();
-            BudgetRule.Admission g = workload.admitGroup(budget.usage(groupKey, period),
-                    budget.overlapping(groupKey, period), admitted.charged());
+            BudgetUsage group = budget.usage(groupKey, period);
+            BudgetRule.Admission g = workload.admitGroup(group, budget.overlapping(groupKey, period),
+                    membersSpent(group, period), admitted.charged());
             if (g instanceof BudgetRule.Refused r) {
                 return Outcome.refused(Outcome.Status.BUDGET_EXHAUSTED, eventTime, r.message());
             }
@@ -210,7 +241,8 @@ public final class DeviceClient implements AutoCloseable {
 
     /**
      * The exact ε this device has spent of its budget group's budget in the current period (all the group's
-     * workloads), or empty if the workload belongs to no group.
+     * workloads, including what a workload spent before it joined), or empty if the workload belongs to no
+     * group.
      */
     public synchronized Optional<BigDecimal> groupSpentInCurrentPeriod() {
         if (workload.group().isEmpty()) {
@@ -218,8 +250,8 @@ public final class DeviceClient implements AutoCloseable {
         }
         String key = workload.group().get().budgetKey();
         PeriodKey period = workload.periodOf(clock.millis());
-        return Optional.of(BudgetRule.spentOverlapping(budget.usage(key, period),
-                budget.overlapping(key, period)));
+        BudgetUsage group = budget.usage(key, period);
+        return Optional.of(BudgetRule.groupSpent(group, budget.overlapping(key, period), membersSpent(group, period)));
     }
 
     /** The exact ε this device has spent of the current period's budget (all versions of the workload). */

@@ -454,6 +454,25 @@ class GatewayHardeningTest {
             g.register(grouped("wc", 1, 1, "telemetry", 5), T0 + 12_000);
             assertThat(g.catalog.current("wc")).isNull();
             assertThat(g.metrics.count("pgw.workloads.invalid")).isEqualTo(1);
+
+            // device d2 spends 2 on workload wd before wd joins the group (budget 3): from then on the group
+            // counts those 2, so d2 has 1 left for all the group's workloads, not 3
+            WorkloadSpec d1 = grouped("wd", 1, 1, null, 0);
+            g.register(d1, T0 + 13_000);
+            g.send(report(d1, "d2", 0, T0 + 14_000, 1), T0 + 14_000);
+            g.send(report(d1, "d2", 1, T0 + 14_001, 1), T0 + 14_001);
+            g.register(grouped("wd", 2, 1, "telemetry", 3), T0 + 15_000);
+            g.send(report(a, "d2", 0, T0 + 16_000, 1), T0 + 16_000);
+            g.send(report(a, "d2", 1, T0 + 16_001, 1), T0 + 16_001);
+            WorkloadSpec d2 = grouped("wd", 2, 1, "telemetry", 3);
+            g.send(report(d2, "d2", 2, T0 + 16_002, 1), T0 + 16_002);
+            assertThat(reasons(g)).containsExactly(RejectionReason.GROUP_BUDGET_EXHAUSTED,
+                    RejectionReason.GROUP_BUDGET_EXHAUSTED);
+            // and a renamed group starts from what its members spent, not from zero
+            g.register(grouped("wa", 2, 1, "telemetry-v2", 3), T0 + 17_000);
+            g.register(grouped("wd", 3, 1, "telemetry-v2", 3), T0 + 17_000);
+            g.send(report(grouped("wa", 2, 1, "telemetry-v2", 3), "d2", 2, T0 + 18_000, 1), T0 + 18_000);
+            assertThat(reasons(g)).containsExactly(RejectionReason.GROUP_BUDGET_EXHAUSTED);
         }
     }
 }

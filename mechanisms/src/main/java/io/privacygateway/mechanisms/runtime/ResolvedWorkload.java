@@ -99,10 +99,13 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
      * (call only when {@link #group()} is present; the group's usage is kept under
      * {@code group().get().budgetKey()}, in periods of the workload's period length).
      *
+     * @param membersSpent each member workload's own spend in the period before the report, this one's included
+     *     (see {@link BudgetRule#group})
      * @param charge what {@link #admit} charged
      */
     default BudgetRule.Admission admitGroup(BudgetUsage current, Collection<BudgetUsage> others,
-            java.math.BigDecimal charge) {
-        return BudgetRule.group(group().orElseThrow().epsilonPerPeriod(), current, others, charge);
+            java.util.Map<String, java.math.BigDecimal> membersSpent, java.math.BigDecimal charge) {
+        return BudgetRule.group(group().orElseThrow().epsilonPerPeriod(), current, others, id(), membersSpent,
+                charge);
     }
 }

@@ -127,8 +127,13 @@ public final class ReportAdmission {
         String groupKey = null;
         if (w.group().isPresent()) {
             groupKey = w.group().get().budgetKey();
+            Map<String, java.math.BigDecimal> membersSpent = new HashMap<>();
+            for (String member : catalog.groupMembers(w.group().get().name())) {
+                membersSpent.put(member, budgets.current(member, period, report.deviceId()).spent());
+            }
+            membersSpent.put(w.id(), current.spent());
             BudgetRule.Admission g = w.admitGroup(budgets.current(groupKey, period, report.deviceId()),
-                    budgets.others(groupKey, period, report.deviceId()), admitted.charged());
+                    budgets.others(groupKey, period, report.deviceId()), membersSpent, admitted.charged());
             if (g instanceof BudgetRule.Refused refused) {
                 return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
             }
@@ -153,7 +158,7 @@ public final class ReportAdmission {
             aggregates.markDirty(wk);
         }
         budgets.record(w.id(), report.deviceId(), admitted.updated());
-        if (group != null && group.charged().signum() > 0) {
+        if (group != null) {
             budgets.record(groupKey, report.deviceId(), group.updated());
         }
         try {

@@ -33,6 +33,7 @@ public final class WorkloadCatalog {
     private final ResolvedWorkloadCache cache = new ResolvedWorkloadCache(VERSIONS_KEPT);
     private volatile Function<String, String> specStore = h -> null;
     private volatile long answersFrom = Long.MIN_VALUE;
+    private volatile Map<String, List<String>> groupMembers = Map.of();
 
     /** Thrown when a registered spec is unusable (the message names the field). */
     public static final class BadSpecException extends RuntimeException {
@@ -88,7 +89,28 @@ public final class WorkloadCatalog {
         specs.put(contentHash, specJson);
         Registration r = new Registration(id, contentHash, Math.max(since, answersFrom), w);
         current.put(id, r);
+        groupsChanged();
         return r;
+    }
+
+    /**
+     * The ids of the workloads whose current version belongs to budget group {@code name} (deleted ones
+     * excluded), or an empty list.
+     */
+    public List<String> groupMembers(String name) {
+        return groupMembers.getOrDefault(name, List.of());
+    }
+
+    private synchronized void groupsChanged() {
+        Map<String, List<String>> members = new java.util.TreeMap<>();
+        for (Registration r : current.values()) {
+            var group = r.workload().spec().budget().group();
+            if (!r.deleted() && group != null) {
+                members.computeIfAbsent(group.name(), k -> new java.util.ArrayList<>()).add(r.id());
+            }
+        }
+        members.replaceAll((k, v) -> List.copyOf(v));
+        groupMembers = Map.copyOf(members);
     }
 
     /**
@@ -123,6 +145,7 @@ public final class WorkloadCatalog {
         }
         Registration r = new Registration(id, prior.contentHash(), prior.since(), prior.workload(), at);
         current.put(id, r);
+        groupsChanged();
         return r;
     }
 
