@@ -78,8 +78,12 @@ public final class CanonicalForm {
                     s.budget().group().epsilonPerPeriod().exact())));
         }
         t.put("budget", budget);
-        t.put("window", new TreeMap<>(Map.of("size", s.window().size().toString(),
-                "grace", s.window().grace().toString())));
+        Map<String, Object> window = new TreeMap<>(Map.of("size", s.window().size().toString(),
+                "grace", s.window().grace().toString()));
+        if (!s.window().horizons().isEmpty()) { // absent when empty: content hashes of older specs are unchanged
+            window.put("horizons", s.window().horizons().stream().map(Horizon::wireName).toList());
+        }
+        t.put("window", window);
         t.put("confidence", s.confidence().value());
         if (s.alpha() != null) {
             t.put("alpha", s.alpha().value());

@@ -79,6 +79,10 @@ public record WorkloadSpec(
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
                     + "bucketed histogram), family is " + family.wireName());
         }
+        if (mode == Mode.LOCAL && window.horizons().stream().anyMatch(h -> h instanceof Horizon.SinceActivation)) {
+            throw new InvalidWorkloadException("window.horizons", Horizon.SinceActivation.WIRE_NAME + " is a "
+                    + "central-mode running total; local mode answers spans (e.g. 1h, 1d)");
+        }
         Epsilon charge = modeParameters.epsilonPerCharge();
         if (budget.group() != null && budget.group().epsilonPerPeriod().compareTo(charge) < 0) {
             throw new InvalidWorkloadException("budget.group.epsilonPerPeriod", "(" + budget.group().epsilonPerPeriod()
@@ -305,10 +309,38 @@ public record WorkloadSpec(
      * @param size window length (> 0, whole milliseconds)
      * @param grace how long after the window end late reports are still accepted (>= 0)
      */
-    public record Window(Duration size, Duration grace) {
+    /**
+     * Tumbling windows aligned to the epoch, and the longer horizons answered from them.
+     *
+     * @param size the window size
+     * @param grace how long after its end a window still takes reports
+     * @param horizons longer horizons (at most {@value #MAX_HORIZONS}, distinct): spans that are whole multiples
+     *     of the window size and longer than it, and (central mode) {@code since-activation}
+     */
+    public record Window(Duration size, Duration grace, List<Horizon> horizons) {
+        /** The most horizons a workload declares. */
+        public static final int MAX_HORIZONS = 4;
+
         public Window {
             require(size != null && size.toMillis() > 0, "window.size", "must be > 0, got " + size);
             require(grace != null && !grace.isNegative(), "window.grace", "must be >= 0, got " + grace);
+            horizons = horizons == null ? List.of() : List.copyOf(horizons);
+            require(horizons.size() <= MAX_HORIZONS, "window.horizons", "at most " + MAX_HORIZONS
+                    + " horizons, got " + horizons.size());
+            require(horizons.stream().distinct().count() == horizons.size(), "window.horizons",
+                    "must be distinct, got " + horizons.stream().map(Horizon::wireName).toList());
+            for (Horizon h : horizons) {
+                if (h instanceof Horizon.Span span) {
+                    require(span.millis() > size.toMillis() && span.millis() % size.toMillis() == 0,
+                            "window.horizons", "each span must be a whole multiple of the window size ("
+                                    + size + ") and longer than it, got " + span.size());
+                }
+            }
+        }
+
+        /** Windows without longer horizons. */
+        public Window(Duration size, Duration grace) {
+            this(size, grace, List.of());
         }
 
         public long sizeMillis() {

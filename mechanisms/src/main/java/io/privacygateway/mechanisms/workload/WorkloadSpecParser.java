@@ -32,7 +32,7 @@ import java.util.TreeSet;
  * mechanism: auto             # see MechanismId
  * epsilonPerReport: 1.0       # local mode
  * budget: {epsilonPerPeriod: 4.0, period: 1d}   # group: {name: telemetry, epsilonPerPeriod: 6} (optional)
- * window: {size: 1m, grace: 10s}
+ * window: {size: 1m, grace: 10s}   # horizons: [1h, 1d] (rollups; central also since-activation)
  * confidence: 0.95            # default 0.95
  * alpha: 0.1                  # coarse projection / chaining (optional)
  * epsilonSplit: optimal       # equal | optimal (default)
@@ -137,10 +137,20 @@ public final class WorkloadSpecParser {
         b.budget(new WorkloadSpec.Budget(epsilon(budgetTree, "budget.", "epsilonPerPeriod"),
                 positiveDuration(budgetTree, "budget.", "period"), group));
         Map<?, ?> windowTree = map(tree, "window");
-        checkKnown("window.", windowTree, Set.of("size", "grace"));
+        checkKnown("window.", windowTree, Set.of("size", "grace", "horizons"));
         Duration size = positiveDuration(windowTree, "window.", "size");
         Duration grace = windowTree.containsKey("grace") ? duration(windowTree, "window.", "grace") : Duration.ZERO;
-        b.window(size, grace);
+        List<Horizon> horizons = new ArrayList<>();
+        if (windowTree.containsKey("horizons")) {
+            if (!(windowTree.get("horizons") instanceof List<?> hs)) {
+                throw new InvalidWorkloadException("window.horizons", "must be a list such as [1h, 1d], got "
+                        + windowTree.get("horizons"));
+            }
+            for (Object h : hs) {
+                horizons.add(Horizon.parse(h == null ? null : h.toString()));
+            }
+        }
+        b.window(new WorkloadSpec.Window(size, grace, horizons));
         if (tree.containsKey("confidence")) {
             b.confidence(wrap("confidence", () -> new ConfidenceLevel(number(tree, "", "confidence"))));
         }

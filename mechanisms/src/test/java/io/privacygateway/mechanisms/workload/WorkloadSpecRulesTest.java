@@ -145,4 +145,47 @@ class WorkloadSpecRulesTest {
                 "group", java.util.Map.of("name", "g", "epsilon", 3.0)));
         assertThatThrownBy(() -> WorkloadSpecParser.parse(t)).hasMessageStartingWith("budget.group.epsilon");
     }
+
+    /** 14.2: horizons are whole multiples of the window, distinct, few; since-activation is central only. */
+    @Test
+    void horizonsAreWholeMultiplesOfTheWindowAndKeepOlderContentHashes() {
+        Duration m = Duration.ofMinutes(1);
+        Duration g = Duration.ofSeconds(10);
+        WorkloadSpec plain = histogram().build();
+        WorkloadSpec rolled = histogram().window(new WorkloadSpec.Window(m, g, List.of(
+                new Horizon.Span(Duration.ofHours(1)), new Horizon.Span(Duration.ofDays(1))))).build();
+        assertThat(rolled.window().horizons()).hasSize(2);
+        assertThat(CanonicalForm.of(plain)).doesNotContain("horizons");
+        assertThat(CanonicalForm.of(rolled)).contains("\"horizons\":[\"PT1H\",\"PT24H\"]");
+        assertThat(CanonicalForm.contentHash(rolled)).isNotEqualTo(CanonicalForm.contentHash(plain));
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.Span(Duration.ofSeconds(90))))),
+                "window.horizons");
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.Span(m)))), "window.horizons");
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.Span(Duration.ofHours(1)),
+                new Horizon.Span(Duration.ofMinutes(60))))), "window.horizons");
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.Span(Duration.ofDays(401))))),
+                "window.horizons");
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.Span(Duration.ofMinutes(2)),
+                new Horizon.Span(Duration.ofMinutes(3)), new Horizon.Span(Duration.ofMinutes(4)),
+                new Horizon.Span(Duration.ofMinutes(5)), new Horizon.Span(Duration.ofMinutes(6))))), "window.horizons");
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.SinceActivation()))), "window.horizons");
+        assertThat(central().window(new WorkloadSpec.Window(m, g, List.of(new Horizon.SinceActivation(),
+                new Horizon.Span(Duration.ofHours(1))))).build().window().horizons()).hasSize(2);
+        // the file syntax
+        var tree = WorkloadSpecParser.tree();
+        tree.put("id", "h");
+        tree.put("version", 1);
+        tree.put("family", "histogram");
+        tree.put("domain", java.util.Map.of("labels", List.of("a", "b")));
+        tree.put("mechanism", "grr");
+        tree.put("epsilonPerReport", 1.0);
+        tree.put("budget", java.util.Map.of("epsilonPerPeriod", 4.0, "period", "1d"));
+        tree.put("window", java.util.Map.of("size", "1m", "horizons", List.of("1h", "P1D")));
+        assertThat(WorkloadSpecParser.parse(tree).window().horizons()).containsExactly(
+                new Horizon.Span(Duration.ofHours(1)), new Horizon.Span(Duration.ofDays(1)));
+        tree.put("window", java.util.Map.of("size", "1m", "horizons", List.of("hourly")));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(tree)).hasMessageStartingWith("window.horizons:");
+        tree.put("window", java.util.Map.of("size", "1m", "horizons", "1h"));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(tree)).hasMessageStartingWith("window.horizons:");
+    }
 }
