@@ -42,4 +42,37 @@ public record WindowTruth(String workloadId, String contentHash, long windowStar
     public double[] meanAnswer() {
         return meanAnswer.clone();
     }
+
+    /**
+     * The truth of several consecutive windows of one workload version taken together (a longer horizon): the
+     * counts added, the mean answer weighted by each window's reports; empty if {@code windows} is empty.
+     */
+    public static java.util.Optional<WindowTruth> combined(List<WindowTruth> windows) {
+        if (windows.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        WindowTruth first = windows.get(0);
+        long[] counts = new long[first.counts.length];
+        double[] mean = new double[first.meanAnswer.length];
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        long n = 0;
+        for (WindowTruth w : windows) {
+            long wn = w.n();
+            for (int i = 0; i < counts.length; i++) {
+                counts[i] += w.counts[i];
+            }
+            for (int q = 0; q < mean.length; q++) {
+                mean[q] += wn * w.meanAnswer[q];
+            }
+            n += wn;
+            start = Math.min(start, w.windowStart);
+            end = Math.max(end, w.windowEnd);
+        }
+        for (int q = 0; q < mean.length; q++) {
+            mean[q] = n == 0 ? Double.NaN : mean[q] / n;
+        }
+        return java.util.Optional.of(new WindowTruth(first.workloadId, first.contentHash, start, end, counts, mean,
+                first.labels));
+    }
 }

@@ -35,11 +35,13 @@ import org.apache.avro.generic.IndexedRecord;
  * @param upper upper ends of the error bars, one per label
  * @param standardErrors standard errors, one per label
  * @param receivedAt when the dashboard received the answer (epoch milliseconds, from its injected clock)
+ * @param horizon for an answer over a longer horizon (a rollup or running total, e.g. {@code PT1H}), its name;
+ *     {@code ""} for a single window
  */
 public record WindowView(String workloadId, int version, String contentHash, String mode, String mechanism,
         Chart chart, long windowStart, long windowEnd, long n, double epsilon, double delta, double confidence,
         double cumulativeEpsilon, List<String> labels, double[] estimates, double[] lower, double[] upper,
-        double[] standardErrors, long receivedAt) {
+        double[] standardErrors, long receivedAt, String horizon) {
 
     /** How the page draws a workload's latest window. */
     public enum Chart {
@@ -67,6 +69,7 @@ public record WindowView(String workloadId, int version, String contentHash, Str
         lower = lower.clone();
         upper = upper.clone();
         standardErrors = standardErrors.clone();
+        horizon = horizon == null ? "" : horizon;
         int m = labels.size();
         if (workloadId == null || workloadId.isBlank() || windowEnd <= windowStart || estimates.length != m
                 || lower.length != m || upper.length != m || standardErrors.length != m) {
@@ -108,7 +111,15 @@ public record WindowView(String workloadId, int version, String contentHash, Str
         }
         return new WindowView(workloadId, version, contentHash, mode, mechanism, chart, windowStart, windowEnd, n,
                 epsilon, delta, confidence, cumulativeEpsilon, other.labels, estimates, lower, upper, standardErrors,
-                receivedAt);
+                receivedAt, horizon);
+    }
+
+    /**
+     * The series this answer belongs to: the workload id for window answers, {@code "<id> · <horizon>"} for
+     * answers over a longer horizon (each horizon is its own series, so a rollup never replaces a window).
+     */
+    public String series() {
+        return horizon.isEmpty() ? workloadId : workloadId + " · " + horizon;
     }
 
     /** The window length in milliseconds (positive). */
@@ -142,7 +153,7 @@ public record WindowView(String workloadId, int version, String contentHash, Str
                 (long) number(r, "n", -1), number(r, "epsilon", Double.NaN), number(r, "delta", Double.NaN),
                 number(r, "confidence", Double.NaN), number(r, "cumulativeEpsilon", Double.NaN), labels,
                 doubles(r, "estimates", m), doubles(r, "lower", m), doubles(r, "upper", m),
-                doubles(r, "standardErrors", m), receivedAt));
+                doubles(r, "standardErrors", m), receivedAt, text(r, "horizon", "")));
     }
 
     /**

@@ -52,12 +52,18 @@ public final class AnswerPrinter {
         return new Comparison(m, inside, Math.sqrt(sq / Math.max(1, m)));
     }
 
+    private static String rollupKind(WindowAnswer a) {
+        return "central".equals(a.getMode()) ? "running total" : "rollup of its windows, no extra ε";
+    }
+
     /** The text block of one answer ({@code truth} may be null). */
     public String format(WindowAnswer a, WindowTruth truth) {
         StringBuilder b = new StringBuilder();
         boolean central = "central".equals(a.getMode());
-        b.append(String.format(Locale.ROOT, "── %s v%d · window %s–%s · %s %s · ε = %s %s, δ = %s",
-                a.getWorkloadId(), a.getWorkloadVersion(), time.format(a.getWindowStart()),
+        b.append(String.format(Locale.ROOT, "── %s v%d · %s %s–%s · %s %s · ε = %s %s, δ = %s",
+                a.getWorkloadId(), a.getWorkloadVersion(),
+                a.getHorizon() == null ? "window" : "horizon " + a.getHorizon() + " (" + rollupKind(a) + ")",
+                time.format(a.getWindowStart()),
                 time.format(a.getWindowEnd()), a.getMode(), a.getMechanism(), number(a.getEpsilon()),
                 central ? "this release" : "per report", number(a.getDelta())));
         if (central) {

@@ -248,8 +248,19 @@ public final class Demo implements AutoCloseable {
                 .findFirst();
     }
 
+    /** The truth of the windows a longer-horizon answer covers, taken together. */
+    private Optional<WindowTruth> spanTruthOf(WindowAnswer a) {
+        long start = a.getWindowStart().toEpochMilli();
+        long end = a.getWindowEnd().toEpochMilli();
+        return WindowTruth.combined(fleet.truth().windows(a.getWorkloadId()).stream()
+                .filter(t -> t.contentHash().equals(a.getContentHash()) && t.windowStart() >= start
+                        && t.windowEnd() <= end)
+                .toList());
+    }
+
     private void onAnswer(AnswerPrinter printer, WindowAnswer a) {
         WindowTruth t = fleet == null ? null
+                : a.getHorizon() != null ? spanTruthOf(a).orElse(null)
                 : truthOf(a.getWorkloadId(), a.getWindowStart().toEpochMilli(), a.getContentHash()).orElse(null);
         AnswerPrinter.Comparison c = t == null ? null : AnswerPrinter.compare(a, t.meanAnswer());
         if (c != null) {

@@ -219,6 +219,25 @@ class DashboardHistoryTest {
         assertThat(v6.allows("localhost")).isTrue();
     }
 
+    /** 14.2: a rollup starts where its first window starts; it is its own series and never replaces the window. */
+    @Test
+    void answersOverALongerHorizonAreTheirOwnSeries() {
+        AnswerHistory h = new AnswerHistory(5, clock);
+        long t0 = 1_800_000_000_000L;
+        h.accept(minimal("w", t0, t0 + 10_000));
+        WindowAnswer span = minimal("w", t0, t0 + 60_000);
+        span.setHorizon("PT1M");
+        span.setN(60);
+        h.accept(span);
+        AnswerHistory.Snapshot snap = h.snapshot();
+        assertThat(snap.workloads()).extracting(AnswerHistory.WorkloadHistory::workloadId)
+                .containsExactly("w", "w · PT1M");
+        assertThat(snap.workloads().get(0).latest().n()).isEqualTo(10);
+        assertThat(snap.workloads().get(1).latest().n()).isEqualTo(60);
+        assertThat(snap.workloads().get(1).latest().horizon()).isEqualTo("PT1M");
+        assertThat(snap.workloads().get(0).latest().horizon()).isEmpty();
+    }
+
     private static WindowAnswer minimal(String id, long start, long end) {
         return WindowAnswer.newBuilder().setWorkloadId(id).setWorkloadVersion(1).setContentHash("h").setMode("local")
                 .setWindowStart(Instant.ofEpochMilli(start)).setWindowEnd(Instant.ofEpochMilli(end)).setMechanism("grr")
