@@ -1,4 +1,4 @@
-package io.privacygateway.app.demo;
+package io.privacygateway.demo;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -22,7 +22,7 @@ import io.privacygateway.harness.KafkaHarness;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.WindowAnswer;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;

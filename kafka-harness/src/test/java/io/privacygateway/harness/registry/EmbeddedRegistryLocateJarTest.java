@@ -1,4 +1,4 @@
-package io.privacygateway.schemas.registry;
+package io.privacygateway.harness.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

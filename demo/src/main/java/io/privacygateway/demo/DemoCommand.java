@@ -1,7 +1,7 @@
-package io.privacygateway.app.cli;
+package io.privacygateway.demo;
 
 import io.privacygateway.app.Main;
-import io.privacygateway.app.demo.Demo;
+import io.privacygateway.app.cli.ToolCommand;
 import io.privacygateway.app.metrics.GatewayWatch;
 import java.io.PrintWriter;
 import java.time.Clock;
@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
                 + " of simulated devices and the dashboard, and prints every answer as it is published, next to the"
                 + " true values, and serves Prometheus metrics and health probes on a free port. Ctrl-C stops"
                 + " everything."})
-public final class DemoCommand implements Callable<Integer> {
+public final class DemoCommand implements Callable<Integer>, ToolCommand {
     @Spec
     CommandSpec spec;
 

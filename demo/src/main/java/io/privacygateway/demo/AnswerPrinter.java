@@ -1,4 +1,4 @@
-package io.privacygateway.app.demo;
+package io.privacygateway.demo;
 
 import io.privacygateway.simulator.WindowTruth;
 import io.privacygateway.schemas.avro.WindowAnswer;

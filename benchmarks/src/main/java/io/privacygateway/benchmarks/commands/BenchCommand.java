@@ -1,6 +1,6 @@
-package io.privacygateway.app.cli;
+package io.privacygateway.benchmarks.commands;
 
-import io.privacygateway.app.bench.AccuracyBenchmark;
+import io.privacygateway.app.cli.ToolCommand;
 import io.privacygateway.mechanisms.local.gaussian.GaussianSignBenchmark;
 import io.privacygateway.mechanisms.nets.NetsBenchmark;
 import io.privacygateway.mechanisms.param.Alpha;
@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
         subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
             BenchCommand.ReleaseTiming.class})
-public final class BenchCommand implements Runnable {
+public final class BenchCommand implements Runnable, ToolCommand {
     @Spec
     CommandSpec spec;
 
@@ -101,7 +101,7 @@ public final class BenchCommand implements Runnable {
     static int runCentral(PrintWriter o, int th, int trials, double[] epsilons, long[] ns, List<String> only)
             throws Exception {
         List<AccuracyBenchmark.BenchWorkload> ws = new ArrayList<>();
-        for (AccuracyBenchmark.BenchWorkload w : io.privacygateway.app.bench.CentralAccuracyBenchmark.standardWorkloads()) {
+        for (AccuracyBenchmark.BenchWorkload w : io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.standardWorkloads()) {
             if (only == null || only.stream().anyMatch(s -> w.name().contains(s))) {
                 ws.add(w);
             }
@@ -111,13 +111,13 @@ public final class BenchCommand implements Runnable {
                 + " RMS = ‖estimate − truth‖₂/√m%n", t, th);
         o.flush();
         long t0 = System.nanoTime();
-        var rows = new io.privacygateway.app.bench.CentralAccuracyBenchmark(t, th).run(ws, epsilons, ns, r -> {
+        var rows = new io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark(t, th).run(ws, epsilons, ns, r -> {
             synchronized (o) {
                 o.printf("  done: %s ε=%s n=%d%n", r.workload(), r.epsilon(), r.n());
                 o.flush();
             }
         });
-        o.println(io.privacygateway.app.bench.CentralAccuracyBenchmark.table(rows));
+        o.println(io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.table(rows));
         o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
         return 0;
     }
@@ -168,12 +168,12 @@ public final class BenchCommand implements Runnable {
             PrintWriter o = spec.commandLine().getOut();
             o.printf("bench release-timing: %d timed releases per dataset after %d warm-up releases%n", rounds, warmup);
             o.flush();
-            var rows = new io.privacygateway.app.bench.ReleaseTimingBenchmark(rounds, warmup).run(
-                    io.privacygateway.app.bench.CentralAccuracyBenchmark.standardWorkloads(), r -> {
+            var rows = new io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark(rounds, warmup).run(
+                    io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.standardWorkloads(), r -> {
                         o.printf("  done: %s %s%n", r.workload(), r.mechanism());
                         o.flush();
                     });
-            o.println(io.privacygateway.app.bench.ReleaseTimingBenchmark.table(rows));
+            o.println(io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark.table(rows));
             return 0;
         }
     }
@@ -220,7 +220,7 @@ public final class BenchCommand implements Runnable {
             o.printf("bench throughput: %d partitions, %d stream threads per system, %d cores, gateway commit interval %d ms%n",
                     partitions, threads, Runtime.getRuntime().availableProcessors(), commitIntervalMs);
             o.flush();
-            List<Object> results = new io.privacygateway.app.bench.ThroughputBenchmark(partitions, threads, msg -> {
+            List<Object> results = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads, msg -> {
                 o.println("  " + msg);
                 o.flush();
             }).commitInterval(commitIntervalMs).rounds(rounds).run(reports, reports1024, liveSeconds, liveRate);
@@ -228,13 +228,13 @@ public final class BenchCommand implements Runnable {
             o.printf("%n| system | reports (steady state) | seconds | reports/s | ratio to plain count (at-least-once) |%n"
                     + "|---|---|---|---|---|%n");
             for (Object r : results) {
-                if (r instanceof io.privacygateway.app.bench.ThroughputBenchmark.Result t) {
+                if (r instanceof io.privacygateway.benchmarks.commands.ThroughputBenchmark.Result t) {
                     if (plain == 0) {
                         plain = t.perSecond();
                     }
                     o.printf("| %s | %d | %.2f | %.0f | %.2f |%n", t.system(), t.records(), t.seconds(), t.perSecond(),
                             t.perSecond() / plain);
-                } else if (r instanceof io.privacygateway.app.bench.ThroughputBenchmark.Latency l) {
+                } else if (r instanceof io.privacygateway.benchmarks.commands.ThroughputBenchmark.Latency l) {
                     o.printf("%nlatency from window end + grace to a read_committed consumer (m = 64, %.0f reports/s, %d"
                             + " windows of 1 s): p50 %.0f ms, p99 %.0f ms%n", l.reportsPerSecond(), l.answers(), l.p50ms(),
                             l.p99ms());

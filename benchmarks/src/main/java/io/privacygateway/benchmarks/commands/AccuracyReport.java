@@ -1,6 +1,5 @@
-package io.privacygateway.app.cli;
+package io.privacygateway.benchmarks.commands;
 
-import io.privacygateway.app.bench.AccuracyBenchmark;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -87,6 +86,6 @@ final class AccuracyReport {
     }
 
     static String fmt(double e) {
-        return io.privacygateway.app.bench.AccuracyReportFormat.eps(e);
+        return io.privacygateway.benchmarks.commands.AccuracyReportFormat.eps(e);
     }
 }

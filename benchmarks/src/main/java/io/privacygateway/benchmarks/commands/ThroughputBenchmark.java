@@ -1,4 +1,4 @@
-package io.privacygateway.app.bench;
+package io.privacygateway.benchmarks.commands;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.privacygateway.harness.EmbeddedKafka;
@@ -14,7 +14,7 @@ import io.privacygateway.schemas.WorkloadSpecRecords;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.schemas.serde.AvroSerializer;

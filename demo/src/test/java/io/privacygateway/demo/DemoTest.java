@@ -1,4 +1,4 @@
-package io.privacygateway.app.demo;
+package io.privacygateway.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,9 @@
-package io.privacygateway.schemas.registry;
+package io.privacygateway.harness.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.privacygateway.schemas.registry.EmbeddedRegistry.RegistryStartException;
+import io.privacygateway.harness.registry.EmbeddedRegistry.RegistryStartException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetSocketAddress;

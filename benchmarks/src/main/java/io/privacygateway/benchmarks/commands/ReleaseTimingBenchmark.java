@@ -1,4 +1,4 @@
-package io.privacygateway.app.bench;
+package io.privacygateway.benchmarks.commands;
 
 import io.privacygateway.mechanisms.central.CentralParameters;
 import io.privacygateway.mechanisms.central.CentralPipeline;

@@ -1,4 +1,4 @@
-package io.privacygateway.schemas.registry;
+package io.privacygateway.harness.registry;
 
 import java.io.BufferedReader;
 import java.io.BufferedWriter;

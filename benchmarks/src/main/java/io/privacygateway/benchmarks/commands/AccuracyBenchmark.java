@@ -1,4 +1,4 @@
-package io.privacygateway.app.bench;
+package io.privacygateway.benchmarks.commands;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;

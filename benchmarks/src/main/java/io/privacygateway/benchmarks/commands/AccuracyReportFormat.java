@@ -1,4 +1,4 @@
-package io.privacygateway.app.bench;
+package io.privacygateway.benchmarks.commands;
 
 /** Number formatting shared by the benchmark tables. */
 public final class AccuracyReportFormat {
