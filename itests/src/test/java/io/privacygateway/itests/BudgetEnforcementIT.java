@@ -213,10 +213,10 @@ class BudgetEnforcementIT {
 
     /**
      * A device cannot multiply its budget by placing reports on several partitions itself (its own id as
-     * key, partitions chosen explicitly; equally keyless records or other keys): the ledger lives with the
+     * key, partitions chosen explicitly; equally keyless records or other keys): the budget entries live with the
      * partition of its device id, and reports that arrive elsewhere are rejected {@code WRONG_PARTITION}.
      * With 3 local partitions and k = 5 reports sent to each: exactly 5 accepted (n = 5), 10 rejected
-     * WRONG_PARTITION. (This was a gateway bug, found by this test: each partition had its own ledger and
+     * WRONG_PARTITION. (This was a gateway bug, found by this test: each partition had its own budget entries and
      * the device got 15 reports accepted.)
      */
     @Test

@@ -47,7 +47,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>rejected central reports carry no original value bytes (raw values never reach the rejections
  *       topic) but do name the record (topic, partition, offset, key).
  * </ul>
- * Deterministic (the noise is not looked at). A second, disabled test shows the per-partition ledger bug
+ * Deterministic (the noise is not looked at). A second, disabled test shows the per-partition budget bug
  * of {@code BudgetEnforcementIT} for the contribution limit. <b>Time:</b> about 12 s.
  */
 @ExtendWith({ItCluster.Extension.class, Timed.class})

@@ -221,7 +221,7 @@ class GatewayTopologyTest {
     }
 
     /**
-     * A device's ledger lives with its own partition (default partitioner of its id): a report placed on
+     * A device's budget entries live with its own partition (default partitioner of its id): a report placed on
      * another partition is refused, so a device cannot multiply its budget by spreading its reports.
      */
     @Test

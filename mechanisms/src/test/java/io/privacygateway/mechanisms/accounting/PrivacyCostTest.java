@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Boundary tests for every validated field of {@link PrivacyCost} and {@link PrivacyEvent}. */
-class PrivacyCostAndEventTest {
+/** Boundary tests for every validated field of {@link PrivacyCost}. */
+class PrivacyCostTest {
     private static final Instant T = Instant.parse("2024-05-01T12:00:00Z");
     private static final LogDelta LD = new LogDelta(-13.8);
 
@@ -63,57 +63,4 @@ class PrivacyCostAndEventTest {
         assertThat(new PrivacyCost.Approximate(1, LD).kind()).isEqualTo("approximate");
     }
 
-    @Test
-    void eventFieldsAreRequired() {
-        PrivacyCost c = new PrivacyCost.Pure(1);
-        assertThatThrownBy(() -> PrivacyEvent.of(null, c, T)).hasMessageContaining("mechanism");
-        assertThatThrownBy(() -> PrivacyEvent.of("", c, T)).hasMessageContaining("mechanism");
-        assertThatThrownBy(() -> PrivacyEvent.of("  ", c, T)).hasMessageContaining("mechanism").hasMessageContaining("\"  \"");
-        assertThatThrownBy(() -> PrivacyEvent.of("m", null, T)).hasMessageContaining("cost");
-        assertThatThrownBy(() -> PrivacyEvent.of("m", c, null)).hasMessageContaining("time");
-        assertThatThrownBy(() -> PrivacyEvent.of("m", c, T, null)).hasMessageContaining("parameters");
-        assertThatThrownBy(() -> new PrivacyEvent("m", c, null, T)).hasMessageContaining("parameters");
-    }
-
-    @ParameterizedTest
-    @ValueSource(doubles = {Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY})
-    void parameterValuesMustBeFinite(double bad) {
-        assertThatThrownBy(() -> PrivacyEvent.of("m", new PrivacyCost.Pure(1), T, Map.of("sigma", bad)))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("sigma").hasMessageContaining(String.valueOf(bad));
-    }
-
-    @Test
-    void parameterNamesMustBePresentAndValuesNonNull() {
-        PrivacyCost c = new PrivacyCost.Pure(1);
-        Map<String, Double> nullKey = new HashMap<>();
-        nullKey.put(null, 1.0);
-        assertThatThrownBy(() -> PrivacyEvent.of("m", c, T, nullKey))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("parameter name");
-        assertThatThrownBy(() -> PrivacyEvent.of("m", c, T, Map.of(" ", 1.0))).hasMessageContaining("parameter name");
-        Map<String, Double> nullValue = new HashMap<>();
-        nullValue.put("n", null);
-        assertThatThrownBy(() -> PrivacyEvent.of("m", c, T, nullValue)).hasMessageContaining("parameter n");
-        // A sorted map with a comparator that admits null keys still cannot smuggle one in.
-        SortedMap<String, Double> nullsFirst = new TreeMap<>(Comparator.nullsFirst(Comparator.<String>naturalOrder()));
-        nullsFirst.put(null, 1.0);
-        assertThatThrownBy(() -> new PrivacyEvent("m", c, nullsFirst, T)).hasMessageContaining("parameter name");
-    }
-
-    @Test
-    void parametersAreCopiedSortedAndImmutable() {
-        Map<String, Double> source = new LinkedHashMap<>();
-        source.put("sigma", 2.5);
-        source.put("n", 1e6);
-        source.put("sensitivity", 1.0);
-        source.put("offset", -3.0);
-        PrivacyEvent e = PrivacyEvent.of("gaussian", new PrivacyCost.Zcdp(0.08), T, source);
-        source.put("sigma", 99.0);
-        assertThat(e.parameters()).containsExactly(
-                Map.entry("n", 1e6), Map.entry("offset", -3.0), Map.entry("sensitivity", 1.0), Map.entry("sigma", 2.5));
-        assertThatThrownBy(() -> e.parameters().put("x", 1.0)).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(e).isEqualTo(PrivacyEvent.of("gaussian", new PrivacyCost.Zcdp(0.08), T,
-                Map.of("sigma", 2.5, "n", 1e6, "sensitivity", 1.0, "offset", -3.0)));
-        assertThat(PrivacyEvent.of("m", new PrivacyCost.Pure(1), Instant.MIN).parameters()).isEmpty();
-    }
 }
