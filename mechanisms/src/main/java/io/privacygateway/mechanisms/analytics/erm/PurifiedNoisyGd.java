@@ -194,6 +194,27 @@ public final class PurifiedNoisyGd implements WindowMechanism {
         return purifier;
     }
 
+    DiscreteGaussian noise() {
+        return noise;
+    }
+
+    /** M: the bound on a rounded gradient's squared norm (grid units). */
+    long maxNormSquared() {
+        return maxNormSquared;
+    }
+
+    double epsilonApprox() {
+        return epsilonApprox;
+    }
+
+    double epsilonPrime() {
+        return epsilonPrime;
+    }
+
+    LogDelta logDelta() {
+        return logDelta;
+    }
+
     @Override
     public List<Parameter> parameters() {
         return List.of(new Parameter("steps", STEPS), new Parameter("epsilonApprox", epsilonApprox),

@@ -90,6 +90,18 @@ public final class LaplaceSsp implements WindowMechanism {
         return 0.5 * tr / d * err * err;
     }
 
+    DiscreteLaplace xxNoise() {
+        return xxNoise;
+    }
+
+    DiscreteLaplace xyNoise() {
+        return xyNoise;
+    }
+
+    double[] shares() {
+        return parts.clone();
+    }
+
     @Override
     public List<Parameter> parameters() {
         return List.of(new Parameter("epsilonXtX", parts[0]), new Parameter("epsilonXty", parts[1]),

@@ -74,6 +74,7 @@ public final class PurifiedAdaSsp implements WindowMechanism {
     private final long[][] xxVectors;
     private final long[][] xyVectors;
     private final long lambdaStep;
+    private final long lambdaSensitivity;
     private final DiscreteLaplace lambdaNoise;
     private final double epsilonLambda;
     private final double epsilonApprox;
@@ -108,6 +109,7 @@ public final class PurifiedAdaSsp implements WindowMechanism {
         long dLambda = Math.multiplyExact(maxNormSq, (long) l);
         this.lambdaStep = Math.max(1, dLambda / 64);
         long kLambda = Math.max(1, (dLambda + lambdaStep - 1) / lambdaStep);
+        this.lambdaSensitivity = kLambda;
         Plan best = null;
         for (double pur : PURIFICATION_SHARES) {
             double[] parts = PrivacySplit.split(budget.epsilon(), LAMBDA_SHARE, 1 - LAMBDA_SHARE - pur, pur);
@@ -238,6 +240,32 @@ public final class PurifiedAdaSsp implements WindowMechanism {
 
     public LogDelta logDelta() {
         return logDelta;
+    }
+
+    // ---- for tests: the calibrated pieces ----
+    long lambdaStep() {
+        return lambdaStep;
+    }
+
+    /** The sensitivity of {@code ⌊λ_min/s⌋} (steps): {@code ⌈L·max‖Φ‖²/s⌉}. */
+    long lambdaSensitivity() {
+        return lambdaSensitivity;
+    }
+
+    DiscreteLaplace lambdaNoise() {
+        return lambdaNoise;
+    }
+
+    DiscreteGaussian xxNoise() {
+        return xxNoise;
+    }
+
+    DiscreteGaussian xyNoise() {
+        return xyNoise;
+    }
+
+    double[] shares() {
+        return new double[] {epsilonLambda, epsilonApprox, epsilonPrime};
     }
 
     @Override
