@@ -72,7 +72,9 @@ class AnalyticsReleaseTest {
             assertThat(a.cost()).isEqualTo(p.cost());
             assertThat(a.labels()).isEqualTo(w.queryLabels());
             assertThat(a.workloadHash()).isEqualTo(w.contentHash());
-            assertThat(a.extras().scalars()).isNotEmpty();
+            assertThat(a.extras().scalars()).isNotEmpty().hasSizeLessThanOrEqualTo(AnalyticsMechanisms.MAX_SCALARS);
+            assertThat(a.extras().scalars().keySet()).allMatch(k -> k.length() <= 32); // what RecordSizes assumes
+            assertThat(a.extras().items()).hasSizeLessThanOrEqualTo(AnalyticsMechanisms.MAX_ITEMS);
             Answer again = p.release(c, new SeededRandomBits(17));
             assertThat(again.estimates()).containsExactly(a.estimates());
             if (s.family() == QueryFamily.MODE) {
