@@ -43,7 +43,7 @@ final class RealAnswers {
 
     private record Source(WorkloadSpec spec, Workload workload, ResolvedWorkload active, double[] cumulative) {}
 
-    /** The demo's four example workloads (three local, one central), resolved as the registrar resolves them. */
+    /** The demo's example workloads (local, central, window analytics), resolved as the registrar resolves them. */
     RealAnswers(long seed) {
         this(Demo.exampleWorkloads(), seed);
     }
@@ -82,7 +82,7 @@ final class RealAnswers {
             for (int v : x) {
                 counts[v]++;
             }
-            truth.put(s.spec().id() + "@" + windowStart, s.workload().meanAnswer(counts));
+            truth.put(s.spec().id() + "@" + windowStart, s.workload().trueAnswer(counts));
             Answer a = release(s, x);
             s.cumulative()[0] += a.epsilon();
             long end = windowStart + s.spec().window().size().toMillis();
