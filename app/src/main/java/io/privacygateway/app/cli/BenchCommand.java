@@ -167,7 +167,7 @@ public final class BenchCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--trials", defaultValue = "5", description = "Releases per cell (default ${DEFAULT-VALUE}).")
+        @Option(names = "--trials", defaultValue = "7", description = "Releases per cell (default ${DEFAULT-VALUE}).")
         int trials;
 
         @Option(names = "--simulations", defaultValue = "2000",
