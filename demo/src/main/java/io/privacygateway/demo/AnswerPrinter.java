@@ -99,6 +99,22 @@ public final class AnswerPrinter {
         if (shown < labels.size()) {
             b.append(String.format(Locale.ROOT, "   … %d more queries%n", labels.size() - shown));
         }
+        if (a.getItems() != null && !a.getItems().isEmpty()) { // window analytics: the released label(s)
+            b.append(String.format(Locale.ROOT, "   released: %s%s%n", a.getItems().get(0).getLabel(),
+                    t == null ? "" : "  (true mode: " + labels.get(argmax(t)) + ")"));
+        }
+        if (a.getScalars() != null && !a.getScalars().isEmpty()) {
+            StringBuilder sc = new StringBuilder();
+            for (String k : List.of("stable", "gapForConfidence", "errorEstimate", "predictedExcessRisk", "ridge")) {
+                Double v = a.getScalars().get(k);
+                if (v != null) {
+                    sc.append(sc.length() == 0 ? "" : " · ").append(k).append(' ').append(number(v));
+                }
+            }
+            if (sc.length() > 0) {
+                b.append("   ").append(sc).append('\n');
+            }
+        }
         Comparison c = compare(a, t);
         if (c != null) {
             b.append(String.format(Locale.ROOT,
@@ -109,6 +125,16 @@ public final class AnswerPrinter {
             b.append(String.format(Locale.ROOT, "   expected RMS error %.4f%n", a.getExpectedRmsError()));
         }
         return b.toString();
+    }
+
+    private static int argmax(double[] v) {
+        int best = 0;
+        for (int i = 1; i < v.length; i++) {
+            if (v[i] > v[best]) {
+                best = i;
+            }
+        }
+        return best;
     }
 
     private static String clip(String s, int width) {

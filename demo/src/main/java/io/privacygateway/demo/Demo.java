@@ -69,7 +69,9 @@ import org.apache.kafka.clients.producer.Producer;
 public final class Demo implements AutoCloseable {
     /** The example workloads, resources under {@code /demo/}. */
     public static final List<String> WORKLOADS =
-            List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml");
+            List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml",
+                    // window analytics (docs/analytics.md): one workload of each family
+                    "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml");
     /** What misbehaving devices do (each bad device one of these, round-robin). */
     static final ReportKind[] MISBEHAVIOURS = {ReportKind.DUPLICATE, ReportKind.OVER_BUDGET, ReportKind.GARBAGE,
         ReportKind.WRONG_EPSILON, ReportKind.LATE, ReportKind.CLOCK_SKEW};

@@ -11,8 +11,9 @@ import java.util.List;
  * @param windowStart window start, epoch milliseconds (inclusive)
  * @param windowEnd window end, epoch milliseconds (exclusive)
  * @param counts per universe value, how many valid reports carried it
- * @param meanAnswer the true answer vector {@code (1/n) Σ Q(x_i)} ({@code Workload.meanAnswer}), one value
- *     per query label
+ * @param meanAnswer the true answer vector ({@code Workload.trueAnswer}): {@code (1/n) Σ Q(x_i)}, or for the
+ *     window-analytics families the exact statistic (mode indicator, least-squares θ, fitted model), one value per
+ *     query label
  * @param labels the query labels, in answer order (as in the answer record)
  */
 public record WindowTruth(String workloadId, String contentHash, long windowStart, long windowEnd, long[] counts,

@@ -273,6 +273,13 @@ public final class DashboardServer implements AutoCloseable {
                 numbers(x.putArray("estimates"), v.estimates());
                 numbers(x.putArray("lower"), v.lower());
                 numbers(x.putArray("upper"), v.upper());
+                if (!v.items().isEmpty()) {
+                    strings(x.putArray("items"), v.items());
+                }
+                if (!v.scalars().isEmpty()) {
+                    ObjectNode sc = x.putObject("scalars");
+                    v.scalars().forEach((k, val) -> num(sc, k, val));
+                }
                 double[] t = truth == null || !v.horizon().isEmpty() ? null
                         : truth.apply(v.workloadId(), v.windowStart());
                 if (t != null) {

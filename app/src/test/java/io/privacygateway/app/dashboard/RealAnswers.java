@@ -45,9 +45,10 @@ final class RealAnswers {
 
     /** The demo's workload files, in the order the demo registers them (a file of the demo module). */
     static final List<String> DEMO_WORKLOADS =
-            List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml");
+            List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml",
+                    "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml");
 
-    /** The demo's four example workloads (three local, one central), resolved as the registrar resolves them. */
+    /** The demo's example workloads (local, central, window analytics), resolved as the registrar resolves them. */
     RealAnswers(long seed) {
         this(demoWorkloads(), seed);
     }
@@ -100,7 +101,7 @@ final class RealAnswers {
             for (int v : x) {
                 counts[v]++;
             }
-            truth.put(s.spec().id() + "@" + windowStart, s.workload().meanAnswer(counts));
+            truth.put(s.spec().id() + "@" + windowStart, s.workload().trueAnswer(counts));
             Answer a = release(s, x);
             s.cumulative()[0] += a.epsilon();
             long end = windowStart + s.spec().window().size().toMillis();

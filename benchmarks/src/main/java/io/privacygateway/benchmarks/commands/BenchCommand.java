@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 /** {@code privacy-gateway bench}: benchmarks that print figures (never pass/fail on timings). */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
         subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
-            BenchCommand.ReleaseTiming.class})
+            BenchCommand.ReleaseTiming.class, BenchCommand.Analytics.class})
 public final class BenchCommand implements Runnable, ToolCommand {
     @Spec
     CommandSpec spec;
@@ -58,7 +58,8 @@ public final class BenchCommand implements Runnable, ToolCommand {
 
         @Option(names = "--mode", defaultValue = "local", paramLabel = "local|central",
                 description = "local (default) or central: purified Gaussian projection, purified chaining and the"
-                        + " Laplace baseline at n ∈ {10^3, 10^4, 10^5}.")
+                        + " Laplace baseline at n ∈ {10^3, 10^4, 10^5}, then the window-analytics families (bench"
+                        + " analytics).")
         String mode;
 
         @Option(names = "--ns", split = ",", defaultValue = "1000,10000,100000", description = "Central mode: n values.")
@@ -119,7 +120,73 @@ public final class BenchCommand implements Runnable, ToolCommand {
         });
         o.println(io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.table(rows));
         o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        return runAnalytics(o, Math.max(trials, 5), epsilons, ns, only, 2000);
+    }
+
+    /** The window-analytics families (mode, regression, erm): every mechanism side by side. */
+    static int runAnalytics(PrintWriter o, int trials, double[] epsilons, long[] ns, List<String> only,
+            int simulations) {
+        var bench = new AnalyticsBenchmark(trials);
+        List<AnalyticsBenchmark.Row> rows = new ArrayList<>();
+        long t0 = System.nanoTime();
+        o.printf("window analytics: %d releases per cell (regression, erm), %d simulated releases per mode cell;"
+                + " synthetic data (SyntheticWindows, Zipf(1.1) over the feature cells), seeded%n", trials, simulations);
+        o.flush();
+        for (var w : AnalyticsBenchmark.standardWorkloads()) {
+            if (only != null && only.stream().noneMatch(s -> w.name().contains(s))) {
+                continue;
+            }
+            if (w.spec().family() == io.privacygateway.mechanisms.workload.QueryFamily.MODE) {
+                long n = ns.length > 1 ? ns[1] : ns[0];
+                List<AnalyticsBenchmark.ModeRow> mr = new ArrayList<>();
+                for (double e : epsilons) {
+                    mr.addAll(bench.modeRows(w, e, n, simulations));
+                }
+                o.println(AnalyticsBenchmark.modeTable(mr, n));
+                o.flush();
+                continue;
+            }
+            for (long n : ns) {
+                for (double e : epsilons) {
+                    rows.add(bench.run(w, e, n));
+                    o.printf("  done: %s ε=%s n=%d%n", w.name(), e, n);
+                    o.flush();
+                }
+            }
+        }
+        o.println(AnalyticsBenchmark.table(rows));
+        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
         return 0;
+    }
+
+    /** {@code bench analytics}: the window-analytics families alone. */
+    @Command(name = "analytics", mixinStandardHelpOptions = true,
+            description = {"Mode, regression and erm mechanisms side by side at ε ∈ {0.5, 1, 2, 4} and n ∈ {10^3, 10^4,",
+                "10^5}: P(true mode) against the gap; excess MSE over OLS; excess empirical risk and release time."})
+    public static final class Analytics implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--trials", defaultValue = "7", description = "Releases per cell (default ${DEFAULT-VALUE}).")
+        int trials;
+
+        @Option(names = "--simulations", defaultValue = "2000",
+                description = "Simulated mode releases per cell (default ${DEFAULT-VALUE}).")
+        int simulations;
+
+        @Option(names = "--epsilons", split = ",", defaultValue = "0.5,1,2,4", description = "ε values.")
+        double[] epsilons;
+
+        @Option(names = "--ns", split = ",", defaultValue = "1000,10000,100000", description = "n values.")
+        long[] ns;
+
+        @Option(names = "--workloads", split = ",", description = "Only workloads whose name contains one of these.")
+        List<String> only;
+
+        @Override
+        public Integer call() {
+            return runAnalytics(spec.commandLine().getOut(), trials, epsilons, ns, only, simulations);
+        }
     }
 
     /** Server-side speed figures. */

@@ -46,6 +46,13 @@ public final class CanonicalForm {
             d.put("buckets", b.edges());
         } else if (dom instanceof Domain.Attributes a) {
             d.put("attributes", a.names());
+        } else if (dom instanceof Domain.Grid g) {
+            List<Map<String, Object>> fs = new java.util.ArrayList<>();
+            for (Domain.Grid.Axis a : g.features()) {
+                fs.add(axis(a));
+            }
+            d.put("features", fs);
+            d.put("response", axis(g.response()));
         } else {
             Domain.Points p = (Domain.Points) dom;
             List<Map<String, Object>> pts = new java.util.ArrayList<>();
@@ -98,9 +105,20 @@ public final class CanonicalForm {
                     "neighbour", c.neighbour().wireName(),
                     "contributionsPerWindow", (long) c.contributionsPerWindow())));
         }
+        if (s.model() != null) {
+            t.put("model", new TreeMap<>(Map.of("loss", s.model().loss(), "radius", s.model().radius(),
+                    "regularization", s.model().regularization())));
+        }
         StringBuilder sb = new StringBuilder();
         write(sb, t);
         return sb.toString();
+    }
+
+    private static Map<String, Object> axis(Domain.Grid.Axis a) {
+        Map<String, Object> m = new TreeMap<>();
+        m.put("name", a.name());
+        m.put(a.bucketed() ? "buckets" : "values", a.bucketed() ? a.edges() : a.values());
+        return m;
     }
 
     /** Lower-case hex SHA-256 of the canonical form. */

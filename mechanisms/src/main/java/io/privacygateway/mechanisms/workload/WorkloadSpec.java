@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
  * @param alpha target average error for coarse projection and chaining (required by those), or {@code null}
  * @param epsilonSplit how chaining splits ε across levels
  * @param expectedReportsPerWindow the n used to resolve {@code auto} before data arrives, or 0
+ * @param model the fitted model of the erm family (required there, {@code null} for every other family)
  */
 public record WorkloadSpec(
         String id,
@@ -45,7 +46,8 @@ public record WorkloadSpec(
         ConfidenceLevel confidence,
         Alpha alpha,
         EpsilonSplit epsilonSplit,
-        long expectedReportsPerWindow) {
+        long expectedReportsPerWindow,
+        Model model) {
 
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     /** Upper limits that keep materialized workloads in memory (N·m doubles). */
@@ -100,6 +102,7 @@ public record WorkloadSpec(
         }
         require(expectedReportsPerWindow >= 0 && expectedReportsPerWindow <= Long.MAX_VALUE / 4,
                 "expectedReportsPerWindow", "must be in [1, " + Long.MAX_VALUE / 4 + "], got " + expectedReportsPerWindow);
+        checkAnalytics(family, domain, mode, mechanism, model);
     }
 
     /** A builder with the defaults of a workload file: local mode, {@code auto}, confidence 0.95, optimal split. */
@@ -124,6 +127,7 @@ public record WorkloadSpec(
         b.alpha = alpha;
         b.epsilonSplit = epsilonSplit;
         b.expectedReportsPerWindow = expectedReportsPerWindow;
+        b.model = model;
         return b;
     }
 
@@ -389,6 +393,7 @@ public record WorkloadSpec(
         private Alpha alpha;
         private EpsilonSplit epsilonSplit = EpsilonSplit.OPTIMAL;
         private long expectedReportsPerWindow;
+        private Model model;
 
         private Builder() {}
 
@@ -480,6 +485,12 @@ public record WorkloadSpec(
             return this;
         }
 
+        /** The erm family's model. */
+        public Builder model(Model v) {
+            model = v;
+            return this;
+        }
+
         /**
          * Sets the ε of one charge in the current mode (local: per report; central: per release), keeping the
          * other mode parameters.
@@ -523,7 +534,7 @@ public record WorkloadSpec(
         /** Validates every rule and returns the spec. */
         public WorkloadSpec build() {
             return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mechanism, modeParameters,
-                    budget, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow);
+                    budget, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow, model);
         }
     }
 
@@ -541,6 +552,8 @@ public record WorkloadSpec(
             case CDF, RANGE -> domain instanceof Domain.Buckets;
             case MARGINALS -> domain instanceof Domain.Attributes;
             case POINTS -> domain instanceof Domain.Points;
+            case MODE -> domain instanceof Domain.Labels;
+            case REGRESSION, ERM -> domain instanceof Domain.Grid;
         };
         if (!ok) {
             throw new InvalidWorkloadException("domain", "family " + family.wireName() + " needs "
@@ -549,6 +562,8 @@ public record WorkloadSpec(
                         case CDF, RANGE -> "buckets";
                         case MARGINALS -> "attributes";
                         case POINTS -> "points";
+                        case MODE -> "labels";
+                        case REGRESSION, ERM -> "features and a response";
                     } + ", got " + domain.kind());
         }
     }
@@ -591,6 +606,15 @@ public record WorkloadSpec(
                 universe = 1L << d;
                 m = binomial(d, way) << way;
             }
+            case MODE -> {
+                universe = ((Domain.Labels) domain).labels().size();
+                m = universe;
+            }
+            case REGRESSION, ERM -> {
+                Domain.Grid g = (Domain.Grid) domain;
+                universe = g.cellCount();
+                m = g.dimension();
+            }
             default -> {
                 Domain.Points p = (Domain.Points) domain;
                 universe = p.labels().size();
@@ -604,6 +628,52 @@ public record WorkloadSpec(
         if (universe * m > MAX_CELLS) {
             throw new InvalidWorkloadException("domain", "universe × queries = " + universe + " × " + m
                     + " exceeds the supported " + MAX_CELLS + " cells");
+        }
+    }
+
+    // ---- window analytics (mode, regression, erm; docs/analytics.md) ---------------------------------------
+
+    /**
+     * The convex model the erm family fits: minimise {@code (1/n)Σ ℓ(θ; x_i, y_i) + (λ/2)‖θ‖₂²} over the l2 ball
+     * {@code ‖θ‖₂ <= radius}.
+     *
+     * @param loss the loss ({@code logistic}: {@code ℓ = ln(1 + e^{−s·θᵀx})} with {@code s = ±1} for the response's
+     *     upper and lower value)
+     * @param radius the public bound on ‖θ‖₂ (finite, {@code > 0}, at most 1e6)
+     * @param regularization λ {@code >= 0} (finite, at most 1e6)
+     */
+    public record Model(String loss, double radius, double regularization) {
+        /** The losses supported. */
+        public static final java.util.List<String> LOSSES = java.util.List.of("logistic");
+
+        public Model {
+            require(loss != null && LOSSES.contains(loss), "model.loss", "must be one of " + LOSSES + ", got " + loss);
+            require(Double.isFinite(radius) && radius > 0 && radius <= 1e6, "model.radius",
+                    "must be a number in (0, 1e6], got " + radius);
+            require(Double.isFinite(regularization) && regularization >= 0 && regularization <= 1e6,
+                    "model.regularization", "must be a number in [0, 1e6], got " + regularization);
+        }
+    }
+
+    private static void checkAnalytics(QueryFamily family, Domain domain, Mode mode, MechanismId mechanism,
+            Model model) {
+        if (family.isWindowAnalytics()) {
+            require(mode == Mode.CENTRAL, "mode", "family " + family.wireName() + " runs in central mode only (the"
+                    + " gateway computes it from raw values), got " + mode.wireName());
+        }
+        if (mode == Mode.CENTRAL && mechanism != MechanismId.AUTO && !family.centralMechanisms().contains(mechanism)) {
+            throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" does not answer family "
+                    + family.wireName() + " (its mechanisms: " + family.centralMechanisms().stream()
+                            .map(MechanismId::wireName).collect(java.util.stream.Collectors.joining(", ")) + ")");
+        }
+        if (family == QueryFamily.ERM) {
+            require(model != null, "model", "is required for family erm");
+            Domain.Grid.Axis y = ((Domain.Grid) domain).response();
+            require(!y.bucketed() && y.values().size() == 2, "domain.response", "the logistic loss needs a response"
+                    + " with exactly two values (the lower is the negative class), got "
+                    + (y.bucketed() ? "buckets" : y.values().size() + " value(s)"));
+        } else {
+            require(model == null, "model", "is only allowed for family erm");
         }
     }
 
