@@ -29,6 +29,7 @@ public final class ChildGateway implements AutoCloseable {
     private volatile long maxHeapAfterGc;
     private volatile long maxHeapUsed;
     private volatile int heapSamples;
+    private final List<String> states = new CopyOnWriteArrayList<>();
 
     private ChildGateway(String name, Process process, Path log) {
         this.name = name;
@@ -71,6 +72,10 @@ public final class ChildGateway implements AutoCloseable {
             while ((line = r.readLine()) != null) {
                 if (line.startsWith("METRICS")) {
                     lastMetrics = line; // every 250 ms: kept out of the line list, logged only when it changes
+                    String state = line.replaceAll("^METRICS state=(\\S+).*$", "$1");
+                    if (states.isEmpty() || !states.get(states.size() - 1).equals(state)) {
+                        states.add(state);
+                    }
                     maxHeapAfterGc = Math.max(maxHeapAfterGc, value(line, "heapAfterGc"));
                     maxHeapUsed = Math.max(maxHeapUsed, value(line, "heapUsed"));
                     heapSamples++;
@@ -109,6 +114,16 @@ public final class ChildGateway implements AutoCloseable {
                 + "; output tail:\n" + tail(40));
     }
 
+    /** The Kafka Streams states the process reported, in order, without repeats (e.g. RUNNING, REBALANCING, ...). */
+    public List<String> states() {
+        return List.copyOf(states);
+    }
+
+    /** Whether the process has printed a line starting with {@code prefix}. */
+    public boolean printed(String prefix) {
+        return lines.stream().anyMatch(l -> l.startsWith(prefix));
+    }
+
     /** Waits for {@value GatewayMain#READY}; returns seconds since the process was started. */
     public double awaitReady(Duration timeout) throws InterruptedException {
         awaitLine(GatewayMain.READY, timeout);
@@ -131,6 +146,20 @@ public final class ChildGateway implements AutoCloseable {
     /** A field of the last METRICS line (0 if absent), e.g. {@code accepted} or {@code rejected[LATE]}. */
     public long metric(String key) {
         return value(lastMetrics, key);
+    }
+
+    private int gcRequests;
+
+    /**
+     * Asks the process for a full garbage collection and returns the heap it retains afterwards (bytes): what it
+     * really holds, not garbage waiting for collection.
+     */
+    public synchronized long liveHeapAfterFullGc() throws IOException, InterruptedException {
+        int n = ++gcRequests;
+        process.getOutputStream().write("gc\n".getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+        String line = awaitLine("HEAP n=" + n + " ", Duration.ofSeconds(60));
+        return value(line, "live");
     }
 
     /** The largest heap occupancy after a garbage collection the process reported (bytes). */

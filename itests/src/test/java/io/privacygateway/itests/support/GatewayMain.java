@@ -73,6 +73,40 @@ public final class GatewayMain {
                 Path.of(a.get("state")), "exactly_once_v2", kafka, Map.of());
     }
 
+    /** Heap occupied after the last collection of each heap pool (bytes). */
+    static long heapAfterLastGc() {
+        long afterGc = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            MemoryUsage u = pool.getType() == MemoryType.HEAP ? pool.getCollectionUsage() : null;
+            afterGc += u == null ? 0 : u.getUsed();
+        }
+        return afterGc;
+    }
+
+    /**
+     * Commands on standard input: {@code gc} runs a full collection and prints {@code HEAP n=<k> live=<bytes>
+     * max=<bytes>} (the heap the process really retains). When standard input ends (the test JVM that started
+     * this process is gone) the process halts, so no gateway outlives its test.
+     */
+    private static void commands() {
+        try (java.io.BufferedReader in = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            String line;
+            int n = 0;
+            while ((line = in.readLine()) != null) {
+                if (line.trim().equals("gc")) {
+                    System.gc();
+                    java.lang.management.MemoryUsage h = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage();
+                    System.out.println("HEAP n=" + (++n) + " live=" + h.getUsed() + " max=" + h.getMax());
+                    System.out.flush();
+                }
+            }
+        } catch (java.io.IOException e) {
+            // the parent went away
+        }
+        Runtime.getRuntime().halt(3);
+    }
+
     /** The central releaser the arguments ask for. */
     static CentralReleaser releaser(List<String> args) {
         return "seeded".equals(parse(args).get("releaser")) ? SeededCentralReleaser.INSTANCE : CentralReleaser.secure();
@@ -86,6 +120,9 @@ public final class GatewayMain {
         Runtime.getRuntime().addShutdownHook(new Thread(gateway::close, "gateway-shutdown"));
         System.out.printf("%s pid=%d after %.1f s%n", READY, ProcessHandle.current().pid(), (System.nanoTime() - t0) / 1e9);
         System.out.flush();
+        Thread commands = new Thread(GatewayMain::commands, "commands");
+        commands.setDaemon(true);
+        commands.start();
         Map<String, String> known = Map.of();
         while (true) {
             Thread.sleep(250);
@@ -115,13 +152,8 @@ public final class GatewayMain {
                 published += (long) c.count();
             }
             m.append(" published=").append(published);
-            long afterGc = 0;
-            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-                MemoryUsage u = pool.getType() == MemoryType.HEAP ? pool.getCollectionUsage() : null;
-                afterGc += u == null ? 0 : u.getUsed();
-            }
             m.append(" heapUsed=").append(ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed())
-                    .append(" heapAfterGc=").append(afterGc);
+                    .append(" heapAfterGc=").append(heapAfterLastGc());
             System.out.println(m);
             System.out.flush();
         }

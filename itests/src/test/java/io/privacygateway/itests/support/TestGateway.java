@@ -51,16 +51,24 @@ public final class TestGateway implements AutoCloseable {
     }
 
     static TestGateway start(ItCluster cluster, String applicationId, GatewayConfig config) throws Exception {
+        return start(cluster, config.toBuilder().applicationId(applicationId).build(), CentralReleaser.secure());
+    }
+
+    /**
+     * Starts a gateway of its own in this JVM (application id and topics from {@code config}, a fresh state
+     * directory) with the given central releaser; the caller closes it.
+     */
+    public static TestGateway start(ItCluster cluster, GatewayConfig config, CentralReleaser releaser)
+            throws Exception {
         long t0 = System.nanoTime();
         // a fresh state directory: state left by an earlier run would not match this run's broker
-        Path stateDir = Files.createTempDirectory(cluster.workDir(), "state-" + applicationId + "-");
+        Path stateDir = Files.createTempDirectory(cluster.workDir(), "state-" + config.applicationId() + "-");
         GatewaySettings s = new GatewaySettings(cluster.kafka.bootstrapServers(), cluster.registry.ccompatUrl(),
-                config.toBuilder().applicationId(applicationId).build(), (short) 1, 1, stateDir, "exactly_once_v2",
-                Map.of(), Map.of());
+                config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
         Deployment.prepare(s, cluster.registryClient);
-        GatewayService service = GatewayService.start(s, new SimpleMeterRegistry(), CentralReleaser.secure(),
-                Duration.ofSeconds(90));
-        System.out.printf("[it] gateway %s running after %.1f s%n", applicationId, (System.nanoTime() - t0) / 1e9);
+        GatewayService service = GatewayService.start(s, new SimpleMeterRegistry(), releaser, Duration.ofSeconds(90));
+        System.out.printf("[it] gateway %s running after %.1f s%n", config.applicationId(),
+                (System.nanoTime() - t0) / 1e9);
         return new TestGateway(cluster, config, service, stateDir);
     }
 
@@ -121,7 +129,7 @@ public final class TestGateway implements AutoCloseable {
     }
 
     /** Every answer of a workload on the answers topic now, by window start. */
-    public Map<Long, List<WindowAnswer>> allAnswers(String workloadId) {
+    public java.util.NavigableMap<Long, List<WindowAnswer>> allAnswers(String workloadId) {
         return Answers.all(cluster.kafkaConfig(), cluster.registryClient, config.answersTopic(), workloadId);
     }
 
