@@ -252,9 +252,10 @@ class FuzzIT {
             out.add(new Junk("odd headers, random bytes", lt, utf8("fuzz-headers-" + i), bytes(rnd, 1 + rnd.nextInt(60)),
                     oddHeaders(rnd, 200)));
         }
-        byte[] centralOnLocal = ser.serialize(lt, Reports.central(central, new ReportCoordinates("fuzz-cross-c",
+        // each serialized under its own topic's subject, then written to the other topic
+        byte[] centralOnLocal = ser.serialize(ct, Reports.central(central, new ReportCoordinates("fuzz-cross-c",
                 central.periodOf(t).index(), 0), t, "a"));
-        byte[] localOnCentral = ser.serialize(ct, localReport(local, "fuzz-cross-l", t, secret));
+        byte[] localOnCentral = ser.serialize(lt, localReport(local, "fuzz-cross-l", t, secret));
         for (int i = 0; i < 10; i++) {
             out.add(new Junk("central report on the local topic", lt, utf8("fuzz-cross-c"), centralOnLocal, List.of()));
             out.add(new Junk("local report on the central topic", ct, utf8("fuzz-cross-l"), localOnCentral, List.of()));

@@ -1,6 +1,7 @@
 package io.privacygateway.itests;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.client.Workloads;
 import io.privacygateway.itests.support.ChildGateway;
@@ -14,10 +15,13 @@ import io.privacygateway.itests.support.Traffic;
 import io.privacygateway.itests.support.Windows;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.Rejection;
+import io.privacygateway.schemas.avro.WindowAnswer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableMap;
 import java.util.Random;
 import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
@@ -37,7 +41,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * proves, for both workloads and every window from the activation through the window after the last burst:
  * exactly one answer, bit for bit the oracle's (so n equals the reports sent: none counted twice or lost, and the
  * release is the same); and the rejections topic is empty (no DUPLICATE or BUDGET_EXHAUSTED: no budget charged
- * twice). The seed, kill points and figures are printed. <b>Time:</b> about 90 s.
+ * twice). As a control of the check's power, an oracle missing a single local (or central) report must disagree
+ * with the published answers. The seed, kill points and figures are printed. <b>Time:</b> about 75 s.
  */
 @ExtendWith({ItCluster.Extension.class, Timed.class})
 class GatewayKillIT {
@@ -116,6 +121,17 @@ class GatewayKillIT {
             Thread.sleep(1500); // several punctuations: a second release of any window would show now
             int lw = lo.verify(rig.answers(local.id()), last, "killed gateway");
             int cw = co.verify(rig.answers(central.id()), last, "killed gateway");
+            // the check's power: an oracle that misses a single report (as if one had been lost, or counted
+            // twice by the gateway) disagrees with the published answers
+            NavigableMap<Long, List<WindowAnswer>> published = rig.answers(local.id());
+            assertThatThrownBy(() -> new Oracle(local, rig.activatedAt(localSpec)).addAll(sent.subList(1, sent.size()))
+                    .verify(published, last, "control")).isInstanceOf(AssertionError.class);
+            NavigableMap<Long, List<WindowAnswer>> publishedCentral = rig.answers(central.id());
+            List<SpecificRecord> withoutOneCentral = new ArrayList<>(sent);
+            withoutOneCentral.remove(withoutOneCentral.stream().filter(r -> r instanceof CentralReport).findFirst()
+                    .orElseThrow());
+            assertThatThrownBy(() -> new Oracle(central, rig.activatedAt(centralSpec)).addAll(withoutOneCentral)
+                    .verify(publishedCentral, last, "control")).isInstanceOf(AssertionError.class);
             List<Rejection> rejected = rig.rejections();
             log.forEach(l -> System.out.println("[kill] " + l));
             System.out.printf("[kill] seed %d: %d kills; %d reports sent (%d bursts of %d local + %d central);"
