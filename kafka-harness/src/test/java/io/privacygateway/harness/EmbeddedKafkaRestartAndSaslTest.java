@@ -59,7 +59,7 @@ class EmbeddedKafkaRestartAndSaslTest {
             p.put(ProducerConfig.ACKS_CONFIG, "all");
             p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
             p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 200);
-            List<Future<RecordMetadata>> sent = new ArrayList<>();
+            List<Future<RecordMetadata>> sent = java.util.Collections.synchronizedList(new ArrayList<>());
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
                     new StringSerializer())) {
                 for (int i = 0; i < 100; i++) {
@@ -70,11 +70,16 @@ class EmbeddedKafkaRestartAndSaslTest {
                 kafka.stop();
                 assertThat(kafka.isRunning()).isFalse();
                 assertThat(kafka.bootstrapServers()).isEqualTo(bootstrap);
-                for (int i = 0; i < 100; i++) { // buffered by the producer while the broker is down
-                    sent.add(producer.send(new ProducerRecord<>("bounce", "k" + (i % 7), "during-" + i)));
-                }
+                // sent while the broker is down, from another thread: send() itself may block on metadata
+                Thread during = new Thread(() -> {
+                    for (int i = 0; i < 100; i++) {
+                        sent.add(producer.send(new ProducerRecord<>("bounce", "k" + (i % 7), "during-" + i)));
+                    }
+                });
+                during.start();
                 Thread.sleep(2000);
                 kafka.restart();
+                during.join(60_000);
                 System.out.printf("[restart] broker down and up again in %d ms%n", (System.nanoTime() - t0) / 1_000_000);
                 assertThat(kafka.isRunning()).isTrue();
                 assertThat(kafka.restarts()).isEqualTo(1);
@@ -84,7 +89,8 @@ class EmbeddedKafkaRestartAndSaslTest {
                     sent.add(producer.send(new ProducerRecord<>("bounce", "k" + (i % 7), "after-" + i)));
                 }
                 producer.flush();
-                for (Future<RecordMetadata> f : sent) {
+                assertThat(sent).hasSize(300);
+                for (Future<RecordMetadata> f : List.copyOf(sent)) {
                     f.get(60, TimeUnit.SECONDS);
                 }
             }
