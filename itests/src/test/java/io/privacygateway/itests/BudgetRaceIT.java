@@ -44,7 +44,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <b>Budget races across versions and a period boundary.</b> A workload with a budget of ε = 5 per 6-second period
  * runs version 1 (ε = 1 per report, so sequence numbers 0..4) and then version 2 (ε = 0.5, sequence numbers 0..9).
  * {@value #DEVICES} devices each send, from {@value #THREADS} threads with a producer each, all at once:
- * 1,000 version-1 reports into period k (sequence numbers {@code i mod 10}, fresh payloads) and 1,000 version-2
+ * 1,000 version-1 reports into period k (sequence numbers {@code i mod 3}, fresh payloads: at most ε = 3 can be
+ * spent in version 1, so every device's period k always sums charges of both versions) and 1,000 version-2
  * reports, half into the last window of period k and half into the first window of period k+1 (sequence numbers
  * {@code i mod 20}) — while version 2 is registered in the middle of the burst, so which version a report meets
  * is a race. Then, with version 2 active, each device sends 1,000 more version-2 reports over both periods at once
@@ -93,7 +94,8 @@ class BudgetRaceIT {
         for (int d = 0; d < DEVICES; d++) {
             String device = "race-" + d;
             for (int i = 0; i < 1000; i++) {
-                phase1.add(report(r1, device, inV1Window, i % 10, secret));
+                phase1.add(report(r1, device, inV1Window, i % 3, secret)); // at most 3 of the 5 in version 1
+
                 phase1.add(report(r2, device, i < 500 ? lastOfK : firstOfNext, i % 20, secret));
             }
         }
