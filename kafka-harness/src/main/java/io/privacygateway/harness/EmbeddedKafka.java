@@ -174,6 +174,8 @@ public final class EmbeddedKafka implements KafkaHarness {
     private boolean closed;
     /** Whether the servers are up (false between {@link #stop()} and {@link #restart()}). */
     private boolean running;
+    /** Whether servers were created and not shut down since (also after a start that failed half-way). */
+    private boolean serversUp;
     private boolean formatted;
     private int restarts;
 
@@ -381,6 +383,7 @@ public final class EmbeddedKafka implements KafkaHarness {
                     new PreboundSocketFactory());
             controller = new ControllerServer(sharedServer, KafkaRaftServer.configSchema(), dirs._2());
             broker = new BrokerServer(sharedServer);
+            serversUp = true;
             // Controller first, then broker: the order KafkaRaftServer uses in combined mode.
             controller.startup();
             broker.startup();
@@ -486,7 +489,7 @@ public final class EmbeddedKafka implements KafkaHarness {
             if (closed) {
                 throw new IllegalStateException("Embedded Kafka is closed");
             }
-            if (!running) {
+            if (!serversUp) {
                 return;
             }
             long t0 = System.nanoTime();
@@ -608,7 +611,7 @@ public final class EmbeddedKafka implements KafkaHarness {
             }
             closed = true;
             long t0 = System.nanoTime();
-            if (running) {
+            if (serversUp) {
                 shutdownServers();
             }
             running = false;
@@ -638,6 +641,7 @@ public final class EmbeddedKafka implements KafkaHarness {
             runQuietly("controller awaitShutdown", c::awaitShutdown);
         }
         preboundSockets.values().forEach(EmbeddedKafka::closeQuietly);
+        serversUp = false;
     }
 
     @Override

@@ -190,6 +190,23 @@ public final class ChildGateway implements AutoCloseable {
         return process.pid();
     }
 
+    /** SIGSTOP: the process is frozen (as in a long pause) until {@link #resume()}. */
+    public void pause() throws IOException, InterruptedException {
+        signal("-STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() throws IOException, InterruptedException {
+        signal("-CONT");
+    }
+
+    private void signal(String sig) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("kill", sig, Long.toString(process.pid())).redirectErrorStream(true).start();
+        if (p.waitFor() != 0) {
+            throw new IOException("kill " + sig + " " + process.pid() + " failed");
+        }
+    }
+
     /** SIGKILL: no shutdown hook, no commit, no clean close. Waits until the process is gone. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();
