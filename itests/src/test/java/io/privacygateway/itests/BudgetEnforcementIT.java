@@ -109,7 +109,7 @@ class BudgetEnforcementIT {
 
         int expectedAccepted = K * devices.size();
         int expectedRejected = all.size() - expectedAccepted;
-        List<WindowAnswer> answers = g.answers(workloadId, l -> !l.isEmpty(), Duration.ofSeconds(60));
+        List<WindowAnswer> answers = g.answersFor(workloadId, windowStart, Duration.ofSeconds(60));
         assertThat(answers).hasSize(1);
         assertThat(answers.get(0).getN()).isEqualTo(expectedAccepted);
         String prefix = devices.get(0).substring(0, devices.get(0).lastIndexOf('-') + 1);
@@ -236,7 +236,8 @@ class BudgetEnforcementIT {
                 g.reports.send(new ProducerRecord<>(topic, partition, device, r)).get(30, TimeUnit.SECONDS);
             }
         }
-        List<WindowAnswer> answers = g.answers(workloadId, l -> !l.isEmpty(), Duration.ofSeconds(60));
+        List<WindowAnswer> answers = g.answersFor(workloadId, windowStart, Duration.ofSeconds(60));
+        assertThat(answers).hasSize(1);
         List<Rejection> rejections = g.rejectionsOfDevices("budget-partitions-", l -> l.size() >= 10,
                 Duration.ofSeconds(10));
         System.out.printf("[budget] one device, %d partitions: n = %d, rejections %s%n", g.config.localPartitions(),
