@@ -2,8 +2,7 @@ package io.privacygateway.mechanisms.local.fo;
 
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.DyadicProbability;
-import io.privacygateway.mechanisms.random.ExactSampler;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -70,18 +69,18 @@ abstract class IndexResponseOracle extends SupportCountOracle implements IndexOr
     }
 
     @Override
-    public final byte[] randomize(int value, long publicBase, RandomBits secret) {
+    public final byte[] randomize(int value, long publicBase, SecretDraws draws) {
         checkValue(value);
-        return IndexCodec.encode(randomizeIndex(value, publicBase, secret), width);
+        return IndexCodec.encode(randomizeIndex(value, publicBase, draws), width);
     }
 
     @Override
-    public final int randomizeIndex(int value, long publicBase, RandomBits secret) {
+    public final int randomizeIndex(int value, long publicBase, SecretDraws draws) {
         int t = target(value, publicBase);
-        if (ExactSampler.bernoulli(secret, keep)) {
+        if (draws.bernoulli(keep)) {
             return t;
         }
-        int other = ExactSampler.uniformInt(secret, range - 1);
+        int other = draws.uniformInt(range - 1);
         return other >= t ? other + 1 : other;
     }
 

@@ -4,7 +4,7 @@ import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.DyadicProbability;
 import io.privacygateway.mechanisms.random.ExactSampler;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -86,11 +86,11 @@ public final class OptimizedUnaryEncoding extends SupportCountOracle {
     }
 
     @Override
-    public byte[] randomize(int value, long publicBase, RandomBits secret) {
+    public byte[] randomize(int value, long publicBase, SecretDraws draws) {
         checkValue(value);
         byte[] out = new byte[bytes];
         for (int x = 0; x < k; x++) {
-            boolean bit = ExactSampler.bernoulli(secret, x == value ? DyadicProbability.HALF : q);
+            boolean bit = draws.bernoulli(x == value ? DyadicProbability.HALF : q);
             if (bit) {
                 out[x >>> 3] |= (byte) (1 << (x & 7));
             }

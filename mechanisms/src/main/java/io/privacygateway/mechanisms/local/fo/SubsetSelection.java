@@ -5,7 +5,7 @@ import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.DyadicProbability;
 import io.privacygateway.mechanisms.random.ExactSampler;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -142,18 +142,18 @@ public final class SubsetSelection extends SupportCountOracle {
     }
 
     @Override
-    public byte[] randomize(int value, long publicBase, RandomBits secret) {
+    public byte[] randomize(int value, long publicBase, SecretDraws draws) {
         checkValue(value);
         byte[] out = new byte[bytes];
         int s = d;
-        if (ExactSampler.bernoulli(secret, include)) {
+        if (draws.bernoulli(include)) {
             set(out, value);
             s = d - 1;
         }
         // Floyd's algorithm: a uniform s-subset of the k−1 other values, indexed 0..k−2 and mapped past value.
         int others = k - 1;
         for (int j = others - s; j < others; j++) {
-            int t = skip(ExactSampler.uniformInt(secret, j + 1), value);
+            int t = skip(draws.uniformInt(j + 1), value);
             if (isSet(out, t)) {
                 set(out, skip(j, value));
             } else {

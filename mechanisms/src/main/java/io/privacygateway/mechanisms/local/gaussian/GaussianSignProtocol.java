@@ -8,7 +8,9 @@ import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.Rational;
+import io.privacygateway.mechanisms.random.SecretDraws;
+import java.math.BigInteger;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.util.ArrayList;
@@ -242,11 +244,23 @@ public final class GaussianSignProtocol implements LocalProtocol {
     public long plusThreshold(int level, int value, long base) {
         checkLevel(level);
         Require.inRange("value", value, 0, universe - 1L);
+        return threshold(level, value, base, PUBLIC_STREAMS);
+    }
+
+    /** The public stream of a level of a report: {@link PublicCoins#stream}; tests substitute a recorder. */
+    @FunctionalInterface
+    interface StreamSource {
+        SplitMix64 stream(long base, int level);
+    }
+
+    static final StreamSource PUBLIC_STREAMS = PublicCoins::stream;
+
+    private long threshold(int level, int value, long base, StreamSource streams) {
         long bu = valueBias[level][value];
         if (bu == 0) {
             return GaussianSignRandomizer.FAIR_THRESHOLD;
         }
-        SplitMix64 stream = PublicCoins.stream(base, level);
+        SplitMix64 stream = streams.stream(base, level);
         double[] v = vectors[level];
         int off = value * dim;
         double dot = 0;
@@ -257,18 +271,41 @@ public final class GaussianSignProtocol implements LocalProtocol {
     }
 
     @Override
-    public byte[] randomize(int value, ReportCoordinates coordinates, RandomBits secret) {
-        Require.inRange("value", value, 0, universe - 1L);
+    public byte[] randomize(int value, ReportCoordinates coordinates, SecretDraws draws) {
         Require.nonNull("coordinates", coordinates);
-        Require.nonNull("secret", secret);
-        long base = coins.base(coordinates);
+        return randomize(value, coins.base(coordinates), draws, PUBLIC_STREAMS);
+    }
+
+    /** {@link #randomize} for a report's base word, with the level streams from {@code streams}. */
+    byte[] randomize(int value, long base, SecretDraws draws, StreamSource streams) {
+        Require.inRange("value", value, 0, universe - 1L);
+        Require.nonNull("secret", draws);
         byte[] out = new byte[payloadBytes];
         for (int j = 0; j < levelCount; j++) {
-            if (GaussianSignRandomizer.sampleSign(plusThreshold(j, value, base), secret)) {
+            if (draws.bernoulli(threshold(j, value, base, streams), GaussianSignRandomizer.THRESHOLD_BITS)) {
                 out[j >>> 3] |= (byte) (1 << (j & 7));
             }
         }
         return out;
+    }
+
+    /**
+     * The exact probability that {@link #randomize} returns {@code payload} for {@code value} in the report
+     * with base word {@code base}: {@code Π_j P_j} with {@code P_j = T_j/2^54} for a 1-bit and
+     * {@code 1 − T_j/2^54} for a 0-bit ({@code T_j} = {@link #plusThreshold}); 0 for a malformed payload.
+     * For privacy tests.
+     */
+    public Rational outputProbability(int value, byte[] payload, long base) {
+        Require.inRange("value", value, 0, universe - 1L);
+        if (!isWellFormed(payload)) {
+            return Rational.ZERO;
+        }
+        BigInteger num = BigInteger.ONE;
+        for (int j = 0; j < levelCount; j++) {
+            long t = plusThreshold(j, value, base);
+            num = num.multiply(BigInteger.valueOf(signBit(payload, j) ? t : (1L << 54) - t));
+        }
+        return Rational.of(num, BigInteger.ONE.shiftLeft(54 * levelCount));
     }
 
     /** Whether level {@code level}'s bit of a payload is 1 ({@code S = +1}). */

@@ -329,7 +329,10 @@ class GaussianSignProtocolTest {
         assertThatThrownBy(() -> p.randomize(4, rc, s)).hasMessageContaining("value must be an integer in [0, 3]");
         assertThatThrownBy(() -> p.randomize(-1, rc, s)).hasMessageContaining("value");
         assertThatThrownBy(() -> p.randomize(0, null, s)).hasMessageContaining("coordinates");
-        assertThatThrownBy(() -> p.randomize(0, rc, null)).hasMessageContaining("secret");
+        assertThatThrownBy(() -> p.randomize(0, rc, (io.privacygateway.mechanisms.random.RandomBits) null))
+                .hasMessageContaining("secret");
+        assertThatThrownBy(() -> p.randomize(0, rc, (io.privacygateway.mechanisms.random.SecretDraws) null))
+                .hasMessageContaining("secret");
         assertThatThrownBy(() -> p.decodeScale(1)).hasMessageContaining("level");
         assertThat(p.toString()).contains("pgw-gauss-v1").contains("gauss-test");
     }
