@@ -65,10 +65,9 @@ public final class ContinualCounter {
     private final int universe;
     private final int m;
     private final ConvexProjection projection;
-    private final double[][] coordinateWeights;
-    private final long[][] coordinateMultiplicity;
+    private final double[][][] coordinateWeights;
+    private final long[][][] coordinateMultiplicity;
     private final double[] coordinateSumSquares;
-    private final double[] coordinateMaxAbs;
     private final double maxNorm;
     private final double diameter;
     private final double width;
@@ -81,7 +80,7 @@ public final class ContinualCounter {
         long sample(RandomBits bits);
     }
 
-    private record Tails(double[] perCoordinate, double[] union, double count) {}
+    private record Tails(double[] perCoordinate, double[] union) {}
 
     ContinualCounter(Workload workload, ContinualSettings settings, NodeNoise noiseOverride) {
         this.workload = Require.nonNull("workload", workload);
@@ -104,23 +103,37 @@ public final class ContinualCounter {
         this.universe = workload.universeSize();
         this.m = workload.queryCount();
         this.projection = Projections.forWorkload(workload);
-        this.coordinateWeights = new double[m][];
-        this.coordinateMultiplicity = new long[m][];
+        this.coordinateWeights = new double[m][][];
+        this.coordinateMultiplicity = new long[m][][];
         this.coordinateSumSquares = new double[m];
-        this.coordinateMaxAbs = new double[m];
         for (int q = 0; q < m; q++) {
-            TreeMap<Double, Long> distinct = new TreeMap<>();
+            double lo = Double.POSITIVE_INFINITY;
+            double hi = Double.NEGATIVE_INFINITY;
             for (int x = 0; x < universe; x++) {
                 double v = p.get(x, q);
                 if (!(v >= 0 && v <= 1)) {
                     throw new IllegalArgumentException("answer vectors must lie in [0, 1], got Q(" + x + ")_" + q + " = " + v);
                 }
-                distinct.merge(v, 1L, Long::sum);
-                coordinateSumSquares[q] += v * v;
-                coordinateMaxAbs[q] = Math.max(coordinateMaxAbs[q], v);
+                lo = Math.min(lo, v);
+                hi = Math.max(hi, v);
             }
-            coordinateWeights[q] = distinct.keySet().stream().mapToDouble(Double::doubleValue).toArray();
-            coordinateMultiplicity[q] = distinct.values().stream().mapToLong(Long::longValue).toArray();
+            // The error of coordinate q is Σ_x (Q(x)_q − c)·η_x / D with c = 0 (public count) or c = x̄_q, the unknown
+            // true mean, which lies in [lo, hi]; the log-MGF is convex in c, so the two ends bound every c.
+            double[] centres = publicCount ? new double[] {0} : new double[] {lo, hi};
+            coordinateWeights[q] = new double[centres.length][];
+            coordinateMultiplicity[q] = new long[centres.length][];
+            for (int j = 0; j < centres.length; j++) {
+                TreeMap<Double, Long> distinct = new TreeMap<>();
+                double sq = 0;
+                for (int x = 0; x < universe; x++) {
+                    double wgt = Math.abs(p.get(x, q) - centres[j]);
+                    distinct.merge(wgt, 1L, Long::sum);
+                    sq += wgt * wgt;
+                }
+                coordinateSumSquares[q] = Math.max(coordinateSumSquares[q], sq);
+                coordinateWeights[q][j] = distinct.keySet().stream().mapToDouble(Double::doubleValue).toArray();
+                coordinateMultiplicity[q][j] = distinct.values().stream().mapToLong(Long::longValue).toArray();
+            }
         }
         this.maxNorm = p.maxNorm();
         this.diameter = ErrorBars.diameterBound(p);
@@ -366,7 +379,6 @@ public final class ContinualCounter {
         double[] y = workload.answersOf(hist);
         double[] estimate = projection.project(y).point();
         boolean bounded = publicCount || released >= 1;
-        double countTail = publicCount ? 0 : tail.count();
         double[] lo = new double[m];
         double[] hi = new double[m];
         double[] se = new double[m];
@@ -379,8 +391,7 @@ public final class ContinualCounter {
             expectedSq += nodes * var * coordinateSumSquares[q];
             union += tail.union()[q] * tail.union()[q];
             if (bounded) {
-                double half = Math.abs(estimate[q] - y[q]) + (tail.perCoordinate()[q] + coordinateMaxAbs[q] * countTail)
-                        / divisor;
+                double half = Math.abs(estimate[q] - y[q]) + tail.perCoordinate()[q] / divisor;
                 lo[q] = Math.max(0, estimate[q] - half);
                 hi[q] = Math.min(1, estimate[q] + half);
             } else {
@@ -389,11 +400,8 @@ public final class ContinualCounter {
             }
         }
         double trivial = diameter / Math.sqrt(m);
-        if (!publicCount) {
-            expectedSq += maxNorm * maxNorm * nodes * universe * var;
-        }
         double expected = Math.min(trivial, Math.sqrt(expectedSq) / divisor / Math.sqrt(m));
-        double bound = bounded ? (Math.sqrt(union) + maxNorm * countTail) / divisor / Math.sqrt(m) : trivial;
+        double bound = bounded ? Math.sqrt(union) / divisor / Math.sqrt(m) : trivial;
         double atConfidence = bound >= 0 && bound < trivial ? bound : trivial;
         Answer.LevelDetail level = new Answer.LevelDetail(1, cost(), maxNorm, seMax, width, universe,
                 OptionalDouble.empty());
@@ -430,15 +438,16 @@ public final class ContinualCounter {
         double[] per = new double[m];
         double[] union = new double[m];
         for (int q = 0; q < m; q++) {
-            long[] mult = coordinateMultiplicity[q].clone();
+            long[][] mult = new long[coordinateMultiplicity[q].length][];
             for (int j = 0; j < mult.length; j++) {
-                mult[j] = Math.multiplyExact(mult[j], nodes);
+                mult[j] = coordinateMultiplicity[q][j].clone();
+                for (int i = 0; i < mult[j].length; i++) {
+                    mult[j][i] = Math.multiplyExact(mult[j][i], nodes);
+                }
             }
-            per[q] = LaplaceSumTail.halfWidth(scale, coordinateWeights[q], mult, failure / 2);
-            union[q] = LaplaceSumTail.halfWidth(scale, coordinateWeights[q], mult, failure / (2.0 * m));
+            per[q] = LaplaceSumTail.halfWidth(scale, coordinateWeights[q], mult, failure);
+            union[q] = LaplaceSumTail.halfWidth(scale, coordinateWeights[q], mult, failure / m);
         }
-        double count = publicCount ? 0 : LaplaceSumTail.halfWidth(scale, new double[] {1},
-                new long[] {Math.multiplyExact((long) universe, nodes)}, failure / 2);
-        return new Tails(per, union, count);
+        return new Tails(per, union);
     }
 }

@@ -27,24 +27,37 @@ public final class LaplaceSumTail {
      * @param failure the allowed probability, in {@code (0, 1)}
      */
     public static double halfWidth(double scale, double[] weights, long[] multiplicity, double failure) {
+        return halfWidth(scale, new double[][] {weights}, new long[][] {multiplicity}, failure);
+    }
+
+    /**
+     * An {@code a} with {@code P(|S_j| >= a) <= failure} for every one of several weighted sums {@code S_j} (weight sets
+     * {@code weights[j]} with {@code multiplicity[j]}): {@code min_λ max_j} of the bound, so a weight vector that is
+     * unknown but lies between sets where the log-MGF is convex in it (e.g. {@code |Q_x − c|} for c between two ends)
+     * is covered by the sets at the ends.
+     */
+    public static double halfWidth(double scale, double[][] weights, long[][] multiplicity, double failure) {
         Require.finitePositive("scale", scale);
         Require.inOpenRange("failure", failure, 0, 1);
-        if (weights.length != multiplicity.length) {
-            throw new IllegalArgumentException("weights and multiplicity must have the same length");
+        if (weights.length != multiplicity.length || weights.length == 0) {
+            throw new IllegalArgumentException("weights and multiplicity must be non-empty and of the same length");
         }
         double wMax = 0;
-        boolean any = false;
-        for (int i = 0; i < weights.length; i++) {
-            Require.inClosedRange("weights[" + i + "]", weights[i], 0, 1);
-            if (multiplicity[i] < 0) {
-                throw new IllegalArgumentException("multiplicity[" + i + "] must be >= 0, got " + multiplicity[i]);
+        for (int j = 0; j < weights.length; j++) {
+            if (weights[j].length != multiplicity[j].length) {
+                throw new IllegalArgumentException("weights[" + j + "] and multiplicity[" + j + "] differ in length");
             }
-            if (multiplicity[i] > 0 && weights[i] > 0) {
-                wMax = Math.max(wMax, weights[i]);
-                any = true;
+            for (int i = 0; i < weights[j].length; i++) {
+                Require.inClosedRange("weights[" + j + "][" + i + "]", weights[j][i], 0, 1);
+                if (multiplicity[j][i] < 0) {
+                    throw new IllegalArgumentException("multiplicity must be >= 0, got " + multiplicity[j][i]);
+                }
+                if (multiplicity[j][i] > 0) {
+                    wMax = Math.max(wMax, weights[j][i]);
+                }
             }
         }
-        if (!any) {
+        if (wMax == 0) {
             return 0;
         }
         double c = Math.log(2 / failure);
@@ -74,20 +87,29 @@ public final class LaplaceSumTail {
         return best * (1 + 1e-9) + 1e-9;
     }
 
-    /** The bound at {@code λ = u/(t·wMax)}, {@code 0 < u < 1}; +∞ outside. */
-    private static double bound(double u, double scale, double wMax, double[] w, long[] mult, double c) {
+    /** The largest of the sets' bounds at {@code λ = u/(t·wMax)}, {@code 0 < u < 1}; +∞ outside. */
+    private static double bound(double u, double scale, double wMax, double[][] w, long[][] mult, double c) {
         if (!(u > 0 && u < 1)) {
             return Double.POSITIVE_INFINITY;
         }
         double lambda = u / (scale * wMax);
-        double k = 0;
-        for (int i = 0; i < w.length; i++) {
-            if (mult[i] > 0 && w[i] > 0) {
-                k += mult[i] * logMgf(lambda * w[i], scale);
+        double worst = 0;
+        for (int j = 0; j < w.length; j++) {
+            double k = 0;
+            boolean any = false;
+            for (int i = 0; i < w[j].length; i++) {
+                if (mult[j][i] > 0 && w[j][i] > 0) {
+                    k += mult[j][i] * logMgf(lambda * w[j][i], scale);
+                    any = true;
+                }
             }
+            if (!any) {
+                continue; // S_j = 0
+            }
+            double v = (k + c) / lambda;
+            worst = Math.max(worst, Double.isFinite(v) ? v : Double.POSITIVE_INFINITY);
         }
-        double v = (k + c) / lambda;
-        return Double.isFinite(v) ? v : Double.POSITIVE_INFINITY;
+        return worst;
     }
 
     /**
