@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 /** {@code privacy-gateway bench}: benchmarks that print figures (never pass/fail on timings). */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
         subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
-            BenchCommand.ReleaseTiming.class})
+            BenchCommand.ReleaseTiming.class, BenchCommand.Horizons.class})
 public final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -240,6 +240,51 @@ public final class BenchCommand implements Runnable {
                             l.p99ms());
                 }
             }
+            return 0;
+        }
+    }
+
+    /** Continual release: running totals by the binary tree against composing independent releases. */
+    @Command(name = "horizons", mixinStandardHelpOptions = true,
+            description = {"Running totals since activation after T windows (central histogram, add/remove, L = 1): the",
+                "binary-tree counter against the sum of T independently noised windows, same ε per window, same run."})
+    public static final class Horizons implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--windows", split = ",", defaultValue = "100,1000,10000", description = "Checkpoints T.")
+        long[] windows;
+
+        @Option(names = "--trials", defaultValue = "20", description = "Independent streams (default ${DEFAULT-VALUE}).")
+        int trials;
+
+        @Option(names = "--epsilon", defaultValue = "1", description = "ε per window of contribution.")
+        double epsilon;
+
+        @Option(names = "--universe", defaultValue = "16", description = "Histogram labels.")
+        int universe;
+
+        @Option(names = "--reports", defaultValue = "100", description = "Reports per window.")
+        int reports;
+
+        @Override
+        public Integer call() {
+            PrintWriter o = spec.commandLine().getOut();
+            long[] cps = windows.clone();
+            java.util.Arrays.sort(cps);
+            var bench = new io.privacygateway.app.bench.HorizonsBenchmark(universe, epsilon, reports, trials);
+            o.printf("bench horizons: histogram k=%d, central add/remove, L = 1, ε = %s per window, %d reports per window,"
+                    + " %d streams; one tree of depth %d (levels %d) for all checkpoints%n", universe, epsilon, reports,
+                    trials, io.privacygateway.app.bench.HorizonsBenchmark.depthFor(cps[cps.length - 1]),
+                    io.privacygateway.app.bench.HorizonsBenchmark.depthFor(cps[cps.length - 1]) + 1);
+            o.flush();
+            long t0 = System.nanoTime();
+            var rows = bench.run(cps, msg -> {
+                o.println("  " + msg);
+                o.flush();
+            });
+            o.println(io.privacygateway.app.bench.HorizonsBenchmark.table(rows));
+            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
             return 0;
         }
     }

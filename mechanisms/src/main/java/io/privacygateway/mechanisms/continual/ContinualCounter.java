@@ -65,9 +65,10 @@ public final class ContinualCounter {
     private final int universe;
     private final int m;
     private final ConvexProjection projection;
-    private final double[][][] coordinateWeights;
-    private final long[][][] coordinateMultiplicity;
-    private final double[] coordinateSumSquares;
+    private final double[][] coordinateValues;
+    private final long[][] coordinateCounts;
+    private final double[] coordinateLow;
+    private final double[] coordinateHigh;
     private final double maxNorm;
     private final double diameter;
     private final double width;
@@ -80,6 +81,7 @@ public final class ContinualCounter {
         long sample(RandomBits bits);
     }
 
+    /** First-stage half-widths per coordinate, at the failure shares of the bars and of the l2 bound. */
     private record Tails(double[] perCoordinate, double[] union) {}
 
     ContinualCounter(Workload workload, ContinualSettings settings, NodeNoise noiseOverride) {
@@ -103,37 +105,23 @@ public final class ContinualCounter {
         this.universe = workload.universeSize();
         this.m = workload.queryCount();
         this.projection = Projections.forWorkload(workload);
-        this.coordinateWeights = new double[m][][];
-        this.coordinateMultiplicity = new long[m][][];
-        this.coordinateSumSquares = new double[m];
+        this.coordinateValues = new double[m][];
+        this.coordinateCounts = new long[m][];
+        this.coordinateLow = new double[m];
+        this.coordinateHigh = new double[m];
         for (int q = 0; q < m; q++) {
-            double lo = Double.POSITIVE_INFINITY;
-            double hi = Double.NEGATIVE_INFINITY;
+            TreeMap<Double, Long> distinct = new TreeMap<>();
             for (int x = 0; x < universe; x++) {
                 double v = p.get(x, q);
                 if (!(v >= 0 && v <= 1)) {
                     throw new IllegalArgumentException("answer vectors must lie in [0, 1], got Q(" + x + ")_" + q + " = " + v);
                 }
-                lo = Math.min(lo, v);
-                hi = Math.max(hi, v);
+                distinct.merge(v, 1L, Long::sum);
             }
-            // The error of coordinate q is Σ_x (Q(x)_q − c)·η_x / D with c = 0 (public count) or c = x̄_q, the unknown
-            // true mean, which lies in [lo, hi]; the log-MGF is convex in c, so the two ends bound every c.
-            double[] centres = publicCount ? new double[] {0} : new double[] {lo, hi};
-            coordinateWeights[q] = new double[centres.length][];
-            coordinateMultiplicity[q] = new long[centres.length][];
-            for (int j = 0; j < centres.length; j++) {
-                TreeMap<Double, Long> distinct = new TreeMap<>();
-                double sq = 0;
-                for (int x = 0; x < universe; x++) {
-                    double wgt = Math.abs(p.get(x, q) - centres[j]);
-                    distinct.merge(wgt, 1L, Long::sum);
-                    sq += wgt * wgt;
-                }
-                coordinateSumSquares[q] = Math.max(coordinateSumSquares[q], sq);
-                coordinateWeights[q][j] = distinct.keySet().stream().mapToDouble(Double::doubleValue).toArray();
-                coordinateMultiplicity[q][j] = distinct.values().stream().mapToLong(Long::longValue).toArray();
-            }
+            coordinateValues[q] = distinct.keySet().stream().mapToDouble(Double::doubleValue).toArray();
+            coordinateCounts[q] = distinct.values().stream().mapToLong(Long::longValue).toArray();
+            coordinateLow[q] = coordinateValues[q][0];
+            coordinateHigh[q] = coordinateValues[q][coordinateValues[q].length - 1];
         }
         this.maxNorm = p.maxNorm();
         this.diameter = ErrorBars.diameterBound(p);
@@ -386,12 +374,33 @@ public final class ContinualCounter {
         double seMax = 0;
         double expectedSq = 0;
         for (int q = 0; q < m; q++) {
-            se[q] = Math.sqrt(nodes * var * coordinateSumSquares[q]) / divisor;
+            // the error of y_q is Σ_x (Q(x)_q − c)·η_x / D with c = 0 (public count) or c = x̄_q (unknown): stage 1
+            // bounds it for every c in [lo_q, hi_q]; stage 2 for every c within the stage-1 interval around y_q
+            double c1 = publicCount ? 0 : coordinateLow[q];
+            double c2 = publicCount ? 0 : coordinateHigh[q];
+            double a = tail.perCoordinate()[q];
+            double u = tail.union()[q];
+            if (!publicCount && bounded) {
+                double from = Math.max(c1, y[q] - a / divisor);
+                double to = Math.min(c2, y[q] + a / divisor);
+                double fromU = Math.max(c1, y[q] - u / divisor);
+                double toU = Math.min(c2, y[q] + u / divisor);
+                if (from <= to) {
+                    a = Math.min(a, tail(q, from, to, nodes, failure / 2));
+                    c1 = from;
+                    c2 = to;
+                }
+                if (fromU <= toU) {
+                    u = Math.min(u, tail(q, fromU, toU, nodes, failure / (2.0 * m)));
+                }
+            }
+            double sumSq = Math.max(sumSquares(q, c1), sumSquares(q, c2));
+            se[q] = Math.sqrt(nodes * var * sumSq) / divisor;
             seMax = Math.max(seMax, se[q]);
-            expectedSq += nodes * var * coordinateSumSquares[q];
-            union += tail.union()[q] * tail.union()[q];
+            expectedSq += nodes * var * sumSq;
+            union += u * u;
             if (bounded) {
-                double half = Math.abs(estimate[q] - y[q]) + tail.perCoordinate()[q] / divisor;
+                double half = Math.abs(estimate[q] - y[q]) + a / divisor;
                 lo[q] = Math.max(0, estimate[q] - half);
                 hi[q] = Math.min(1, estimate[q] + half);
             } else {
@@ -433,20 +442,49 @@ public final class ContinualCounter {
                 workload.contentHash(), extras(nodes, windows));
     }
 
+    /** {@code Σ_x (Q(x)_q − c)²}. */
+    private double sumSquares(int q, double c) {
+        double s = 0;
+        for (int j = 0; j < coordinateValues[q].length; j++) {
+            double d = coordinateValues[q][j] - c;
+            s += coordinateCounts[q][j] * d * d;
+        }
+        return s;
+    }
+
+    /**
+     * A half-width for {@code Σ_x (Q(x)_q − c)·η_x} (η_x the sum of {@code nodes} node noises) that holds with
+     * probability {@code 1 − failure} for every c in {@code [c1, c2]} ({@link LaplaceSumTail}: the ends suffice).
+     */
+    private double tail(int q, double c1, double c2, int nodes, double failure) {
+        double[] ends = c1 == c2 ? new double[] {c1} : new double[] {c1, c2};
+        double[][] w = new double[ends.length][];
+        long[][] mult = new long[ends.length][];
+        for (int j = 0; j < ends.length; j++) {
+            int len = coordinateValues[q].length;
+            w[j] = new double[len];
+            mult[j] = new long[len];
+            for (int i = 0; i < len; i++) {
+                w[j][i] = Math.min(1, Math.abs(coordinateValues[q][i] - ends[j]));
+                mult[j][i] = Math.multiplyExact(coordinateCounts[q][i], nodes);
+            }
+        }
+        return LaplaceSumTail.halfWidth(laplace.scaleDouble(), w, mult, failure);
+    }
+
+    /**
+     * Stage-1 half-widths for a total of {@code nodes} nodes: the public count needs one stage (c = 0), at the full
+     * failure probability; otherwise c ranges over {@code [lo_q, hi_q]} at half of it (the other half is stage 2's).
+     */
     private Tails tailsFor(int nodes) {
-        double scale = laplace.scaleDouble();
         double[] per = new double[m];
         double[] union = new double[m];
+        double share = publicCount ? 1 : 0.5;
         for (int q = 0; q < m; q++) {
-            long[][] mult = new long[coordinateMultiplicity[q].length][];
-            for (int j = 0; j < mult.length; j++) {
-                mult[j] = coordinateMultiplicity[q][j].clone();
-                for (int i = 0; i < mult[j].length; i++) {
-                    mult[j][i] = Math.multiplyExact(mult[j][i], nodes);
-                }
-            }
-            per[q] = LaplaceSumTail.halfWidth(scale, coordinateWeights[q], mult, failure);
-            union[q] = LaplaceSumTail.halfWidth(scale, coordinateWeights[q], mult, failure / m);
+            double c1 = publicCount ? 0 : coordinateLow[q];
+            double c2 = publicCount ? 0 : coordinateHigh[q];
+            per[q] = tail(q, c1, c2, nodes, failure * share);
+            union[q] = tail(q, c1, c2, nodes, failure * share / m);
         }
         return new Tails(per, union);
     }
