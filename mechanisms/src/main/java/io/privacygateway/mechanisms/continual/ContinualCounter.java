@@ -303,6 +303,23 @@ public final class ContinualCounter {
         return out;
     }
 
+    /**
+     * The noisy running totals of every horizon after the last window added (counts per universe value, in the order of
+     * the settings' horizons), without building answers: what {@link HorizonAnswer#noisyTotals()} holds. Every answer is
+     * a function of these and public parameters, so they are what an audit of the stream looks at.
+     */
+    public List<long[]> noisyTotals(ContinualState state) {
+        Require.nonNull("state", state);
+        if (state.next < 1) {
+            throw new IllegalArgumentException("no window has been added yet");
+        }
+        List<long[]> out = new ArrayList<>();
+        for (int i = 0; i < settings.horizons().size(); i++) {
+            out.add(noisyTotal(state, i, new int[1]));
+        }
+        return out;
+    }
+
     /** The noisy running total of horizon {@code i} and the number of nodes it adds up. */
     long[] noisyTotal(ContinualState state, int i, int[] nodesOut) {
         ContinualState.HorizonState h = state.horizons[i];

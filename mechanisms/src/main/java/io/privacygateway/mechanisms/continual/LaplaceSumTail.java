@@ -68,7 +68,7 @@ public final class LaplaceSumTail {
         double x2 = lo + g * (hi - lo);
         double f1 = bound(x1, scale, wMax, weights, multiplicity, c);
         double f2 = bound(x2, scale, wMax, weights, multiplicity, c);
-        for (int it = 0; it < 120; it++) {
+        for (int it = 0; it < 60; it++) {
             if (f1 <= f2) {
                 hi = x2;
                 x2 = x1;
