@@ -3,6 +3,7 @@ package io.privacygateway.mechanisms.amplification;
 import io.privacygateway.mechanisms.param.DirectedDoubles;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
+import io.privacygateway.mechanisms.workload.MechanismId;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.commons.statistics.distribution.BinomialDistribution;
@@ -72,6 +73,21 @@ public final class AmplificationBound {
     }
 
     private record Key(double eps0, long n, int k, double delta) {}
+
+    /**
+     * Whether a local mechanism's answers are a function of the multiset of report <em>payloads</em> alone, which the
+     * amplification theorems need: generalized randomized response, optimized unary encoding, subset selection and
+     * Hadamard response. Not the mechanisms whose reports are read with public coins derived from the device's
+     * coordinates (OLH's hash, the tree's level, the Gaussian-sign directions of projection, coarse projection and
+     * chaining): there the gateway aggregates (coins, payload) pairs, and anyone who can compute a device's coins can
+     * single out its report, so shuffling hides nothing and no amplified guarantee may be published.
+     */
+    public static boolean appliesTo(MechanismId mechanism) {
+        return switch (Require.nonNull("mechanism", mechanism)) {
+            case GRR, OUE, SUBSET_SELECTION, HADAMARD_RESPONSE -> true;
+            default -> false;
+        };
+    }
 
     /**
      * The amplified guarantee of a local-mode window: the smaller of the two methods' ε for n rounded down to three

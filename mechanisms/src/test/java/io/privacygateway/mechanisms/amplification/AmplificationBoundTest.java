@@ -39,6 +39,19 @@ class AmplificationBoundTest {
         return AmplificationBound.amplified(m, 4.0, n, 1, 1e-6).epsilon();
     }
 
+    /** Only mechanisms whose aggregate reads payloads alone (no device-derived public coins) are amplified. */
+    @Test
+    void appliesOnlyToCoinFreeProtocols() {
+        for (io.privacygateway.mechanisms.workload.MechanismId m : io.privacygateway.mechanisms.workload.MechanismId
+                .values()) {
+            boolean expected = switch (m.wireName()) {
+                case "grr", "oue", "subset-selection", "hadamard-response" -> true;
+                default -> false;
+            };
+            assertThat(AmplificationBound.appliesTo(m)).as(m.wireName()).isEqualTo(expected);
+        }
+    }
+
     /** The returned ε is one where the (fully summed) δ bound was at most the declared δ. */
     @Test
     void theReturnedEpsilonIsVerified() {
