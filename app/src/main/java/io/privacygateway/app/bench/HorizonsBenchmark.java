@@ -165,6 +165,32 @@ public final class HorizonsBenchmark {
         return rows;
     }
 
+    /**
+     * The amplified (ε, δ = 10⁻⁶) of a local answer with n reports of ε₀ each, one per device, by both numerical bounds
+     * ({@link io.privacygateway.mechanisms.amplification.AmplificationBound}), with the uncached computation time.
+     */
+    public static String amplificationTable(double[] eps0s, long[] ns, double delta) {
+        StringBuilder b = new StringBuilder();
+        b.append("| ε₀ per report | n | clones (FMT) ε | variation-ratio ε | ratio | time clones / variation-ratio |\n");
+        b.append("|---|---|---|---|---|---|\n");
+        for (double e0 : eps0s) {
+            for (long n : ns) {
+                long t0 = System.nanoTime();
+                double c = io.privacygateway.mechanisms.amplification.AmplificationBound.amplified(
+                        io.privacygateway.mechanisms.amplification.AmplificationBound.Method.CLONES, e0, n, 1, delta)
+                        .epsilon();
+                long t1 = System.nanoTime();
+                double v = io.privacygateway.mechanisms.amplification.AmplificationBound.amplified(
+                        io.privacygateway.mechanisms.amplification.AmplificationBound.Method.VARIATION_RATIO, e0, n, 1,
+                        delta).epsilon();
+                long t2 = System.nanoTime();
+                b.append(String.format("| %s | %,d | %.4f | %.4f | %.3f | %.0f ms / %.0f ms |%n", e0, n, c, v, v / c,
+                        (t1 - t0) / 1e6, (t2 - t1) / 1e6));
+            }
+        }
+        return b.toString();
+    }
+
     /** The tree depth the run uses for {@code last} windows. */
     public static int depthFor(long last) {
         return 64 - Long.numberOfLeadingZeros(Math.max(1, last) - 1);

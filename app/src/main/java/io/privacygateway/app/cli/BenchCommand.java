@@ -247,7 +247,8 @@ public final class BenchCommand implements Runnable {
     /** Continual release: running totals by the binary tree against composing independent releases. */
     @Command(name = "horizons", mixinStandardHelpOptions = true,
             description = {"Running totals since activation after T windows (central histogram, add/remove, L = 1): the",
-                "binary-tree counter against the sum of T independently noised windows, same ε per window, same run."})
+                "binary-tree counter against the sum of T independently noised windows, same ε per window, same run;",
+                "then the amplified (ε, δ) of local answers by the clone and variation-ratio bounds."})
     public static final class Horizons implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -267,6 +268,9 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--reports", defaultValue = "100", description = "Reports per window.")
         int reports;
 
+        @Option(names = "--no-amplification", description = "Skip the table of amplified (ε, δ) of local answers.")
+        boolean noAmplification;
+
         @Override
         public Integer call() {
             PrintWriter o = spec.commandLine().getOut();
@@ -285,6 +289,12 @@ public final class BenchCommand implements Runnable {
             });
             o.println(io.privacygateway.app.bench.HorizonsBenchmark.table(rows));
             o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            if (!noAmplification) {
+                o.printf("%nAmplified guarantee of a local answer against answer consumers, δ = 10⁻⁶, one report per device:%n");
+                o.flush();
+                o.println(io.privacygateway.app.bench.HorizonsBenchmark.amplificationTable(new double[] {1, 2, 4},
+                        new long[] {1_000, 10_000, 100_000, 1_000_000}, 1e-6));
+            }
             return 0;
         }
     }

@@ -18,10 +18,18 @@ class HorizonsBenchmarkTest {
         StringWriter out = new StringWriter();
         cl.setOut(new PrintWriter(out));
         cl.setErr(new PrintWriter(new StringWriter()));
-        int code = cl.execute("bench", "horizons", "--trials", "2", "--windows", "64,16", "--universe", "4");
+        int code = cl.execute("bench", "horizons", "--trials", "2", "--windows", "64,16", "--universe", "4",
+                "--no-amplification");
         assertThat(code).isZero();
         assertThat(out.toString()).contains("| windows T | tree nodes |").contains("| 16 |").contains("| 64 |")
-                .contains("one tree of depth 6 (levels 7)");
+                .contains("one tree of depth 6 (levels 7)").doesNotContain("variation-ratio ε");
+    }
+
+    /** The amplification table: the variation-ratio bound is below the clone bound where amplification helps. */
+    @Test
+    void amplificationTable() {
+        String t = HorizonsBenchmark.amplificationTable(new double[] {4}, new long[] {100_000}, 1e-6);
+        assertThat(t).contains("| 4.0 | 100,000 | 0.1698 | 0.1182 |");
     }
 
     /**
