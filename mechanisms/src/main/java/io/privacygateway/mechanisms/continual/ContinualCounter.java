@@ -67,6 +67,8 @@ public final class ContinualCounter {
     private final ConvexProjection projection;
     private final double[][] coordinateValues;
     private final long[][] coordinateCounts;
+    private final int[] coordinateSignature;
+    private final Map<TailKey, Double> tailCache = new ConcurrentHashMap<>();
     private final double[] coordinateLow;
     private final double[] coordinateHigh;
     private final double maxNorm;
@@ -80,6 +82,13 @@ public final class ContinualCounter {
     interface NodeNoise {
         long sample(RandomBits bits);
     }
+
+    /** A tail bound's arguments: coordinates with the same multiset of answer values share their bounds. */
+    private record TailKey(int signature, int nodes, double failure, double c1, double c2) {}
+
+    /** The grid the ends of a stage-2 interval are widened to (outwards), so that bounds can be shared. */
+    private static final double END_GRID = 0x1p-16;
+    private static final int TAIL_CACHE_LIMIT = 1 << 16;
 
     /** First-stage half-widths per coordinate, at the failure shares of the bars and of the l2 bound. */
     private record Tails(double[] perCoordinate, double[] union) {}
@@ -107,6 +116,8 @@ public final class ContinualCounter {
         this.projection = Projections.forWorkload(workload);
         this.coordinateValues = new double[m][];
         this.coordinateCounts = new long[m][];
+        this.coordinateSignature = new int[m];
+        Map<String, Integer> signatures = new java.util.HashMap<>();
         this.coordinateLow = new double[m];
         this.coordinateHigh = new double[m];
         for (int q = 0; q < m; q++) {
@@ -122,6 +133,8 @@ public final class ContinualCounter {
             coordinateCounts[q] = distinct.values().stream().mapToLong(Long::longValue).toArray();
             coordinateLow[q] = coordinateValues[q][0];
             coordinateHigh[q] = coordinateValues[q][coordinateValues[q].length - 1];
+            coordinateSignature[q] = signatures.computeIfAbsent(Arrays.toString(coordinateValues[q]) + "×"
+                    + Arrays.toString(coordinateCounts[q]), key -> signatures.size());
         }
         this.maxNorm = p.maxNorm();
         this.diameter = ErrorBars.diameterBound(p);
@@ -474,7 +487,15 @@ public final class ContinualCounter {
      * probability {@code 1 − failure} for every c in {@code [c1, c2]} ({@link LaplaceSumTail}: the ends suffice).
      */
     private double tail(int q, double c1, double c2, int nodes, double failure) {
-        double[] ends = c1 == c2 ? new double[] {c1} : new double[] {c1, c2};
+        // widen [c1, c2] outwards to the grid (within [lo_q, hi_q]): a bound for a larger interval holds for the smaller
+        double lo = Math.max(coordinateLow[q], Math.floor(c1 / END_GRID) * END_GRID);
+        double hi = Math.min(coordinateHigh[q], Math.ceil(c2 / END_GRID) * END_GRID);
+        TailKey key = new TailKey(coordinateSignature[q], nodes, failure, lo, hi);
+        Double hit = tailCache.get(key);
+        if (hit != null) {
+            return hit;
+        }
+        double[] ends = lo == hi ? new double[] {lo} : new double[] {lo, hi};
         double[][] w = new double[ends.length][];
         long[][] mult = new long[ends.length][];
         for (int j = 0; j < ends.length; j++) {
@@ -486,7 +507,12 @@ public final class ContinualCounter {
                 mult[j][i] = Math.multiplyExact(coordinateCounts[q][i], nodes);
             }
         }
-        return LaplaceSumTail.halfWidth(laplace.scaleDouble(), w, mult, failure);
+        double a = LaplaceSumTail.halfWidth(laplace.scaleDouble(), w, mult, failure);
+        if (tailCache.size() >= TAIL_CACHE_LIMIT) {
+            tailCache.clear();
+        }
+        tailCache.put(key, a);
+        return a;
     }
 
     /**
