@@ -20,6 +20,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Producer;
@@ -83,6 +84,36 @@ public final class DeviceClient implements AutoCloseable {
         this.clock = b.clock;
         this.secret = b.secret;
         this.budget = b.budget;
+        joinGroup();
+    }
+
+    /**
+     * A client of a workload in a budget group makes the workload a member of the group on this device: what
+     * the device already spent on it in the current period is counted in the group's spend from now on, so a
+     * workload joining a group never adds a fresh budget.
+     */
+    private void joinGroup() {
+        if (workload.group().isEmpty() || clock.millis() < 0) {
+            return;
+        }
+        PeriodKey period = workload.periodOf(clock.millis());
+        String key = workload.group().get().budgetKey();
+        BudgetUsage group = budget.usage(key, period);
+        BudgetRule.Admission joined = workload.admitGroup(group, budget.overlapping(key, period),
+                membersSpent(group, period), BigDecimal.ZERO);
+        if (joined instanceof BudgetRule.Admitted a && !a.updated().equals(group)) {
+            budget.record(key, a.updated());
+        }
+    }
+
+    /** The own spend in {@code period} of every workload this device has counted in the group, and this one. */
+    private Map<String, BigDecimal> membersSpent(BudgetUsage group, PeriodKey period) {
+        Map<String, BigDecimal> spent = new LinkedHashMap<>();
+        for (String member : group.members().keySet()) {
+            spent.put(member, budget.usage(member, period).spent());
+        }
+        spent.put(workload.id(), budget.usage(workload.id(), period).spent());
+        return spent;
     }
 
     /** A builder for a device reporting for a resolved workload spec. */
@@ -122,11 +153,26 @@ public final class DeviceClient implements AutoCloseable {
                     ? Outcome.Status.CONTRIBUTION_LIMIT : Outcome.Status.BUDGET_EXHAUSTED;
             return Outcome.refused(status, eventTime, r.message());
         }
+        BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
+        BudgetUsage groupUpdate = null;
+        if (workload.group().isPresent()) {
+            String groupKey = workload.group().get().budgetKey();
+            BudgetUsage group = budget.usage(groupKey, period);
+            BudgetRule.Admission g = workload.admitGroup(group, budget.overlapping(groupKey, period),
+                    membersSpent(group, period), admitted.charged());
+            if (g instanceof BudgetRule.Refused r) {
+                return Outcome.refused(Outcome.Status.BUDGET_EXHAUSTED, eventTime, r.message());
+            }
+            groupUpdate = ((BudgetRule.Admitted) g).updated();
+        }
         ReportCoordinates coords = new ReportCoordinates(deviceId, period.index(), sequence);
         SpecificRecord record = workload instanceof LocalWorkload local
                 ? ReportRecords.local(workload, coords, now, local.protocol().randomize(x, coords, secret))
                 : ReportRecords.central(workload, coords, now, rawValue.trim());
-        budget.record(workload.id(), ((BudgetRule.Admitted) admission).updated());
+        budget.record(workload.id(), admitted.updated());
+        if (groupUpdate != null) {
+            budget.record(workload.group().get().budgetKey(), groupUpdate);
+        }
         recent.put(coords, record);
         if (recent.size() > RECENT_KEPT) {
             recent.remove(recent.keySet().iterator().next());
@@ -184,9 +230,28 @@ public final class DeviceClient implements AutoCloseable {
         PeriodKey period = workload.periodOf(now);
         BudgetUsage used = budget.usage(workload.id(), period);
         BigDecimal left = remainingEpsilon(used, period);
+        if (workload.group().isPresent()) {
+            left = left.min(workload.group().get().epsilonPerPeriod().exact().subtract(groupSpentInCurrentPeriod()
+                    .orElse(BigDecimal.ZERO)).max(BigDecimal.ZERO));
+        }
         int byEpsilon = left.divide(workload.spec().epsilonPerCharge().exact(), 0, RoundingMode.FLOOR).intValue();
         int bySlots = workload instanceof LocalWorkload ? workload.slots() - used.sequencesUsed() : byEpsilon;
         return Math.max(0, Math.min(byEpsilon, bySlots));
+    }
+
+    /**
+     * The exact ε this device has spent of its budget group's budget in the current period (all the group's
+     * workloads, including what a workload spent before it joined), or empty if the workload belongs to no
+     * group.
+     */
+    public synchronized Optional<BigDecimal> groupSpentInCurrentPeriod() {
+        if (workload.group().isEmpty()) {
+            return Optional.empty();
+        }
+        String key = workload.group().get().budgetKey();
+        PeriodKey period = workload.periodOf(clock.millis());
+        BudgetUsage group = budget.usage(key, period);
+        return Optional.of(BudgetRule.groupSpent(group, budget.overlapping(key, period), membersSpent(group, period)));
     }
 
     /** The exact ε this device has spent of the current period's budget (all versions of the workload). */
@@ -200,7 +265,7 @@ public final class DeviceClient implements AutoCloseable {
         return workload.spec().budget().epsilonPerPeriod().exact().subtract(spent).max(BigDecimal.ZERO);
     }
 
-    /** The device id (the report key and the gateway's ledger key). */
+    /** The device id (the report key, and the key of the device's budget entries at the gateway). */
     public String deviceId() {
         return deviceId;
     }

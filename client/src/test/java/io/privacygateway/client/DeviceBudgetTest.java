@@ -246,4 +246,46 @@ class DeviceBudgetTest {
         assertThat(b.overlapping("w", new PeriodKey(3_600_000L, 6 * 24))).isEmpty();
         assertThat(b.overlapping("w", day)).isEmpty(); // same length: that is usage(), not an overlap
     }
+
+    static WorkloadSpec member(String id, int version, String group) {
+        return WorkloadFiles.parse("""
+                id: %s
+                version: %d
+                family: histogram
+                domain: {labels: [a, b, c]}
+                mechanism: grr
+                epsilonPerReport: 1.0
+                budget: {epsilonPerPeriod: 4.0, period: 1d%s}
+                window: {size: 1m, grace: 10s}
+                """.formatted(id, version, group == null ? "" : ", group: {name: " + group + ", epsilonPerPeriod: 3.0}"),
+                "test");
+    }
+
+    /** 14.1: a workload joining a group brings what the device already spent on it; nothing is reset. */
+    @Test
+    void aWorkloadJoiningAGroupBringsItsSpendingWithIt() {
+        MutableClock clock = new MutableClock(T0);
+        InMemoryDeviceBudget budget = new InMemoryDeviceBudget();
+        DeviceClient a = device("joiner", member("join-a", 1, "g"), clock, budget);
+        DeviceClient c1 = device("joiner", member("join-c", 1, null), clock, budget);
+        assertThat(c1.report("a").status()).isEqualTo(Outcome.Status.SENT);
+        assertThat(c1.report("a").status()).isEqualTo(Outcome.Status.SENT);
+        assertThat(a.groupSpentInCurrentPeriod()).hasValueSatisfying(v -> assertThat(v).isEqualByComparingTo("0"));
+        // the device learns version 2 of join-c, which is in the group: from now on its 2 count
+        DeviceClient c2 = device("joiner", member("join-c", 2, "g"), clock, budget);
+        assertThat(a.groupSpentInCurrentPeriod()).hasValueSatisfying(v -> assertThat(v).isEqualByComparingTo("2"));
+        assertThat(a.remainingInCurrentPeriod()).isEqualTo(1);
+        assertThat(a.report("a").status()).isEqualTo(Outcome.Status.SENT);
+        assertThat(a.report("a").status()).isEqualTo(Outcome.Status.BUDGET_EXHAUSTED);
+        assertThat(c2.report("a").status()).isEqualTo(Outcome.Status.BUDGET_EXHAUSTED);
+        // a renamed group: the members' own spending is counted again, so still nothing left
+        DeviceClient renamed = device("joiner", member("join-a", 2, "g2"), clock, budget);
+        assertThat(renamed.groupSpentInCurrentPeriod()).hasValueSatisfying(v -> assertThat(v).isEqualByComparingTo("1"));
+        DeviceClient c3 = device("joiner", member("join-c", 3, "g2"), clock, budget);
+        assertThat(c3.groupSpentInCurrentPeriod()).hasValueSatisfying(v -> assertThat(v).isEqualByComparingTo("3"));
+        assertThat(renamed.report("a").status()).isEqualTo(Outcome.Status.BUDGET_EXHAUSTED);
+        // the next period starts afresh
+        clock.advance(Duration.ofDays(1));
+        assertThat(renamed.report("a").status()).isEqualTo(Outcome.Status.SENT);
+    }
 }

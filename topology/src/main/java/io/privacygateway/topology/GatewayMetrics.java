@@ -30,6 +30,8 @@ import java.util.function.Predicate;
  *       measured on the gateway's clock
  *   <li>{@code pgw.window.reports} (workload, mode; summary): reports per released window
  *   <li>{@code pgw.watermark.lag} (topic, partition; gauge, seconds): gateway clock minus a shard's watermark
+ *   <li>{@code pgw.device.spend} (budget: workload id or {@code group:<name>}; summary): ε each device spent per
+ *       period, recorded when the period ends
  *   <li>{@code pgw.windows.discarded} (workload, why), {@code pgw.release.failed} (workload),
  *       {@code pgw.release.overrun} (workload: central computations longer than the fixed write delay),
  *       {@code pgw.workloads.invalid}, {@code pgw.partials.invalid}
@@ -191,6 +193,22 @@ public final class GatewayMetrics {
 
     public void discarded(String workload, String why) {
         safely(() -> counter("pgw.windows.discarded", "workload", workloadTag(workload), "why", why).increment());
+    }
+
+    /**
+     * Records one device's total spending of a budget in a period that has ended (recorded when the period's
+     * entry expires): the distribution over devices of ε spent per period, per workload or budget group.
+     *
+     * @param budget a registered workload id, or {@code group:<name>} of a registered workload's group
+     */
+    public void deviceSpend(String budget, double epsilon) {
+        safely(() -> {
+            String tag = budget.startsWith("group:") ? budget : workloadTag(budget);
+            meter("pgw.device.spend|" + tag, () -> DistributionSummary.builder("pgw.device.spend")
+                    .description("ε a device spent of a budget in one period, recorded when the period ends")
+                    .tags("budget", tag).publishPercentiles(0.5, 0.9, 0.99).register(registry))
+                    .record(epsilon);
+        });
     }
 
     /** A central release whose computation took longer than the fixed delay before it is written. */

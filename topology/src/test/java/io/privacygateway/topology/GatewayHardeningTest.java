@@ -18,7 +18,7 @@ import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.identity.DeviceCredential;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroSerializer;
 import io.privacygateway.topology.identity.DeviceAuthentication;
@@ -410,6 +410,69 @@ class GatewayHardeningTest {
             g.register(s, T0);
             assertThat(g.metrics.count("pgw.workloads.invalid")).isEqualTo(1);
             assertThat(g.catalog.current("ranges")).isNull();
+        }
+    }
+
+    static WorkloadSpec grouped(String id, int version, double eps, String group, double groupBudget) {
+        Map<String, Object> t = WorkloadSpecParser.tree();
+        t.put("id", id);
+        t.put("version", version);
+        t.put("family", "histogram");
+        t.put("domain", Map.of("labels", List.of("a", "b", "c", "d")));
+        t.put("mechanism", "grr");
+        t.put("epsilonPerReport", eps);
+        t.put("budget", group == null ? Map.of("epsilonPerPeriod", 4.0, "period", "1d")
+                : Map.of("epsilonPerPeriod", 4.0, "period", "1d", "group",
+                        Map.of("name", group, "epsilonPerPeriod", groupBudget)));
+        t.put("window", Map.of("size", "1m", "grace", "10s"));
+        return WorkloadSpecParser.parse(t);
+    }
+
+    /** 14.1: one budget per device across a group's workloads, never reset by a change of membership. */
+    @Test
+    void aBudgetGroupCapsADevicesSpendingAcrossItsWorkloads() {
+        WorkloadSpec a = grouped("wa", 1, 1, "telemetry", 3);
+        WorkloadSpec b = grouped("wb", 1, 1, "telemetry", 3);
+        try (GatewayDriver g = driver(GatewayConfig.builder(1, 1))) {
+            g.register(a, T0);
+            g.register(b, T0);
+            for (int seq = 0; seq < 3; seq++) {
+                g.send(report(a, "d1", seq, T0 + 1_000 + seq, 1), T0 + 1_000 + seq);
+                g.send(report(b, "d1", seq, T0 + 2_000 + seq, 1), T0 + 2_000 + seq);
+            }
+            assertThat(reasons(g)).containsExactly(RejectionReason.GROUP_BUDGET_EXHAUSTED,
+                    RejectionReason.GROUP_BUDGET_EXHAUSTED, RejectionReason.GROUP_BUDGET_EXHAUSTED);
+            assertThat(g.metrics.count("pgw.epsilon.charged")).isEqualTo(3.0);
+            // workload b leaves the group (version 2): its own budget (4 per day, 1 already spent on b) applies,
+            // and the group's spending stays: a's reports are still refused
+            g.register(grouped("wb", 2, 1, null, 0), T0 + 10_000);
+            WorkloadSpec b2 = grouped("wb", 2, 1, null, 0);
+            g.send(report(b2, "d1", 3, T0 + 11_000, 1), T0 + 11_000);
+            g.send(report(a, "d1", 3, T0 + 11_000, 1), T0 + 11_000);
+            assertThat(reasons(g)).containsExactly(RejectionReason.GROUP_BUDGET_EXHAUSTED);
+            // a member declaring another budget for the group is refused at registration
+            g.register(grouped("wc", 1, 1, "telemetry", 5), T0 + 12_000);
+            assertThat(g.catalog.current("wc")).isNull();
+            assertThat(g.metrics.count("pgw.workloads.invalid")).isEqualTo(1);
+
+            // device d2 spends 2 on workload wd before wd joins the group (budget 3): from then on the group
+            // counts those 2, so d2 has 1 left for all the group's workloads, not 3
+            WorkloadSpec d1 = grouped("wd", 1, 1, null, 0);
+            g.register(d1, T0 + 13_000);
+            g.send(report(d1, "d2", 0, T0 + 14_000, 1), T0 + 14_000);
+            g.send(report(d1, "d2", 1, T0 + 14_001, 1), T0 + 14_001);
+            g.register(grouped("wd", 2, 1, "telemetry", 3), T0 + 15_000);
+            g.send(report(a, "d2", 0, T0 + 16_000, 1), T0 + 16_000);
+            g.send(report(a, "d2", 1, T0 + 16_001, 1), T0 + 16_001);
+            WorkloadSpec d2 = grouped("wd", 2, 1, "telemetry", 3);
+            g.send(report(d2, "d2", 2, T0 + 16_002, 1), T0 + 16_002);
+            assertThat(reasons(g)).containsExactly(RejectionReason.GROUP_BUDGET_EXHAUSTED,
+                    RejectionReason.GROUP_BUDGET_EXHAUSTED);
+            // and a renamed group starts from what its members spent, not from zero
+            g.register(grouped("wa", 2, 1, "telemetry-v2", 3), T0 + 17_000);
+            g.register(grouped("wd", 3, 1, "telemetry-v2", 3), T0 + 17_000);
+            g.send(report(grouped("wa", 2, 1, "telemetry-v2", 3), "d2", 2, T0 + 18_000, 1), T0 + 18_000);
+            assertThat(reasons(g)).containsExactly(RejectionReason.GROUP_BUDGET_EXHAUSTED);
         }
     }
 }

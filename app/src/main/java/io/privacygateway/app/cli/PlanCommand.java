@@ -68,8 +68,14 @@ public final class PlanCommand implements Callable<Integer> {
         out.printf("Plan for %s v%d (%s: %d values, %d queries), %s mode, ε = %s per %s, n = %d%n", ws.id(), ws.version(),
                 ws.family().wireName(), w.universeSize(), w.queryCount(), effective.wireName(), eps.value(),
                 effective == Mode.CENTRAL ? "release (pure, δ = 0)" : "report", n);
-        out.printf("Predicted per-answer RMS error ‖estimate − truth‖₂/√m of the published (projected) answer.%n");
-        out.printf("%-38s %12s %10s", "mechanism", "unprojected", "§3 bound");
+        boolean analytics = ws.family().isWindowAnalytics();
+        if (analytics) {
+            out.printf("Predicted %s.%n",
+                    io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.errorMeasure(ws.family()));
+        } else {
+            out.printf("Predicted per-answer RMS error ‖estimate − truth‖₂/√m of the published (projected) answer.%n");
+        }
+        out.printf("%-38s %12s %10s", "mechanism", "unprojected", analytics ? "predicted" : "§3 bound");
         for (ReferenceData r : p.references()) {
             out.printf(" %10s", r.label());
         }
@@ -80,16 +86,22 @@ public final class PlanCommand implements Callable<Integer> {
                 out.printf("%-38s n/a: %s%n", name, pr.note());
                 continue;
             }
-            out.printf("%-38s %12s %10.5f", name, Double.isNaN(pr.unprojectedRms()) ? "-"
-                    : String.format("%.5f", pr.unprojectedRms()), pr.boundRms());
+            out.printf("%-38s %12s %10s", name, Double.isNaN(pr.unprojectedRms()) ? "-"
+                    : String.format("%.5f", pr.unprojectedRms()), Double.isNaN(pr.boundRms()) ? "-"
+                    : String.format(analytics ? "%.3g" : "%.5f", pr.boundRms()));
             for (double v : pr.simulatedRms()) {
-                out.printf(" %10.5f", v);
+                out.printf(analytics ? " %10.3g" : " %10.5f", v);
             }
             out.printf(" %8.3f%s%n", pr.regret(), pr.note().isEmpty() ? "" : "  (" + pr.note() + ")");
         }
         out.printf("auto → %s%n", p.choice().candidate().label());
-        out.printf("(unprojected and §3 bound: closed forms at n on uniform data; columns per reference distribution:%n"
-                + " %s; regret: worst ratio to the best mechanism over the reference distributions)%n", p.method());
+        if (analytics) {
+            out.printf("(columns per public synthetic window, one per reference distribution: %s; regret: worst ratio to"
+                    + " the best mechanism)%n", p.method());
+        } else {
+            out.printf("(unprojected and §3 bound: closed forms at n on uniform data; columns per reference distribution:%n"
+                    + " %s; regret: worst ratio to the best mechanism over the reference distributions)%n", p.method());
+        }
         return 0;
     }
 }

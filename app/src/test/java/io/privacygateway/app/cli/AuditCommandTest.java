@@ -52,7 +52,7 @@ class AuditCommandTest {
     /** The example workloads and the demo's (the surefire working directory is the app module). */
     static Stream<Path> exampleWorkloads() throws IOException {
         List<Path> out = new ArrayList<>();
-        for (Path dir : List.of(Path.of("../examples"), Path.of("src/main/resources/demo"))) {
+        for (Path dir : List.of(Path.of("../examples"), Path.of("../demo/src/main/resources/demo"))) {
             try (Stream<Path> files = Files.list(dir)) {
                 files.filter(p -> p.toString().endsWith(".yaml"))
                         .filter(p -> !p.getFileName().toString().equals("gateway.yaml")) // a gateway config

@@ -3,6 +3,8 @@ package io.privacygateway.mechanisms.budget;
 import io.privacygateway.mechanisms.param.Epsilon;
 import java.math.BigDecimal;
 import java.util.Collection;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The admission rule of a device's budget, in exact arithmetic: a report is admitted only if the ε it costs,
@@ -30,7 +32,9 @@ public final class BudgetRule {
         /** The report's ε would take the device over its budget. */
         BUDGET_EXHAUSTED,
         /** Central mode: the device already made L contributions to the window. */
-        CONTRIBUTION_LIMIT
+        CONTRIBUTION_LIMIT,
+        /** The report's ε would take the device over its budget group's budget (all the group's workloads). */
+        GROUP_BUDGET_EXHAUSTED
     }
 
     /** The outcome of an admission. */
@@ -100,6 +104,71 @@ public final class BudgetRule {
                     + perReport.exact().toPlainString());
         }
         return new Admitted(current.withSequence(sequence, perReport.exact()), perReport.exact());
+    }
+
+    /**
+     * What a device has spent of a budget group's budget in a period: the group's recorded spend (overlapping
+     * periods included) plus what its members spent in the period that the group has not counted yet.
+     *
+     * @param membersSpent each member workload's own spend in the period
+     */
+    public static BigDecimal groupSpent(BudgetUsage current, Collection<BudgetUsage> others,
+            Map<String, BigDecimal> membersSpent) {
+        return spentOverlapping(current, others).add(uncounted(current, membersSpent));
+    }
+
+    private static BigDecimal uncounted(BudgetUsage current, Map<String, BigDecimal> membersSpent) {
+        BigDecimal uncounted = BigDecimal.ZERO;
+        for (Map.Entry<String, BigDecimal> m : membersSpent.entrySet()) {
+            BigDecimal before = current.memberSpent(m.getKey());
+            if (m.getValue().compareTo(before) > 0) {
+                uncounted = uncounted.add(m.getValue().subtract(before));
+            }
+        }
+        return uncounted;
+    }
+
+    /**
+     * A budget group's share of an admitted charge. The device's usage of the group (kept under the group's own
+     * key) first takes in whatever its member workloads spent in the period that the group has not counted yet
+     * (their spend before they joined the group, or while they were out of it, or under a group of another
+     * name), so that joining, leaving, renaming or re-declaring a group never hands a device a fresh budget. The
+     * charge then fits only if, added to every overlapping period's charges, the group stays within its budget.
+     * A charge of 0 (a further central contribution to a paid window) always fits, and still records what was
+     * taken in.
+     *
+     * <p>Guarantee: after every admission, the group's recorded spend in the period is at least the sum, over
+     * every workload that was ever passed in {@code membersSpent} in the period, of that workload's own spend in
+     * the period; a report is admitted only if this sum plus its charge stays within the group's budget.
+     *
+     * @param group the group budget per period
+     * @param current the device's usage of the group in the report's period (possibly empty)
+     * @param others usages of the group in overlapping periods of other lengths
+     * @param member the id of the reporting workload
+     * @param membersSpent each member workload's own spend in the same period before this report; must include
+     *     {@code member}
+     * @param charge what the workload admission charged
+     */
+    public static Admission group(Epsilon group, BudgetUsage current, Collection<BudgetUsage> others, String member,
+            Map<String, BigDecimal> membersSpent, BigDecimal charge) {
+        if (!membersSpent.containsKey(member)) {
+            throw new IllegalArgumentException("the reporting workload " + member + " is missing from membersSpent");
+        }
+        BigDecimal uncounted = uncounted(current, membersSpent);
+        Map<String, BigDecimal> counted = new TreeMap<>();
+        membersSpent.forEach((m, own) -> {
+            if (own.compareTo(current.memberSpent(m)) > 0) {
+                counted.put(m, own);
+            }
+        });
+        BigDecimal spent = spentOverlapping(current, others).add(uncounted);
+        if (charge.signum() > 0 && spent.add(charge).compareTo(group.exact()) > 0) {
+            return new Refused(Refusal.GROUP_BUDGET_EXHAUSTED, "the device has spent ε " + spent.toPlainString()
+                    + " of its group budget " + group.exact().toPlainString() + " in this period; this report costs "
+                    + charge.toPlainString());
+        }
+        counted.put(member, current.memberSpent(member).max(membersSpent.get(member)).add(charge));
+        return new Admitted(current.withGroupCharges(uncounted.add(charge), counted), charge);
     }
 
     /**

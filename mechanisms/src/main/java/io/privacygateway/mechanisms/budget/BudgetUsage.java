@@ -22,8 +22,14 @@ public final class BudgetUsage {
     private final BigDecimal spent;
     private final BitSet sequences;
     private final NavigableMap<Long, BitSet> windows;
+    private final NavigableMap<String, BigDecimal> members;
 
     private BudgetUsage(PeriodKey period, BigDecimal spent, BitSet sequences, NavigableMap<Long, BitSet> windows) {
+        this(period, spent, sequences, windows, Collections.emptyNavigableMap());
+    }
+
+    private BudgetUsage(PeriodKey period, BigDecimal spent, BitSet sequences, NavigableMap<Long, BitSet> windows,
+            NavigableMap<String, BigDecimal> members) {
         this.period = Objects.requireNonNull(period, "period");
         if (spent.signum() < 0) {
             throw new IllegalArgumentException("spent ε must be >= 0, got " + spent);
@@ -31,6 +37,7 @@ public final class BudgetUsage {
         this.spent = spent;
         this.sequences = sequences;
         this.windows = windows;
+        this.members = members;
     }
 
     /** Nothing spent in {@code period}. */
@@ -40,9 +47,23 @@ public final class BudgetUsage {
 
     /** A usage as stored (for codecs): copies its arguments. */
     public static BudgetUsage of(PeriodKey period, BigDecimal spent, BitSet sequences, Map<Long, BitSet> windows) {
+        return of(period, spent, sequences, windows, Map.of());
+    }
+
+    /** A budget group's usage as stored (for codecs): copies its arguments. */
+    public static BudgetUsage of(PeriodKey period, BigDecimal spent, BitSet sequences, Map<Long, BitSet> windows,
+            Map<String, BigDecimal> members) {
         TreeMap<Long, BitSet> w = new TreeMap<>();
         windows.forEach((k, v) -> w.put(k, (BitSet) v.clone()));
-        return new BudgetUsage(period, spent, (BitSet) sequences.clone(), Collections.unmodifiableNavigableMap(w));
+        TreeMap<String, BigDecimal> m = new TreeMap<>();
+        members.forEach((k, v) -> {
+            if (v.signum() < 0) {
+                throw new IllegalArgumentException("a member's spent ε must be >= 0, got " + v);
+            }
+            m.put(Objects.requireNonNull(k, "member"), v);
+        });
+        return new BudgetUsage(period, spent, (BitSet) sequences.clone(), Collections.unmodifiableNavigableMap(w),
+                Collections.unmodifiableNavigableMap(m));
     }
 
     public PeriodKey period() {
@@ -56,7 +77,7 @@ public final class BudgetUsage {
 
     /** Whether nothing was charged or recorded. */
     public boolean isEmpty() {
-        return spent.signum() == 0 && sequences.isEmpty() && windows.isEmpty();
+        return spent.signum() == 0 && sequences.isEmpty() && windows.isEmpty() && members.isEmpty();
     }
 
     /** Local mode: whether sequence number {@code s} was used. */
@@ -97,15 +118,35 @@ public final class BudgetUsage {
         return windows;
     }
 
+    /**
+     * Budget groups: for each member workload that reported in this period, its own spend in the period that this
+     * group usage already counts (read-only). A member's own spend beyond this (made before it joined the group,
+     * or while it was out of it) is added to the group on its next report.
+     */
+    public NavigableMap<String, BigDecimal> members() {
+        return members;
+    }
+
+    /** Budget groups: the member's own spend in this period already counted by the group (0 if none). */
+    public BigDecimal memberSpent(String member) {
+        return members.getOrDefault(member, BigDecimal.ZERO);
+    }
+
     /** The used sequence numbers (copy). */
     public BitSet sequences() {
         return (BitSet) sequences.clone();
     }
 
+    BudgetUsage withGroupCharges(BigDecimal epsilon, Map<String, BigDecimal> counted) {
+        TreeMap<String, BigDecimal> m = new TreeMap<>(members);
+        m.putAll(counted);
+        return new BudgetUsage(period, spent.add(epsilon), sequences, windows, Collections.unmodifiableNavigableMap(m));
+    }
+
     BudgetUsage withSequence(int sequence, BigDecimal epsilon) {
         BitSet s = (BitSet) sequences.clone();
         s.set(sequence);
-        return new BudgetUsage(period, spent.add(epsilon), s, windows);
+        return new BudgetUsage(period, spent.add(epsilon), s, windows, members);
     }
 
     BudgetUsage withContribution(long windowStart, int slot, BigDecimal epsilon) {
@@ -113,23 +154,35 @@ public final class BudgetUsage {
         BitSet b = w.containsKey(windowStart) ? (BitSet) w.get(windowStart).clone() : new BitSet();
         b.set(slot);
         w.put(windowStart, b);
-        return new BudgetUsage(period, spent.add(epsilon), sequences, Collections.unmodifiableNavigableMap(w));
+        return new BudgetUsage(period, spent.add(epsilon), sequences, Collections.unmodifiableNavigableMap(w), members);
     }
 
     @Override
     public boolean equals(Object o) {
         return o instanceof BudgetUsage u && period.equals(u.period) && spent.compareTo(u.spent) == 0
-                && sequences.equals(u.sequences) && windows.equals(u.windows);
+                && sequences.equals(u.sequences) && windows.equals(u.windows) && sameMembers(u);
+    }
+
+    private boolean sameMembers(BudgetUsage u) {
+        if (!members.keySet().equals(u.members.keySet())) {
+            return false;
+        }
+        for (Map.Entry<String, BigDecimal> e : members.entrySet()) {
+            if (e.getValue().compareTo(u.members.get(e.getKey())) != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(period, spent.stripTrailingZeros(), sequences, windows);
+        return Objects.hash(period, spent.stripTrailingZeros(), sequences, windows, members.keySet());
     }
 
     @Override
     public String toString() {
         return "BudgetUsage[" + period + ", spent=" + spent.toPlainString() + ", sequences=" + sequences
-                + ", windows=" + windows.keySet() + "]";
+                + ", windows=" + windows.keySet() + (members.isEmpty() ? "" : ", members=" + members.keySet()) + "]";
     }
 }

@@ -88,4 +88,24 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
      * @param sequence the report's sequence number (local) or contribution slot (central)
      */
     BudgetRule.Admission admit(BudgetUsage current, Collection<BudgetUsage> others, long eventTime, int sequence);
+
+    /** The budget group of the workload, if it belongs to one. */
+    default java.util.Optional<io.privacygateway.mechanisms.workload.WorkloadSpec.Group> group() {
+        return java.util.Optional.ofNullable(spec().budget().group());
+    }
+
+    /**
+     * Whether an admitted charge also fits the device's budget group, and the group's updated usage if it does
+     * (call only when {@link #group()} is present; the group's usage is kept under
+     * {@code group().get().budgetKey()}, in periods of the workload's period length).
+     *
+     * @param membersSpent each member workload's own spend in the period before the report, this one's included
+     *     (see {@link BudgetRule#group})
+     * @param charge what {@link #admit} charged
+     */
+    default BudgetRule.Admission admitGroup(BudgetUsage current, Collection<BudgetUsage> others,
+            java.util.Map<String, java.math.BigDecimal> membersSpent, java.math.BigDecimal charge) {
+        return BudgetRule.group(group().orElseThrow().epsilonPerPeriod(), current, others, id(), membersSpent,
+                charge);
+    }
 }

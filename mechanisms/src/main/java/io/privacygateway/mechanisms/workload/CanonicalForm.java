@@ -46,6 +46,13 @@ public final class CanonicalForm {
             d.put("buckets", b.edges());
         } else if (dom instanceof Domain.Attributes a) {
             d.put("attributes", a.names());
+        } else if (dom instanceof Domain.Grid g) {
+            List<Map<String, Object>> fs = new java.util.ArrayList<>();
+            for (Domain.Grid.Axis a : g.features()) {
+                fs.add(axis(a));
+            }
+            d.put("features", fs);
+            d.put("response", axis(g.response()));
         } else {
             Domain.Points p = (Domain.Points) dom;
             List<Map<String, Object>> pts = new java.util.ArrayList<>();
@@ -71,10 +78,19 @@ public final class CanonicalForm {
         if (s.modeParameters() instanceof WorkloadSpec.Local l) {
             t.put("epsilonPerReport", l.epsilonPerReport().exact());
         }
-        t.put("budget", new TreeMap<>(Map.of("epsilonPerPeriod", s.budget().epsilonPerPeriod().exact(),
-                "period", s.budget().period().toString())));
-        t.put("window", new TreeMap<>(Map.of("size", s.window().size().toString(),
-                "grace", s.window().grace().toString())));
+        Map<String, Object> budget = new TreeMap<>(Map.of("epsilonPerPeriod", s.budget().epsilonPerPeriod().exact(),
+                "period", s.budget().period().toString()));
+        if (s.budget().group() != null) {
+            budget.put("group", new TreeMap<>(Map.of("name", s.budget().group().name(), "epsilonPerPeriod",
+                    s.budget().group().epsilonPerPeriod().exact())));
+        }
+        t.put("budget", budget);
+        Map<String, Object> window = new TreeMap<>(Map.of("size", s.window().size().toString(),
+                "grace", s.window().grace().toString()));
+        if (!s.window().horizons().isEmpty()) { // absent when empty: content hashes of older specs are unchanged
+            window.put("horizons", s.window().horizons().stream().map(Horizon::wireName).toList());
+        }
+        t.put("window", window);
         t.put("confidence", s.confidence().value());
         if (s.alpha() != null) {
             t.put("alpha", s.alpha().value());
@@ -89,9 +105,20 @@ public final class CanonicalForm {
                     "neighbour", c.neighbour().wireName(),
                     "contributionsPerWindow", (long) c.contributionsPerWindow())));
         }
+        if (s.model() != null) {
+            t.put("model", new TreeMap<>(Map.of("loss", s.model().loss(), "radius", s.model().radius(),
+                    "regularization", s.model().regularization())));
+        }
         StringBuilder sb = new StringBuilder();
         write(sb, t);
         return sb.toString();
+    }
+
+    private static Map<String, Object> axis(Domain.Grid.Axis a) {
+        Map<String, Object> m = new TreeMap<>();
+        m.put("name", a.name());
+        m.put(a.bucketed() ? "buckets" : "values", a.bucketed() ? a.edges() : a.values());
+        return m;
     }
 
     /** Lower-case hex SHA-256 of the canonical form. */

@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
  * @param alpha target average error for coarse projection and chaining (required by those), or {@code null}
  * @param epsilonSplit how chaining splits ε across levels
  * @param expectedReportsPerWindow the n used to resolve {@code auto} before data arrives, or 0
+ * @param model the fitted model of the erm family (required there, {@code null} for every other family)
  */
 public record WorkloadSpec(
         String id,
@@ -45,7 +46,8 @@ public record WorkloadSpec(
         ConfidenceLevel confidence,
         Alpha alpha,
         EpsilonSplit epsilonSplit,
-        long expectedReportsPerWindow) {
+        long expectedReportsPerWindow,
+        Model model) {
 
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     /** Upper limits that keep materialized workloads in memory (N·m doubles). */
@@ -79,7 +81,16 @@ public record WorkloadSpec(
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
                     + "bucketed histogram), family is " + family.wireName());
         }
+        if (mode == Mode.LOCAL && window.horizons().stream().anyMatch(h -> h instanceof Horizon.SinceActivation)) {
+            throw new InvalidWorkloadException("window.horizons", Horizon.SinceActivation.WIRE_NAME + " is a "
+                    + "central-mode running total; local mode answers spans (e.g. 1h, 1d)");
+        }
         Epsilon charge = modeParameters.epsilonPerCharge();
+        if (budget.group() != null && budget.group().epsilonPerPeriod().compareTo(charge) < 0) {
+            throw new InvalidWorkloadException("budget.group.epsilonPerPeriod", "(" + budget.group().epsilonPerPeriod()
+                    .exact().toPlainString() + ") is smaller than the ε charged per " + modeParameters.chargeUnit()
+                    + ": a device could never contribute");
+        }
         if (budget.epsilonPerPeriod().compareTo(charge) < 0) {
             throw new InvalidWorkloadException("budget.epsilonPerPeriod", "(" + budget.epsilonPerPeriod().exact()
                     .toPlainString() + ") is smaller than the ε charged per " + modeParameters.chargeUnit() + " ("
@@ -91,6 +102,7 @@ public record WorkloadSpec(
         }
         require(expectedReportsPerWindow >= 0 && expectedReportsPerWindow <= Long.MAX_VALUE / 4,
                 "expectedReportsPerWindow", "must be in [1, " + Long.MAX_VALUE / 4 + "], got " + expectedReportsPerWindow);
+        checkAnalytics(family, domain, mode, mechanism, model);
     }
 
     /** A builder with the defaults of a workload file: local mode, {@code auto}, confidence 0.95, optimal split. */
@@ -115,6 +127,7 @@ public record WorkloadSpec(
         b.alpha = alpha;
         b.epsilonSplit = epsilonSplit;
         b.expectedReportsPerWindow = expectedReportsPerWindow;
+        b.model = model;
         return b;
     }
 
@@ -238,17 +251,23 @@ public record WorkloadSpec(
     // ---- value objects that own their arithmetic ------------------------------------------------------
 
     /**
-     * A device's budget: pure ε per period. Periods are aligned to the epoch: period {@code p} covers
-     * {@code [p·length, (p+1)·length)}.
+     * A device's budget: pure ε per period, and optionally the budget group the workload belongs to. Periods are
+     * aligned to the epoch: period {@code p} covers {@code [p·length, (p+1)·length)}.
      *
-     * @param epsilonPerPeriod total ε a device may spend per period
+     * @param epsilonPerPeriod total ε a device may spend on this workload per period
      * @param period the budget period (> 0, whole milliseconds)
+     * @param group the device's budget across a named set of workloads, or {@code null}
      */
-    public record Budget(Epsilon epsilonPerPeriod, Duration period) {
+    public record Budget(Epsilon epsilonPerPeriod, Duration period, Group group) {
         public Budget {
             require(epsilonPerPeriod != null, "budget.epsilonPerPeriod", "is required");
             require(period != null && !period.isNegative() && !period.isZero() && period.toMillis() > 0,
                     "budget.period", "must be > 0, got " + period);
+        }
+
+        /** A budget of this workload alone. */
+        public Budget(Epsilon epsilonPerPeriod, Duration period) {
+            this(epsilonPerPeriod, period, null);
         }
 
         /** The period length in milliseconds. */
@@ -268,15 +287,64 @@ public record WorkloadSpec(
     }
 
     /**
+     * A budget group: one budget per device and period shared by every workload that names the group, so a device
+     * reporting to ten workloads spends one budget, not ten. Every workload of a group must declare the same
+     * group budget and the same period (checked when a workload is registered).
+     *
+     * @param name the group name ({@code [A-Za-z0-9._-]{1,100}})
+     * @param epsilonPerPeriod total ε a device may spend on all the group's workloads per period
+     */
+    public record Group(String name, Epsilon epsilonPerPeriod) {
+        public Group {
+            require(name != null && ID.matcher(name).matches(), "budget.group.name",
+                    "must match [A-Za-z0-9._-]{1,100}, got \"" + name + "\"");
+            require(epsilonPerPeriod != null, "budget.group.epsilonPerPeriod", "is required");
+        }
+
+        /** The key under which a device's group usage is kept (never a workload id: those have no ':'). */
+        public String budgetKey() {
+            return "group:" + name;
+        }
+    }
+
+    /**
      * A tumbling event-time window, aligned to the epoch: {@code start = ⌊t / size⌋·size}.
      *
      * @param size window length (> 0, whole milliseconds)
      * @param grace how long after the window end late reports are still accepted (>= 0)
      */
-    public record Window(Duration size, Duration grace) {
+    /**
+     * Tumbling windows aligned to the epoch, and the longer horizons answered from them.
+     *
+     * @param size the window size
+     * @param grace how long after its end a window still takes reports
+     * @param horizons longer horizons (at most {@value #MAX_HORIZONS}, distinct): spans that are whole multiples
+     *     of the window size and longer than it, and (central mode) {@code since-activation}
+     */
+    public record Window(Duration size, Duration grace, List<Horizon> horizons) {
+        /** The most horizons a workload declares. */
+        public static final int MAX_HORIZONS = 4;
+
         public Window {
             require(size != null && size.toMillis() > 0, "window.size", "must be > 0, got " + size);
             require(grace != null && !grace.isNegative(), "window.grace", "must be >= 0, got " + grace);
+            horizons = horizons == null ? List.of() : List.copyOf(horizons);
+            require(horizons.size() <= MAX_HORIZONS, "window.horizons", "at most " + MAX_HORIZONS
+                    + " horizons, got " + horizons.size());
+            require(horizons.stream().distinct().count() == horizons.size(), "window.horizons",
+                    "must be distinct, got " + horizons.stream().map(Horizon::wireName).toList());
+            for (Horizon h : horizons) {
+                if (h instanceof Horizon.Span span) {
+                    require(span.millis() > size.toMillis() && span.millis() % size.toMillis() == 0,
+                            "window.horizons", "each span must be a whole multiple of the window size ("
+                                    + size + ") and longer than it, got " + span.size());
+                }
+            }
+        }
+
+        /** Windows without longer horizons. */
+        public Window(Duration size, Duration grace) {
+            this(size, grace, List.of());
         }
 
         public long sizeMillis() {
@@ -325,6 +393,7 @@ public record WorkloadSpec(
         private Alpha alpha;
         private EpsilonSplit epsilonSplit = EpsilonSplit.OPTIMAL;
         private long expectedReportsPerWindow;
+        private Model model;
 
         private Builder() {}
 
@@ -416,6 +485,12 @@ public record WorkloadSpec(
             return this;
         }
 
+        /** The erm family's model. */
+        public Builder model(Model v) {
+            model = v;
+            return this;
+        }
+
         /**
          * Sets the ε of one charge in the current mode (local: per report; central: per release), keeping the
          * other mode parameters.
@@ -446,7 +521,7 @@ public record WorkloadSpec(
         public Builder budgetAtLeastOneCharge() {
             if (budget != null && modeParameters != null
                     && budget.epsilonPerPeriod().compareTo(modeParameters.epsilonPerCharge()) < 0) {
-                budget = new Budget(modeParameters.epsilonPerCharge(), budget.period());
+                budget = new Budget(modeParameters.epsilonPerCharge(), budget.period(), budget.group());
             }
             return this;
         }
@@ -459,7 +534,7 @@ public record WorkloadSpec(
         /** Validates every rule and returns the spec. */
         public WorkloadSpec build() {
             return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mechanism, modeParameters,
-                    budget, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow);
+                    budget, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow, model);
         }
     }
 
@@ -477,6 +552,8 @@ public record WorkloadSpec(
             case CDF, RANGE -> domain instanceof Domain.Buckets;
             case MARGINALS -> domain instanceof Domain.Attributes;
             case POINTS -> domain instanceof Domain.Points;
+            case MODE -> domain instanceof Domain.Labels;
+            case REGRESSION, ERM -> domain instanceof Domain.Grid;
         };
         if (!ok) {
             throw new InvalidWorkloadException("domain", "family " + family.wireName() + " needs "
@@ -485,6 +562,8 @@ public record WorkloadSpec(
                         case CDF, RANGE -> "buckets";
                         case MARGINALS -> "attributes";
                         case POINTS -> "points";
+                        case MODE -> "labels";
+                        case REGRESSION, ERM -> "features and a response";
                     } + ", got " + domain.kind());
         }
     }
@@ -527,6 +606,15 @@ public record WorkloadSpec(
                 universe = 1L << d;
                 m = binomial(d, way) << way;
             }
+            case MODE -> {
+                universe = ((Domain.Labels) domain).labels().size();
+                m = universe;
+            }
+            case REGRESSION, ERM -> {
+                Domain.Grid g = (Domain.Grid) domain;
+                universe = g.cellCount();
+                m = g.dimension();
+            }
             default -> {
                 Domain.Points p = (Domain.Points) domain;
                 universe = p.labels().size();
@@ -540,6 +628,52 @@ public record WorkloadSpec(
         if (universe * m > MAX_CELLS) {
             throw new InvalidWorkloadException("domain", "universe × queries = " + universe + " × " + m
                     + " exceeds the supported " + MAX_CELLS + " cells");
+        }
+    }
+
+    // ---- window analytics (mode, regression, erm; docs/analytics.md) ---------------------------------------
+
+    /**
+     * The convex model the erm family fits: minimise {@code (1/n)Σ ℓ(θ; x_i, y_i) + (λ/2)‖θ‖₂²} over the l2 ball
+     * {@code ‖θ‖₂ <= radius}.
+     *
+     * @param loss the loss ({@code logistic}: {@code ℓ = ln(1 + e^{−s·θᵀx})} with {@code s = ±1} for the response's
+     *     upper and lower value)
+     * @param radius the public bound on ‖θ‖₂ (finite, {@code > 0}, at most 1e6)
+     * @param regularization λ {@code >= 0} (finite, at most 1e6)
+     */
+    public record Model(String loss, double radius, double regularization) {
+        /** The losses supported. */
+        public static final java.util.List<String> LOSSES = java.util.List.of("logistic");
+
+        public Model {
+            require(loss != null && LOSSES.contains(loss), "model.loss", "must be one of " + LOSSES + ", got " + loss);
+            require(Double.isFinite(radius) && radius > 0 && radius <= 1e6, "model.radius",
+                    "must be a number in (0, 1e6], got " + radius);
+            require(Double.isFinite(regularization) && regularization >= 0 && regularization <= 1e6,
+                    "model.regularization", "must be a number in [0, 1e6], got " + regularization);
+        }
+    }
+
+    private static void checkAnalytics(QueryFamily family, Domain domain, Mode mode, MechanismId mechanism,
+            Model model) {
+        if (family.isWindowAnalytics()) {
+            require(mode == Mode.CENTRAL, "mode", "family " + family.wireName() + " runs in central mode only (the"
+                    + " gateway computes it from raw values), got " + mode.wireName());
+        }
+        if (mode == Mode.CENTRAL && mechanism != MechanismId.AUTO && !family.centralMechanisms().contains(mechanism)) {
+            throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" does not answer family "
+                    + family.wireName() + " (its mechanisms: " + family.centralMechanisms().stream()
+                            .map(MechanismId::wireName).collect(java.util.stream.Collectors.joining(", ")) + ")");
+        }
+        if (family == QueryFamily.ERM) {
+            require(model != null, "model", "is required for family erm");
+            Domain.Grid.Axis y = ((Domain.Grid) domain).response();
+            require(!y.bucketed() && y.values().size() == 2, "domain.response", "the logistic loss needs a response"
+                    + " with exactly two values (the lower is the negative class), got "
+                    + (y.bucketed() ? "buckets" : y.values().size() + " value(s)"));
+        } else {
+            require(model == null, "model", "is only allowed for family erm");
         }
     }
 

@@ -159,4 +159,103 @@ class BudgetRuleTest {
         byte[] trailing = java.util.Arrays.copyOf(bytes, bytes.length + 1);
         assertThatThrownBy(() -> BudgetUsageCodec.decode(trailing)).hasMessageContaining("trailing");
     }
+
+    @Test
+    void aBudgetGroupCapsTheSumOverItsWorkloadsExactly() {
+        PeriodKey p = new PeriodKey(DAY, 3);
+        Epsilon group = Epsilon.of(2.5);
+        BudgetUsage g = BudgetUsage.empty(p);
+        BigDecimal[] own = {BigDecimal.ZERO, BigDecimal.ZERO};
+        int admitted = 0;
+        for (int i = 0; i < 10; i++) {
+            // alternately workload A (ε 1) and workload B (ε 0.5)
+            BigDecimal charge = i % 2 == 0 ? BigDecimal.ONE : new BigDecimal("0.5");
+            Admission a = BudgetRule.group(group, g, List.of(), i % 2 == 0 ? "a" : "b",
+                    Map.of("a", own[0], "b", own[1]), charge);
+            if (a.admitted()) {
+                g = ((Admitted) a).updated();
+                own[i % 2] = own[i % 2].add(charge);
+                admitted++;
+            } else {
+                assertThat(((Refused) a).reason()).isEqualTo(Refusal.GROUP_BUDGET_EXHAUSTED);
+            }
+        }
+        assertThat(g.spent().compareTo(group.exact())).isLessThanOrEqualTo(0);
+        assertThat(g.spent()).isEqualByComparingTo("2.5");
+        assertThat(admitted).isEqualTo(3); // 1 + 0.5 + 1 = 2.5: then nothing more fits
+        // a free central contribution never needs group budget
+        assertThat(BudgetRule.group(group, g, List.of(), "a", Map.of("a", own[0]), BigDecimal.ZERO).admitted()).isTrue();
+        // and usages of the group in overlapping periods of another length count
+        PeriodKey hour = new PeriodKey(3_600_000L, 3 * 24 + 1);
+        assertThat(BudgetRule.group(group, BudgetUsage.empty(hour), List.of(g), "a",
+                Map.of("a", BigDecimal.ZERO), new BigDecimal("0.1")).admitted()).isFalse();
+    }
+
+    @Test
+    void joiningLeavingOrRenamingAGroupNeverHandsTheDeviceAFreshBudget() {
+        PeriodKey p = new PeriodKey(DAY, 3);
+        Epsilon group = Epsilon.of(3);
+        // workload a spent 2 of its own before it joined the group; b is a member from the start
+        BudgetUsage g = BudgetUsage.empty(p);
+        g = ((Admitted) BudgetRule.group(group, g, List.of(), "b", Map.of("b", BigDecimal.ZERO), BigDecimal.ONE))
+                .updated();
+        assertThat(g.spent()).isEqualByComparingTo("1");
+        // a's first report as a member: its earlier 2 are taken in first, so 1 + 2 + 1 > 3 is refused
+        Admission a1 = BudgetRule.group(group, g, List.of(), "a", Map.of("a", TWO, "b", BigDecimal.ONE),
+                BigDecimal.ONE);
+        assertThat(a1.admitted()).isFalse();
+        assertThat(((Refused) a1).reason()).isEqualTo(Refusal.GROUP_BUDGET_EXHAUSTED);
+        // and b, knowing a is now a member, cannot spend what a spent either: 1 + 2 + 0.5 > 3
+        assertThat(BudgetRule.group(group, g, List.of(), "b", Map.of("a", TWO, "b", BigDecimal.ONE),
+                new BigDecimal("0.5")).admitted()).isFalse();
+        // a free central contribution fits and records what it took in: exactly 3
+        g = ((Admitted) BudgetRule.group(group, g, List.of(), "a", Map.of("a", TWO, "b", BigDecimal.ONE),
+                BigDecimal.ZERO)).updated();
+        assertThat(g.spent()).isEqualByComparingTo("3");
+        assertThat(g.memberSpent("a")).isEqualByComparingTo("2");
+        assertThat(g.memberSpent("b")).isEqualByComparingTo("1");
+        // spend already counted is not counted twice
+        assertThat(((Admitted) BudgetRule.group(group, g, List.of(), "a", Map.of("a", TWO, "b", BigDecimal.ONE),
+                BigDecimal.ZERO)).updated().spent()).isEqualByComparingTo("3");
+        // a leaves the group: what it spent stays in the group's usage; b cannot spend it again
+        assertThat(BudgetRule.group(group, g, List.of(), "b", Map.of("b", BigDecimal.ONE), new BigDecimal("0.001"))
+                .admitted()).isFalse();
+        // a re-joins after spending 0.5 outside the group: the 0.5 is taken in as well
+        BudgetUsage roomy = BudgetUsage.of(p, TWO, new java.util.BitSet(), Map.of(), Map.of("a", BigDecimal.ONE));
+        Admitted rejoin = (Admitted) BudgetRule.group(group, roomy, List.of(), "a",
+                Map.of("a", new BigDecimal("1.5")), new BigDecimal("0.5"));
+        assertThat(rejoin.updated().spent()).isEqualByComparingTo("3");
+        assertThat(rejoin.updated().memberSpent("a")).isEqualByComparingTo("2");
+        // a renamed group starts with no usage, but every member's own spend in the period is taken in
+        assertThat(BudgetRule.group(group, BudgetUsage.empty(p), List.of(), "a",
+                Map.of("a", new BigDecimal("1.5"), "b", BigDecimal.ONE), new BigDecimal("0.6")).admitted()).isFalse();
+        assertThatThrownBy(() -> BudgetRule.group(group, g0(p), List.of(), "a", Map.of(), BigDecimal.ONE))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    private static final BigDecimal TWO = new BigDecimal("2");
+
+    private static BudgetUsage g0(PeriodKey p) {
+        return BudgetUsage.empty(p);
+    }
+
+    @Test
+    void aGroupUsageWithMembersRoundTripsAndOldBytesStillDecode() {
+        PeriodKey p = new PeriodKey(DAY, 3);
+        BudgetUsage plain = BudgetUsage.empty(p);
+        Admitted first = (Admitted) BudgetRule.group(Epsilon.of(3), plain, List.of(), "wörkload-a",
+                Map.of("wörkload-a", new BigDecimal("0.25"), "b", new BigDecimal("0.125")), new BigDecimal("0.5"));
+        BudgetUsage withMembers = first.updated();
+        byte[] bytes = BudgetUsageCodec.encode(withMembers);
+        assertThat(bytes[0]).isEqualTo((byte) 2);
+        assertThat(BudgetUsageCodec.decode(bytes)).isEqualTo(withMembers);
+        assertThat(BudgetUsageCodec.decode(bytes).memberSpent("wörkload-a")).isEqualByComparingTo("0.75");
+        assertThat(BudgetUsageCodec.decode(bytes).memberSpent("b")).isEqualByComparingTo("0.125");
+        assertThat(withMembers.spent()).isEqualByComparingTo("0.875");
+        assertThat(BudgetUsageCodec.encode(plain)[0]).isEqualTo((byte) 1);
+        for (int cut = 1; cut < bytes.length; cut++) {
+            byte[] truncated = java.util.Arrays.copyOf(bytes, cut);
+            assertThatThrownBy(() -> BudgetUsageCodec.decode(truncated)).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
 }

@@ -123,4 +123,69 @@ class WorkloadSpecRulesTest {
         // and written back exactly, so the canonical form round-trips
         assertThat(CanonicalForm.of(s)).contains("\"epsilonPerReport\":0.1,").contains("\"epsilonPerPeriod\":0.3,");
     }
+
+    @Test
+    void budgetGroupsAreParsedValidatedAndHashed() {
+        java.util.Map<String, Object> t = WorkloadTest.base("histogram", java.util.Map.of("labels", List.of("a", "b")));
+        t.put("budget", java.util.Map.of("epsilonPerPeriod", 2.0, "period", "1d",
+                "group", java.util.Map.of("name", "telemetry", "epsilonPerPeriod", 3.0)));
+        WorkloadSpec s = WorkloadSpecParser.parse(t);
+        assertThat(s.budget().group()).isEqualTo(new WorkloadSpec.Group("telemetry", Epsilon.of(3)));
+        assertThat(s.budget().group().budgetKey()).isEqualTo("group:telemetry");
+        assertThat(CanonicalForm.of(s)).contains("\"group\":{\"epsilonPerPeriod\":3,\"name\":\"telemetry\"}");
+        java.util.Map<String, Object> plain = WorkloadTest.base("histogram", java.util.Map.of("labels", List.of("a", "b")));
+        assertThat(CanonicalForm.contentHash(WorkloadSpecParser.parse(plain))).isNotEqualTo(CanonicalForm.contentHash(s));
+        t.put("budget", java.util.Map.of("epsilonPerPeriod", 2.0, "period", "1d",
+                "group", java.util.Map.of("name", "bad name", "epsilonPerPeriod", 3.0)));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(t)).hasMessageStartingWith("budget.group");
+        t.put("budget", java.util.Map.of("epsilonPerPeriod", 2.0, "period", "1d",
+                "group", java.util.Map.of("name", "g", "epsilonPerPeriod", 0.5)));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(t)).hasMessageStartingWith("budget.group.epsilonPerPeriod");
+        t.put("budget", java.util.Map.of("epsilonPerPeriod", 2.0, "period", "1d",
+                "group", java.util.Map.of("name", "g", "epsilon", 3.0)));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(t)).hasMessageStartingWith("budget.group.epsilon");
+    }
+
+    /** 14.2: horizons are whole multiples of the window, distinct, few; since-activation is central only. */
+    @Test
+    void horizonsAreWholeMultiplesOfTheWindowAndKeepOlderContentHashes() {
+        Duration m = Duration.ofMinutes(1);
+        Duration g = Duration.ofSeconds(10);
+        WorkloadSpec plain = histogram().build();
+        WorkloadSpec rolled = histogram().window(new WorkloadSpec.Window(m, g, List.of(
+                new Horizon.Span(Duration.ofHours(1)), new Horizon.Span(Duration.ofDays(1))))).build();
+        assertThat(rolled.window().horizons()).hasSize(2);
+        assertThat(CanonicalForm.of(plain)).doesNotContain("horizons");
+        assertThat(CanonicalForm.of(rolled)).contains("\"horizons\":[\"PT1H\",\"PT24H\"]");
+        assertThat(CanonicalForm.contentHash(rolled)).isNotEqualTo(CanonicalForm.contentHash(plain));
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.Span(Duration.ofSeconds(90))))),
+                "window.horizons");
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.Span(m)))), "window.horizons");
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.Span(Duration.ofHours(1)),
+                new Horizon.Span(Duration.ofMinutes(60))))), "window.horizons");
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.Span(Duration.ofDays(401))))),
+                "window.horizons");
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.Span(Duration.ofMinutes(2)),
+                new Horizon.Span(Duration.ofMinutes(3)), new Horizon.Span(Duration.ofMinutes(4)),
+                new Horizon.Span(Duration.ofMinutes(5)), new Horizon.Span(Duration.ofMinutes(6))))), "window.horizons");
+        fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.SinceActivation()))), "window.horizons");
+        assertThat(central().window(new WorkloadSpec.Window(m, g, List.of(new Horizon.SinceActivation(),
+                new Horizon.Span(Duration.ofHours(1))))).build().window().horizons()).hasSize(2);
+        // the file syntax
+        var tree = WorkloadSpecParser.tree();
+        tree.put("id", "h");
+        tree.put("version", 1);
+        tree.put("family", "histogram");
+        tree.put("domain", java.util.Map.of("labels", List.of("a", "b")));
+        tree.put("mechanism", "grr");
+        tree.put("epsilonPerReport", 1.0);
+        tree.put("budget", java.util.Map.of("epsilonPerPeriod", 4.0, "period", "1d"));
+        tree.put("window", java.util.Map.of("size", "1m", "horizons", List.of("1h", "P1D")));
+        assertThat(WorkloadSpecParser.parse(tree).window().horizons()).containsExactly(
+                new Horizon.Span(Duration.ofHours(1)), new Horizon.Span(Duration.ofDays(1)));
+        tree.put("window", java.util.Map.of("size", "1m", "horizons", List.of("hourly")));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(tree)).hasMessageStartingWith("window.horizons:");
+        tree.put("window", java.util.Map.of("size", "1m", "horizons", "1h"));
+        assertThatThrownBy(() -> WorkloadSpecParser.parse(tree)).hasMessageStartingWith("window.horizons:");
+    }
 }

@@ -25,7 +25,8 @@ import org.apache.avro.specific.SpecificDatumWriter;
  *
  * <ul>
  *   <li>the answer: a {@link WindowAnswer} with every array full (m labels, estimates, bounds, standard errors,
- *       unprojected values) and one level per release level, serialized exactly;
+ *       unprojected values) and one level per release level, serialized exactly; for the window-analytics
+ *       families also the most items and named scalars they publish ({@code AnalyticsMechanisms});
  *   <li>the window partial: the aggregate's {@code 8 × length} bytes plus its header;
  *   <li>a device's budget entry: local, the used sequence numbers of a period; central, the windows a period's
  *       budget can pay for, each with its L contribution slots.
@@ -80,6 +81,21 @@ public final class RecordSizes {
                         .setDelta(0).build())
                 .setFamily(w.spec().family().wireName())
                 .setReleasedAtStreamTime(Long.MAX_VALUE).build();
+        if (w.spec().family().isWindowAnalytics()) { // analytics answers: a released label and named scalars
+            int longest = w.workload().universeLabels().stream().mapToInt(String::length).max().orElse(0);
+            List<io.privacygateway.schemas.avro.AnswerItem> items = new ArrayList<>();
+            for (int i = 0; i < io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.MAX_ITEMS; i++) {
+                items.add(io.privacygateway.schemas.avro.AnswerItem.newBuilder().setLabel("x".repeat(longest))
+                        .setEstimate(1).setLower(0).setUpper(1).build());
+            }
+            java.util.Map<String, Double> scalars = new java.util.TreeMap<>();
+            for (int i = 0; i < io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.MAX_SCALARS; i++) {
+                scalars.put(String.format("%032d", i), 1.0);
+            }
+            a.setItems(items);
+            a.setScalars(scalars);
+            a.setMaxErrorBound(1.0);
+        }
         int answer = serializedSize(a) + 5 + 64; // wire-format header and a margin for fields added later
         long partial = 8L * w.aggregateLength() + 256;
         long budget;

@@ -90,6 +90,15 @@ public final class DeviceBudgets {
      * @return how many were deleted
      */
     int expire(String workloadId, WorkloadSpec.Window window, long watermark, int maxDeletes) {
+        return expire(workloadId, window, watermark, maxDeletes, (k, u) -> { });
+    }
+
+    /**
+     * As {@link #expire(String, WorkloadSpec.Window, long, int)}, handing each expired usage (a device's final
+     * spending in a period) to {@code expired} before it is deleted.
+     */
+    int expire(String workloadId, WorkloadSpec.Window window, long watermark, int maxDeletes,
+            java.util.function.BiConsumer<BudgetKey, BudgetUsage> expired) {
         long[] known = lengths.get(workloadId);
         if (known == null || watermark == Long.MIN_VALUE) {
             return 0;
@@ -112,7 +121,10 @@ public final class DeviceBudgets {
             List<BudgetKey> old = new ArrayList<>();
             usages.range(new BudgetKey(workloadId, new PeriodKey(len, 0), ""),
                     new BudgetKey(workloadId, new PeriodKey(len, cutoff), ""), maxDeletes - deleted,
-                    (k, u) -> old.add(k));
+                    (k, u) -> {
+                        expired.accept(k, u);
+                        old.add(k);
+                    });
             old.forEach(usages::delete);
             deleted += old.size();
         }

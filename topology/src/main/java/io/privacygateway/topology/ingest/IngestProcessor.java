@@ -172,11 +172,19 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
         closeWindows();
         sendProgress();
         if (watermark != Long.MIN_VALUE) {
+            Map<String, WorkloadSpec.Window> groups = new HashMap<>();
             for (Registration r : catalog.registrations()) {
                 if (!r.deleted() && r.workload().mode() == mode.mode()) {
-                    budgets.expire(r.id(), r.workload().window(), watermark, EXPIRY_BATCH);
+                    WorkloadSpec.Window win = r.workload().window();
+                    budgets.expire(r.id(), win, watermark, EXPIRY_BATCH,
+                            (k, u) -> metrics.deviceSpend(r.id(), u.spent().doubleValue()));
+                    // a group's usage lives until no member's open window can meet it: the longest window decides
+                    r.workload().group().ifPresent(g -> groups.merge(g.budgetKey(), win,
+                            (a, b) -> a.sizeMillis() + a.graceMillis() >= b.sizeMillis() + b.graceMillis() ? a : b));
                 }
             }
+            groups.forEach((key, win) -> budgets.expire(key, win, watermark, EXPIRY_BATCH,
+                    (k, u) -> metrics.deviceSpend(key, u.spent().doubleValue())));
         }
     }
 

@@ -123,6 +123,22 @@ public final class ReportAdmission {
             return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
         }
         BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
+        BudgetRule.Admitted group = null;
+        String groupKey = null;
+        if (w.group().isPresent()) {
+            groupKey = w.group().get().budgetKey();
+            Map<String, java.math.BigDecimal> membersSpent = new HashMap<>();
+            for (String member : catalog.groupMembers(w.group().get().name())) {
+                membersSpent.put(member, budgets.current(member, period, report.deviceId()).spent());
+            }
+            membersSpent.put(w.id(), current.spent());
+            BudgetRule.Admission g = w.admitGroup(budgets.current(groupKey, period, report.deviceId()),
+                    budgets.others(groupKey, period, report.deviceId()), membersSpent, admitted.charged());
+            if (g instanceof BudgetRule.Refused refused) {
+                return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
+            }
+            group = (BudgetRule.Admitted) g;
+        }
         // decided: below, the report is counted
         WindowKey wk = new WindowKey(w.id(), w.contentHash(), start);
         WindowAggregate agg = aggregates.get(wk);
@@ -142,6 +158,9 @@ public final class ReportAdmission {
             aggregates.markDirty(wk);
         }
         budgets.record(w.id(), report.deviceId(), admitted.updated());
+        if (group != null) {
+            budgets.record(groupKey, report.deviceId(), group.updated());
+        }
         try {
             a.meters().accepted(admitted.charged().doubleValue());
         } catch (RuntimeException e) {

@@ -4,10 +4,12 @@ import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.workload.Horizon;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
+import io.privacygateway.topology.state.HorizonKey;
 import io.privacygateway.topology.state.WindowAggregate;
 import io.privacygateway.topology.state.WindowKey;
 import io.privacygateway.topology.state.WriteBehindStore;
@@ -57,6 +59,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     private WriteBehindStore<String, Long> progress;
     private WriteBehindStore<String, ReleaseSchedule> schedules;
     private WriteBehindStore<String, ReleaseAccount> accounts;
+    private WriteBehindStore<HorizonKey, WindowAggregate> horizons;
 
     /**
      * A central answer computed at {@code startedAt} (monotonic) and written at {@code startedAt + delay}.
@@ -83,7 +86,9 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         progress = context.getStateStore(names.progress());
         schedules = context.getStateStore(names.schedules());
         accounts = context.getStateStore(names.accounts());
+        horizons = context.getStateStore(names.horizons());
         merged.loadAll();
+        horizons.loadAll();
         progress.loadAll();
         schedules.loadAll();
         accounts.loadAll();
@@ -207,7 +212,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                         released += prepareCentral(c, seg, min, MAX_RELEASES_PER_CALL - released);
                         break;
                     }
-                    release(w, seg.nextStart(), min);
+                    release(w, seg, seg.nextStart(), min);
                     updated = updated.advance(seg);
                     released++;
                     progressed = true;
@@ -249,24 +254,75 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         return agg;
     }
 
-    /** Releases a local window now (its timing is not private: local answers are post-processing of reports). */
-    private void release(ResolvedWorkload w, long start, long streamTime) {
+    /**
+     * Releases a local window now (its timing is not private: local answers are post-processing of reports), adds
+     * its exact aggregate to every declared horizon span containing it, and releases each span whose last window
+     * this is (or the version's last window: a span cut short by a new version covers the windows it had).
+     */
+    private void release(ResolvedWorkload w, ReleaseSchedule.Segment seg, long start, long streamTime) {
         WindowKey key = new WindowKey(w.id(), w.contentHash(), start);
         WindowAggregate agg = aggregate(w, key);
         long n = agg == null ? 0 : agg.n();
+        LocalWorkload local = (LocalWorkload) w;
         try {
-            LocalWorkload local = (LocalWorkload) w;
             WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, start, streamTime)
                     : AnswerRecords.toRecord(local.pipeline().release().release(agg.state(), n), w, start, 0.0,
                             streamTime);
-            write(w, start, record, n);
+            write(w, start, w.window().endOf(start), record, n);
         } catch (RuntimeException e) {
             metrics.releaseFailed(w.id());
             LOG.error("releasing window {} of {} failed; the window is skipped ({})", start, w.id(),
                     e.getClass().getSimpleName(), e);
         }
+        for (Horizon h : w.window().horizons()) {
+            if (h instanceof Horizon.Span span) {
+                rollUp(local, seg, span, start, agg, streamTime);
+            }
+        }
         if (merged.get(key) != null) {
             merged.delete(key);
+        }
+    }
+
+    /**
+     * Adds a released window's exact aggregate to its span of {@code span} and releases the span after its last
+     * window: the same estimator, projection and error bars as a window, applied to the sum of the span's exact
+     * window aggregates — identical to aggregating the span's reports as one window, at no extra ε.
+     */
+    private void rollUp(LocalWorkload w, ReleaseSchedule.Segment seg, Horizon.Span span, long windowStart,
+            WindowAggregate window, long streamTime) {
+        long spanStart = span.startOf(windowStart);
+        HorizonKey key = new HorizonKey(w.id(), w.contentHash(), span.millis(), spanStart);
+        WindowAggregate sum = horizons.get(key);
+        if (window != null && window.n() > 0) {
+            if (sum == null) {
+                sum = WindowAggregate.empty(w.contentHash(), w.aggregateLength());
+                sum.add(window);
+                horizons.put(key, sum);
+            } else {
+                sum.add(window);
+                horizons.markDirty(key);
+            }
+        }
+        long windowEnd = w.window().endOf(windowStart);
+        if (windowEnd < spanStart + span.millis() && windowEnd < seg.endStart()) {
+            return; // the span has more windows of this version to come
+        }
+        long n = sum == null ? 0 : sum.n();
+        long from = Math.max(spanStart, seg.firstStart());
+        try {
+            WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, from, streamTime)
+                    : AnswerRecords.toRecord(w.pipeline().release().release(sum.state(), n), w, from, 0.0, streamTime);
+            record.setWindowEnd(java.time.Instant.ofEpochMilli(windowEnd));
+            record.setHorizon(span.wireName());
+            write(w, from, windowEnd, record, n);
+        } catch (RuntimeException e) {
+            metrics.releaseFailed(w.id());
+            LOG.error("releasing the {} span from {} of {} failed; the span is skipped ({})", span.wireName(),
+                    spanStart, w.id(), e.getClass().getSimpleName(), e);
+        }
+        if (sum != null) {
+            horizons.delete(key);
         }
     }
 
@@ -335,7 +391,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                     double cumulative = io.privacygateway.mechanisms.param.DirectedDoubles.ceil(account.total());
                     p.record().setCumulativeEpsilon(cumulative);
                     metrics.cumulativeEpsilon(id, cumulative);
-                    write(w, p.windowStart(), p.record(), p.n());
+                    write(w, p.windowStart(), w.window().endOf(p.windowStart()), p.record(), p.n());
                 }
                 WindowKey key = new WindowKey(id, p.segment().contentHash(), p.windowStart());
                 if (merged.get(key) != null) {
@@ -355,11 +411,11 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         }
     }
 
-    private void write(ResolvedWorkload w, long start, WindowAnswer record, long n) {
-        context.forward(new Record<>(w.id(), record, w.window().endOf(start)), ANSWERS_SINK);
+    private void write(ResolvedWorkload w, long start, long end, WindowAnswer record, long n) {
+        context.forward(new Record<>(w.id(), record, end), ANSWERS_SINK);
         metrics.published(w.id(), w.mode().wireName());
         metrics.released(w.id(), w.mode().wireName(), n,
-                Duration.ofMillis(context.currentSystemTimeMs() - w.window().closesAt(start)));
+                Duration.ofMillis(context.currentSystemTimeMs() - (end + w.window().graceMillis())));
     }
 
     /** The smallest watermark over every partition of the mode's report topic (MIN_VALUE if one is missing). */

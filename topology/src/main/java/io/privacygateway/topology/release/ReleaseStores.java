@@ -7,8 +7,9 @@ package io.privacygateway.topology.release;
  * @param progress every shard's latest watermark per workload
  * @param schedules each workload's release schedule
  * @param accounts each central workload's privacy account
+ * @param horizons local mode: the summed exact aggregates of each open horizon span (rollups)
  */
-public record ReleaseStores(String merged, String progress, String schedules, String accounts) {
+public record ReleaseStores(String merged, String progress, String schedules, String accounts, String horizons) {
     public static final ReleaseStores DEFAULT = new ReleaseStores("release-windows", "release-progress",
-            "release-schedules", "release-accounts");
+            "release-schedules", "release-accounts", "release-horizons");
 }

@@ -43,6 +43,7 @@ public final class ReleaseSupplier implements ProcessorSupplier<String, byte[], 
                 WriteBehindStoreBuilder.live(names.schedules(), StateSerdes.STRING,
                         StateSerdes.of(ReleaseSchedule::toBytes, ReleaseSchedule::fromBytes)),
                 WriteBehindStoreBuilder.live(names.accounts(), StateSerdes.STRING,
-                        StateSerdes.of(ReleaseAccount::toBytes, ReleaseAccount::fromBytes)));
+                        StateSerdes.of(ReleaseAccount::toBytes, ReleaseAccount::fromBytes)),
+                WriteBehindStoreBuilder.live(names.horizons(), StateSerdes.HORIZON_KEY, StateSerdes.WINDOW_AGGREGATE));
     }
 }

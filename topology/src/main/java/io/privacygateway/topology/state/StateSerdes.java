@@ -22,6 +22,9 @@ public final class StateSerdes {
 
     public static final Serde<WindowAggregate> WINDOW_AGGREGATE = of(WindowAggregate::toBytes, WindowAggregate::fromBytes);
 
+    public static final Serde<HorizonKey> HORIZON_KEY = of(k -> k.asString().getBytes(StandardCharsets.UTF_8),
+            b -> HorizonKey.parse(new String(b, StandardCharsets.UTF_8)));
+
     public static final Serde<BudgetKey> BUDGET_KEY = of(k -> k.asString().getBytes(StandardCharsets.UTF_8),
             b -> BudgetKey.parse(new String(b, StandardCharsets.UTF_8)));
 

@@ -51,5 +51,7 @@ public enum RejectReason {
      * The report's window is not one the workload version answers: it starts before the version became active
      * (or after the workload was deleted).
      */
-    NOT_ACTIVE
+    NOT_ACTIVE,
+    /** The report's ε would take the device over its budget group's budget (all the group's workloads together). */
+    GROUP_BUDGET_EXHAUSTED
 }

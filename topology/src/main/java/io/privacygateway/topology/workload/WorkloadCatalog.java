@@ -33,6 +33,7 @@ public final class WorkloadCatalog {
     private final ResolvedWorkloadCache cache = new ResolvedWorkloadCache(VERSIONS_KEPT);
     private volatile Function<String, String> specStore = h -> null;
     private volatile long answersFrom = Long.MIN_VALUE;
+    private volatile Map<String, List<String>> groupMembers = Map.of();
 
     /** Thrown when a registered spec is unusable (the message names the field). */
     public static final class BadSpecException extends RuntimeException {
@@ -84,10 +85,56 @@ public final class WorkloadCatalog {
         if (!w.id().equals(id)) {
             throw new BadSpecException("id: the record key " + id + " differs from the spec id " + w.id(), null);
         }
+        checkGroup(w);
         specs.put(contentHash, specJson);
         Registration r = new Registration(id, contentHash, Math.max(since, answersFrom), w);
         current.put(id, r);
+        groupsChanged();
         return r;
+    }
+
+    /**
+     * The ids of the workloads whose current version belongs to budget group {@code name} (deleted ones
+     * excluded), or an empty list.
+     */
+    public List<String> groupMembers(String name) {
+        return groupMembers.getOrDefault(name, List.of());
+    }
+
+    private synchronized void groupsChanged() {
+        Map<String, List<String>> members = new java.util.TreeMap<>();
+        for (Registration r : current.values()) {
+            var group = r.workload().spec().budget().group();
+            if (!r.deleted() && group != null) {
+                members.computeIfAbsent(group.name(), k -> new java.util.ArrayList<>()).add(r.id());
+            }
+        }
+        members.replaceAll((k, v) -> List.copyOf(v));
+        groupMembers = Map.copyOf(members);
+    }
+
+    /**
+     * Refuses a workload whose budget group disagrees with the group as its other active members declare it (one
+     * budget and one period per group).
+     */
+    private void checkGroup(ResolvedWorkload w) {
+        var group = w.spec().budget().group();
+        if (group == null) {
+            return;
+        }
+        for (Registration r : current.values()) {
+            if (r.deleted() || r.id().equals(w.id())) {
+                continue;
+            }
+            var other = r.workload().spec().budget();
+            if (other.group() != null && other.group().name().equals(group.name())
+                    && (other.group().epsilonPerPeriod().compareTo(group.epsilonPerPeriod()) != 0
+                            || !other.period().equals(w.spec().budget().period()))) {
+                throw new BadSpecException("budget.group: group " + group.name() + " is declared by workload "
+                        + r.id() + " with ε " + other.group().epsilonPerPeriod().exact().toPlainString() + " per "
+                        + other.period() + "; every member must declare the same budget and period", null);
+            }
+        }
     }
 
     /** Marks {@code id} deleted at {@code at} (its last version is kept, so its open windows are still released). */
@@ -98,6 +145,7 @@ public final class WorkloadCatalog {
         }
         Registration r = new Registration(id, prior.contentHash(), prior.since(), prior.workload(), at);
         current.put(id, r);
+        groupsChanged();
         return r;
     }
 
