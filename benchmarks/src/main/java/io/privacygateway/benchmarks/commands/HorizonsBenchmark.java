@@ -1,9 +1,9 @@
 package io.privacygateway.benchmarks.commands;
 
+import io.privacygateway.mechanisms.workload.Horizon;
 import io.privacygateway.mechanisms.continual.ContinualCounter;
 import io.privacygateway.mechanisms.continual.ContinualSettings;
 import io.privacygateway.mechanisms.continual.ContinualState;
-import io.privacygateway.mechanisms.continual.Horizon;
 import io.privacygateway.mechanisms.continual.HorizonAnswer;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
@@ -74,16 +74,16 @@ public final class HorizonsBenchmark {
         long size = w.spec().window().sizeMillis();
         int depth = ContinualSettings.depthFor(w.spec().window().size(), w.spec().window().size().multipliedBy(last));
         ContinualCounter tree = ContinualCounter.of(w, new ContinualSettings(Epsilon.of(epsilon), depth,
-                List.of(Horizon.sinceActivation())));
+                List.of(new Horizon.SinceActivation())));
         ContinualCounter baseline = ContinualCounter.of(w, new ContinualSettings(Epsilon.of(epsilon), 0,
-                List.of(Horizon.sinceActivation())));
+                List.of(new Horizon.SinceActivation())));
         int cps = checkpoints.length;
         ContinualCounter[] matched = new ContinualCounter[cps];
         ContinualState[] sm = new ContinualState[cps];
         double[] matchedSq = new double[cps];
         for (int cp = 0; cp < cps; cp++) {
             matched[cp] = ContinualCounter.of(w, new ContinualSettings(Epsilon.of(epsilon), depthFor(checkpoints[cp]),
-                    List.of(Horizon.sinceActivation())));
+                    List.of(new Horizon.SinceActivation())));
         }
         double[][] sq = new double[2][cps];
         double[][] bar = new double[2][cps];

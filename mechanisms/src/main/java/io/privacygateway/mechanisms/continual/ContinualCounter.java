@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.continual;
 
+import io.privacygateway.mechanisms.workload.Horizon;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.central.CentralGeometry;
 import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
@@ -102,7 +103,7 @@ public final class ContinualCounter {
         }
         this.windowMillis = s.window().sizeMillis();
         for (Horizon h : settings.horizons()) {
-            h.checkAgainst(s.window().size());
+            ContinualSettings.checkAgainst(h, s.window().size());
         }
         NeighbourRelation relation = s.central().neighbour();
         this.publicCount = relation == NeighbourRelation.REPLACE_ONE;
@@ -205,7 +206,7 @@ public final class ContinualCounter {
         int d = settings.depth();
         ContinualState.HorizonState[] hs = new ContinualState.HorizonState[settings.horizons().size()];
         for (int i = 0; i < hs.length; i++) {
-            hs[i] = new ContinualState.HorizonState(settings.horizons().get(i).periodOf(firstWindowStart), 0, 0,
+            hs[i] = new ContinualState.HorizonState(ContinualSettings.periodOf(settings.horizons().get(i), firstWindowStart), 0, 0,
                     new long[universe], 0);
         }
         return new ContinualState(firstWindowStart, 0, new long[d + 1][], new long[d + 1][], hs);
@@ -256,7 +257,7 @@ public final class ContinualCounter {
         int depth = settings.depth();
         ContinualState n = state.copy();
         for (int i = 0; i < n.horizons.length; i++) {
-            long period = settings.horizons().get(i).periodOf(windowStart);
+            long period = ContinualSettings.periodOf(settings.horizons().get(i), windowStart);
             if (period != n.horizons[i].period) {
                 n.horizons[i] = new ContinualState.HorizonState(period, t, 0, new long[universe], 0);
             }
@@ -350,7 +351,7 @@ public final class ContinualCounter {
         }
         int expected = DyadicNode.cover(h.start, last, settings.depth()).size();
         if (nodes != expected) {
-            throw new IllegalStateException("horizon " + settings.horizons().get(i).label() + " adds " + nodes
+            throw new IllegalStateException("horizon " + settings.horizons().get(i).wireName() + " adds " + nodes
                     + " nodes, its cover has " + expected + ": the state is inconsistent");
         }
         nodesOut[0] = nodes;

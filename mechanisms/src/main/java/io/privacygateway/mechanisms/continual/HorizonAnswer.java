@@ -2,11 +2,12 @@ package io.privacygateway.mechanisms.continual;
 
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.Horizon;
 
 /**
  * The running total of one horizon after a window, as an answer.
  *
- * @param horizon the horizon
+ * @param horizon the horizon (its {@link Horizon#wireName()} is the answer's {@code horizon} field)
  * @param start the start (epoch milliseconds) of the first window the total covers
  * @param end the end (exclusive) of the last window it covers
  * @param windows the number of windows covered

@@ -8,7 +8,7 @@
  *       of, and the canonical cover of a range of windows by them.</li>
  *   <li>{@link io.privacygateway.mechanisms.continual.ContinualCounter}: the mechanism: one call per window with the
  *       window's exact counts per universe value, answers for every configured
- *       {@link io.privacygateway.mechanisms.continual.Horizon} (this hour, today, since activation).</li>
+ *       {@link io.privacygateway.mechanisms.workload.Horizon} (this hour, today, since activation).</li>
  *   <li>{@link io.privacygateway.mechanisms.continual.ContinualState} and
  *       {@link io.privacygateway.mechanisms.continual.ContinualStateCodec}: what is kept between windows, and its
  *       bounded binary form for a changelogged store.</li>

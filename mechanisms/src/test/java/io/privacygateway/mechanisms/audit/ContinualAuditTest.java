@@ -1,11 +1,11 @@
 package io.privacygateway.mechanisms.audit;
 
+import io.privacygateway.mechanisms.workload.Horizon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.continual.ContinualCounter;
 import io.privacygateway.mechanisms.continual.ContinualSettings;
 import io.privacygateway.mechanisms.continual.ContinualState;
-import io.privacygateway.mechanisms.continual.Horizon;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
@@ -31,7 +31,7 @@ class ContinualAuditTest {
     static double audit(double built, long seed) {
         Workload w = AuditWorkloads.central("histogram", "laplace", 1.0, "add-remove", 1);
         ContinualCounter c = ContinualCounter.of(w, new ContinualSettings(Epsilon.of(built), 2,
-                List.of(Horizon.sinceActivation(), Horizon.every(Duration.ofMinutes(2)))));
+                List.of(new Horizon.SinceActivation(), new Horizon.Span(Duration.ofMinutes(2)))));
         int n = w.universeSize();
         long[][] first = new long[4][n];
         long[][] second = new long[4][n];

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.continual;
 
+import io.privacygateway.mechanisms.workload.Horizon;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -32,8 +33,8 @@ class ContinualCounterTest {
     @Test
     void totalsAreExactSumsWhenTheNoiseIsZero() {
         Workload w = ContinualFixtures.histogram(5, "add-remove", 1.0, 1, 0.9);
-        List<Horizon> horizons = List.of(Horizon.sinceActivation(), Horizon.every(Duration.ofMinutes(5)),
-                Horizon.every(Duration.ofMinutes(16)), Horizon.every(Duration.ofMinutes(7)));
+        List<Horizon> horizons = List.of(new Horizon.SinceActivation(), new Horizon.Span(Duration.ofMinutes(5)),
+                new Horizon.Span(Duration.ofMinutes(16)), new Horizon.Span(Duration.ofMinutes(7)));
         for (int depth : new int[] {0, 1, 3, 5}) {
             ContinualCounter c = new ContinualCounter(w, new ContinualSettings(Epsilon.of(1), depth, horizons),
                     bits -> 0);
@@ -54,7 +55,7 @@ class ContinualCounterTest {
                     long[] expected = new long[5];
                     long first = -1;
                     for (int j = 0; j <= t; j++) {
-                        if (h.periodOf(T0 + j * MINUTE) == h.periodOf(start)) {
+                        if (ContinualSettings.periodOf(h, T0 + j * MINUTE) == ContinualSettings.periodOf(h, start)) {
                             first = first < 0 ? j : first;
                             for (int x = 0; x < 5; x++) {
                                 expected[x] += history.get(j)[x];
@@ -62,7 +63,7 @@ class ContinualCounterTest {
                         }
                     }
                     HorizonAnswer a = answers.get(i);
-                    assertThat(a.noisyTotals()).as("depth %d window %d horizon %s", depth, t, h.label())
+                    assertThat(a.noisyTotals()).as("depth %d window %d horizon %s", depth, t, h.wireName())
                             .containsExactly(expected);
                     assertThat(a.start()).isEqualTo(T0 + first * MINUTE);
                     assertThat(a.end()).isEqualTo(start + MINUTE);
@@ -81,8 +82,8 @@ class ContinualCounterTest {
     void totalsAddUpExactlyTheCoverNodes() {
         Workload w = ContinualFixtures.histogram(3, "add-remove", 1.0, 1, 0.9);
         int depth = 4;
-        ContinualCounter c = new ContinualCounter(w, settings(1, depth, Horizon.sinceActivation(),
-                Horizon.every(Duration.ofMinutes(6))), bits -> 1);
+        ContinualCounter c = new ContinualCounter(w, settings(1, depth, new Horizon.SinceActivation(),
+                new Horizon.Span(Duration.ofMinutes(6))), bits -> 1);
         ContinualState s = c.start(T0);
         for (int t = 0; t < 70; t++) {
             s = c.update(s, T0 + t * MINUTE, new long[3], new SeededRandomBits(1));
@@ -103,7 +104,7 @@ class ContinualCounterTest {
         for (int depth = 0; depth <= 5; depth++) {
             int windows = 2 << depth;
             for (int marked = 0; marked < windows; marked++) {
-                ContinualCounter c = new ContinualCounter(w, settings(1, depth, Horizon.sinceActivation()), bits -> 0);
+                ContinualCounter c = new ContinualCounter(w, settings(1, depth, new Horizon.SinceActivation()), bits -> 0);
                 ContinualState s = c.start(T0);
                 List<DyadicNode> holding = new ArrayList<>();
                 int released = 0;
@@ -138,7 +139,7 @@ class ContinualCounterTest {
                 for (int contributions : new int[] {1, 3}) {
                     Workload w = ContinualFixtures.histogram(4, rel, 1.0, contributions, 0.9);
                     for (int depth : new int[] {0, 7, 20}) {
-                        ContinualCounter c = ContinualCounter.of(w, settings(eps, depth, Horizon.sinceActivation()));
+                        ContinualCounter c = ContinualCounter.of(w, settings(eps, depth, new Horizon.SinceActivation()));
                         long delta = (rel.equals("add-remove") ? 1 : 2) * contributions;
                         assertThat(c.l1Sensitivity()).isEqualTo(delta);
                         Rational t = c.noiseScale();
@@ -160,7 +161,7 @@ class ContinualCounterTest {
         int[] draws = new int[2];
         for (int run = 0; run < 2; run++) {
             int r = run;
-            ContinualCounter c = new ContinualCounter(w, settings(1, 3, Horizon.sinceActivation()), bits -> {
+            ContinualCounter c = new ContinualCounter(w, settings(1, 3, new Horizon.SinceActivation()), bits -> {
                 draws[r]++;
                 return 0;
             });
@@ -176,7 +177,7 @@ class ContinualCounterTest {
     @Test
     void windowsMustComeInOrderWithValidCounts() {
         Workload w = ContinualFixtures.histogram(3, "add-remove", 1.0, 1, 0.9);
-        ContinualCounter c = ContinualCounter.of(w, settings(1, 3, Horizon.sinceActivation()));
+        ContinualCounter c = ContinualCounter.of(w, settings(1, 3, new Horizon.SinceActivation()));
         ContinualState s = c.update(c.start(T0), T0, new long[3], new SeededRandomBits(1));
         ContinualState after = s;
         assertThatThrownBy(() -> c.update(after, T0 + 2 * MINUTE, new long[3], new SeededRandomBits(1)))
@@ -187,16 +188,41 @@ class ContinualCounterTest {
                 .hasMessageContaining("3 entries");
         assertThatThrownBy(() -> c.start(T0 + 1)).hasMessageContaining("window boundary");
         assertThatThrownBy(() -> c.answers(c.start(T0))).hasMessageContaining("no window");
-        assertThatThrownBy(() -> ContinualCounter.of(w, settings(1, 3, Horizon.every(Duration.ofSeconds(90)))))
+        assertThatThrownBy(() -> ContinualCounter.of(w, settings(1, 3, new Horizon.Span(Duration.ofSeconds(90)))))
                 .hasMessageContaining("whole number of windows");
+    }
+
+    /** The settings follow the workload's declared horizons, with a depth covering the longest span. */
+    @Test
+    void settingsFollowTheDeclaredHorizons() {
+        Map<String, Object> t = io.privacygateway.mechanisms.workload.WorkloadSpecParser.tree();
+        t.put("id", "declared");
+        t.put("version", 1);
+        t.put("family", "histogram");
+        t.put("domain", Map.of("labels", List.of("a", "b")));
+        t.put("mode", "central");
+        t.put("mechanism", "laplace");
+        t.put("central", Map.of("epsilonPerRelease", 1.0, "neighbour", "add-remove", "contributionsPerWindow", 1));
+        t.put("budget", Map.of("epsilonPerPeriod", 40.0, "period", "1d"));
+        t.put("window", Map.of("size", "1m", "horizons", List.of("1h", "1d", "since-activation")));
+        Workload w = Workload.of(io.privacygateway.mechanisms.workload.WorkloadSpecParser.parse(t));
+        ContinualSettings s = ContinualSettings.forWorkload(w, Epsilon.of(0.5));
+        assertThat(s.depth()).isEqualTo(11); // 1,440 windows a day -> 2^11
+        assertThat(s.horizons()).extracting(Horizon::wireName).containsExactly("PT1H", "PT24H", "since-activation");
+        Map<String, Object> onlyTotal = new HashMap<>(t);
+        onlyTotal.put("window", Map.of("size", "1m", "horizons", List.of("since-activation")));
+        assertThat(ContinualSettings.forWorkload(Workload.of(io.privacygateway.mechanisms.workload.WorkloadSpecParser
+                .parse(onlyTotal)), Epsilon.of(1)).depth()).isEqualTo(20); // a year of minutes
+        assertThatThrownBy(() -> ContinualSettings.forWorkload(ContinualFixtures.histogram(2, "add-remove", 1, 1, 0.9),
+                Epsilon.of(1))).hasMessageContaining("window.horizons");
     }
 
     /** Encode/decode is the identity, and a decoded state continues exactly like the original. */
     @Test
     void codecRoundTripsAndTheDecodedStateContinues() {
         Workload w = ContinualFixtures.histogram(6, "replace-one", 1.0, 2, 0.9);
-        ContinualCounter c = ContinualCounter.of(w, settings(0.5, 5, Horizon.sinceActivation(),
-                Horizon.every(Duration.ofMinutes(10))));
+        ContinualCounter c = ContinualCounter.of(w, settings(0.5, 5, new Horizon.SinceActivation(),
+                new Horizon.Span(Duration.ofMinutes(10))));
         ContinualStateCodec codec = c.codec();
         ContinualState s = c.start(T0);
         Random rnd = new Random(3);
@@ -220,7 +246,7 @@ class ContinualCounterTest {
     @Test
     void codecRefusesMalformedInput() {
         Workload w = ContinualFixtures.histogram(4, "add-remove", 1.0, 1, 0.9);
-        ContinualCounter c = ContinualCounter.of(w, settings(1, 3, Horizon.sinceActivation()));
+        ContinualCounter c = ContinualCounter.of(w, settings(1, 3, new Horizon.SinceActivation()));
         ContinualState s = c.start(T0);
         for (int t = 0; t < 11; t++) {
             s = c.update(s, T0 + t * MINUTE, new long[] {1, 2, 3, 4}, new SeededRandomBits(t));
@@ -242,7 +268,7 @@ class ContinualCounterTest {
         java.util.Arrays.fill(tenFF, (byte) 0xFF);
         tenFF[0] = 1;
         assertThatThrownBy(() -> codec.decode(tenFF)).isInstanceOf(IllegalArgumentException.class);
-        ContinualCounter other = ContinualCounter.of(w, settings(1, 4, Horizon.sinceActivation()));
+        ContinualCounter other = ContinualCounter.of(w, settings(1, 4, new Horizon.SinceActivation()));
         assertThatThrownBy(() -> other.codec().decode(ok)).hasMessageContaining("shape");
     }
 
@@ -250,8 +276,8 @@ class ContinualCounterTest {
     @Test
     void replaceOneUsesThePublicCount() {
         Workload w = ContinualFixtures.histogram(3, "replace-one", 1.0, 1, 0.9);
-        ContinualCounter c = ContinualCounter.of(w, settings(1, 4, Horizon.sinceActivation(),
-                Horizon.every(Duration.ofMinutes(3))));
+        ContinualCounter c = ContinualCounter.of(w, settings(1, 4, new Horizon.SinceActivation(),
+                new Horizon.Span(Duration.ofMinutes(3))));
         ContinualState s = c.start(T0);
         s = c.update(s, T0, new long[] {5, 0, 5}, new SeededRandomBits(1));
         s = c.update(s, T0 + MINUTE, new long[] {0, 10, 0}, new SeededRandomBits(2));
@@ -272,8 +298,8 @@ class ContinualCounterTest {
         ws.put("hist", ContinualFixtures.histogram(8, "add-remove", 1.0, 1, 0.95));
         ws.put("cdf", ContinualFixtures.cdf(16, "add-remove", 1.0, 0.95));
         for (Workload w : ws.values()) {
-            ContinualCounter c = ContinualCounter.of(w, settings(1, 6, Horizon.sinceActivation(),
-                    Horizon.every(Duration.ofMinutes(10))));
+            ContinualCounter c = ContinualCounter.of(w, settings(1, 6, new Horizon.SinceActivation(),
+                    new Horizon.Span(Duration.ofMinutes(10))));
             ContinualState s = c.start(T0);
             for (int t = 0; t < 25; t++) {
                 long[] counts = new long[w.universeSize()];

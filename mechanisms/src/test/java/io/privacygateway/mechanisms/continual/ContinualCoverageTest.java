@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.continual;
 
+import io.privacygateway.mechanisms.workload.Horizon;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.param.Epsilon;
@@ -67,7 +68,7 @@ class ContinualCoverageTest {
         int m = w.queryCount();
         int n = w.universeSize();
         ContinualCounter c = ContinualCounter.of(w, new ContinualSettings(Epsilon.of(1), 6,
-                List.of(Horizon.sinceActivation(), Horizon.every(Duration.ofMinutes(16)))));
+                List.of(new Horizon.SinceActivation(), new Horizon.Span(Duration.ofMinutes(16)))));
         int[][] misses = new int[2][1];
         for (int trial = 0; trial < TRIALS; trial++) {
             Random data = new Random(trial);
