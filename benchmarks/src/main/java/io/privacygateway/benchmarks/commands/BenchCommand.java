@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 /** {@code privacy-gateway bench}: benchmarks that print figures (never pass/fail on timings). */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
         subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
-            BenchCommand.ReleaseTiming.class, BenchCommand.Analytics.class})
+            BenchCommand.ReleaseTiming.class, BenchCommand.Analytics.class, BenchCommand.Horizons.class})
 public final class BenchCommand implements Runnable, ToolCommand {
     @Spec
     CommandSpec spec;
@@ -306,6 +306,61 @@ public final class BenchCommand implements Runnable, ToolCommand {
                             + " windows of 1 s): p50 %.0f ms, p99 %.0f ms%n", l.reportsPerSecond(), l.answers(), l.p50ms(),
                             l.p99ms());
                 }
+            }
+            return 0;
+        }
+    }
+
+    /** Continual release: running totals by the binary tree against composing independent releases. */
+    @Command(name = "horizons", mixinStandardHelpOptions = true,
+            description = {"Running totals since activation after T windows (central histogram, add/remove, L = 1): the",
+                "binary-tree counter against the sum of T independently noised windows, same ε per window, same run;",
+                "then the amplified (ε, δ) of local answers by the clone and variation-ratio bounds."})
+    public static final class Horizons implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--windows", split = ",", defaultValue = "100,1000,10000", description = "Checkpoints T.")
+        long[] windows;
+
+        @Option(names = "--trials", defaultValue = "20", description = "Independent streams (default ${DEFAULT-VALUE}).")
+        int trials;
+
+        @Option(names = "--epsilon", defaultValue = "1", description = "ε per window of contribution.")
+        double epsilon;
+
+        @Option(names = "--universe", defaultValue = "16", description = "Histogram labels.")
+        int universe;
+
+        @Option(names = "--reports", defaultValue = "100", description = "Reports per window.")
+        int reports;
+
+        @Option(names = "--no-amplification", description = "Skip the table of amplified (ε, δ) of local answers.")
+        boolean noAmplification;
+
+        @Override
+        public Integer call() {
+            PrintWriter o = spec.commandLine().getOut();
+            long[] cps = windows.clone();
+            java.util.Arrays.sort(cps);
+            var bench = new HorizonsBenchmark(universe, epsilon, reports, trials);
+            o.printf("bench horizons: histogram k=%d, central add/remove, L = 1, ε = %s per window, %d reports per window,"
+                    + " %d streams; one tree of depth %d (levels %d) for all checkpoints%n", universe, epsilon, reports,
+                    trials, HorizonsBenchmark.depthFor(cps[cps.length - 1]),
+                    HorizonsBenchmark.depthFor(cps[cps.length - 1]) + 1);
+            o.flush();
+            long t0 = System.nanoTime();
+            var rows = bench.run(cps, msg -> {
+                o.println("  " + msg);
+                o.flush();
+            });
+            o.println(HorizonsBenchmark.table(rows));
+            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            if (!noAmplification) {
+                o.printf("%nAmplified guarantee of a local answer against answer consumers, δ = 10⁻⁶, one report per device:%n");
+                o.flush();
+                o.println(HorizonsBenchmark.amplificationTable(new double[] {1, 2, 4},
+                        new long[] {1_000, 10_000, 100_000, 1_000_000}, 1e-6));
             }
             return 0;
         }
