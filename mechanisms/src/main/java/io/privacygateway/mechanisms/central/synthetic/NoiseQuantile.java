@@ -136,7 +136,7 @@ public final class NoiseQuantile {
             hi *= 2;
         }
         double lo = 0;
-        for (int i = 0; i < 100 && hi - lo > 1e-9 * hi; i++) {
+        for (int i = 0; i < 100 && hi - lo > 1e-7 * hi; i++) {
             double mid = 0.5 * (lo + hi);
             if (signPatternTail(groups, mult, t, mid) > beta) {
                 lo = mid;
@@ -171,7 +171,7 @@ public final class NoiseQuantile {
         double x2 = lo + g * (hi - lo);
         double f1 = logBound(a, t, x, x1);
         double f2 = logBound(a, t, x, x2);
-        for (int i = 0; i < 200 && hi - lo > 1e-12 * (1 / t) / amax; i++) {
+        for (int i = 0; i < 200 && hi - lo > 1e-9 * (1 / t) / amax; i++) {
             if (f1 < f2) {
                 hi = x2;
                 x2 = x1;
