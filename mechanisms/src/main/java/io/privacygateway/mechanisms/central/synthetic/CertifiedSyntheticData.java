@@ -195,9 +195,26 @@ public final class CertifiedSyntheticData {
         return new NoisyMarginals(released, coef);
     }
 
+    /** How the consistent distribution is fitted to the noisy tables (post-processing either way). */
+    public enum Fit {
+        /** The paper's LP: minimises the certificate's fit term (the smallest certificate). */
+        LP,
+        /** Least squares over the same candidates: averages noise across overlapping tables (smaller errors). */
+        LEAST_SQUARES
+    }
+
     /** Everything the release publishes, from the private outputs and public parameters only (deterministic). */
     public SyntheticRelease publish(NoisyMarginals noisy) {
+        return publish(noisy, Fit.LP);
+    }
+
+    /**
+     * {@link #publish(NoisyMarginals)} with a choice of fit. The certificate holds for either (Lemma 1 holds for all
+     * record sets at once), so both may even be published for the same window at no privacy cost.
+     */
+    public SyntheticRelease publish(NoisyMarginals noisy, Fit fit) {
         Require.nonNull("noisy", noisy);
+        Require.nonNull("fit", fit);
         long d = noisy.divisor();
         long[] scaled = noisy.scaledTables(layout, synthesis);
         int w = layout.cellsPerBlock();
@@ -209,7 +226,13 @@ public final class CertifiedSyntheticData {
         int[] candidates = candidates(u, coins);
         MarginalLp lp = new MarginalLp(layout, candidates);
         double[] start = startingWeights(u, candidates);
-        MarginalLp.Solution sol = lp.solve(u, start, LP_ITERATIONS, LP_RELATIVE_GAP);
+        MarginalLp.Solution sol;
+        if (fit == Fit.LP) {
+            sol = lp.solve(u, start, LP_ITERATIONS, LP_RELATIVE_GAP);
+        } else {
+            double[] a = lp.leastSquares(u, start, LP_ITERATIONS);
+            sol = new MarginalLp.Solution(a, lp.objective(lp.apply(a), u), 0, LP_ITERATIONS);
+        }
         long[] mult = systematicSample(sol.alpha(), params.records(), ExactSampler.uniformDouble(coins));
         int[][] rows = compress(candidates, mult);
         int[] rowRecords = rows[0];

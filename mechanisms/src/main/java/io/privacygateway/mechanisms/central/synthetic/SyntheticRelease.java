@@ -21,8 +21,8 @@ import io.privacygateway.mechanisms.param.Require;
  * @param reportCount the published report count {@code max(0, ñ)} (exact n under replace-one)
  * @param certificate the bound and its terms
  * @param cost the pure ε of the release (0 for a window with a public count of 0); δ = 0 always
- * @param lpObjective the LP's objective at the released weights (before rounding to records)
- * @param lpLowerBound the LP's certified lower bound (its optimum lies between the two)
+ * @param lpObjective the LP's objective (the largest TV to the noisy tables) at the fitted weights, before rounding
+ * @param lpLowerBound the LP's certified lower bound (its optimum lies between the two; 0 for the least-squares fit)
  * @param noisy the private outputs everything here derives from (publishable: re-deriving the release from them
  *     is how a consumer checks the certificate)
  */

@@ -195,7 +195,7 @@ class SyntheticReleaseTest {
      * {@code P(Bin(T, β) > k) <= 1e-6} under the claim (failure probability at most β = 1 − confidence): the
      * false-failure probability of this test is at most 1e-6. Power: if the true failure rate were 4β, the test
      * would fail with probability above 0.99 (checked below). The confidence is lowered to 0.8 to make the test
-     * sensitive; both neighbour relations.
+     * sensitive; both neighbour relations, and both fits of the same private outputs.
      */
     @Test
     void theCertificateHoldsOverManySeededTrials() {
@@ -211,6 +211,7 @@ class SyntheticReleaseTest {
             MarginalLayout layout = MarginalLayout.of(6, 3);
             CertifiedSyntheticData m = mechanism(layout, rel, 1, 1 - beta, 2000);
             int failures = 0;
+            int failuresLs = 0;
             double worstFactor = Double.POSITIVE_INFINITY;
             for (int t = 0; t < trials; t++) {
                 int n = 1500 + 10 * t;
@@ -223,8 +224,15 @@ class SyntheticReleaseTest {
                     failures++;
                 }
                 worstFactor = Math.min(worstFactor, r.certificate().value() / loss);
+                // The same private outputs, least-squares records: certified by the same lemma.
+                SyntheticRelease ls = m.publish(r.noisy(), CertifiedSyntheticData.Fit.LEAST_SQUARES);
+                if (SyntheticFixtures.utilityLoss(layout, truth, n, layout.counts(ls.rows(), ls.multiplicities()),
+                        ls.recordCount()) > ls.certificate().value()) {
+                    failuresLs++;
+                }
             }
             assertThat(failures).as("failures of %s in %d trials (allowed %d)", rel, trials, k).isLessThanOrEqualTo(k);
+            assertThat(failuresLs).as("least-squares failures of %s", rel).isLessThanOrEqualTo(k);
             assertThat(worstFactor).isGreaterThanOrEqualTo(1.0);
         }
     }
