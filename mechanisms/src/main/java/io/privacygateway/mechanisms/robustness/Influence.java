@@ -27,10 +27,17 @@ public record Influence(double linf, double l2, double projectedL2, boolean linf
         Require.finiteNonNegative("projectedL2", projectedL2);
     }
 
-    /** The larger of two influences, coordinate by coordinate (an exact value only where it is the larger). */
+    /**
+     * The larger of two influences, component by component; a component is exact if the influence it comes from
+     * says so for it (either, on a tie).
+     */
     Influence max(Influence o) {
         return new Influence(Math.max(linf, o.linf), Math.max(l2, o.l2), Math.max(projectedL2, o.projectedL2),
-                linf >= o.linf ? linfExact : o.linfExact, l2 >= o.l2 ? l2Exact : o.l2Exact);
+                exactOfMax(linf, linfExact, o.linf, o.linfExact), exactOfMax(l2, l2Exact, o.l2, o.l2Exact));
+    }
+
+    private static boolean exactOfMax(double a, boolean aExact, double b, boolean bExact) {
+        return a > b ? aExact : b > a ? bExact : aExact || bExact;
     }
 
     /** Every value multiplied by {@code factor >= 0}. */

@@ -77,7 +77,9 @@ final class OracleInfluence implements MechanismInfluence {
             scale = 1 / (o.keepProbability().value() - 1.0 / o.range());
             fixed = null;
             Influence all = allSubsets(answers).times(scale);
-            worst = new Influence(all.linf(), all.l2(), all.projectedL2(), false, false);
+            // for a histogram every key attains ℓ∞ (a value's bucket against any other bucket moves its own
+            // answer by s); otherwise neither value need be attained by a realisable key
+            worst = new Influence(all.linf(), all.l2(), all.projectedL2(), isOneHot(answers), false);
             basis = "over every hash function: attained by a hash sending all values to one bucket, which the 2^64"
                     + " keys need not contain; ground coins show what device-id grinding reaches";
         } else if (oracle instanceof SubsetSelection s) {

@@ -6,7 +6,6 @@ import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -59,8 +58,8 @@ public record PoisoningBound(MechanismId mechanism, double epsilon, Influence wo
     /**
      * The influence for coins that are not chosen and for coins chosen among many.
      *
-     * @param typical the median over {@code tries} sampled coordinates of the influence at those coordinates
-     *     (each component separately): a modified app that keeps its device id
+     * @param typical the mean over {@code tries} sampled coordinates of the influence at those coordinates
+     *     (each component separately): what a modified app that keeps its device id achieves on average
      * @param ground the largest over the same coordinates: a modified app that tries {@code tries} device ids
      *     and reports under the best one
      * @param tries the number of sampled coordinates ({@code 1} for a mechanism without public coins)
@@ -110,27 +109,20 @@ public record PoisoningBound(MechanismId mechanism, double epsilon, Influence wo
             Influence at = mi.atCoordinates(MechanismInfluence.probe(0));
             return new Grinding(at, at, 1);
         }
-        double[] linf = new double[tries];
-        double[] l2 = new double[tries];
-        double[] projected = new double[tries];
+        double linf = 0;
+        double l2 = 0;
+        double projected = 0;
         Influence ground = null;
         for (int i = 0; i < tries; i++) {
             ReportCoordinates c = MechanismInfluence.probe(i);
             Influence at = mi.atCoordinates(c);
-            linf[i] = at.linf();
-            l2[i] = at.l2();
-            projected[i] = at.projectedL2();
+            linf += at.linf();
+            l2 += at.l2();
+            projected += at.projectedL2();
             ground = ground == null ? at : ground.max(at);
         }
-        Influence typical = new Influence(median(linf), median(l2), median(projected), false, false);
+        Influence typical = new Influence(linf / tries, l2 / tries, projected / tries, false, false);
         return new Grinding(typical, ground, tries);
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        int n = s.length;
-        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 
     /**

@@ -36,7 +36,7 @@ import java.util.List;
  * and {@code max_{σ ∈ {±1}^D} ‖Σ_u σ_u col_u‖₂} (enumerated up to {@value #MAX_ENUMERATED_NODES} nodes, else
  * the box bound): proven bounds that a realisable key need not attain.
  */
-final class TreeInfluence implements MechanismInfluence {
+public final class TreeInfluence implements MechanismInfluence {
     /** Reports per level in the design background (the result does not depend on it). */
     static final long DESIGN_REPORTS_PER_LEVEL = 1024;
     /** OLH levels' sign patterns are enumerated up to this many nodes. */
@@ -277,7 +277,7 @@ final class TreeInfluence implements MechanismInfluence {
     }
 
     /** The level ({@code 1..h}) of a report with these coordinates. */
-    int levelOf(ReportCoordinates coordinates) {
+    public int levelOf(ReportCoordinates coordinates) {
         return tree.levelOf(protocol.publicBase(coordinates));
     }
 
@@ -286,8 +286,8 @@ final class TreeInfluence implements MechanismInfluence {
         return counter[level];
     }
 
-    /** The height {@code h}. */
-    int height() {
+    /** The height {@code h}: the number of reported levels. */
+    public int height() {
         return height;
     }
 }

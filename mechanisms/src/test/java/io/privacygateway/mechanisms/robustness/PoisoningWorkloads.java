@@ -59,6 +59,14 @@ final class PoisoningWorkloads {
         return spec("marg-" + d, "marginals", Map.of("attributes", attrs), Map.of("way", way), epsilon, 0.25);
     }
 
+    static WorkloadSpec histogram16(double epsilon) {
+        return histogram(16, epsilon);
+    }
+
+    static WorkloadSpec cdf16(double epsilon) {
+        return cdf(16, epsilon);
+    }
+
     static List<Double> edges(int k) {
         List<Double> e = new ArrayList<>();
         for (int i = 0; i <= k; i++) {
