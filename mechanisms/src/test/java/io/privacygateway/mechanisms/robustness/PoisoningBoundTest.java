@@ -122,8 +122,9 @@ class PoisoningBoundTest {
         }
 
         @Override
-        public byte[] randomize(int value, ReportCoordinates coordinates, RandomBits secret) {
-            return inner.randomize(value, coordinates, secret);
+        public byte[] randomize(int value, ReportCoordinates coordinates,
+                io.privacygateway.mechanisms.random.SecretDraws draws) {
+            return inner.randomize(value, coordinates, draws);
         }
 
         @Override
