@@ -81,6 +81,16 @@ public record WorkloadSpec(
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
                     + "bucketed histogram), family is " + family.wireName());
         }
+        if (modeParameters instanceof Central c) {
+            boolean totals = !window.horizons().isEmpty();
+            if (totals && c.epsilonPerRunningTotal() == null) {
+                throw new InvalidWorkloadException("central.epsilonPerRunningTotal", "is required with window.horizons in"
+                        + " central mode: the running totals over the horizons are released with their own ε per window");
+            }
+            if (!totals && c.epsilonPerRunningTotal() != null) {
+                throw new InvalidWorkloadException("central.epsilonPerRunningTotal", "is only used with window.horizons");
+            }
+        }
         if (mode == Mode.LOCAL && window.horizons().stream().anyMatch(h -> h instanceof Horizon.SinceActivation)) {
             throw new InvalidWorkloadException("window.horizons", Horizon.SinceActivation.WIRE_NAME + " is a "
                     + "central-mode running total; local mode answers spans (e.g. 1h, 1d)");
@@ -193,10 +203,31 @@ public record WorkloadSpec(
      * Local mode: devices randomize their own reports.
      *
      * @param epsilonPerReport pure ε charged per report
+     * @param amplificationDelta the δ of the amplified central (ε, δ) published with every answer of a mechanism
+     *     whose answers are functions of the multiset of payloads ({@code amplification.delta}), or {@code null}
+     *     for {@link #DEFAULT_AMPLIFICATION_DELTA}
      */
-    public record Local(Epsilon epsilonPerReport) implements ModeParameters {
+    public record Local(Epsilon epsilonPerReport, Double amplificationDelta) implements ModeParameters {
+        /** The δ of the amplified guarantee unless a workload declares one. */
+        public static final double DEFAULT_AMPLIFICATION_DELTA = 1e-8;
+        /** The largest δ a workload may declare for its amplified guarantee. */
+        public static final double MAX_AMPLIFICATION_DELTA = 1e-3;
+
         public Local {
             require(epsilonPerReport != null, "epsilonPerReport", "is required");
+            require(amplificationDelta == null || (amplificationDelta > 0
+                    && amplificationDelta <= MAX_AMPLIFICATION_DELTA), "amplification.delta",
+                    "must be in (0, " + MAX_AMPLIFICATION_DELTA + "], got " + amplificationDelta);
+        }
+
+        /** Local mode with the default amplification δ. */
+        public Local(Epsilon epsilonPerReport) {
+            this(epsilonPerReport, null);
+        }
+
+        /** The δ of the amplified guarantee: declared, or {@link #DEFAULT_AMPLIFICATION_DELTA}. */
+        public double amplificationDeltaOrDefault() {
+            return amplificationDelta == null ? DEFAULT_AMPLIFICATION_DELTA : amplificationDelta;
         }
 
         @Override
@@ -218,12 +249,14 @@ public record WorkloadSpec(
     /**
      * Central mode: devices send raw values to a trusted gateway, which adds the noise.
      *
-     * @param epsilonPerRelease the pure ε of each published answer (after purification)
+     * @param epsilonPerRelease the pure ε of each published window answer (after purification)
      * @param neighbour the neighbour relation
      * @param contributionsPerWindow L: the most reports one device may contribute to one window
+     * @param epsilonPerRunningTotal with {@code window.horizons}: the pure ε the running totals over the horizons cost
+     *     per window (one continual-release tree serves every horizon), else {@code null}
      */
-    public record Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow)
-            implements ModeParameters {
+    public record Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow,
+            Epsilon epsilonPerRunningTotal) implements ModeParameters {
         public Central {
             require(epsilonPerRelease != null, "central.epsilonPerRelease", "is required");
             require(neighbour != null, "central.neighbour", "is required");
@@ -232,14 +265,23 @@ public record WorkloadSpec(
                             + contributionsPerWindow);
         }
 
+        /** Central mode without running totals. */
+        public Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow) {
+            this(epsilonPerRelease, neighbour, contributionsPerWindow, null);
+        }
+
         @Override
         public Mode mode() {
             return Mode.CENTRAL;
         }
 
+        /**
+         * What a device's first contribution to a window costs: the window answer's ε plus, with running totals,
+         * their ε per window (exact decimal sum).
+         */
         @Override
         public Epsilon epsilonPerCharge() {
-            return epsilonPerRelease;
+            return epsilonPerRunningTotal == null ? epsilonPerRelease : epsilonPerRelease.plus(epsilonPerRunningTotal);
         }
 
         @Override
@@ -497,9 +539,10 @@ public record WorkloadSpec(
          */
         public Builder epsilonPerCharge(Epsilon e) {
             if (modeParameters instanceof Central c) {
-                return modeParameters(new Central(e, c.neighbour(), c.contributionsPerWindow()));
+                return modeParameters(new Central(e, c.neighbour(), c.contributionsPerWindow(),
+                        c.epsilonPerRunningTotal()));
             }
-            return local(e);
+            return modeParameters(new Local(e, modeParameters instanceof Local l ? l.amplificationDelta() : null));
         }
 
         /**

@@ -44,9 +44,13 @@ public final class RecordSizes {
     private RecordSizes() {}
 
     /** The sizes of a workload version's records. */
-    public record Sizes(int answerBytes, long partialBytes, long budgetEntryBytes) {
+    public record Sizes(int answerBytes, long partialBytes, long budgetEntryBytes, long runningTotalStateBytes) {
         /** The first record over {@code limit}, described for an error message, or {@code null}. */
         public String overLimit(long limit) {
+            if (runningTotalStateBytes > limit) {
+                return "the state of its running totals (window.horizons) could reach " + runningTotalStateBytes
+                        + " bytes";
+            }
             if (answerBytes > limit) {
                 return "its answers would be " + answerBytes + " bytes";
             }
@@ -80,6 +84,9 @@ public final class RecordSizes {
                 .setCost(io.privacygateway.schemas.avro.PrivacyCostRecord.newBuilder().setKind("pure").setEpsilon(1)
                         .setDelta(0).build())
                 .setFamily(w.spec().family().wireName())
+                .setHorizon("since-activation")
+                .setAmplified(io.privacygateway.schemas.avro.AmplifiedGuarantee.newBuilder().setEpsilon(1).setDelta(1)
+                        .setMethod("variation-ratio").build())
                 .setReleasedAtStreamTime(Long.MAX_VALUE).build();
         if (w.spec().family().isWindowAnalytics()) { // analytics answers: a released label and named scalars
             int longest = w.workload().universeLabels().stream().mapToInt(String::length).max().orElse(0);
@@ -109,7 +116,9 @@ public final class RecordSizes {
             long paid = Math.min(s.reportsPerPeriod(), windowsPerPeriod);
             budget = 128 + paid * (8 + 4 + (c.slots() + 7) / 8);
         }
-        return new Sizes(answer, partial, budget);
+        long state = w instanceof CentralWorkload c && c.parameters().epsilonPerRunningTotal() != null
+                ? c.runningTotals().orElseThrow().codec().maxBytes() : 0;
+        return new Sizes(answer, partial, budget, state);
     }
 
     /**
