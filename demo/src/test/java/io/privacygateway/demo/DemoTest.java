@@ -74,6 +74,8 @@ class DemoTest {
         String printed = text.toString();
         assertThat(printed).contains("metrics:   http://127.0.0.1:").contains("registered workload screen-usage")
                 .contains("── session-length v1")
-                .contains("δ = 0").contains("true values inside the 95% intervals").contains("(the simulator sent");
+                .contains("δ = 0").contains("true values inside the 95% intervals").contains("(the simulator sent")
+                .contains("amplified central guarantee (ε, δ) = (").contains("(running total)")
+                .contains("horizon since-activation");
     }
 }

@@ -184,7 +184,7 @@ public final class AuditCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--neighbour and --contributions apply to central mode only");
             }
             if (eps != null) {
-                ws = ws.toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
+                ws = ws.toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
             }
         }
         if (mechanism != null) {

@@ -38,7 +38,7 @@ public final class CentralSimulation {
             throw new IllegalArgumentException("the values file has no values");
         }
         Epsilon eps = epsilon != null ? epsilon : spec.central().epsilonPerRelease();
-        WorkloadSpec s = spec.toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
+        WorkloadSpec s = spec.toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
         if (mechanism != null) {
             s = s.toBuilder().mechanism(mechanism).build();
         }

@@ -45,7 +45,7 @@ public final class LocalSimulation {
             throw new IllegalArgumentException("the values file has no values");
         }
         Epsilon eps = epsilon != null ? epsilon : spec.epsilonPerReport();
-        WorkloadSpec s = spec.toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
+        WorkloadSpec s = spec.toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
         if (mechanism != null) {
             s = s.toBuilder().mechanism(mechanism).build();
         }

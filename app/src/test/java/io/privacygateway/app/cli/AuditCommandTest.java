@@ -123,7 +123,7 @@ class AuditCommandTest {
     @Test
     void underNoisedRandomizerExitsWithThree() throws Exception {
         CommandLine cl = new CommandLine(new AuditCommand(
-                w -> LocalPipeline.of(Workload.of(w.spec().toBuilder().epsilonPerCharge(Epsilon.of(3.0)).budgetAtLeastOneCharge().build())).protocol(),
+                w -> LocalPipeline.of(Workload.of(w.spec().toBuilder().epsilonPerAnswer(Epsilon.of(3.0)).budgetAtLeastOneCharge().build())).protocol(),
                 CentralReleases::of));
         Run r = run(cl, "--workload", file(HIST).toString(), "--samples", "5000", "--seed", "3");
         assertThat(r.exit()).as(r.err() + r.out()).isEqualTo(AuditCommand.VIOLATION);
@@ -134,7 +134,7 @@ class AuditCommandTest {
     @Test
     void halfNoiseCentralReleaseExitsWithThree() throws Exception {
         CommandLine cl = new CommandLine(new AuditCommand(w -> LocalPipeline.of(w).protocol(),
-                w -> CentralReleases.of(Workload.of(w.spec().toBuilder().epsilonPerCharge(Epsilon.of(2.0)).budgetAtLeastOneCharge().build()))));
+                w -> CentralReleases.of(Workload.of(w.spec().toBuilder().epsilonPerAnswer(Epsilon.of(2.0)).budgetAtLeastOneCharge().build()))));
         Run r = run(cl, "--workload", file(CENTRAL_HIST).toString(), "--samples", "20000", "--seed", "3", "--json");
         assertThat(r.exit()).as(r.err() + r.out()).isEqualTo(AuditCommand.VIOLATION);
         JsonNode j = Json.MAPPER.readTree(r.out());

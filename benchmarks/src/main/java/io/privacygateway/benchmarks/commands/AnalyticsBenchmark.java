@@ -117,7 +117,7 @@ public final class AnalyticsBenchmark {
     /** Every mechanism of a regression or erm workload at ε and n. */
     public Row run(BenchWorkload bw, double epsilon, long n) {
         Epsilon eps = new Epsilon(epsilon);
-        WorkloadSpec base = bw.spec().toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
+        WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
         String auto = CentralPlanner.plan(base, eps, n).choice().candidate().label();
         List<Cell> cells = new ArrayList<>();
         for (MechanismId id : base.family().centralMechanisms()) {
@@ -153,7 +153,7 @@ public final class AnalyticsBenchmark {
     /** The mode table at ε: P(true mode) against the gap, n reports in 8 labels. */
     public List<ModeRow> modeRows(BenchWorkload bw, double epsilon, long n, int simulations) {
         Epsilon eps = new Epsilon(epsilon);
-        WorkloadSpec base = bw.spec().toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
+        WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
         CentralPipeline em = CentralPipeline.of(Workload.of(new Candidate(MechanismId.MODE_EXPONENTIAL, null, null)
                 .apply(base, eps, n)));
         CentralPipeline ptr = CentralPipeline.of(Workload.of(new Candidate(MechanismId.MODE_PTR, null, null)

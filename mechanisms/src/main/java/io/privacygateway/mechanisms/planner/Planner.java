@@ -28,7 +28,7 @@ public final class Planner {
         if (spec.mechanism() != MechanismId.AUTO) {
             return spec.toBuilder().expectedReportsPerWindow(n).build();
         }
-        Epsilon eps = spec.epsilonPerCharge();
+        Epsilon eps = spec.epsilonPerAnswer(); // not the charge: running totals' ε is not the release's
         return plan(spec, eps, n).resolved();
     }
 }

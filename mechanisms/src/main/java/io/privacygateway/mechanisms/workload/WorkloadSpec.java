@@ -176,6 +176,14 @@ public record WorkloadSpec(
     }
 
     /**
+     * The ε of one window answer: per report (local) or per release (central). It differs from
+     * {@link #epsilonPerCharge()} when a central workload also releases running totals, whose ε is charged on top.
+     */
+    public Epsilon epsilonPerAnswer() {
+        return modeParameters instanceof Central c ? c.epsilonPerRelease() : modeParameters.epsilonPerCharge();
+    }
+
+    /**
      * How many charges a full budget pays for: the largest {@code k} with {@code k·ε ≤ budget} in exact
      * arithmetic (at least 1 by validation). Admission itself compares exact sums of ε (see
      * {@code BudgetRule}); this count is for display and for the device's choice of sequence numbers.
@@ -534,10 +542,11 @@ public record WorkloadSpec(
         }
 
         /**
-         * Sets the ε of one charge in the current mode (local: per report; central: per release), keeping the
-         * other mode parameters.
+         * Sets the ε of one window answer in the current mode (local: per report; central: per release), keeping
+         * the other mode parameters — in central mode the running totals' ε stays as declared, so a device's charge
+         * becomes {@code e + epsilonPerRunningTotal}.
          */
-        public Builder epsilonPerCharge(Epsilon e) {
+        public Builder epsilonPerAnswer(Epsilon e) {
             if (modeParameters instanceof Central c) {
                 return modeParameters(new Central(e, c.neighbour(), c.contributionsPerWindow(),
                         c.epsilonPerRunningTotal()));
