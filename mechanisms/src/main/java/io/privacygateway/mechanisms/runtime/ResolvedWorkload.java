@@ -80,6 +80,15 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
     int aggregateLength();
 
     /**
+     * The most reports one window's merged aggregate can hold exactly (the protocol's bound in local mode;
+     * unbounded in central mode, whose counts are plain longs). The gateway refuses reports beyond its share of it
+     * instead of building a window it could not release.
+     */
+    default long maxReportsPerWindow() {
+        return this instanceof LocalWorkload l ? l.protocol().maxReportsPerWindow() : Long.MAX_VALUE;
+    }
+
+    /**
      * Whether one report fits the device's budget, and the updated usage if it does.
      *
      * @param current the device's usage of the report's period ({@link #periodOf}), possibly empty
