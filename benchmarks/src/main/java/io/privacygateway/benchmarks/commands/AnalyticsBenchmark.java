@@ -16,6 +16,7 @@ import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
+import io.privacygateway.benchmarks.commands.AccuracyBenchmark.BenchWorkload;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -46,9 +47,6 @@ public final class AnalyticsBenchmark {
     public AnalyticsBenchmark(int trials) {
         this.trials = trials;
     }
-
-    /** One benchmark workload. */
-    public record BenchWorkload(String name, WorkloadSpec spec) {}
 
     /**
      * One mechanism's result in one cell.

@@ -231,16 +231,25 @@ public final class BenchCommand implements Runnable, ToolCommand {
         @Option(names = "--warmup", defaultValue = "500", description = "Untimed releases first.")
         int warmup;
 
+        @Option(names = "--analytics", description = "Time the window analytics (mode, regression, erm) instead of "
+                + "the linear families.")
+        boolean analytics;
+
         @Override
         public Integer call() {
             PrintWriter o = spec.commandLine().getOut();
             o.printf("bench release-timing: %d timed releases per dataset after %d warm-up releases%n", rounds, warmup);
             o.flush();
-            var rows = new io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark(rounds, warmup).run(
-                    io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.standardWorkloads(), r -> {
-                        o.printf("  done: %s %s%n", r.workload(), r.mechanism());
-                        o.flush();
-                    });
+            var bench = new io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark(rounds, warmup);
+            java.util.function.Consumer<io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark.Row> progress = r -> {
+                o.printf("  done: %s %s%n", r.workload(), r.mechanism());
+                o.flush();
+            };
+            var rows = analytics
+                    ? bench.runAnalytics(io.privacygateway.benchmarks.commands.AnalyticsBenchmark.standardWorkloads(),
+                            progress)
+                    : bench.run(io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.standardWorkloads(),
+                            progress);
             o.println(io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark.table(rows));
             return 0;
         }

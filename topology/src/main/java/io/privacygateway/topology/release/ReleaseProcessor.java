@@ -386,11 +386,12 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
             runningTotals = List.of();
             totalsAfter = totalsBefore == null ? null : skipped(c, totalsBefore, start);
         }
-        if (monotonicMillis.getAsLong() - startedAt > config.centralReleaseDelay().toMillis()) {
+        long delay = Math.max(config.centralReleaseDelay().toMillis(), c.minimumReleaseDelay().toMillis());
+        if (monotonicMillis.getAsLong() - startedAt > delay) {
             metrics.releaseOverrun(c.id());
         }
         return new Pending(seg, start, record, agg == null ? 0 : agg.n(), c.parameters().epsilonPerCharge().exact(),
-                mechanism, startedAt + config.centralReleaseDelay().toMillis(), runningTotals, totalsAfter);
+                mechanism, startedAt + delay, runningTotals, totalsAfter);
     }
 
     /**
