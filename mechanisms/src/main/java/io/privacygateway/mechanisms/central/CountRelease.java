@@ -20,7 +20,7 @@ import io.privacygateway.mechanisms.workload.NeighbourRelation;
  * {@link #published} = {@code max(0, ñ)} and divides sums by {@link #divisor} = {@code max(1, ñ)}; both are
  * post-processing of ñ, so neither an empty window nor a tiny count can divide by zero or throw.
  */
-sealed interface CountRelease permits CountRelease.Public, CountRelease.Noisy {
+public sealed interface CountRelease permits CountRelease.Public, CountRelease.Noisy {
 
     /** The count the release works with: n itself, or {@code n + η}. */
     long release(long n, RandomBits secret);

@@ -20,7 +20,7 @@ import java.math.RoundingMode;
  *       the privacy loss, and a quotient first rounded to a double could land just below the exact value.</li>
  * </ul>
  */
-final class PrivacySplit {
+public final class PrivacySplit {
     private static final BigInteger DYADIC = BigInteger.ONE.shiftLeft(20);
 
     private PrivacySplit() {}
@@ -34,7 +34,7 @@ final class PrivacySplit {
      * @param weights finite, {@code >= 0}, at least one; the last weight only decides whether the last part is
      *     0 (weight 0) or the remainder, which must then be positive
      */
-    static double[] split(double total, double... weights) {
+    public static double[] split(double total, double... weights) {
         Require.finitePositive("total", total);
         Require.nonNull("weights", weights);
         if (weights.length == 0) {
@@ -61,7 +61,7 @@ final class PrivacySplit {
     }
 
     /** The exact sum of doubles (every double is a finite decimal). */
-    static BigDecimal exactSum(double... parts) {
+    public static BigDecimal exactSum(double... parts) {
         BigDecimal s = BigDecimal.ZERO;
         for (double p : parts) {
             s = s.add(new BigDecimal(p));
@@ -73,7 +73,7 @@ final class PrivacySplit {
      * The smallest dyadic rational with denominator 2^20 at or above {@code numerator/denominator}, computed
      * from the exact quotient.
      */
-    static Rational dyadicUp(BigDecimal numerator, BigDecimal denominator) {
+    public static Rational dyadicUp(BigDecimal numerator, BigDecimal denominator) {
         if (!(numerator.signum() > 0 && denominator.signum() > 0)) {
             throw new IllegalArgumentException("noise parameter must be a quotient of positive numbers, got "
                     + numerator + "/" + denominator);
@@ -84,7 +84,7 @@ final class PrivacySplit {
     }
 
     /** {@link #dyadicUp(BigDecimal, BigDecimal)} of two doubles, each taken exactly. */
-    static Rational dyadicUp(double numerator, double denominator) {
+    public static Rational dyadicUp(double numerator, double denominator) {
         Require.finitePositive("numerator", numerator);
         Require.finitePositive("denominator", denominator);
         return dyadicUp(new BigDecimal(numerator), new BigDecimal(denominator));
