@@ -23,6 +23,16 @@ public final class WideFixtures {
      * seeded.
      */
     public static MarginalCounts mixture(MarginalWorkload w, long n, long seed) {
+        if (n > 20_000 && n % 20_000 == 0) {
+            // a large window: 20,000 drawn values, each repeated n/20,000 times (still a dataset of n reports)
+            MarginalCounts small = mixture(w, 20_000, seed);
+            long factor = n / 20_000;
+            long[] cells = small.cells();
+            for (int q = 0; q < cells.length; q++) {
+                cells[q] *= factor;
+            }
+            return MarginalCounts.of(w, n, cells);
+        }
         int d = w.attributeCount();
         Random r = new Random(seed);
         double[][] pr = new double[3][d];
