@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 /** {@code privacy-gateway bench}: benchmarks that print figures (never pass/fail on timings). */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
         subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
-            BenchCommand.ReleaseTiming.class})
+            BenchCommand.ReleaseTiming.class, io.privacygateway.app.bench.WideBenchCommand.class})
 public final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
