@@ -34,6 +34,12 @@ import java.util.OptionalDouble;
 public final class LaplaceMarginalsRelease {
     /** The largest d for which the consistency projection runs (a {@code 2^16}-point simplex). */
     public static final int MAX_PROJECTED_ATTRIBUTES = 16;
+    /**
+     * Iterations of the consistency projection: it is stopped early (measured on 3-way marginals over 16 attributes,
+     * 20,000 reports: the max error was 0.033, 0.037, 0.040, 0.041, 0.042 after 50, 100, 200, 400, 800 iterations, at
+     * about 20 ms per iteration), so the figures are those of a 200-step projection, not of the exact one.
+     */
+    public static final int PROJECTION_ITERATIONS = 200;
     /** The share of ε spent on the count under add/remove. */
     public static final double COUNT_SHARE = 0.05;
 
@@ -116,7 +122,7 @@ public final class LaplaceMarginalsRelease {
         double[] est;
         double gap = 0;
         if (project) {
-            HypercubeProjection.Result r = projection.project(y, 1e-7, 3000);
+            HypercubeProjection.Result r = projection.project(y, 1e-7, PROJECTION_ITERATIONS);
             est = r.answers();
             gap = r.gap();
         } else {

@@ -21,12 +21,15 @@ import java.util.OptionalInt;
  * {@code ε_apx + ε′} (Theorem 1 of the purification paper).
  *
  * <p><b>Predicted error</b> (the objective): a model of the max error the release achieves at the planned count n,
- * {@code structure(T) + σ_T·√(2 ln 2^{k+1})/n + 2L·ln C/(ε_sel·n) + 2r + √(ln(2K)/(2m)) + F/m}: the max error
- * of noiseless multiplicative weights after T rounds on public reference data ({@link WideReference}; what noise
- * does not explain), the measurement noise of a measured marginal's worst cell ({@code σ_T} the per-round discrete
- * Gaussian), the exponential mechanism's expected selection gap over the C marginals, the count's relative error
- * r, the typical max sampling error of m records over K cells, and F a binomial upper quantile of the records with
- * a flipped bit (each of the {@code m·d} bits flips with probability {@link BinaryCubePurifier#flipProbability}).
+ * {@code structure(T) + σ_T·√(2 ln 2^{k+1})/n + 2r + √(ln(2K)/(2m)) + F/m}: the max error of noiseless
+ * multiplicative weights after T rounds on public reference data ({@link WideReference}; what noise does not
+ * explain), the measurement noise of a measured marginal's worst cell ({@code σ_T} the per-round discrete Gaussian),
+ * the count's relative error r, the typical max sampling error of m records over K cells, and F a binomial upper
+ * quantile of the records with a flipped bit (each of the {@code m·d} bits flips with probability
+ * {@link BinaryCubePurifier#flipProbability}). The exponential mechanism's selection gap is left out: with the small
+ * ρ that purification leaves, selection is close to uniform over the marginals, and measuring a random marginal still
+ * helps multiplicative weights (measured: charging the worst-case gap made the planner choose T = 1, i.e. the uniform
+ * distribution, with errors 1.3–2× larger than with the gap left out, {@code docs/wide-domains.md}).
  * δ enters through κ: {@code ln δ = m·d·ln κ + ln(2ω)}. The worst-case MWEM bound (what
  * {@link PurifiedMwemRelease} publishes next to the measured one) is far looser (its {@code √(4d ln 2/T)} term
  * alone exceeds 0.4 for d = 20 and T = 256), so it is not the objective.
@@ -144,10 +147,8 @@ public record MwemParameters(double epsilonCount, double epsilonApprox, double e
                             double structure = structure(curve, t);
                             for (double fs : SELECT_SHARES) {
                                 double sigma = Math.sqrt(d2 / (2 * rho * (1 - fs) / t));
-                                double epsSel = Math.sqrt(8 * rho * fs / t);
                                 double noise = sigma / n * noiseQuantile;
-                                double xi = 2.0 * s.contributions() * Math.log(w.subsetCount()) / (epsSel * n);
-                                double b = structure + noise + xi + 2 * r + purification;
+                                double b = structure + noise + 2 * r + purification;
                                 if (b < best) {
                                     best = b;
                                     arg = new double[] {m, fp, lnKappa, fc, t, fs};
