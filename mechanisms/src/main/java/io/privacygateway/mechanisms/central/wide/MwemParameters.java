@@ -29,7 +29,7 @@ import java.util.OptionalInt;
  * {@link BinaryCubePurifier#flipProbability}). The exponential mechanism's selection gap is left out: with the small
  * ρ that purification leaves, selection is close to uniform over the marginals, and measuring a random marginal still
  * helps multiplicative weights (measured: charging the worst-case gap made the planner choose T = 1, i.e. the uniform
- * distribution, with errors 1.3–2× larger than with the gap left out, {@code docs/wide-domains.md}).
+ * distribution, in some cells, with max errors 1.1–1.8× larger than with the gap left out, {@code docs/wide-domains.md}).
  * δ enters through κ: {@code ln δ = m·d·ln κ + ln(2ω)}. The worst-case MWEM bound (what
  * {@link PurifiedMwemRelease} publishes next to the measured one) is far looser (its {@code √(4d ln 2/T)} term
  * alone exceeds 0.4 for d = 20 and T = 256), so it is not the objective.
