@@ -4,18 +4,19 @@ package io.privacygateway.mechanisms.central.wide;
  * {@code U = {0,1}^d} with the k-way marginals as partition groups (one group per attribute subset, its
  * {@code 2^k} cells as queries), dense: a distribution is {@code 2^d} doubles. Answers on a distribution cost
  * one Walsh–Hadamard transform ({@link Hypercube}); an update multiplies every point by its cell's factor.
- * Not thread-safe (a scratch array is reused).
+ * Thread-safe: the transform's work array is per thread.
  */
 public final class BinaryMarginalUniverse implements MwUniverse {
     private final Hypercube cube;
     private final MarginalWorkload workload;
-    private final double[] scratch;
+    private final ThreadLocal<double[]> scratch;
     private final int[][] subsets;
 
     public BinaryMarginalUniverse(MarginalWorkload workload) {
         this.cube = new Hypercube(workload);
         this.workload = workload;
-        this.scratch = new double[cube.size()];
+        int size = cube.size();
+        this.scratch = ThreadLocal.withInitial(() -> new double[size]);
         this.subsets = workload.subsetsView();
     }
 
@@ -59,7 +60,7 @@ public final class BinaryMarginalUniverse implements MwUniverse {
 
     @Override
     public void answers(double[] p, double[][] out) {
-        cube.marginals(p, scratch, out);
+        cube.marginals(p, scratch.get(), out);
     }
 
     @Override

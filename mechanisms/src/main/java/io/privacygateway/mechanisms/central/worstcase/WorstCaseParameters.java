@@ -7,6 +7,7 @@ import io.privacygateway.mechanisms.central.PrivacySplit;
 import io.privacygateway.mechanisms.central.purification.Purifier;
 import io.privacygateway.mechanisms.central.wide.Failures;
 import io.privacygateway.mechanisms.central.wide.MwUniverse;
+import io.privacygateway.mechanisms.central.wide.MwemParameters;
 import io.privacygateway.mechanisms.central.wide.PrivateMultiplicativeWeights;
 import io.privacygateway.mechanisms.central.wide.WideSettings;
 import io.privacygateway.mechanisms.param.LogDelta;
@@ -18,7 +19,7 @@ import java.util.List;
  * minimise the l∞ bound the release publishes (its theoretical part) at the planned report count.
  *
  * <p><b>ε split</b> ({@link PrivacySplit}, exact): count (0 for a public count), the max-error check
- * ({@link io.privacygateway.mechanisms.central.wide.MwemParameters#CHECK_SHARE}), purification ε′, and ε_apx, whose
+ * ({@link MwemParameters#CHECK_SHARE}), purification ε′, and ε_apx, whose
  * zCDP budget ρ ({@code Conversions.largestRho(ε_apx, δ)}) is split across the levels ({@link PrivacySplit}, exact).
  *
  * <p><b>Objective</b>: {@code Σ_j s_j·(B_j + 1/unit_j) + bias + P}, with {@code B_j} private multiplicative weights'
@@ -125,7 +126,7 @@ public record WorstCaseParameters(double epsilonCount, double epsilonApprox, dou
                 }
                 double lnDelta = answers.dimension() * lnKappa + Math.log(2 * omega);
                 for (double fc : countShares) {
-                    double epsApx = eps * (1 - fc - fp - io.privacygateway.mechanisms.central.wide.MwemParameters.CHECK_SHARE);
+                    double epsApx = eps * (1 - fc - fp - MwemParameters.CHECK_SHARE);
                     if (!(epsApx > 0)) {
                         continue;
                     }
@@ -146,8 +147,8 @@ public record WorstCaseParameters(double epsilonCount, double epsilonApprox, dou
         double fp = arg[0];
         double lnKappa = arg[1];
         double fc = arg[2];
-        double[] parts = PrivacySplit.split(eps, fc, fp, io.privacygateway.mechanisms.central.wide.MwemParameters.CHECK_SHARE,
-                1 - fc - fp - io.privacygateway.mechanisms.central.wide.MwemParameters.CHECK_SHARE);
+        double[] parts = PrivacySplit.split(eps, fc, fp, MwemParameters.CHECK_SHARE,
+                1 - fc - fp - MwemParameters.CHECK_SHARE);
         double lnDelta = answers.dimension() * lnKappa + Math.log(2 * omega);
         double rho = Conversions.largestRho(parts[3], new LogDelta(lnDelta));
         double r = fc == 0 ? 0 : s.contributions() / parts[0] * Math.log(2 / f.count()) / n;
