@@ -388,12 +388,50 @@
       dropPlots(s.key + 'latest');
       const idx = oneBucketRanges(latest.labels);
       drawColumns(s.latestChart, latest, idx.length ? idx : latest.labels.map((l, i) => i), truth);
+    } else if (w.chart === 'mode') {
+      s.latestTitle.textContent = 'Latest window: the most frequent label (pure ε-DP mode release)';
+      s.latestLegend.replaceChildren();
+      dropPlots(s.key + 'latest');
+      drawMode(s.latestChart, latest, truth);
+    } else if (w.chart === 'coefficients') {
+      s.latestTitle.textContent = `Latest window: fitted coefficients θ with approximate ${conf} bars (from the`
+        + ' private error estimate)';
+      s.latestLegend.replaceChildren();
+      dropPlots(s.key + 'latest');
+      drawBars(s.latestChart, latest, truth);
+      const sc = latest.scalars || {};
+      const facts = [];
+      if (isNum(sc.errorEstimate)) facts.push(`estimated ‖θ̂ − θ‖ ${fmt(sc.errorEstimate, 3)}`);
+      if (isNum(sc.predictedExcessRisk)) facts.push(`predicted excess risk ${fmt(sc.predictedExcessRisk, 3)}`);
+      if (facts.length) s.latestChart.append(el('p', 'note', facts.join(' · ')));
     } else {
       s.latestTitle.textContent = `Latest window: estimates with ${conf} error bars`;
       s.latestLegend.replaceChildren();
       dropPlots(s.key + 'latest');
       drawBars(s.latestChart, latest, truth);
     }
+  }
+
+  /** A mode release: the released label (or none), whether it was stable, and the public conditions. */
+  function drawMode(container, v, truth) {
+    const sc = v.scalars || {};
+    const released = Array.isArray(v.items) && v.items.length ? v.items[0] : null;
+    const box = el('div', 'mode');
+    box.append(el('p', 'mode-label', released ? released : 'no label released (the window was too close to call)'));
+    const facts = [];
+    if (isNum(sc.gapForConfidence) && sc.gapForConfidence >= 0) {
+      facts.push(`the true mode is released with probability ≥ ${Math.round((v.confidence || 0.95) * 100)}% when it`
+        + ` leads the runner-up by ${fmt(sc.gapForConfidence, 0)} reports or more`);
+    }
+    if (isNum(sc.keepProbability)) facts.push(`purification keeps the choice with probability ≥ ${fmt(sc.keepProbability, 3)}`);
+    if (truth) {
+      let best = 0;
+      v.truth.forEach((t, i) => { if (isNum(t) && t > v.truth[best]) best = i; });
+      facts.push(`true mode (demo): ${v.labels[best]}`);
+    }
+    box.append(el('p', 'note', facts.join(' · ')));
+    container.replaceChildren(box);
+    container.dataset.points = released ? '1' : '0';
   }
 
   function drawCdf(s, v, truth) {

@@ -1,12 +1,12 @@
 package io.privacygateway.app;
 
 import io.privacygateway.app.cli.AuditCommand;
-import io.privacygateway.app.cli.BenchCommand;
-import io.privacygateway.app.cli.DemoCommand;
+import io.privacygateway.app.cli.EnrollCommand;
 import io.privacygateway.app.cli.PlanCommand;
 import io.privacygateway.app.cli.RegisterCommand;
 import io.privacygateway.app.cli.RunCommand;
 import io.privacygateway.app.cli.SimulateCommand;
+import io.privacygateway.app.cli.ToolCommand;
 import io.privacygateway.app.metrics.Failures;
 import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
 import io.privacygateway.schemas.registry.SchemaRegistryException;
@@ -31,8 +31,8 @@ import picocli.CommandLine.ScopeType;
  */
 @Command(name = "privacy-gateway", mixinStandardHelpOptions = true, version = "privacy-gateway 0.1.0",
         description = "A streaming privacy gateway: local and central differential privacy on Apache Kafka.",
-        subcommands = {DemoCommand.class, SimulateCommand.class, PlanCommand.class, AuditCommand.class,
-            BenchCommand.class, RunCommand.class, RegisterCommand.class})
+        subcommands = {SimulateCommand.class, PlanCommand.class, AuditCommand.class, RunCommand.class,
+            RegisterCommand.class, EnrollCommand.class})
 public final class Main implements Runnable {
     /** Success. */
     public static final int OK = 0;
@@ -65,9 +65,18 @@ public final class Main implements Runnable {
         System.exit(commandLine().execute(args));
     }
 
-    /** The configured command line (also used by tests). */
+    /**
+     * The configured command line (also used by tests): the production commands, plus every {@link ToolCommand}
+     * found on the class path ({@code demo}, {@code bench}).
+     */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        java.util.List<ToolCommand> tools = new java.util.ArrayList<>();
+        java.util.ServiceLoader.load(ToolCommand.class).forEach(tools::add);
+        tools.sort(java.util.Comparator.comparing(t -> t.getClass().getName()));
+        for (ToolCommand tool : tools) {
+            cl.addSubcommand(tool);
+        }
         documentExitCodes(cl);
         cl.setExecutionExceptionHandler((ex, cmd, parseResult) -> {
             int code = exitCode(ex);

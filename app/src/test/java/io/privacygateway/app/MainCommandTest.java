@@ -18,6 +18,13 @@ import picocli.CommandLine;
 /** Exit codes of the command line: documented in every {@code --help}, and what each kind of failure gets. */
 class MainCommandTest {
 
+    /** The production command line has no tool commands: the demo and the benchmarks are other modules. */
+    @Test
+    void theProductionCommandLineHasNoDemoOrBench() {
+        assertThat(Main.commandLine().getSubcommands().keySet())
+                .containsExactlyInAnyOrder("simulate", "plan", "audit", "run", "register", "enroll");
+    }
+
     static String help(String... command) {
         CommandLine cl = Main.commandLine();
         StringWriter out = new StringWriter();
@@ -32,9 +39,8 @@ class MainCommandTest {
 
     @Test
     void everyCommandsHelpListsTheExitCodes() {
-        for (List<String> command : List.of(List.<String>of(), List.of("run"), List.of("demo"), List.of("register"),
-                List.of("simulate"), List.of("plan"), List.of("bench"), List.of("bench", "accuracy"),
-                List.of("bench", "throughput"))) {
+        for (List<String> command : List.of(List.<String>of(), List.of("run"), List.of("register"),
+                List.of("simulate"), List.of("plan"), List.of("enroll"))) {
             String text = help(command.toArray(String[]::new));
             assertThat(text).as(String.join(" ", command)).contains("Exit codes:")
                     .containsPattern("\\s0\\s+success")

@@ -265,7 +265,7 @@ public final class DeviceClient implements AutoCloseable {
         return workload.spec().budget().epsilonPerPeriod().exact().subtract(spent).max(BigDecimal.ZERO);
     }
 
-    /** The device id (the report key and the gateway's ledger key). */
+    /** The device id (the report key, and the key of the device's budget entries at the gateway). */
     public String deviceId() {
         return deviceId;
     }

@@ -17,7 +17,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * Avro binary), which is the only encoding the gateway reads.
  *
  * <p>Settings applied on top of the caller's (the caller's win): {@code acks=all},
- * {@code enable.idempotence=true} (no duplicates from retries), {@code linger.ms=5}. Serializer settings
+ * {@code enable.idempotence=true} (no duplicates from retries), {@code linger.ms=5}, {@code max.block.ms=5000} (a
+ * device's thread waits at most 5 s for an unreachable broker; the report is then {@code SEND_FAILED}). Serializer settings
  * in the caller's map are ignored: the serializers are fixed. A {@code partitioner.class} is refused: the
  * gateway requires every report on its device id's default partition.
  */
@@ -30,6 +31,9 @@ public final class ReportProducers {
         m.put(ProducerConfig.ACKS_CONFIG, "all");
         m.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         m.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // a device's thread is never held for Kafka's default 60 s while the broker is unreachable: after 5 s
+        // DeviceClient.report() returns SEND_FAILED (already charged; resend() sends the same report later)
+        m.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 5_000);
         return m;
     }
 

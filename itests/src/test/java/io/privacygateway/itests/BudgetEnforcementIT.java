@@ -109,7 +109,7 @@ class BudgetEnforcementIT {
 
         int expectedAccepted = K * devices.size();
         int expectedRejected = all.size() - expectedAccepted;
-        List<WindowAnswer> answers = g.answers(workloadId, l -> !l.isEmpty(), Duration.ofSeconds(60));
+        List<WindowAnswer> answers = g.answersFor(workloadId, windowStart, Duration.ofSeconds(60));
         assertThat(answers).hasSize(1);
         assertThat(answers.get(0).getN()).isEqualTo(expectedAccepted);
         String prefix = devices.get(0).substring(0, devices.get(0).lastIndexOf('-') + 1);
@@ -213,10 +213,10 @@ class BudgetEnforcementIT {
 
     /**
      * A device cannot multiply its budget by placing reports on several partitions itself (its own id as
-     * key, partitions chosen explicitly; equally keyless records or other keys): the ledger lives with the
+     * key, partitions chosen explicitly; equally keyless records or other keys): the budget entries live with the
      * partition of its device id, and reports that arrive elsewhere are rejected {@code WRONG_PARTITION}.
      * With 3 local partitions and k = 5 reports sent to each: exactly 5 accepted (n = 5), 10 rejected
-     * WRONG_PARTITION. (This was a gateway bug, found by this test: each partition had its own ledger and
+     * WRONG_PARTITION. (This was a gateway bug, found by this test: each partition had its own budget entries and
      * the device got 15 reports accepted.)
      */
     @Test
@@ -236,7 +236,8 @@ class BudgetEnforcementIT {
                 g.reports.send(new ProducerRecord<>(topic, partition, device, r)).get(30, TimeUnit.SECONDS);
             }
         }
-        List<WindowAnswer> answers = g.answers(workloadId, l -> !l.isEmpty(), Duration.ofSeconds(60));
+        List<WindowAnswer> answers = g.answersFor(workloadId, windowStart, Duration.ofSeconds(60));
+        assertThat(answers).hasSize(1);
         List<Rejection> rejections = g.rejectionsOfDevices("budget-partitions-", l -> l.size() >= 10,
                 Duration.ofSeconds(10));
         System.out.printf("[budget] one device, %d partitions: n = %d, rejections %s%n", g.config.localPartitions(),

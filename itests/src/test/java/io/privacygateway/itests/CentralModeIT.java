@@ -36,18 +36,22 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * L = 2 contributions per device and window, budget 2 per hour: a device may contribute to 2 windows per
  * period) on the gateway with {@code CentralReleaser.secure()}. 30 devices contribute twice to W1 and
  * twice to W2 through the SDK (which itself refuses their third contribution to W1 and any contribution to
- * W3), 20 more contribute once to W3; hand-built reports from 10 devices contribute 3 times to W1 and from
- * 10 others once to each of W1, W2, W3. The test proves:
+ * W3), 20 more contribute once to W3; hand-built reports from 10 devices contribute 3 times to W1 (slots
+ * 0, 1, 0; a slot outside [0, L) would be SEQUENCE_OUT_OF_RANGE) and from
+ * 10 others once to each of W1, W2, W3 (central reports carry their contribution slot in [0, L) of the
+ * window as their sequence number). The test proves:
  * <ul>
  *   <li>the three windows are answered, each with δ = 0 and ε = 1 (the declared ε per release), and the
- *       workload's cumulative ε grows by 1 per release (1, 2, 3 in window order);
+ *       workload's cumulative ε grows by 1 per release (every window from the activation on is released,
+ *       noise-only when empty, so W1's cumulative ε is 1 + the number of windows released before it, and W2's
+ *       and W3's follow by 1 each); every window from the activation through W3 has exactly one answer;
  *   <li>the third contributions to W1 are rejected CONTRIBUTION_LIMIT and the W3 contributions of devices
  *       that paid for W1 and W2 are rejected BUDGET_EXHAUSTED (10 each, in the metrics and on the topic), and
  *       the other 180 contributions are accepted;
  *   <li>rejected central reports carry no original value bytes (raw values never reach the rejections
  *       topic) but do name the record (topic, partition, offset, key).
  * </ul>
- * Deterministic (the noise is not looked at). A second, disabled test shows the per-partition ledger bug
+ * Deterministic (the noise is not looked at). A second test guards against the per-partition budget bug
  * of {@code BudgetEnforcementIT} for the contribution limit. <b>Time:</b> about 12 s.
  */
 @ExtendWith({ItCluster.Extension.class, Timed.class})
@@ -101,13 +105,13 @@ class CentralModeIT {
         }
         for (int i = 0; i < 10; i++) {
             String overL = "central-over-limit-" + i;
-            for (int seq = 0; seq < 3; seq++) { // three contributions to W1: L = 2
-                sent.add(send(g, Reports.central(w, new ReportCoordinates(overL, w.periodOf(windows[0]).index(), seq),
+            for (int seq = 0; seq < 3; seq++) { // three contributions to W1 in slots 0, 1, 0: L = 2
+                sent.add(send(g, Reports.central(w, new ReportCoordinates(overL, w.periodOf(windows[0]).index(), seq % 2),
                         windows[0] + 700, VALUES[seq])));
             }
             String overBudget = "central-over-budget-" + i;
-            for (int win = 0; win < 3; win++) { // one contribution to each window: the budget pays for 2
-                sent.add(send(g, Reports.central(w, new ReportCoordinates(overBudget, w.periodOf(windows[win]).index(), win),
+            for (int win = 0; win < 3; win++) { // one contribution (slot 0) to each window: the budget pays for 2
+                sent.add(send(g, Reports.central(w, new ReportCoordinates(overBudget, w.periodOf(windows[win]).index(), 0),
                         windows[win] + 700, VALUES[win])));
             }
         }
@@ -116,7 +120,15 @@ class CentralModeIT {
         }
         assertThat(sent).hasSize(200);
 
-        List<WindowAnswer> answers = g.answers(spec.id(), l -> l.size() >= 3, Duration.ofSeconds(60));
+        // Every window from the activation on is released (noise only when empty), each at ε = 1: the cumulative
+        // ε of W1 counts the windows released before it.
+        long firstWindow = Math.floorDiv(g.activeSince(spec.id()), 2000L) * 2000L;
+        assertThat(firstWindow).isLessThanOrEqualTo(w1);
+        long releasedBeforeW1 = (w1 - firstWindow) / 2000;
+        Map<Long, List<WindowAnswer>> byWindow = g.answersFor(spec.id(), List.of(windows[0], windows[1], windows[2]),
+                Duration.ofSeconds(60));
+        List<WindowAnswer> answers = new ArrayList<>();
+        byWindow.values().forEach(answers::addAll);
         answers.sort(Comparator.comparing(WindowAnswer::getWindowStart));
         assertThat(answers).hasSize(3);
         for (int i = 0; i < 3; i++) {
@@ -128,7 +140,7 @@ class CentralModeIT {
             assertThat(a.getMechanism()).isEqualTo("laplace");
             assertThat(a.getDelta()).isEqualTo(0.0);
             assertThat(a.getEpsilon()).isEqualTo(1.0);
-            assertThat(a.getCumulativeEpsilon()).isEqualTo(i + 1.0);
+            assertThat(a.getCumulativeEpsilon()).isEqualTo(releasedBeforeW1 + i + 1.0);
         }
 
         List<Rejection> rejections = g.rejectionsOfDevices("central-", l -> l.size() >= 20, Duration.ofSeconds(30));
@@ -146,7 +158,13 @@ class CentralModeIT {
         }
         assertThat(g.accepted(spec.id(), "central")).isEqualTo(180);
         assertThat(g.rejectedByReason(spec.id())).isEqualTo(Map.of("CONTRIBUTION_LIMIT", 10.0, "BUDGET_EXHAUSTED", 10.0));
-        assertThat(g.count("pgw.answers.published", "workload", spec.id(), "mode", "central")).isEqualTo(3);
+        // one answer per window, from the activation through W3 (and not more: W3's is the last one read)
+        Map<Long, List<WindowAnswer>> all = g.allAnswers(spec.id());
+        for (long s = firstWindow; s <= windows[2]; s += 2000) {
+            assertThat(all.get(s)).as("answers of the window starting at %d", s).hasSize(1);
+        }
+        assertThat(g.count("pgw.answers.published", "workload", spec.id(), "mode", "central"))
+                .isGreaterThanOrEqualTo(releasedBeforeW1 + 3);
     }
 
     /**
@@ -159,17 +177,17 @@ class CentralModeIT {
     void aDeviceCannotExceedItsContributionLimitBySendingToSeveralPartitions(TestGateway g) throws Exception {
         WorkloadSpec spec = g.register(workload("it-central-partitions"));
         ResolvedWorkload w = Workloads.resolve(spec);
-        long t = Windows.nextWindowStart(2000, 2000) + 500;
+        long windowStart = Windows.nextWindowStart(2000, 2000);
+        long t = windowStart + 500;
         String device = "partitions-central-0";
-        int seq = 0;
         for (int partition = 0; partition < g.config.centralPartitions(); partition++) {
-            for (int k = 0; k < 2; k++, seq++) {
-                CentralReport r = Reports.central(w, new ReportCoordinates(device, w.periodOf(t).index(), seq), t, "high");
+            for (int slot = 0; slot < 2; slot++) { // central reports carry their window slot in [0, L)
+                CentralReport r = Reports.central(w, new ReportCoordinates(device, w.periodOf(t).index(), slot), t, "high");
                 g.reports.send(new ProducerRecord<>(g.topics().centralReports(), partition, device, r))
                         .get(30, TimeUnit.SECONDS);
             }
         }
-        List<WindowAnswer> answers = g.answers(spec.id(), l -> !l.isEmpty(), Duration.ofSeconds(60));
+        List<WindowAnswer> answers = g.answersFor(spec.id(), windowStart, Duration.ofSeconds(60));
         assertThat(answers).hasSize(1);
         double accepted = g.accepted(spec.id(), "central");
         System.out.printf("[central] one device, %d partitions, L = 2: %.0f contributions accepted, rejected %s%n",

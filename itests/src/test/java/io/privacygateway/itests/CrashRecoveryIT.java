@@ -10,6 +10,7 @@ import io.privacygateway.client.WorkloadRegistrar;
 import io.privacygateway.client.Workloads;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.itests.support.Answers;
 import io.privacygateway.itests.support.ChildGateway;
 import io.privacygateway.itests.support.Deployment;
 import io.privacygateway.itests.support.GatewayMain;
@@ -26,10 +27,8 @@ import io.privacygateway.schemas.avro.WindowAnswer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,10 +62,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
  *   <li>The rest of part 2 and part 3 (the last 500 reports) are produced while A is down; A is restarted
  *       with the same application id and state directory.
  * </ol>
- * The test proves, reading answers and rejections with read_committed consumers: A and B answer the same
- * 4 windows, each exactly once (windows 1–2 are not answered again after the restart); for every window
+ * The test proves, reading answers and rejections with read_committed consumers: A and B answer every window
+ * from their workload's activation on exactly once (windows 1–2 are not answered again after the restart; the
+ * windows between 2 and 3 are answered empty, n = 0); for each of the 4 windows
  * A's and B's answers are identical bit for bit (estimates, error bars, standard errors, bounds, n; only
- * the release's stream time differs, because append times differ); n = 750 in every window (no report
+ * the release's stream time differs, because append times differ), and so are those of every other window
+ * both answered; n = 750 in every window (no report
  * counted twice or lost); and neither gateway rejected anything (in particular no DUPLICATE or
  * BUDGET_EXHAUSTED after the restart: no budget was charged twice).
  *
@@ -132,8 +133,11 @@ class CrashRecoveryIT {
                 Map<Integer, Long> part1End = produce(producer, parts.get(0), topicsA, topicsB);
                 System.out.printf("[crash] part 1 (%d reports) produced at %s; A's offsets after it: %s%n",
                         parts.get(0).size(), rel(w1), part1End);
-                assertThat(answers(c, topicsA, 2, Duration.ofSeconds(60))).hasSize(2);
-                assertThat(answers(c, topicsB, 2, Duration.ofSeconds(60))).hasSize(2);
+                for (GatewayTopics t : List.of(topicsA, topicsB)) {
+                    Answers.byWindow(c.kafkaConfig(), c.registryClient, t.answers(), "it-crash",
+                            List.of(starts[0], starts[1]), Duration.ofSeconds(60))
+                            .forEach((start, l) -> assertThat(l).as("answers of %d on %s", start, t.prefix()).hasSize(1));
+                }
                 System.out.printf("[crash] windows 1-2 answered by A and B at %s%n", rel(w1));
 
                 // Part 2, paced, in the background; kill A once it has committed progress into part 2.
@@ -170,20 +174,28 @@ class CrashRecoveryIT {
                         rel(w1), rel(w1, closes));
             }
 
-            List<WindowAnswer> fromA = answers(c, topicsA, WINDOWS, Duration.ofSeconds(120));
-            List<WindowAnswer> fromB = answers(c, topicsB, WINDOWS, Duration.ofSeconds(60));
+            List<Long> windows = java.util.Arrays.stream(starts).boxed().toList();
+            Answers.byWindow(c.kafkaConfig(), c.registryClient, topicsA.answers(), "it-crash", windows,
+                    Duration.ofSeconds(120));
+            Answers.byWindow(c.kafkaConfig(), c.registryClient, topicsB.answers(), "it-crash", windows,
+                    Duration.ofSeconds(60));
             System.out.printf("[crash] windows 3-4 answered at %s; A after restart: %s%n", rel(w1), a.lastMetrics());
             Thread.sleep(3000); // several punctuations: a second release of any window would show now
-            fromA = answers(c, topicsA, 0, Duration.ofSeconds(5));
-            fromB = answers(c, topicsB, 0, Duration.ofSeconds(5));
+            java.util.NavigableMap<Long, List<WindowAnswer>> fromA = Answers.all(c.kafkaConfig(), c.registryClient, topicsA.answers(),
+                    "it-crash");
+            java.util.NavigableMap<Long, List<WindowAnswer>> fromB = Answers.all(c.kafkaConfig(), c.registryClient, topicsB.answers(),
+                    "it-crash");
 
-            assertThat(fromA).hasSize(WINDOWS);
-            assertThat(fromB).hasSize(WINDOWS);
+            // Every window is answered (empty ones with n = 0), each exactly once, from each gateway's activation on.
+            for (java.util.NavigableMap<Long, List<WindowAnswer>> m : List.of(fromA, fromB)) {
+                long first = m.firstKey();
+                long last = m.lastKey();
+                assertThat(m).hasSize((int) ((last - first) / WINDOW_MILLIS + 1));
+                m.forEach((start, l) -> assertThat(l).as("answers of the window starting at %d", start).hasSize(1));
+            }
             for (int k = 0; k < WINDOWS; k++) {
-                WindowAnswer x = fromA.get(k);
-                WindowAnswer y = fromB.get(k);
-                assertThat(x.getWindowStart()).isEqualTo(Instant.ofEpochMilli(starts[k]));
-                assertThat(y.getWindowStart()).isEqualTo(Instant.ofEpochMilli(starts[k]));
+                WindowAnswer x = fromA.get(starts[k]).get(0);
+                WindowAnswer y = fromB.get(starts[k]).get(0);
                 assertThat(x.getN()).as("n of window %d in A", k + 1).isEqualTo((long) DEVICES * PER_WINDOW);
                 assertThat(y.getN()).as("n of window %d in B", k + 1).isEqualTo((long) DEVICES * PER_WINDOW);
                 assertThat(x.getEstimates()).isEqualTo(y.getEstimates());
@@ -195,12 +207,24 @@ class CrashRecoveryIT {
                         .isEqualTo(Double.doubleToRawLongBits(y.getRmsErrorBoundAtConfidence()));
                 assertThat(Double.doubleToRawLongBits(x.getExpectedRmsError()))
                         .isEqualTo(Double.doubleToRawLongBits(y.getExpectedRmsError()));
-                assertThat(withoutStreamTime(x)).isEqualTo(withoutStreamTime(y));
+                assertThat(Answers.withoutStreamTime(x)).isEqualTo(Answers.withoutStreamTime(y));
                 for (int q = 0; q < x.getEstimates().size(); q++) {
                     assertThat(Double.doubleToRawLongBits(x.getEstimates().get(q)))
                             .isEqualTo(Double.doubleToRawLongBits(y.getEstimates().get(q)));
                 }
             }
+            // The windows both answered (the empty ones between windows 2 and 3 included) agree bit for bit.
+            int common = 0;
+            for (Map.Entry<Long, List<WindowAnswer>> e : fromA.entrySet()) {
+                List<WindowAnswer> other = fromB.get(e.getKey());
+                if (other != null) {
+                    assertThat(Answers.bits(e.getValue().get(0))).as("window %d", e.getKey())
+                            .isEqualTo(Answers.bits(other.get(0)));
+                    common++;
+                }
+            }
+            System.out.printf("[crash] A answered %d windows, B %d; %d in common, identical%n", fromA.size(),
+                    fromB.size(), common);
             List<Rejection> rejectedA = rejections(c, topicsA);
             List<Rejection> rejectedB = rejections(c, topicsB);
             assertThat(rejectedA).as("rejections of the restarted gateway").isEmpty();
@@ -216,8 +240,8 @@ class CrashRecoveryIT {
 
     private static List<String> args(ItCluster c, String app, GatewayTopics topics, Path state) {
         return List.of("bootstrap=" + c.kafka.bootstrapServers(), "registry=" + c.registry.ccompatUrl(), "app=" + app,
-                "state=" + state, "prefix=" + topics.prefix(), "partitions=" + PARTITIONS, "idleMs=1000",
-                "slackMs=500", "punctuateMs=250", "skewMs=120000");
+                "state=" + state, "prefix=" + topics.prefix(), "local=" + PARTITIONS, "slackMs=500",
+                "punctuateMs=250", "skewMs=120000");
     }
 
     private static WorkloadSpec register(ItCluster c, GatewayTopics topics) throws Exception {
@@ -316,23 +340,9 @@ class CrashRecoveryIT {
         }
     }
 
-    /** The answers of it-crash on a gateway's answers topic (read_committed), by window start. */
-    private static List<WindowAnswer> answers(ItCluster c, GatewayTopics topics, int atLeast, Duration timeout) {
-        List<WindowAnswer> out = new ArrayList<>(TopicReader.readValues(c.kafkaConfig(), c.registryClient,
-                topics.answers(), WindowAnswer.class, x -> x.getWorkloadId().equals("it-crash"),
-                l -> l.size() >= atLeast, timeout));
-        out.sort(Comparator.comparing(WindowAnswer::getWindowStart));
-        return out;
-    }
-
     private static List<Rejection> rejections(ItCluster c, GatewayTopics topics) {
         return TopicReader.readValues(c.kafkaConfig(), c.registryClient, topics.rejections(), Rejection.class,
                 x -> true, l -> true, Duration.ofSeconds(10));
-    }
-
-    /** The answer without its release stream time (broker append times differ between the runs). */
-    private static WindowAnswer withoutStreamTime(WindowAnswer a) {
-        return WindowAnswer.newBuilder(a).setReleasedAtStreamTime(0).build();
     }
 
     private static String rel(long w1) {

@@ -103,7 +103,7 @@ class DuplicatesAndReplaysIT {
             assertThat(TopicReader.bytes(r.getOriginalValue())).isEqualTo(byOffset.get(at(firstAt.get(i))).value());
         }
 
-        List<WindowAnswer> answers = g.answers(spec.id(), l -> !l.isEmpty(), Duration.ofSeconds(60));
+        List<WindowAnswer> answers = g.answersFor(spec.id(), windowStart, Duration.ofSeconds(60));
         assertThat(answers).hasSize(1);
         WindowAnswer answer = answers.get(0);
         assertThat(answer.getN()).isEqualTo(DEVICES);
@@ -125,7 +125,7 @@ class DuplicatesAndReplaysIT {
         assertThat(all.stream().filter(r -> r.getReasonCode().name().equals("LATE")).count()).isEqualTo(2L * DEVICES);
 
         Thread.sleep(2 * g.config.punctuateEvery().toMillis()); // shards punctuate and publish progress again
-        assertThat(g.answers(spec.id(), l -> true, Duration.ofSeconds(5))).containsExactly(answer);
+        assertThat(g.answersFor(spec.id(), windowStart, Duration.ofSeconds(5))).containsExactly(answer);
         assertThat(g.accepted(spec.id(), "local")).isEqualTo(DEVICES);
         assertThat(g.rejectedByReason(spec.id())).isEqualTo(Map.of("DUPLICATE", (double) DEVICES, "LATE",
                 2.0 * DEVICES));

@@ -22,7 +22,6 @@ import io.privacygateway.schemas.avro.WindowAnswer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -72,7 +71,7 @@ class LateRecordsIT {
             sent.add(sentOk(d.report(LABELS[i % 4])));
         }
         await(sent);
-        List<WindowAnswer> answers = g.answers(spec.id(), l -> !l.isEmpty(), Duration.ofSeconds(60));
+        List<WindowAnswer> answers = g.answersFor(spec.id(), w1, Duration.ofSeconds(60));
         assertThat(answers).hasSize(1);
         assertThat(answers.get(0).getN()).isEqualTo(80);
 
@@ -107,8 +106,11 @@ class LateRecordsIT {
         int total = 80 + more.size();
         assertThat(total).isEqualTo(280);
 
-        answers = g.answers(spec.id(), l -> l.size() >= 2, Duration.ofSeconds(60));
-        answers.sort(Comparator.comparing(WindowAnswer::getWindowStart));
+        // every window from the activation on is answered; W0 lies before it and gets no answer
+        Map<Long, List<WindowAnswer>> byWindow = g.answersFor(spec.id(), List.of(w1, w2), Duration.ofSeconds(60));
+        assertThat(g.allAnswers(spec.id())).doesNotContainKey(w0);
+        answers = new ArrayList<>(byWindow.get(w1));
+        answers.addAll(byWindow.get(w2));
         assertThat(answers).hasSize(2);
         assertThat(answers.get(0).getWindowStart()).isEqualTo(Instant.ofEpochMilli(w1));
         assertThat(answers.get(0).getN()).isEqualTo(80);

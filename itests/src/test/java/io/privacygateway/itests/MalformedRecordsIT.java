@@ -108,7 +108,7 @@ class MalformedRecordsIT {
             CompletableFuture.allOf(valid.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
             assertThat(j).isEqualTo(junk.size());
 
-            List<WindowAnswer> answers = g.answers(spec.id(), l -> !l.isEmpty(), Duration.ofSeconds(60));
+            List<WindowAnswer> answers = g.answersFor(spec.id(), windowStart, Duration.ofSeconds(60));
             assertThat(answers).hasSize(1);
             assertThat(answers.get(0).getN()).isEqualTo(DEVICES);
             List<Rejection> rejections = g.rejections(r -> TestGateway.deviceOf(r) != null

@@ -77,6 +77,15 @@ import scala.Tuple2;
  * shutdown hook closes every instance still open, so Ctrl-C leaves neither threads nor files
  * behind; directories left by a JVM that was killed outright are removed by the next start.
  *
+ * <p><b>Restart.</b> {@link #stop()} shuts the broker and controller down but keeps the data directory;
+ * {@link #restart()} starts them again on the same log directories, cluster id and ports (so clients keep their
+ * {@code bootstrap.servers} and reconnect by themselves): a broker bounce or an outage of any length.
+ *
+ * <p><b>Authentication and ACLs.</b> {@link #start(Sasl, Map)} starts a broker whose client and controller
+ * listeners both require SASL/PLAIN ({@code SASL_PLAINTEXT}) with the given users, and whose authorizer is KRaft's
+ * {@code StandardAuthorizer} with the given super user; {@link #clientConfig(String)} gives the client settings of
+ * one user.
+ *
  * <p>Several instances may run in one JVM at once; each has its own ports, directory and cluster
  * id. (Kafka's Yammer metrics are one JVM-wide registry, so broker-side JMX metrics of
  * concurrent instances are merged; nothing else is shared.)
@@ -95,6 +104,50 @@ public final class EmbeddedKafka implements KafkaHarness {
     public static final String BROKER_LISTENER = "PLAINTEXT";
     /** Name of the controller (KRaft quorum) listener. */
     public static final String CONTROLLER_LISTENER = "CONTROLLER";
+    /** Name of the client listener of a broker started with {@link #start(Sasl, Map)}. */
+    public static final String SASL_LISTENER = "SASL_PLAINTEXT";
+    /** The KRaft authorizer a broker started with {@link #start(Sasl, Map)} runs. */
+    public static final String STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer";
+
+    /**
+     * SASL/PLAIN users of a broker and which of them is the super user (the broker authenticates to itself and
+     * to its controller as the super user; it may do anything, every other user only what ACLs allow).
+     *
+     * @param passwords user name to password
+     * @param superUser one of the users
+     */
+    public record Sasl(Map<String, String> passwords, String superUser) {
+        public Sasl {
+            passwords = Collections.unmodifiableMap(new TreeMap<>(passwords));
+            if (!passwords.containsKey(superUser)) {
+                throw new IllegalArgumentException("the super user " + superUser + " must be one of the users");
+            }
+            for (String u : passwords.keySet()) {
+                if (!u.matches("[A-Za-z0-9_.-]+") || !passwords.get(u).matches("[A-Za-z0-9_.-]+")) {
+                    throw new IllegalArgumentException("user names and passwords must match [A-Za-z0-9_.-]+: " + u);
+                }
+            }
+        }
+
+        /** The client-side JAAS line of a user. */
+        public String jaas(String user) {
+            String password = passwords.get(user);
+            if (password == null) {
+                throw new IllegalArgumentException("unknown user " + user);
+            }
+            return "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"" + user
+                    + "\" password=\"" + password + "\";";
+        }
+
+        /** The server-side JAAS line: the super user's own credentials and every user's password. */
+        String serverJaas() {
+            StringBuilder b = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required")
+                    .append(" username=\"").append(superUser).append("\" password=\"")
+                    .append(passwords.get(superUser)).append('"');
+            passwords.forEach((u, pw) -> b.append(" user_").append(u).append("=\"").append(pw).append('"'));
+            return b.append(';').toString();
+        }
+    }
 
     static final String TEMP_DIR_PREFIX = "pg-embedded-kafka-";
     static final String OWNER_FILE = "owner";
@@ -106,6 +159,10 @@ public final class EmbeddedKafka implements KafkaHarness {
     private final Path baseDir;
     private final SortedMap<String, String> brokerConfig;
     private final Map<String, ServerSocketChannel> preboundSockets;
+    private final String brokerListener;
+    private final Sasl sasl;
+    /** The port of each listener (kept across restarts). */
+    private final Map<String, Integer> listenerPorts = new ConcurrentHashMap<>();
     private final AtomicReference<Throwable> fatalFault = new AtomicReference<>();
     private final String clusterId;
     private SharedServer sharedServer;
@@ -115,12 +172,27 @@ public final class EmbeddedKafka implements KafkaHarness {
     private Duration startupTime;
     private Duration shutdownTime;
     private boolean closed;
+    /** Whether the servers are up (false between {@link #stop()} and {@link #restart()}). */
+    private boolean running;
+    /** Whether servers were created and not shut down since (also after a start that failed half-way). */
+    private boolean serversUp;
+    private boolean formatted;
+    private int restarts;
 
     private EmbeddedKafka(Path baseDir, Map<String, ServerSocketChannel> preboundSockets,
-                          SortedMap<String, String> brokerConfig) {
+                          SortedMap<String, String> brokerConfig, String brokerListener, Sasl sasl) {
         this.baseDir = baseDir;
-        this.preboundSockets = preboundSockets;
+        this.preboundSockets = new ConcurrentHashMap<>(preboundSockets);
+        preboundSockets.forEach((listener, channel) -> {
+            try {
+                listenerPorts.put(listener, boundPort(channel));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
         this.brokerConfig = brokerConfig;
+        this.brokerListener = brokerListener;
+        this.sasl = sasl;
         this.clusterId = Uuid.randomUuid().toString();
     }
 
@@ -178,6 +250,16 @@ public final class EmbeddedKafka implements KafkaHarness {
      * @throws IllegalStateException if the broker does not start; nothing is left behind then
      */
     public static EmbeddedKafka start(Map<String, ?> overrides) {
+        return start(null, overrides);
+    }
+
+    /**
+     * Starts an instance whose client listener ({@value #SASL_LISTENER}) and controller listener require
+     * SASL/PLAIN with {@code sasl}'s users, with KRaft's {@code StandardAuthorizer} and {@code sasl}'s super user
+     * ({@code allow.everyone.if.no.acl.found=false}: a user other than the super user may do only what an ACL
+     * allows). {@code sasl == null} starts a plaintext broker without authorizer, as {@link #start(Map)}.
+     */
+    public static EmbeddedKafka start(Sasl sasl, Map<String, ?> overrides) {
         long t0 = System.nanoTime();
         ShutdownRegistry.sweepStaleDirectories();
         Path baseDir;
@@ -189,34 +271,50 @@ public final class EmbeddedKafka implements KafkaHarness {
         }
         Map<String, ServerSocketChannel> sockets = new LinkedHashMap<>();
         EmbeddedKafka kafka = null;
+        String brokerListener = sasl == null ? BROKER_LISTENER : SASL_LISTENER;
         try {
             InetAddress loopback = InetAddress.getByName(LOOPBACK);
-            for (String listener : List.of(BROKER_LISTENER, CONTROLLER_LISTENER)) {
+            for (String listener : List.of(brokerListener, CONTROLLER_LISTENER)) {
                 ServerSocketChannel channel = ServerSocketChannel.open();
                 sockets.put(listener, channel);
                 channel.configureBlocking(false);
                 channel.bind(new InetSocketAddress(loopback, 0));
             }
-            int brokerPort = port(sockets.get(BROKER_LISTENER));
-            int controllerPort = port(sockets.get(CONTROLLER_LISTENER));
+            int brokerPort = boundPort(sockets.get(brokerListener));
+            int controllerPort = boundPort(sockets.get(CONTROLLER_LISTENER));
             String dataDir = baseDir.resolve("data").toAbsolutePath().toString();
 
             SortedMap<String, String> config = defaultBrokerConfig();
             config.put("process.roles", "broker,controller");
             config.put("node.id", Integer.toString(NODE_ID));
             config.put("controller.quorum.voters", NODE_ID + "@" + LOOPBACK + ":" + controllerPort);
-            config.put("listeners", BROKER_LISTENER + "://" + LOOPBACK + ":" + brokerPort + ","
+            config.put("listeners", brokerListener + "://" + LOOPBACK + ":" + brokerPort + ","
                     + CONTROLLER_LISTENER + "://" + LOOPBACK + ":" + controllerPort);
-            config.put("advertised.listeners", BROKER_LISTENER + "://" + LOOPBACK + ":" + brokerPort);
-            config.put("listener.security.protocol.map",
-                    BROKER_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
-            config.put("inter.broker.listener.name", BROKER_LISTENER);
+            config.put("advertised.listeners", brokerListener + "://" + LOOPBACK + ":" + brokerPort);
+            if (sasl == null) {
+                config.put("listener.security.protocol.map",
+                        BROKER_LISTENER + ":PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+            } else {
+                config.put("listener.security.protocol.map",
+                        SASL_LISTENER + ":SASL_PLAINTEXT," + CONTROLLER_LISTENER + ":SASL_PLAINTEXT");
+                config.put("sasl.enabled.mechanisms", "PLAIN");
+                config.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
+                config.put("sasl.mechanism.controller.protocol", "PLAIN");
+                for (String l : List.of(SASL_LISTENER, CONTROLLER_LISTENER)) {
+                    String prefix = "listener.name." + l.toLowerCase(java.util.Locale.ROOT) + ".plain.";
+                    config.put(prefix + "sasl.jaas.config", sasl.serverJaas());
+                }
+                config.put("authorizer.class.name", STANDARD_AUTHORIZER);
+                config.put("super.users", "User:" + sasl.superUser());
+                config.put("allow.everyone.if.no.acl.found", "false");
+            }
+            config.put("inter.broker.listener.name", brokerListener);
             config.put("controller.listener.names", CONTROLLER_LISTENER);
             config.put("log.dirs", dataDir);
             config.put("metadata.log.dir", dataDir);
             overrides.forEach((k, v) -> config.put(k, String.valueOf(v)));
 
-            kafka = new EmbeddedKafka(baseDir, sockets, config);
+            kafka = new EmbeddedKafka(baseDir, sockets, config, brokerListener, sasl);
             ShutdownRegistry.register(kafka);
             kafka.startServers();
             kafka.startupTime = Duration.ofNanos(System.nanoTime() - t0);
@@ -266,7 +364,10 @@ public final class EmbeddedKafka implements KafkaHarness {
                 throw new IllegalStateException("closed while starting");
             }
             KafkaConfig config = new KafkaConfig(brokerConfig, false);
-            format(config);
+            if (!formatted) {
+                format(config);
+                formatted = true;
+            }
             Tuple2<MetaPropertiesEnsemble, BootstrapMetadata> dirs =
                     KafkaRaftServer.initializeLogDirs(config, LOG, "[EmbeddedKafka " + clusterId + "] ");
             Metrics metrics = Server$.MODULE$.initializeMetrics(config, Time.SYSTEM, clusterId);
@@ -282,10 +383,12 @@ public final class EmbeddedKafka implements KafkaHarness {
                     new PreboundSocketFactory());
             controller = new ControllerServer(sharedServer, KafkaRaftServer.configSchema(), dirs._2());
             broker = new BrokerServer(sharedServer);
+            serversUp = true;
             // Controller first, then broker: the order KafkaRaftServer uses in combined mode.
             controller.startup();
             broker.startup();
-            bootstrapServers = LOOPBACK + ":" + port(preboundSockets.get(BROKER_LISTENER));
+            bootstrapServers = LOOPBACK + ":" + listenerPorts.get(brokerListener);
+            running = true;
             Throwable fault = fatalFault.get();
             if (fault != null) {
                 throw new IllegalStateException("fatal fault during startup", fault);
@@ -319,6 +422,10 @@ public final class EmbeddedKafka implements KafkaHarness {
         return Kind.EMBEDDED;
     }
 
+    /**
+     * {@inheritDoc} The address stays the same across {@link #stop()} and {@link #restart()} (and is returned
+     * while the broker is stopped: clients keep it and reconnect).
+     */
     @Override
     public String bootstrapServers() {
         synchronized (lock) {
@@ -329,6 +436,118 @@ public final class EmbeddedKafka implements KafkaHarness {
         }
     }
 
+    /**
+     * {@inheritDoc} For a broker started with {@link #start(Sasl, Map)}: the super user's settings
+     * ({@code security.protocol=SASL_PLAINTEXT}, {@code sasl.mechanism=PLAIN}, its JAAS line).
+     */
+    @Override
+    public Map<String, Object> clientConfig() {
+        return sasl == null ? KafkaHarness.super.clientConfig() : clientConfig(sasl.superUser());
+    }
+
+    /** The client settings of one SASL user of a broker started with {@link #start(Sasl, Map)}. */
+    public Map<String, Object> clientConfig(String user) {
+        if (sasl == null) {
+            throw new IllegalStateException("this broker was started without SASL");
+        }
+        Map<String, Object> c = new java.util.HashMap<>();
+        c.put("bootstrap.servers", bootstrapServers());
+        c.put("security.protocol", "SASL_PLAINTEXT");
+        c.put("sasl.mechanism", "PLAIN");
+        c.put("sasl.jaas.config", sasl.jaas(user));
+        return c;
+    }
+
+    /** The SASL users of this broker, or empty for a plaintext broker. */
+    public Optional<Sasl> sasl() {
+        return Optional.ofNullable(sasl);
+    }
+
+    /** Whether the broker is up: started and not {@linkplain #stop() stopped} or closed. */
+    public boolean isRunning() {
+        synchronized (lock) {
+            return running && !closed;
+        }
+    }
+
+    /** How many times {@link #restart()} has started the servers again. */
+    public int restarts() {
+        synchronized (lock) {
+            return restarts;
+        }
+    }
+
+    /**
+     * Shuts the broker, then the controller down, as {@link #close()} does, but keeps the data directory and the
+     * address: {@link #restart()} brings the same cluster back. Clients see the broker go away (requests time
+     * out, producers buffer and retry). Does nothing if already stopped.
+     *
+     * @throws IllegalStateException if closed
+     */
+    public void stop() {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("Embedded Kafka is closed");
+            }
+            if (!serversUp) {
+                return;
+            }
+            long t0 = System.nanoTime();
+            shutdownServers();
+            running = false;
+            LOG.info("Embedded Kafka {} stopped (data kept) in {} ms", clusterId, (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    /**
+     * Starts the broker and controller again on the same log directories, cluster id, node id and ports (stopping
+     * them first if they run): every committed record, offset and transaction state is where it was. Blocks until
+     * the broker accepts requests again.
+     *
+     * @throws IllegalStateException if closed, or if a port cannot be bound again within 30 s or the broker does
+     *     not start
+     */
+    public void restart() {
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("Embedded Kafka is closed");
+            }
+            stop();
+            long t0 = System.nanoTime();
+            try {
+                for (Map.Entry<String, ServerSocketChannel> e : preboundSockets.entrySet()) {
+                    e.setValue(rebind(listenerPorts.get(e.getKey())));
+                }
+                startServers();
+                restarts++;
+            } catch (Exception e) {
+                throw new IllegalStateException("Embedded Kafka did not restart: " + e, e);
+            }
+            LOG.info("Embedded Kafka {} restarted at {} in {} ms", clusterId, bootstrapServers,
+                    (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    /** Binds {@code 127.0.0.1:port} again (SO_REUSEADDR), retrying while the port is still taken. */
+    private static ServerSocketChannel rebind(int port) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            ServerSocketChannel channel = ServerSocketChannel.open();
+            try {
+                channel.configureBlocking(false);
+                channel.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+                channel.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
+                return channel;
+            } catch (IOException e) {
+                closeQuietly(channel);
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
     @Override
     public void createTopic(String name, int partitions, boolean compacted) {
         createTopic(name, partitions, Topics.compactedConfig(compacted));
@@ -336,7 +555,7 @@ public final class EmbeddedKafka implements KafkaHarness {
 
     @Override
     public void createTopic(String name, int partitions, Map<String, String> topicConfigs) {
-        Topics.create(bootstrapServers(), name, partitions, topicConfigs);
+        Topics.create(clientConfig(), name, partitions, topicConfigs);
     }
 
     /** The cluster id this instance was formatted with. */
@@ -392,18 +611,10 @@ public final class EmbeddedKafka implements KafkaHarness {
             }
             closed = true;
             long t0 = System.nanoTime();
-            if (broker != null) {
-                runQuietly("broker shutdown", () -> broker.shutdown(BROKER_SHUTDOWN_TIMEOUT));
+            if (serversUp) {
+                shutdownServers();
             }
-            if (controller != null) {
-                runQuietly("controller shutdown", controller::shutdown);
-            }
-            if (broker != null) {
-                runQuietly("broker awaitShutdown", broker::awaitShutdown);
-            }
-            if (controller != null) {
-                runQuietly("controller awaitShutdown", controller::awaitShutdown);
-            }
+            running = false;
             // The SocketServer closed the sockets it took over; this closes any it never took.
             preboundSockets.values().forEach(EmbeddedKafka::closeQuietly);
             deleteRecursively(baseDir);
@@ -413,13 +624,33 @@ public final class EmbeddedKafka implements KafkaHarness {
         }
     }
 
+    /** Broker, then controller shutdown, waiting for both; the sockets Kafka took over are closed by it. */
+    private void shutdownServers() {
+        BrokerServer b = broker;
+        ControllerServer c = controller;
+        if (b != null) {
+            runQuietly("broker shutdown", () -> b.shutdown(BROKER_SHUTDOWN_TIMEOUT));
+        }
+        if (c != null) {
+            runQuietly("controller shutdown", c::shutdown);
+        }
+        if (b != null) {
+            runQuietly("broker awaitShutdown", b::awaitShutdown);
+        }
+        if (c != null) {
+            runQuietly("controller awaitShutdown", c::awaitShutdown);
+        }
+        preboundSockets.values().forEach(EmbeddedKafka::closeQuietly);
+        serversUp = false;
+    }
+
     @Override
     public String toString() {
         return "EmbeddedKafka[" + clusterId + (bootstrapServers == null ? "" : " at " + bootstrapServers)
                 + (closed ? ", closed" : "") + "]";
     }
 
-    private static int port(ServerSocketChannel channel) throws IOException {
+    private static int boundPort(ServerSocketChannel channel) throws IOException {
         return ((InetSocketAddress) channel.getLocalAddress()).getPort();
     }
 

@@ -39,11 +39,15 @@ final class Topics {
      * An existing topic with the same partition count is accepted as is.
      */
     static void create(String bootstrapServers, String name, int partitions, Map<String, String> configs) {
+        create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), name, partitions, configs);
+    }
+
+    /** As {@link #create(String, String, int, Map)}, with the admin client's settings (bootstrap, SASL). */
+    static void create(Map<String, Object> clientConfig, String name, int partitions, Map<String, String> configs) {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be >= 1, not " + partitions);
         }
-        Map<String, Object> adminConfig = new HashMap<>();
-        adminConfig.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        Map<String, Object> adminConfig = new HashMap<>(clientConfig);
         adminConfig.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis());
         long deadline = System.nanoTime() + TIMEOUT.toNanos();
         try (Admin admin = Admin.create(adminConfig)) {

@@ -11,7 +11,7 @@ import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.registry.CompatibilityLevel;
 import io.privacygateway.schemas.registry.CompatibilityResult;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.registry.SchemaRegistryException;
 import io.privacygateway.schemas.serde.AvroDeserializer;

@@ -69,7 +69,7 @@ public final class TruthRecorder {
 
     private static WindowTruth truth(Entry e) {
         return new WindowTruth(e.workload.id(), e.workload.contentHash(), e.start, e.start + e.workload.window().sizeMillis(),
-                e.counts, e.workload.workload().meanAnswer(e.counts), e.workload.workload().queryLabels());
+                e.counts, e.workload.workload().trueAnswer(e.counts), e.workload.workload().queryLabels());
     }
 
     private static String key(String contentHash, long start) {

@@ -18,7 +18,9 @@ import java.util.random.RandomGenerator;
  *       correlated, so low-order marginals are far from independent.
  *   <li>{@link #categorical}: any weights over the universe.
  *   <li>{@link #defaultFor}: Zipf with {@code s = 1.1} over labels, buckets and points; correlated
- *       attributes with {@code p} falling from 0.7 to 0.2 and {@code ρ = 0.6} for marginals.
+ *       attributes with {@code p} falling from 0.7 to 0.2 and {@code ρ = 0.6} for marginals; for grids of features
+ *       and a response (regression, erm) the public synthetic signal of {@code analytics.SyntheticWindows} with
+ *       uniformly distributed features.
  * </ul>
  * Bucket values are drawn uniformly from the middle 90% of the bucket, so they encode to that bucket.
  */
@@ -39,6 +41,10 @@ public final class ValueDistributions {
                 p[j] = d == 1 ? 0.5 : 0.7 - 0.5 * j / (d - 1);
             }
             return correlatedAttributes(w, p, DEFAULT_CORRELATION);
+        }
+        if (w.spec().domain() instanceof Domain.Grid) { // regression and erm: a linear or logistic signal
+            return categorical(w, io.privacygateway.mechanisms.analytics.SyntheticWindows.frequencies(w,
+                    io.privacygateway.mechanisms.reference.ReferenceData.UNIFORM));
         }
         return zipf(w, DEFAULT_ZIPF_EXPONENT);
     }

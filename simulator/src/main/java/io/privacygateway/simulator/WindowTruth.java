@@ -11,8 +11,9 @@ import java.util.List;
  * @param windowStart window start, epoch milliseconds (inclusive)
  * @param windowEnd window end, epoch milliseconds (exclusive)
  * @param counts per universe value, how many valid reports carried it
- * @param meanAnswer the true answer vector {@code (1/n) Σ Q(x_i)} ({@code Workload.meanAnswer}), one value
- *     per query label
+ * @param meanAnswer the true answer vector ({@code Workload.trueAnswer}): {@code (1/n) Σ Q(x_i)}, or for the
+ *     window-analytics families the exact statistic (mode indicator, least-squares θ, fitted model), one value per
+ *     query label
  * @param labels the query labels, in answer order (as in the answer record)
  */
 public record WindowTruth(String workloadId, String contentHash, long windowStart, long windowEnd, long[] counts,
@@ -41,5 +42,38 @@ public record WindowTruth(String workloadId, String contentHash, long windowStar
     @Override
     public double[] meanAnswer() {
         return meanAnswer.clone();
+    }
+
+    /**
+     * The truth of several consecutive windows of one workload version taken together (a longer horizon): the
+     * counts added, the mean answer weighted by each window's reports; empty if {@code windows} is empty.
+     */
+    public static java.util.Optional<WindowTruth> combined(List<WindowTruth> windows) {
+        if (windows.isEmpty()) {
+            return java.util.Optional.empty();
+        }
+        WindowTruth first = windows.get(0);
+        long[] counts = new long[first.counts.length];
+        double[] mean = new double[first.meanAnswer.length];
+        long start = Long.MAX_VALUE;
+        long end = Long.MIN_VALUE;
+        long n = 0;
+        for (WindowTruth w : windows) {
+            long wn = w.n();
+            for (int i = 0; i < counts.length; i++) {
+                counts[i] += w.counts[i];
+            }
+            for (int q = 0; q < mean.length; q++) {
+                mean[q] += wn * w.meanAnswer[q];
+            }
+            n += wn;
+            start = Math.min(start, w.windowStart);
+            end = Math.max(end, w.windowEnd);
+        }
+        for (int q = 0; q < mean.length; q++) {
+            mean[q] = n == 0 ? Double.NaN : mean[q] / n;
+        }
+        return java.util.Optional.of(new WindowTruth(first.workloadId, first.contentHash, start, end, counts, mean,
+                first.labels));
     }
 }

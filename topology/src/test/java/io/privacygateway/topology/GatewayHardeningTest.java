@@ -18,7 +18,7 @@ import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.identity.DeviceCredential;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroSerializer;
 import io.privacygateway.topology.identity.DeviceAuthentication;

@@ -18,7 +18,7 @@ import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.schemas.serde.AvroSerializer;
@@ -221,7 +221,7 @@ class GatewayTopologyTest {
     }
 
     /**
-     * A device's ledger lives with its own partition (default partitioner of its id): a report placed on
+     * A device's budget entries live with its own partition (default partitioner of its id): a report placed on
      * another partition is refused, so a device cannot multiply its budget by spreading its reports.
      */
     @Test

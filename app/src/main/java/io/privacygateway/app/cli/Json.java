@@ -113,6 +113,25 @@ public final class Json {
         return o;
     }
 
+    /**
+     * A window-analytics answer's own information: its named scalars, its items (the mode's released label) and
+     * the family's error measure against the truth (only a simulation knows it).
+     */
+    static ObjectNode analytics(io.privacygateway.mechanisms.workload.QueryFamily family, Answer a, double error) {
+        ObjectNode o = MAPPER.createObjectNode();
+        ObjectNode sc = o.putObject("scalars");
+        new java.util.TreeMap<>(a.extras().scalars()).forEach((k, v) -> put(sc, k, v));
+        ArrayNode items = o.putArray("items");
+        for (Answer.Item i : a.extras().items()) {
+            ObjectNode it = items.addObject();
+            it.put("label", i.label());
+            put(it, "estimate", i.estimate());
+        }
+        o.put("errorMeasure", io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.errorMeasure(family));
+        put(o, "error", error);
+        return o;
+    }
+
     static ObjectNode workload(WorkloadSpec s, String contentHash, int universe, int queries) {
         ObjectNode o = MAPPER.createObjectNode();
         o.put("id", s.id());
@@ -180,6 +199,11 @@ public final class Json {
         } else if (p.variant() instanceof LaplaceRelease l) {
             put(o, "epsilonSum", l.parameters().epsilonSum());
             put(o, "laplaceScaleGridUnits", l.sumNoise().scaleDouble());
+        } else if (p.variant() instanceof io.privacygateway.mechanisms.central.AnalyticsRelease r) {
+            ObjectNode m = o.putObject("mechanismParameters");
+            for (io.privacygateway.mechanisms.analytics.WindowMechanism.Parameter x : r.mechanism().parameters()) {
+                put(m, x.name(), x.value());
+            }
         }
         put(o, "predictedRms", p.parameters().predictedRms());
         return o;

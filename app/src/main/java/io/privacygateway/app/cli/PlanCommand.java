@@ -2,10 +2,12 @@ package io.privacygateway.app.cli;
 
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.planner.Prediction;
 import io.privacygateway.mechanisms.reference.ReferenceData;
+import io.privacygateway.mechanisms.robustness.PoisoningBound;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -68,8 +70,18 @@ public final class PlanCommand implements Callable<Integer> {
         out.printf("Plan for %s v%d (%s: %d values, %d queries), %s mode, ε = %s per %s, n = %d%n", ws.id(), ws.version(),
                 ws.family().wireName(), w.universeSize(), w.queryCount(), effective.wireName(), eps.value(),
                 effective == Mode.CENTRAL ? "release (pure, δ = 0)" : "report", n);
-        out.printf("Predicted per-answer RMS error ‖estimate − truth‖₂/√m of the published (projected) answer.%n");
-        out.printf("%-38s %12s %10s", "mechanism", "unprojected", "§3 bound");
+        boolean analytics = ws.family().isWindowAnalytics();
+        if (analytics) {
+            out.printf("Predicted %s.%n",
+                    io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.errorMeasure(ws.family()));
+        } else {
+            out.printf("Predicted per-answer RMS error ‖estimate − truth‖₂/√m of the published (projected) answer.%n");
+        }
+        boolean local = effective == Mode.LOCAL && !analytics;
+        out.printf("%-38s %12s %10s", "mechanism", "unprojected", analytics ? "predicted" : "§3 bound");
+        if (local) {
+            out.printf(" %9s %9s", "n·Δ∞", "n·Δ₂");
+        }
         for (ReferenceData r : p.references()) {
             out.printf(" %10s", r.label());
         }
@@ -80,16 +92,30 @@ public final class PlanCommand implements Callable<Integer> {
                 out.printf("%-38s n/a: %s%n", name, pr.note());
                 continue;
             }
-            out.printf("%-38s %12s %10.5f", name, Double.isNaN(pr.unprojectedRms()) ? "-"
-                    : String.format("%.5f", pr.unprojectedRms()), pr.boundRms());
+            out.printf("%-38s %12s %10s", name, Double.isNaN(pr.unprojectedRms()) ? "-"
+                    : String.format("%.5f", pr.unprojectedRms()), Double.isNaN(pr.boundRms()) ? "-"
+                    : String.format(analytics ? "%.3g" : "%.5f", pr.boundRms()));
+            if (local) {
+                PoisoningBound b = PoisoningBound.of(LocalPipeline.of(Workload.of(pr.candidate().apply(ws, eps, n))));
+                out.printf(" %9.2f %9.2f", b.worst().linf(), b.worst().projectedL2());
+            }
             for (double v : pr.simulatedRms()) {
-                out.printf(" %10.5f", v);
+                out.printf(analytics ? " %10.3g" : " %10.5f", v);
             }
             out.printf(" %8.3f%s%n", pr.regret(), pr.note().isEmpty() ? "" : "  (" + pr.note() + ")");
         }
         out.printf("auto → %s%n", p.choice().candidate().label());
-        out.printf("(unprojected and §3 bound: closed forms at n on uniform data; columns per reference distribution:%n"
-                + " %s; regret: worst ratio to the best mechanism over the reference distributions)%n", p.method());
+        if (analytics) {
+            out.printf("(columns per public synthetic window, one per reference distribution: %s; regret: worst ratio to"
+                    + " the best mechanism)%n", p.method());
+        } else {
+            out.printf("(unprojected and §3 bound: closed forms at n on uniform data; columns per reference distribution:%n"
+                    + " %s; regret: worst ratio to the best mechanism over the reference distributions)%n", p.method());
+        }
+        if (local) {
+            out.printf("(poisoning bound, docs/poisoning.md: k reports with any payloads and any public coins move a coordinate of%n"
+                    + " the unprojected estimate by at most k·n·Δ∞/n and the published answer by at most k·n·Δ₂/n in ℓ2)%n");
+        }
         return 0;
     }
 }

@@ -38,7 +38,8 @@ public final class SimulateCommand implements Callable<Integer> {
     Path workload;
 
     @Option(names = "--values", required = true, paramLabel = "FILE",
-            description = "One value per line: a label, a number, or comma-separated 0/1 attributes.")
+            description = "One value per line: a label, a number, comma-separated 0/1 attributes, or (regression, erm)"
+                    + " comma-separated feature values then the response.")
     Path values;
 
     @Option(names = "--epsilon", paramLabel = "E", description = "ε per report (default: the workload's).")
@@ -107,6 +108,9 @@ public final class SimulateCommand implements Callable<Integer> {
             root.put("mechanism", a.mechanism().wireName());
             root.put("mechanismRequested", (mech != null ? mech : central.mechanism()).wireName());
             root.set("privacy", Json.centralPrivacy(r.pipeline(), a));
+            if (r.resolved().family().isWindowAnalytics()) {
+                root.set("analytics", Json.analytics(r.resolved().family(), a, r.familyError()));
+            }
             if (r.plan() != null) {
                 root.set("plan", Json.plan(r.plan()));
             }

@@ -12,8 +12,9 @@ import java.util.TreeMap;
 import org.apache.avro.generic.IndexedRecord;
 
 /**
- * What the dashboard remembers: the last {@code windowsKept} answered windows of every workload (ordered by
- * window start; a window answered again replaces the earlier answer), when each workload's last answer
+ * What the dashboard remembers: the last {@code windowsKept} answered windows of every series — a workload's
+ * windows, and separately each of its longer horizons ({@link WindowView#series()}) — ordered by window start
+ * (a window answered again, or a running total updated, replaces the earlier answer), when each workload's last answer
  * arrived, and how many answers-topic records could not be used, by reason.
  *
  * <p>Memory is bounded: at most {@code windowsKept} windows for each of at most {@link #MAX_WORKLOADS}
@@ -63,7 +64,7 @@ public final class AnswerHistory {
     }
 
     private synchronized void add(WindowView v) {
-        String id = v.workloadId();
+        String id = v.series();
         if (!windows.containsKey(id) && windows.size() >= MAX_WORKLOADS) {
             String oldest = Collections.min(lastAnswerAt.entrySet(), Map.Entry.comparingByValue()).getKey();
             windows.remove(oldest);
@@ -95,9 +96,9 @@ public final class AnswerHistory {
     }
 
     /**
-     * One workload's remembered windows.
+     * One series' remembered windows.
      *
-     * @param workloadId the workload
+     * @param workloadId the series: the workload id, or {@code "<id> · <horizon>"} for a longer horizon
      * @param windows its windows, oldest first (never empty)
      * @param lastAnswerAt when its last answer arrived (epoch milliseconds)
      */

@@ -250,6 +250,7 @@ public final class DashboardServer implements AutoCloseable {
             anyStale |= stale;
             ObjectNode o = workloads.addObject();
             o.put("workload", w.workloadId());
+            o.put("horizon", latest.horizon());
             o.put("version", latest.version());
             o.put("mode", latest.mode());
             o.put("mechanism", latest.mechanism());
@@ -272,7 +273,15 @@ public final class DashboardServer implements AutoCloseable {
                 numbers(x.putArray("estimates"), v.estimates());
                 numbers(x.putArray("lower"), v.lower());
                 numbers(x.putArray("upper"), v.upper());
-                double[] t = truth == null ? null : truth.apply(v.workloadId(), v.windowStart());
+                if (!v.items().isEmpty()) {
+                    strings(x.putArray("items"), v.items());
+                }
+                if (!v.scalars().isEmpty()) {
+                    ObjectNode sc = x.putObject("scalars");
+                    v.scalars().forEach((k, val) -> num(sc, k, val));
+                }
+                double[] t = truth == null || !v.horizon().isEmpty() ? null
+                        : truth.apply(v.workloadId(), v.windowStart());
                 if (t != null) {
                     ArrayNode tr = x.putArray("truth");
                     for (int q = 0; q < v.labels().size(); q++) {
@@ -305,6 +314,7 @@ public final class DashboardServer implements AutoCloseable {
             WindowView a = w.latest();
             ObjectNode o = arr.addObject();
             o.put("workload", a.workloadId());
+            o.put("horizon", a.horizon());
             o.put("version", a.version());
             o.put("mode", a.mode());
             o.put("mechanism", a.mechanism());
@@ -315,7 +325,8 @@ public final class DashboardServer implements AutoCloseable {
             o.put("windowEnd", java.time.Instant.ofEpochMilli(a.windowEnd()).toString());
             o.put("n", a.n());
             num(o, "confidence", a.confidence());
-            double[] t = truth == null ? null : truth.apply(a.workloadId(), a.windowStart());
+            double[] t = truth == null || !a.horizon().isEmpty() ? null
+                    : truth.apply(a.workloadId(), a.windowStart());
             ArrayNode rows = o.putArray("answers");
             double[] est = a.estimates();
             double[] lo = a.lower();

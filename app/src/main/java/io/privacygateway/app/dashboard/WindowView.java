@@ -35,11 +35,16 @@ import org.apache.avro.generic.IndexedRecord;
  * @param upper upper ends of the error bars, one per label
  * @param standardErrors standard errors, one per label
  * @param receivedAt when the dashboard received the answer (epoch milliseconds, from its injected clock)
+ * @param items the labels of the answer's items (a mode release's label), empty when none
+ * @param scalars the answer's named scalars (window analytics), empty when none
+ * @param horizon for an answer over a longer horizon (a rollup or running total, e.g. {@code PT1H}), its name;
+ *     {@code ""} for a single window
  */
 public record WindowView(String workloadId, int version, String contentHash, String mode, String mechanism,
         Chart chart, long windowStart, long windowEnd, long n, double epsilon, double delta, double confidence,
         double cumulativeEpsilon, List<String> labels, double[] estimates, double[] lower, double[] upper,
-        double[] standardErrors, long receivedAt) {
+        double[] standardErrors, long receivedAt, List<String> items, java.util.Map<String, Double> scalars,
+        String horizon) {
 
     /** How the page draws a workload's latest window. */
     public enum Chart {
@@ -50,7 +55,11 @@ public record WindowView(String workloadId, int version, String contentHash, Str
         /** Range queries: the one-bucket ranges as bars, any range selectable over time. */
         RANGES,
         /** Anything else (histograms, point queries): bars with error whiskers. */
-        BARS;
+        BARS,
+        /** A mode release: the released label, or none, with what can be said about it. */
+        MODE,
+        /** Fitted coefficients (regression, erm): signed bars with their approximate error bars. */
+        COEFFICIENTS;
 
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);
@@ -63,10 +72,13 @@ public record WindowView(String workloadId, int version, String contentHash, Str
 
     public WindowView {
         labels = List.copyOf(labels);
+        items = items == null ? List.of() : List.copyOf(items);
+        scalars = scalars == null ? java.util.Map.of() : java.util.Map.copyOf(scalars);
         estimates = estimates.clone();
         lower = lower.clone();
         upper = upper.clone();
         standardErrors = standardErrors.clone();
+        horizon = horizon == null ? "" : horizon;
         int m = labels.size();
         if (workloadId == null || workloadId.isBlank() || windowEnd <= windowStart || estimates.length != m
                 || lower.length != m || upper.length != m || standardErrors.length != m) {
@@ -108,7 +120,15 @@ public record WindowView(String workloadId, int version, String contentHash, Str
         }
         return new WindowView(workloadId, version, contentHash, mode, mechanism, chart, windowStart, windowEnd, n,
                 epsilon, delta, confidence, cumulativeEpsilon, other.labels, estimates, lower, upper, standardErrors,
-                receivedAt);
+                receivedAt, items, scalars, horizon);
+    }
+
+    /**
+     * The series this answer belongs to: the workload id for window answers, {@code "<id> · <horizon>"} for
+     * answers over a longer horizon (each horizon is its own series, so a rollup never replaces a window).
+     */
+    public String series() {
+        return horizon.isEmpty() ? workloadId : workloadId + " · " + horizon;
     }
 
     /** The window length in milliseconds (positive). */
@@ -142,7 +162,7 @@ public record WindowView(String workloadId, int version, String contentHash, Str
                 (long) number(r, "n", -1), number(r, "epsilon", Double.NaN), number(r, "delta", Double.NaN),
                 number(r, "confidence", Double.NaN), number(r, "cumulativeEpsilon", Double.NaN), labels,
                 doubles(r, "estimates", m), doubles(r, "lower", m), doubles(r, "upper", m),
-                doubles(r, "standardErrors", m), receivedAt));
+                doubles(r, "standardErrors", m), receivedAt, itemLabels(r), scalars(r), text(r, "horizon", "")));
     }
 
     /**
@@ -162,6 +182,11 @@ public record WindowView(String workloadId, int version, String contentHash, Str
                 case "histogram":
                 case "points":
                     return Chart.BARS;
+                case "mode":
+                    return Chart.MODE;
+                case "regression":
+                case "erm":
+                    return Chart.COEFFICIENTS;
                 default:
                     break;
             }
@@ -188,6 +213,32 @@ public record WindowView(String workloadId, int version, String contentHash, Str
             return Chart.BARS; // consecutive buckets: a histogram over buckets
         }
         return Chart.BARS;
+    }
+
+    /** The labels of an optional {@code items} array of records with a {@code label}. */
+    private static List<String> itemLabels(IndexedRecord r) {
+        List<String> out = new ArrayList<>();
+        if (field(r, "items") instanceof Collection<?> c) {
+            for (Object o : c) {
+                if (o instanceof IndexedRecord item && text(item, "label", null) != null) {
+                    out.add(text(item, "label", ""));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** An optional {@code scalars} map of finite numbers. */
+    private static java.util.Map<String, Double> scalars(IndexedRecord r) {
+        java.util.Map<String, Double> out = new java.util.TreeMap<>();
+        if (field(r, "scalars") instanceof java.util.Map<?, ?> m) {
+            m.forEach((k, v) -> {
+                if (k != null && v instanceof Number n && Double.isFinite(n.doubleValue())) {
+                    out.put(k.toString(), n.doubleValue());
+                }
+            });
+        }
+        return out;
     }
 
     private static Object field(IndexedRecord r, String name) {

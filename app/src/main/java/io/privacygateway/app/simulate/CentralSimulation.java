@@ -25,9 +25,13 @@ public final class CentralSimulation {
      * @param plan the plan when {@code auto} was resolved, else {@code null}
      * @param pipeline the release (its parameters describe how ε was spent)
      * @param answer the published answer
-     * @param truth the true mean answers
+     * @param truth the true answers ({@code Workload.trueAnswer}: the mean answers, or an analytics family's exact
+     *     statistic)
+     * @param familyError the analytics family's error measure of the answer ({@code WindowStatistics.error}), NaN
+     *     for the linear families
      */
-    public record Result(WorkloadSpec resolved, Plan plan, CentralPipeline pipeline, Answer answer, double[] truth) {}
+    public record Result(WorkloadSpec resolved, Plan plan, CentralPipeline pipeline, Answer answer, double[] truth,
+            double familyError) {}
 
     public static Result run(WorkloadSpec spec, int[] values, Epsilon epsilon, MechanismId mechanism, RandomBits secret) {
         if (values.length == 0) {
@@ -53,6 +57,8 @@ public final class CentralSimulation {
             counts[v]++;
         }
         Answer a = pipeline.release(counts, secret);
-        return new Result(s, plan, pipeline, a, w.meanAnswer(counts));
+        double familyError = s.family().isWindowAnalytics()
+                ? io.privacygateway.mechanisms.analytics.WindowStatistics.error(w, counts, a) : Double.NaN;
+        return new Result(s, plan, pipeline, a, w.trueAnswer(counts), familyError);
     }
 }

@@ -27,7 +27,7 @@ import picocli.CommandLine;
  *
  * <p><b>False alarms.</b> Every audit of a production mechanism here runs at confidence 0.999, so it
  * reports a violation of a correct mechanism with probability at most 10⁻³;
- * {@link #exampleWorkloadsAreNotFlagged} audits 7 workloads (at most 0.7% over the choice of seed; the
+ * {@link #exampleWorkloadsAreNotFlagged} audits 9 workloads (at most 0.9% over the choice of seed; the
  * seed is fixed, so the outcome is reproducible).
  */
 class AuditCommandTest {
@@ -52,15 +52,18 @@ class AuditCommandTest {
     /** The example workloads and the demo's (the surefire working directory is the app module). */
     static Stream<Path> exampleWorkloads() throws IOException {
         List<Path> out = new ArrayList<>();
-        for (Path dir : List.of(Path.of("../examples"), Path.of("src/main/resources/demo"))) {
+        for (Path dir : List.of(Path.of("../examples"), Path.of("../demo/src/main/resources/demo"))) {
             try (Stream<Path> files = Files.list(dir)) {
                 files.filter(p -> p.toString().endsWith(".yaml"))
                         .filter(p -> !p.getFileName().toString().equals("gateway.yaml")) // a gateway config
+                        // the erm family's grid exponential mechanism takes minutes to audit (≈ 200 s for
+                        // churn-erm.yaml on this machine: ε̂/ε = 0.07, no violation); its privacy tests are exact
+                        .filter(p -> !p.getFileName().toString().equals("churn-erm.yaml"))
                         .sorted()
                         .forEach(out::add);
             }
         }
-        assertThat(out).hasSize(7);
+        assertThat(out).hasSize(9);
         return out.stream();
     }
 

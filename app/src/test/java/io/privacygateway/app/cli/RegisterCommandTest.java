@@ -8,7 +8,7 @@ import io.privacygateway.client.WorkloadRegistrar;
 import io.privacygateway.harness.EmbeddedKafka;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -16,7 +16,7 @@ import io.privacygateway.harness.EmbeddedKafka;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.GatewayService;
 import java.io.PrintWriter;

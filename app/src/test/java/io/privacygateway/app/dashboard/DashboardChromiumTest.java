@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The dashboard as a person sees it: a real headless Chromium loads the page from a real
- * {@link DashboardServer} fed with real answers ({@link RealAnswers}: the demo's four workloads released by
+ * {@link DashboardServer} fed with real answers ({@link RealAnswers}: the demo's workloads released by
  * the local and central pipelines window after window) and real rejection counters, and the test checks the
  * DOM and the canvas pixels: every workload's charts are drawn with data (estimates with bands, the latest
  * window as a CDF curve, bars, one-bucket ranges or marginal small multiples, n and ε per window), the legends
@@ -113,13 +113,14 @@ class DashboardChromiumTest {
             feed(30);
             browser.navigate(server.url().toString());
 
-            JsonNode page = browser.waitFor(STATE_JS, s -> s.path("workloads").size() == 4
+            int count = RealAnswers.demoWorkloads().size();
+            JsonNode page = browser.waitFor(STATE_JS, s -> s.path("workloads").size() == count
                     && all(s, w -> w.path("estPoints").asInt() == 30 && w.path("estInk").asInt() > 0
                             && w.path("nInk").asInt() > 0)
                     && s.path("rejections").path("points").asInt() == 30, WAIT, "every workload's charts");
             browser.screenshot(OUT.resolve("dashboard.png"), WIDTH);
             checkCharts(page, 30);
-            assertThat(page.path("tiles").asInt()).as("overview tiles: 4 workloads + rejections").isEqualTo(5);
+            assertThat(page.path("tiles").asInt()).as("overview tiles: one per workload + rejections").isEqualTo(count + 1);
             assertThat(page.path("banner").asText()).as("no banner while answers arrive").isEmpty();
             assertThat(page.path("pill").asText()).isEqualTo("live");
 
@@ -157,7 +158,7 @@ class DashboardChromiumTest {
             page = browser.waitFor(STATE_JS, s -> s.path("banner").asText().equals("offline"), WAIT, "the offline banner");
             assertThat(page.path("bannerText").asText()).contains("not answering").contains("may be out of date");
             assertThat(page.path("pill").asText()).isEqualTo("API not answering");
-            assertThat(page.path("workloads").size()).as("the last data stays on the page").isEqualTo(4);
+            assertThat(page.path("workloads").size()).as("the last data stays on the page").isEqualTo(count);
             browser.screenshot(OUT.resolve("dashboard-offline.png"), WIDTH);
         } finally {
             server.close();
@@ -168,7 +169,8 @@ class DashboardChromiumTest {
     private void checkCharts(JsonNode page, int windows) {
         Map<String, JsonNode> byId = new HashMap<>();
         page.path("workloads").forEach(w -> byId.put(w.path("id").asText(), w));
-        assertThat(byId).containsOnlyKeys("screen-usage", "latency-cdf", "feature-flags", "session-length");
+        assertThat(byId).containsOnlyKeys("screen-usage", "latency-cdf", "feature-flags", "session-length", "top-app",
+                "usage-regression", "churn");
         for (Map.Entry<String, JsonNode> e : byId.entrySet()) {
             WindowAnswer a = latest.get(e.getKey());
             JsonNode w = e.getValue();
@@ -207,6 +209,13 @@ class DashboardChromiumTest {
         assertThat(byId.get("session-length").path("latestPoints").asInt()).isEqualTo(12);
         assertThat(byId.get("session-length").path("epsilonTitle").asText()).contains("cumulative");
         assertThat(byId.get("screen-usage").path("epsilonTitle").asText()).contains("per report");
+        // window analytics: the mode view names the released label (or says none was), coefficients are bars
+        JsonNode mode = byId.get("top-app");
+        assertThat(mode.path("latestPoints").asInt()).isBetween(0, 1);
+        assertThat(mode.path("latestSvgs").asInt()).isZero();
+        assertThat(byId.get("usage-regression").path("latestSvgs").asInt()).isEqualTo(1);
+        assertThat(byId.get("usage-regression").path("latestPoints").asInt()).isEqualTo(3);
+        assertThat(byId.get("churn").path("latestPoints").asInt()).isEqualTo(3);
         // rejections: every reason counted, one point per interval between samples (one at start, one per window)
         List<String> reasons = new ArrayList<>();
         page.path("rejections").path("legend").forEach(r -> reasons.add(r.asText()));

@@ -1,5 +1,6 @@
 package io.privacygateway.app.dashboard;
 
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -52,8 +53,8 @@ class DashboardHistoryTest {
         h.accept(repeated);
 
         AnswerHistory.Snapshot snap = h.snapshot();
-        assertThat(snap.answers()).isEqualTo(33);
-        assertThat(snap.workloads()).hasSize(4);
+        assertThat(snap.answers()).isEqualTo(8L * RealAnswers.demoWorkloads().size() + 1);
+        assertThat(snap.workloads()).hasSize(RealAnswers.demoWorkloads().size());
         for (AnswerHistory.WorkloadHistory w : snap.workloads()) {
             assertThat(w.windows()).extracting(WindowView::windowStart)
                     .containsExactly(t0 + 3 * size, t0 + 4 * size, t0 + 5 * size, t0 + 6 * size, t0 + 7 * size);
@@ -127,7 +128,8 @@ class DashboardHistoryTest {
     @Test
     void choosesTheChartFromTheLabelsTheReleaseCodeWrites() {
         Map<String, Chart> expected = Map.of("screen-usage", Chart.BARS, "latency-cdf", Chart.CDF,
-                "feature-flags", Chart.MARGINALS, "session-length", Chart.RANGES);
+                "feature-flags", Chart.MARGINALS, "session-length", Chart.RANGES, "top-app", Chart.MODE,
+                "usage-regression", Chart.COEFFICIENTS, "churn", Chart.COEFFICIENTS);
         for (WindowAnswer a : new RealAnswers(8).window(0, 200)) {
             assertThat(WindowView.of(a, 0).orElseThrow().chart()).as(a.getWorkloadId())
                     .isEqualTo(expected.get(a.getWorkloadId()));
@@ -217,6 +219,25 @@ class DashboardHistoryTest {
         assertThat(v6.allows("[::1]:80")).isTrue();
         assertThat(v6.allows("[::1]")).as("port 80 may be omitted").isTrue();
         assertThat(v6.allows("localhost")).isTrue();
+    }
+
+    /** 14.2: a rollup starts where its first window starts; it is its own series and never replaces the window. */
+    @Test
+    void answersOverALongerHorizonAreTheirOwnSeries() {
+        AnswerHistory h = new AnswerHistory(5, clock);
+        long t0 = 1_800_000_000_000L;
+        h.accept(minimal("w", t0, t0 + 10_000));
+        WindowAnswer span = minimal("w", t0, t0 + 60_000);
+        span.setHorizon("PT1M");
+        span.setN(60);
+        h.accept(span);
+        AnswerHistory.Snapshot snap = h.snapshot();
+        assertThat(snap.workloads()).extracting(AnswerHistory.WorkloadHistory::workloadId)
+                .containsExactly("w", "w · PT1M");
+        assertThat(snap.workloads().get(0).latest().n()).isEqualTo(10);
+        assertThat(snap.workloads().get(1).latest().n()).isEqualTo(60);
+        assertThat(snap.workloads().get(1).latest().horizon()).isEqualTo("PT1M");
+        assertThat(snap.workloads().get(0).latest().horizon()).isEmpty();
     }
 
     private static WindowAnswer minimal(String id, long start, long end) {

@@ -185,10 +185,10 @@ class DashboardServerTest {
         JsonNode h = JSON.readTree(s.historyJson());
         assertThat(h.path("now").asLong()).isEqualTo(clock.millis());
         assertThat(h.path("windowsKept").asInt()).isEqualTo(4);
-        assertThat(h.path("answers").asLong()).isEqualTo(24);
+        assertThat(h.path("answers").asLong()).isEqualTo(6L * RealAnswers.demoWorkloads().size());
         assertThat(h.path("skippedRecords").path("BAD_MAGIC").asLong()).isEqualTo(1);
         assertThat(h.path("stale").asBoolean()).isFalse();
-        assertThat(h.path("workloads")).hasSize(4);
+        assertThat(h.path("workloads")).hasSize(RealAnswers.demoWorkloads().size());
         for (JsonNode w : h.path("workloads")) {
             assertThat(w.path("windows")).as("only the last 4 windows").hasSize(4);
             assertThat(w.path("windows").get(0).path("start").asLong()).isEqualTo(t0 + 2 * size);

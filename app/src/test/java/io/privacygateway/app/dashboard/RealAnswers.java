@@ -1,6 +1,6 @@
 package io.privacygateway.app.dashboard;
 
-import io.privacygateway.app.demo.Demo;
+import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;
@@ -43,9 +43,28 @@ final class RealAnswers {
 
     private record Source(WorkloadSpec spec, Workload workload, ResolvedWorkload active, double[] cumulative) {}
 
-    /** The demo's four example workloads (three local, one central), resolved as the registrar resolves them. */
+    /** The demo's workload files, in the order the demo registers them (a file of the demo module). */
+    static final List<String> DEMO_WORKLOADS =
+            List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml",
+                    "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml");
+
+    /** The demo's example workloads (local, central, window analytics), resolved as the registrar resolves them. */
     RealAnswers(long seed) {
-        this(Demo.exampleWorkloads(), seed);
+        this(demoWorkloads(), seed);
+    }
+
+    static List<WorkloadSpec> demoWorkloads() {
+        java.nio.file.Path dir = java.nio.file.Path.of(System.getProperty("privacygateway.demo.workloads",
+                "../demo/src/main/resources/demo"));
+        List<WorkloadSpec> specs = new ArrayList<>();
+        for (String name : DEMO_WORKLOADS) {
+            try {
+                specs.add(WorkloadFiles.parse(java.nio.file.Files.readString(dir.resolve(name)), name));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("the demo's workload " + name + " (read from " + dir + ")", e);
+            }
+        }
+        return specs;
     }
 
     RealAnswers(List<WorkloadSpec> specs, long seed) {
@@ -82,7 +101,7 @@ final class RealAnswers {
             for (int v : x) {
                 counts[v]++;
             }
-            truth.put(s.spec().id() + "@" + windowStart, s.workload().meanAnswer(counts));
+            truth.put(s.spec().id() + "@" + windowStart, s.workload().trueAnswer(counts));
             Answer a = release(s, x);
             s.cumulative()[0] += a.epsilon();
             long end = windowStart + s.spec().window().size().toMillis();

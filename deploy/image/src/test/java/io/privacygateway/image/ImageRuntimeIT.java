@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.privacygateway.app.run.GatewayConfigFile;
 import io.privacygateway.harness.EmbeddedKafka;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;

@@ -25,7 +25,12 @@ import org.junit.jupiter.api.Test;
  * left out (the embedded broker's jars).
  */
 class ImageTarIT {
-    /** Jars that are on the app module's runtime classpath only for the embedded broker of the demo. */
+    /**
+     * Jars of a broker, of the demo, the simulator, the benchmarks or the tests: none may be in the image (nor, since
+     * the demo and the bench commands left it, on the app module's runtime class path).
+     */
+    static final Pattern NOT_PRODUCTION = Pattern.compile("(simulator|demo|benchmarks|jmh-core|junit-jupiter.*|"
+            + "assertj-core|testcontainers.*|slf4j-nop)-[0-9].*\\.jar");
     static final Pattern BROKER_ONLY = Pattern.compile("(kafka-harness|kafka_2\\.13|kafka-server|kafka-server-common"
             + "|kafka-metadata|kafka-raft|kafka-storage|kafka-storage-api|kafka-group-coordinator|kafka-group-coordinator-api"
             + "|kafka-transaction-coordinator|kafka-coordinator-common|kafka-share-coordinator|kafka-tools-api|scala-library"
@@ -119,6 +124,7 @@ class ImageTarIT {
         assertThat(jars).contains(appJar()).anyMatch(j -> j.startsWith("slf4j-simple-"));
         assertThat(jars).anyMatch(j -> j.startsWith("kafka-streams-")).anyMatch(j -> j.startsWith("rocksdbjni-"));
         assertThat(jars).noneMatch(j -> BROKER_ONLY.matcher(j).matches());
+        assertThat(jars).noneMatch(j -> NOT_PRODUCTION.matcher(j).matches());
 
         Path appLib = Path.of(System.getProperty("privacygateway.app.lib", "../../app/target/lib"));
         assumeTrue(Files.isDirectory(appLib), "the app module's target/lib is not built: comparison skipped");
@@ -127,8 +133,9 @@ class ImageTarIT {
             appJars = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".jar"))
                     .collect(Collectors.toCollection(TreeSet::new));
         }
-        Set<String> expected = appJars.stream().filter(j -> !BROKER_ONLY.matcher(j).matches())
-                .collect(Collectors.toCollection(TreeSet::new));
+        assertThat(appJars).as("the production command line's own runtime class path")
+                .noneMatch(j -> BROKER_ONLY.matcher(j).matches() || NOT_PRODUCTION.matcher(j).matches());
+        Set<String> expected = new TreeSet<>(appJars);
         expected.add(appJar());
         assertThat(jars).isEqualTo(expected);
     }

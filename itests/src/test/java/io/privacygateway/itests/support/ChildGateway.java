@@ -26,6 +26,10 @@ public final class ChildGateway implements AutoCloseable {
     private final long startedNanos = System.nanoTime();
     private volatile String lastMetrics = "";
     private String loggedMetrics = "";
+    private volatile long maxHeapAfterGc;
+    private volatile long maxHeapUsed;
+    private volatile int heapSamples;
+    private final List<String> states = new CopyOnWriteArrayList<>();
 
     private ChildGateway(String name, Process process, Path log) {
         this.name = name;
@@ -38,12 +42,18 @@ public final class ChildGateway implements AutoCloseable {
 
     /** Starts {@link GatewayMain} with {@code key=value} arguments; output is appended to {@code log}. */
     public static ChildGateway start(String name, List<String> args, Path log) throws IOException {
+        return start(name, args, log, "-Xmx512m");
+    }
+
+    /** As {@link #start(String, List, Path)}, with the child's maximum heap (e.g. {@code -Xmx256m}). */
+    public static ChildGateway start(String name, List<String> args, Path log, String maxHeap) throws IOException {
         String javaBin = ProcessHandle.current().info().command().orElse(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // Under failsafe, java.class.path may be a manifest-only booter jar; the full list is in
         // surefire.test.class.path. Either works for the child.
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(javaBin, "-Xmx512m", "-XX:+UseSerialGC",
+        List<String> command = new ArrayList<>(List.of(javaBin, maxHeap, "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
                 "-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"), "-cp", classPath, GatewayMain.class.getName()));
         command.addAll(args);
@@ -62,10 +72,18 @@ public final class ChildGateway implements AutoCloseable {
             while ((line = r.readLine()) != null) {
                 if (line.startsWith("METRICS")) {
                     lastMetrics = line; // every 250 ms: kept out of the line list, logged only when it changes
-                    if (line.equals(loggedMetrics)) {
+                    String state = line.replaceAll("^METRICS state=(\\S+).*$", "$1");
+                    if (states.isEmpty() || !states.get(states.size() - 1).equals(state)) {
+                        states.add(state);
+                    }
+                    maxHeapAfterGc = Math.max(maxHeapAfterGc, value(line, "heapAfterGc"));
+                    maxHeapUsed = Math.max(maxHeapUsed, value(line, "heapUsed"));
+                    heapSamples++;
+                    String counters = line.replaceAll(" heap\\w+=\\d+", "");
+                    if (counters.equals(loggedMetrics)) {
                         continue;
                     }
-                    loggedMetrics = line;
+                    loggedMetrics = counters;
                 } else {
                     lines.add(line);
                 }
@@ -96,6 +114,16 @@ public final class ChildGateway implements AutoCloseable {
                 + "; output tail:\n" + tail(40));
     }
 
+    /** The Kafka Streams states the process reported, in order, without repeats (e.g. RUNNING, REBALANCING, ...). */
+    public List<String> states() {
+        return List.copyOf(states);
+    }
+
+    /** Whether the process has printed a line starting with {@code prefix}. */
+    public boolean printed(String prefix) {
+        return lines.stream().anyMatch(l -> l.startsWith(prefix));
+    }
+
     /** Waits for {@value GatewayMain#READY}; returns seconds since the process was started. */
     public double awaitReady(Duration timeout) throws InterruptedException {
         awaitLine(GatewayMain.READY, timeout);
@@ -108,6 +136,51 @@ public final class ChildGateway implements AutoCloseable {
         return String.join("\n", l.subList(Math.max(0, l.size() - n), l.size()));
     }
 
+    /** A {@code key=number} field of a METRICS line (0 if absent). */
+    public static long value(String metricsLine, String key) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?:^| )" + java.util.regex.Pattern.quote(key)
+                + "=(\\d+)").matcher(metricsLine);
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    /** A field of the last METRICS line (0 if absent), e.g. {@code accepted} or {@code rejected[LATE]}. */
+    public long metric(String key) {
+        return value(lastMetrics, key);
+    }
+
+    private int gcRequests;
+
+    /**
+     * Asks the process for a full garbage collection and returns the heap it retains afterwards (bytes): what it
+     * really holds, not garbage waiting for collection.
+     */
+    public synchronized long liveHeapAfterFullGc() throws IOException, InterruptedException {
+        int n = ++gcRequests;
+        process.getOutputStream().write("gc\n".getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+        String line = awaitLine("HEAP n=" + n + " ", Duration.ofSeconds(60));
+        return value(line, "live");
+    }
+
+    /** The largest heap occupancy after a garbage collection the process reported (bytes). */
+    public long maxHeapAfterGc() {
+        return maxHeapAfterGc;
+    }
+
+    /** The largest heap use the process reported (bytes, garbage included). */
+    public long maxHeapUsed() {
+        return maxHeapUsed;
+    }
+
+    /** How many METRICS lines (heap samples, every 250 ms) were read. */
+    public int heapSamples() {
+        return heapSamples;
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
     /** The last METRICS line (counters since this process started). */
     public String lastMetrics() {
         return lastMetrics;
@@ -115,6 +188,23 @@ public final class ChildGateway implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** SIGSTOP: the process is frozen (as in a long pause) until {@link #resume()}. */
+    public void pause() throws IOException, InterruptedException {
+        signal("-STOP");
+    }
+
+    /** SIGCONT after {@link #pause()}. */
+    public void resume() throws IOException, InterruptedException {
+        signal("-CONT");
+    }
+
+    private void signal(String sig) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("kill", sig, Long.toString(process.pid())).redirectErrorStream(true).start();
+        if (p.waitFor() != 0) {
+            throw new IOException("kill " + sig + " " + process.pid() + " failed");
+        }
     }
 
     /** SIGKILL: no shutdown hook, no commit, no clean close. Waits until the process is gone. */

@@ -1,7 +1,7 @@
 package io.privacygateway.itests.support;
 
 import io.privacygateway.harness.KafkaHarness;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.GatewayConfig;
 import java.nio.file.Files;

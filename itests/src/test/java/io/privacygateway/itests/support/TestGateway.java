@@ -13,7 +13,6 @@ import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
-import io.privacygateway.topology.GatewayTopologyFactory;
 import io.privacygateway.topology.release.CentralReleaser;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,9 +24,6 @@ import java.util.function.DoubleSupplier;
 import java.util.function.Predicate;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * A gateway running in the test JVM: the real {@link GatewayService} (Kafka Streams, exactly-once v2,
@@ -55,16 +51,24 @@ public final class TestGateway implements AutoCloseable {
     }
 
     static TestGateway start(ItCluster cluster, String applicationId, GatewayConfig config) throws Exception {
+        return start(cluster, config.toBuilder().applicationId(applicationId).build(), CentralReleaser.secure());
+    }
+
+    /**
+     * Starts a gateway of its own in this JVM (application id and topics from {@code config}, a fresh state
+     * directory) with the given central releaser; the caller closes it.
+     */
+    public static TestGateway start(ItCluster cluster, GatewayConfig config, CentralReleaser releaser)
+            throws Exception {
         long t0 = System.nanoTime();
         // a fresh state directory: state left by an earlier run would not match this run's broker
-        Path stateDir = Files.createTempDirectory(cluster.workDir(), "state-" + applicationId + "-");
+        Path stateDir = Files.createTempDirectory(cluster.workDir(), "state-" + config.applicationId() + "-");
         GatewaySettings s = new GatewaySettings(cluster.kafka.bootstrapServers(), cluster.registry.ccompatUrl(),
-                config.toBuilder().applicationId(applicationId).build(), (short) 1, 1, stateDir, "exactly_once_v2",
-                Map.of(), Map.of());
+                config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
         Deployment.prepare(s, cluster.registryClient);
-        GatewayService service = GatewayService.start(s, new SimpleMeterRegistry(), CentralReleaser.secure(),
-                Duration.ofSeconds(90));
-        System.out.printf("[it] gateway %s running after %.1f s%n", applicationId, (System.nanoTime() - t0) / 1e9);
+        GatewayService service = GatewayService.start(s, new SimpleMeterRegistry(), releaser, Duration.ofSeconds(90));
+        System.out.printf("[it] gateway %s running after %.1f s%n", config.applicationId(),
+                (System.nanoTime() - t0) / 1e9);
         return new TestGateway(cluster, config, service, stateDir);
     }
 
@@ -83,29 +87,50 @@ public final class TestGateway implements AutoCloseable {
         return resolved;
     }
 
-    /** Waits until the gateway's global workloads store maps the workload id to this version's content hash. */
-    public void awaitKnows(WorkloadSpec spec, Duration timeout) throws InterruptedException {
-        String hash = CanonicalForm.contentHash(spec);
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            try {
-                ReadOnlyKeyValueStore<String, String> store = service.streams().store(StoreQueryParameters
-                        .fromNameAndType(GatewayTopologyFactory.WORKLOADS_STORE, QueryableStoreTypes.keyValueStore()));
-                if (hash.equals(store.get(spec.id()))) {
-                    return;
-                }
-            } catch (RuntimeException e) {
-                // not queryable yet
-            }
-            Thread.sleep(50);
-        }
-        throw new AssertionError("the gateway did not load workload " + spec.id() + " within " + timeout);
+    /** Waits until the gateway's catalog has this version of the workload active. */
+    public void awaitKnows(WorkloadSpec spec, Duration timeout) throws Exception {
+        service.awaitWorkload(spec.id(), CanonicalForm.contentHash(spec), timeout);
+    }
+
+    /** When the active version of a workload became active (its registration record's broker time). */
+    public long activeSince(String workloadId) {
+        return service.catalog().current(workloadId).since();
     }
 
     /** Answers of a workload (read_committed), read until {@code done} holds or the timeout passes. */
     public List<WindowAnswer> answers(String workloadId, Predicate<List<WindowAnswer>> done, Duration timeout) {
         return TopicReader.readValues(cluster.kafkaConfig(), cluster.registryClient, config.answersTopic(),
                 WindowAnswer.class, a -> a.getWorkloadId().equals(workloadId), done, timeout);
+    }
+
+    /**
+     * The answers of a workload for the window starting at {@code windowStart} (read_committed), read until at
+     * least one is there or the timeout passes. The gateway answers every scheduled window (empty ones too), so
+     * tests pick answers by window start.
+     */
+    public List<WindowAnswer> answersFor(String workloadId, long windowStart, Duration timeout) {
+        return Answers.forWindow(cluster.kafkaConfig(), cluster.registryClient, config.answersTopic(), workloadId,
+                windowStart, timeout);
+    }
+
+    /** The single answer of a window (fails if there is none or more than one). */
+    public WindowAnswer answerFor(String workloadId, long windowStart, Duration timeout) {
+        return Answers.single(answersFor(workloadId, windowStart, timeout), workloadId, windowStart);
+    }
+
+    /**
+     * The answers of a workload by window start, for the windows starting at {@code starts}, read until every one
+     * of them has at least one answer or the timeout passes.
+     */
+    public Map<Long, List<WindowAnswer>> answersFor(String workloadId, java.util.Collection<Long> starts,
+            Duration timeout) {
+        return Answers.byWindow(cluster.kafkaConfig(), cluster.registryClient, config.answersTopic(), workloadId,
+                starts, timeout);
+    }
+
+    /** Every answer of a workload on the answers topic now, by window start. */
+    public java.util.NavigableMap<Long, List<WindowAnswer>> allAnswers(String workloadId) {
+        return Answers.all(cluster.kafkaConfig(), cluster.registryClient, config.answersTopic(), workloadId);
     }
 
     /** Rejections matching {@code filter} (read_committed), read until {@code done} holds or the timeout passes. */

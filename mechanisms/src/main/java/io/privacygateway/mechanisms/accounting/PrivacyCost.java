@@ -18,10 +18,10 @@ import io.privacygateway.mechanisms.param.Rho;
  * </ul>
  *
  * <p>Preconditions, checked at construction: ε and ρ are finite and {@code >= 0} (0 is the guarantee of
- * doing nothing, the total of an empty ledger; {@code -0.0} is normalised to {@code 0.0}); δ is in
+ * doing nothing, the total of an empty composition; {@code -0.0} is normalised to {@code 0.0}); δ is in
  * {@code (0, 1)}, i.e. {@code ln δ} finite and {@code < 0} (checked by {@link LogDelta}). There is no upper
  * cap here, because composed totals may exceed the per-mechanism cap {@link Epsilon#MAX}; budgets are
- * checked by {@link PrivacyFilter}. Messages name the field and the bad value.
+ * checked by {@link io.privacygateway.mechanisms.budget.BudgetRule}. Messages name the field and the bad value.
  */
 public sealed interface PrivacyCost permits PrivacyCost.Pure, PrivacyCost.Zcdp, PrivacyCost.Approximate {
 

@@ -13,7 +13,8 @@ import io.privacygateway.mechanisms.workload.MechanismId;
  * declared ε ({@link PrivacySplit}); {@link #cost()} is that exact sum rounded up, which is therefore at
  * most the largest double not above the declared ε.
  */
-public sealed interface CentralParameters permits CentralParameters.Laplace, CentralParameters.Gaussian {
+public sealed interface CentralParameters permits CentralParameters.Laplace, CentralParameters.Gaussian,
+        CentralParameters.Analytics {
 
     /** The mechanism the parameters are for. */
     MechanismId mechanism();
@@ -115,6 +116,36 @@ public sealed interface CentralParameters permits CentralParameters.Laplace, Cen
         @Override
         public PrivacyCost.Pure cost() {
             return new PrivacyCost.Pure(Composition.sumEpsilon(epsilonCount, epsilonApprox, epsilonPrime));
+        }
+    }
+
+    /**
+     * A window-analytics release (mode, regression, erm): the count's share and the mechanism's guarantee
+     * ({@link AnalyticsRelease}; the mechanism's own parameters are in its {@code parameters()}).
+     *
+     * @param mechanism the analytics mechanism
+     * @param epsilonCount pure ε of the noisy count (0 when public)
+     * @param total the answer's guarantee (count included)
+     * @param predictedError the family's error measure predicted at the planned n (NaN where not modelled); not
+     *     an RMS: see {@code AnalyticsMechanisms.errorMeasure}
+     */
+    record Analytics(MechanismId mechanism, double epsilonCount, PrivacyCost.Pure total, double predictedError)
+            implements CentralParameters {
+        public Analytics {
+            Require.nonNull("mechanism", mechanism);
+            Require.finiteNonNegative("epsilonCount", epsilonCount);
+            Require.nonNull("total", total);
+        }
+
+        /** The family's predicted error (the interface's name is historical: it is not an RMS here). */
+        @Override
+        public double predictedRms() {
+            return predictedError;
+        }
+
+        @Override
+        public PrivacyCost.Pure cost() {
+            return total;
         }
     }
 }

@@ -16,6 +16,8 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
  *   <li>{@link PurifiedGaussianRelease}: {@code central-projection} and {@code central-chaining}: discrete
  *       Gaussian noise (zCDP), projection, purification, projection.</li>
  *   <li>{@link LaplaceRelease}: {@code laplace}, the pure-DP baseline.</li>
+ *   <li>{@link AnalyticsRelease}: the window-analytics families (mode, regression, erm), one mechanism class per
+ *       analytics mechanism ({@code docs/analytics.md}).</li>
  * </ul>
  *
  * <p>{@link #of} chooses the variant once from the workload; callers never branch on the mechanism again.
@@ -27,7 +29,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
  * {@code max(1, ñ)}, and with ñ &lt; 1 the bars are the whole range). Under replace-one the count is public and
  * with n = 0 there is nothing to protect: the answer says so (see {@code FeasibleAnswers.noData}).
  */
-public sealed interface CentralRelease permits LaplaceRelease, PurifiedGaussianRelease {
+public sealed interface CentralRelease permits LaplaceRelease, PurifiedGaussianRelease, AnalyticsRelease {
     /** The report count the parameters are planned for when the spec gives none. */
     long DEFAULT_PLANNED_REPORTS = 10_000;
 
@@ -42,6 +44,8 @@ public sealed interface CentralRelease permits LaplaceRelease, PurifiedGaussianR
             case LAPLACE -> LaplaceRelease.of(w, planned);
             case CENTRAL_PROJECTION -> PurifiedGaussianRelease.projection(w, planned);
             case CENTRAL_CHAINING -> PurifiedGaussianRelease.chaining(w, planned);
+            case MODE_PTR, MODE_EXPONENTIAL, REGRESSION_ADASSP, REGRESSION_SSP, ERM_EXPONENTIAL, ERM_DPSGD,
+                    ERM_OUTPUT_PERTURBATION -> AnalyticsRelease.of(w, planned);
             case AUTO -> throw new IllegalArgumentException("mechanism is auto: resolve it with the planner first");
             default -> throw new IllegalArgumentException("mechanism " + s.mechanism().wireName()
                     + " is not a central mechanism");

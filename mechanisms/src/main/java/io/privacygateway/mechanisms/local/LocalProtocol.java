@@ -2,7 +2,9 @@ package io.privacygateway.mechanisms.local;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 
 /**
@@ -41,7 +43,23 @@ public interface LocalProtocol {
      * @param secret the secret randomness ({@link io.privacygateway.mechanisms.random.SecureRandomBits}
      *     in production)
      */
-    byte[] randomize(int value, ReportCoordinates coordinates, RandomBits secret);
+    default byte[] randomize(int value, ReportCoordinates coordinates, RandomBits secret) {
+        if (secret == null) {
+            throw new IllegalArgumentException("secret is required");
+        }
+        return randomize(value, coordinates, ExactSampler.draws(secret));
+    }
+
+    /**
+     * Device side with explicit draws: the sequence of calls made on {@code draws} (count, kinds and the
+     * parameters that set their cost) is the same for every value and every outcome of earlier draws, and
+     * so is the public work; only the coordinates and the protocol decide it.
+     *
+     * @param value the device's value as a universe index
+     * @param coordinates the report's public coordinates
+     * @param draws the secret draws ({@link ExactSampler#draws} of {@code SecureRandomBits} in production)
+     */
+    byte[] randomize(int value, ReportCoordinates coordinates, SecretDraws draws);
 
     /** The number of counters in the server's aggregate state. */
     int stateLength();

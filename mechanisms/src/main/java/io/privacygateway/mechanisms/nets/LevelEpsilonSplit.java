@@ -47,8 +47,12 @@ import java.util.List;
  * branch {@code B} (solved by monotone Newton), and {@code Σ ε_j(λ)} is strictly decreasing in λ.
  *
  * <h2>Budget safety</h2>
- * The returned values satisfy {@code Σ ε_j ≤ ε} exactly (checked in decimal arithmetic; rounded down if
- * needed), so composing them never exceeds the declared budget.
+ * The returned values satisfy {@code Σ ε_j ≤ ε} exactly, against the declared decimal
+ * {@link Epsilon#exact()}, in two readings: the exact binary values of the doubles (what each level
+ * computes with) and the decimals {@code Epsilon.of(ε_j).exact()} that a level's {@link Epsilon} declares
+ * for them (the shortest decimal of a double can lie above it: fifteen shares of 1 read that way add up to
+ * {@code 1.00000000000000005}). Shares are computed in doubles, then lowered by one ulp at a time until
+ * both exact sums fit ({@link #capSum}); that costs at most a few ulps of budget.
  */
 public final class LevelEpsilonSplit {
     /** Ambiguous levels up to this count are enumerated exhaustively ({@code 2^12} convex problems). */
@@ -104,7 +108,7 @@ public final class LevelEpsilonSplit {
         Require.nonNull("total", total);
         double[] out = new double[k];
         Arrays.fill(out, total.value() / k);
-        return capSum(out, total.value());
+        return capSum(out, total.exact());
     }
 
     /** The equal split of {@link #equal(int, Epsilon)} with its predicted error. */
@@ -180,7 +184,7 @@ public final class LevelEpsilonSplit {
                 ambiguousIdx.add(i);
             }
         }
-        Problem p = new Problem(levels, active, m, n, e, c, a);
+        Problem p = new Problem(levels, active, m, n, e, total.exact(), c, a);
         boolean[] branchA = new boolean[q];
         Candidate best;
         int amb = ambiguousIdx.size();
@@ -218,7 +222,7 @@ public final class LevelEpsilonSplit {
         for (int j : active) {
             eq[j] = e / q;
         }
-        eq = capSum(eq, e);
+        eq = capSum(eq, total.exact());
         double eqError = predictedError(levels, m, n, eq);
         if (eqError < best.error) {
             return new Split(eq, eqError);
@@ -255,15 +259,13 @@ public final class LevelEpsilonSplit {
         Require.nonNull("total", total);
     }
 
-    /** Scales down (by ulps) until the exact decimal sum is {@code ≤ total}. */
-    static double[] capSum(double[] eps, double total) {
-        BigDecimal cap = new BigDecimal(total);
+    /**
+     * Lowers every positive share by one ulp at a time until {@link #fits}: both exact sums are
+     * {@code ≤ cap}. Modifies and returns {@code eps}.
+     */
+    static double[] capSum(double[] eps, BigDecimal cap) {
         for (int attempt = 0; attempt < 64; attempt++) {
-            BigDecimal sum = BigDecimal.ZERO;
-            for (double v : eps) {
-                sum = sum.add(new BigDecimal(v));
-            }
-            if (sum.compareTo(cap) <= 0) {
+            if (fits(eps, cap)) {
                 return eps;
             }
             for (int j = 0; j < eps.length; j++) {
@@ -272,7 +274,26 @@ public final class LevelEpsilonSplit {
                 }
             }
         }
-        throw new IllegalStateException("could not round the split below the total " + total);
+        throw new IllegalStateException("could not round the split below the total " + cap.toPlainString());
+    }
+
+    /**
+     * Whether {@code Σ_j ε_j ≤ cap} exactly both for the binary values of the positive shares and for the
+     * decimals {@code Epsilon.of(ε_j)} declares for them.
+     */
+    static boolean fits(double[] eps, BigDecimal cap) {
+        BigDecimal binary = BigDecimal.ZERO;
+        BigDecimal declared = BigDecimal.ZERO;
+        for (double v : eps) {
+            if (v > Epsilon.MAX) {
+                return false; // above any valid budget (and not a valid Epsilon)
+            }
+            if (v > 0) {
+                binary = binary.add(new BigDecimal(v));
+                declared = declared.add(Epsilon.of(v).exact());
+            }
+        }
+        return binary.compareTo(cap) <= 0 && declared.compareTo(cap) <= 0;
     }
 
     private record Candidate(double[] epsilons, double error) {}
@@ -284,10 +305,13 @@ public final class LevelEpsilonSplit {
         final int m;
         final long n;
         final double total;
+        final BigDecimal cap;
         final double[] c;
         final double[] a;
 
-        Problem(List<Level> levels, List<Integer> active, int m, long n, double total, double[] c, double[] a) {
+        Problem(List<Level> levels, List<Integer> active, int m, long n, double total, BigDecimal cap, double[] c,
+                double[] a) {
+            this.cap = cap;
             this.levels = levels;
             this.active = active;
             this.m = m;
@@ -343,7 +367,7 @@ public final class LevelEpsilonSplit {
             for (int i = 0; i < c.length; i++) {
                 eps[active.get(i)] = epsActive[i] * (total / s);
             }
-            eps = capSum(eps, total);
+            eps = capSum(eps, cap);
             return new Candidate(eps, predictedError(levels, m, n, eps));
         }
 

@@ -3,7 +3,6 @@ package io.privacygateway.mechanisms.nets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Builds a sequence of greedy separated nets at decreasing scales {@code t_0 > t_1 > …} (normalized
@@ -100,11 +99,6 @@ final class NetEngine {
         final int[][] neighbours;
         boolean allNeighbours;
         int[] net;
-        long admissionEvaluations;
-        long mapEvaluations;
-        long neighbourEvaluations;
-        long admissionNanos;
-        long mapNanos;
 
         Level(int n, int m, double scale, double rho, boolean extend, boolean hasParent) {
             this.scale = scale;
@@ -254,16 +248,6 @@ final class NetEngine {
         return diameterBound;
     }
 
-    /** Per-level evaluation counts (admission, map, neighbour lists), for diagnostics. */
-    String profile() {
-        StringBuilder sb = new StringBuilder();
-        for (Level lv : levels) {
-            sb.append(String.format(Locale.ROOT, "t=%.4g |S|=%d adm=%,d (%d ms) map=%,d (%d ms) nbr=%,d all=%b%n",
-                    lv.scale, lv.net.length, lv.admissionEvaluations, lv.admissionNanos / 1_000_000,
-                    lv.mapEvaluations, lv.mapNanos / 1_000_000, lv.neighbourEvaluations, lv.allNeighbours));
-        }
-        return sb.toString();
-    }
 
     private long evaluations() {
         return distanceEvaluations + bulkEvaluations;
@@ -283,8 +267,6 @@ final class NetEngine {
         Level lv = levels.get(li);
         Level parent = li == 0 ? null : levels.get(li - 1);
         Columns store = bulk ? new Columns(m, n, chunk) : null;
-        long before = evaluations();
-        long t0 = System.nanoTime();
         if (lv.extend) {
             for (int p : parent.net) {
                 admit(lv, parent, store, p);
@@ -337,10 +319,6 @@ final class NetEngine {
             }
         }
         lv.net = net.toArray();
-        lv.admissionEvaluations = evaluations() - before;
-        before = evaluations();
-        long t1 = System.nanoTime();
-        lv.admissionNanos = t1 - t0;
         int[] batch = new int[BLOCK];
         int count = 0;
         for (int y = 0; y < n; y++) {
@@ -362,8 +340,6 @@ final class NetEngine {
         if (count > 0) {
             bulkNearest(lv, store, batch, count);
         }
-        lv.mapEvaluations = evaluations() - before;
-        lv.mapNanos = System.nanoTime() - t1;
         lv.allNeighbours = Math.sqrt(lv.rho2m / m) >= diameterBound;
         return true;
     }
@@ -704,7 +680,6 @@ final class NetEngine {
         if (cached != null) {
             return cached;
         }
-        long before = evaluations();
         int po = p * m;
         double r2 = lv.rho2m;
         IntList out = new IntList(16);
@@ -749,7 +724,6 @@ final class NetEngine {
             arr = ALL;
         }
         lv.neighbours[p] = arr;
-        lv.neighbourEvaluations += evaluations() - before;
         return arr;
     }
 }

@@ -30,6 +30,12 @@ public final class CentralPlanner {
 
     public static List<Candidate> candidates(WorkloadSpec spec) {
         List<Candidate> out = new ArrayList<>();
+        if (spec.family().isWindowAnalytics()) { // window analytics: the family's own mechanisms (docs/analytics.md)
+            for (MechanismId id : spec.family().centralMechanisms()) {
+                out.add(new Candidate(id, null, null));
+            }
+            return out;
+        }
         out.add(new Candidate(MechanismId.CENTRAL_PROJECTION, null, null));
         List<Alpha> alphas = new ArrayList<>();
         if (spec.alpha() != null) {
@@ -62,12 +68,16 @@ public final class CentralPlanner {
                 .forEach(i -> preds[i] = predict(spec, epsilon, n, candidates.get(i), refs));
         List<Prediction> list = LocalPlanner.withRegrets(List.of(preds), refs.size());
         Prediction choice = LocalPlanner.choose(list);
-        return new Plan(epsilon.value(), n, refs, list, choice, choice.candidate().apply(spec, epsilon, n),
-                "simulation: " + TRIALS + " releases per reference distribution through the real central mechanism"
-                        + " (exact samplers, seeded); closed form: the parameter choice's predicted error");
+        String method = spec.family().isWindowAnalytics() ? AnalyticsPlanning.method(spec.family())
+                : "simulation: " + TRIALS + " releases per reference distribution through the real central mechanism"
+                        + " (exact samplers, seeded); closed form: the parameter choice's predicted error";
+        return new Plan(epsilon.value(), n, refs, list, choice, choice.candidate().apply(spec, epsilon, n), method);
     }
 
     private static Prediction predict(WorkloadSpec spec, Epsilon epsilon, long n, Candidate c, List<ReferenceData> refs) {
+        if (spec.family().isWindowAnalytics()) {
+            return AnalyticsPlanning.predict(spec, epsilon, n, c, refs);
+        }
         CentralPipeline pipeline;
         try {
             pipeline = CentralPipeline.of(Workload.of(c.apply(spec, epsilon, n)));

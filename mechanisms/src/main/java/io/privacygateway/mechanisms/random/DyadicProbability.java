@@ -13,8 +13,10 @@ import java.math.BigDecimal;
  * @param numerator the numerator, in {@code [0, 2^53]}
  */
 public record DyadicProbability(long numerator) {
+    /** {@code log2} of the grid denominator. */
+    public static final int BITS = 53;
     /** The grid denominator {@code 2^53}. */
-    public static final long ONE = 1L << 53;
+    public static final long ONE = 1L << BITS;
     public static final DyadicProbability ZERO = new DyadicProbability(0);
     public static final DyadicProbability HALF = new DyadicProbability(ONE / 2);
 

@@ -46,6 +46,13 @@ public final class CanonicalForm {
             d.put("buckets", b.edges());
         } else if (dom instanceof Domain.Attributes a) {
             d.put("attributes", a.names());
+        } else if (dom instanceof Domain.Grid g) {
+            List<Map<String, Object>> fs = new java.util.ArrayList<>();
+            for (Domain.Grid.Axis a : g.features()) {
+                fs.add(axis(a));
+            }
+            d.put("features", fs);
+            d.put("response", axis(g.response()));
         } else {
             Domain.Points p = (Domain.Points) dom;
             List<Map<String, Object>> pts = new java.util.ArrayList<>();
@@ -70,6 +77,9 @@ public final class CanonicalForm {
         t.put("mechanism", s.mechanism().wireName());
         if (s.modeParameters() instanceof WorkloadSpec.Local l) {
             t.put("epsilonPerReport", l.epsilonPerReport().exact());
+            if (l.amplificationDelta() != null) { // absent when not declared: older content hashes unchanged
+                t.put("amplification", new TreeMap<>(Map.of("delta", l.amplificationDelta())));
+            }
         }
         Map<String, Object> budget = new TreeMap<>(Map.of("epsilonPerPeriod", s.budget().epsilonPerPeriod().exact(),
                 "period", s.budget().period().toString()));
@@ -93,14 +103,29 @@ public final class CanonicalForm {
             t.put("expectedReportsPerWindow", s.expectedReportsPerWindow());
         }
         if (s.modeParameters() instanceof WorkloadSpec.Central c) {
-            t.put("central", new TreeMap<>(Map.of(
+            Map<String, Object> central = new TreeMap<>(Map.of(
                     "epsilonPerRelease", c.epsilonPerRelease().exact(),
                     "neighbour", c.neighbour().wireName(),
-                    "contributionsPerWindow", (long) c.contributionsPerWindow())));
+                    "contributionsPerWindow", (long) c.contributionsPerWindow()));
+            if (c.epsilonPerRunningTotal() != null) { // absent without running totals: older hashes unchanged
+                central.put("epsilonPerRunningTotal", c.epsilonPerRunningTotal().exact());
+            }
+            t.put("central", central);
+        }
+        if (s.model() != null) {
+            t.put("model", new TreeMap<>(Map.of("loss", s.model().loss(), "radius", s.model().radius(),
+                    "regularization", s.model().regularization())));
         }
         StringBuilder sb = new StringBuilder();
         write(sb, t);
         return sb.toString();
+    }
+
+    private static Map<String, Object> axis(Domain.Grid.Axis a) {
+        Map<String, Object> m = new TreeMap<>();
+        m.put("name", a.name());
+        m.put(a.bucketed() ? "buckets" : "values", a.bucketed() ? a.edges() : a.values());
+        return m;
     }
 
     /** Lower-case hex SHA-256 of the canonical form. */

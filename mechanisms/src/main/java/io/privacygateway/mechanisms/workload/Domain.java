@@ -9,7 +9,7 @@ import java.util.Set;
  * a violated rule is an {@link InvalidWorkloadException} naming the field as written in a workload file
  * ({@code domain.labels}, {@code domain.buckets[3]}, ...).
  */
-public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Attributes, Domain.Points {
+public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Attributes, Domain.Points, Domain.Grid {
 
     /** The field name of this kind in a workload file ({@code labels}, {@code buckets}, ...). */
     String kind();
@@ -126,6 +126,247 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
         @Override
         public String kind() {
             return "points";
+        }
+    }
+
+    // ---- window analytics: a grid of numeric features and a response (regression, erm) -------------------
+
+    /**
+     * Numeric features and a numeric response, each on a finite public grid (regression and erm): a device value
+     * is one point {@code (x_1, …, x_d, y)}, sent as {@code "x1,…,xd,y"}; each coordinate is mapped to one level
+     * of its axis, so a window's data is a histogram over the grid's cells (the universe, at most
+     * {@link WorkloadSpec#MAX_UNIVERSE} cells). A feature with a single level is a constant (an intercept).
+     *
+     * @param features the d feature axes (1 to {@link #MAX_FEATURES}), names unique
+     * @param response the response axis (its name must differ from the features')
+     */
+    record Grid(List<Axis> features, Axis response) implements Domain {
+        /** The most features supported. */
+        public static final int MAX_FEATURES = 16;
+
+        public Grid {
+            if (features == null || features.isEmpty()) {
+                throw new InvalidWorkloadException("domain.features", "needs at least 1 feature, got "
+                        + (features == null ? 0 : features.size()));
+            }
+            if (features.size() > MAX_FEATURES) {
+                throw new InvalidWorkloadException("domain.features", "at most " + MAX_FEATURES
+                        + " features are supported, got " + features.size());
+            }
+            if (response == null) {
+                throw new InvalidWorkloadException("domain.response", "is required");
+            }
+            Set<String> seen = new HashSet<>();
+            for (int j = 0; j < features.size(); j++) {
+                Axis a = features.get(j);
+                if (a == null) {
+                    throw new InvalidWorkloadException("domain.features[" + j + "]", "is required");
+                }
+                if (!seen.add(a.name())) {
+                    throw new InvalidWorkloadException("domain.features[" + j + "].name", "duplicate \"" + a.name() + "\"");
+                }
+            }
+            if (seen.contains(response.name())) {
+                throw new InvalidWorkloadException("domain.response.name", "\"" + response.name()
+                        + "\" is also a feature name");
+            }
+            features = List.copyOf(features);
+        }
+
+        /** d, the number of features. */
+        public int dimension() {
+            return features.size();
+        }
+
+        /** The number of cells: the product of the axes' level counts (saturating at Long.MAX_VALUE). */
+        public long cellCount() {
+            long c = response.levelCount();
+            for (Axis a : features) {
+                c = c > Long.MAX_VALUE / a.levelCount() ? Long.MAX_VALUE : c * a.levelCount();
+            }
+            return c;
+        }
+
+        /**
+         * The level indices of cell {@code x}: features first (the first feature varies slowest), the response
+         * last (it varies fastest).
+         */
+        public int[] levelsOf(int x) {
+            int[] out = new int[features.size() + 1];
+            int r = x;
+            out[features.size()] = r % response.levelCount();
+            r /= response.levelCount();
+            for (int j = features.size() - 1; j >= 0; j--) {
+                out[j] = r % features.get(j).levelCount();
+                r /= features.get(j).levelCount();
+            }
+            return out;
+        }
+
+        /** The cell of the given level indices (the inverse of {@link #levelsOf}). */
+        public int cellOf(int[] levels) {
+            int x = 0;
+            for (int j = 0; j < features.size(); j++) {
+                x = x * features.get(j).levelCount() + levels[j];
+            }
+            return x * response.levelCount() + levels[features.size()];
+        }
+
+        /** The feature vector of cell {@code x} (the levels' values). */
+        public double[] featuresOf(int x) {
+            int[] l = levelsOf(x);
+            double[] v = new double[features.size()];
+            for (int j = 0; j < v.length; j++) {
+                v[j] = features.get(j).levels().get(l[j]);
+            }
+            return v;
+        }
+
+        /** The response of cell {@code x}. */
+        public double responseOf(int x) {
+            return response.levels().get(levelsOf(x)[features.size()]);
+        }
+
+        @Override
+        public String kind() {
+            return "features";
+        }
+
+        /**
+         * One axis of a grid: either bucket {@code edges} (strictly increasing, at least 2; a value in
+         * {@code [e_i, e_{i+1})} — the last bucket also holds its upper edge — is represented by the bucket's
+         * midpoint) or explicit {@code values} (strictly increasing, 1 to {@link #MAX_LEVELS}; a value in
+         * {@code [v_0, v_k]} is represented by the nearest one, the lower on a tie; a single value accepts only
+         * itself). Exactly one of the two lists is non-empty.
+         *
+         * @param name the axis name (non-blank, single line, no comma)
+         * @param edges bucket edges, or empty
+         * @param values explicit levels, or empty
+         */
+        public record Axis(String name, List<Double> edges, List<Double> values) {
+            /** The most levels per axis. */
+            public static final int MAX_LEVELS = 1024;
+
+            public Axis {
+                String f = "domain." + (name == null ? "?" : name);
+                if (name == null || name.isBlank() || name.contains("\n") || name.contains(",")) {
+                    throw new InvalidWorkloadException(f + ".name", "must be a non-empty single-line name without"
+                            + " commas, got " + name);
+                }
+                edges = edges == null ? List.of() : List.copyOf(edges);
+                values = values == null ? List.of() : List.copyOf(values);
+                if (edges.isEmpty() == values.isEmpty()) {
+                    throw new InvalidWorkloadException(f, "needs exactly one of buckets (edges) or values");
+                }
+                List<Double> list = edges.isEmpty() ? values : edges;
+                String kind = edges.isEmpty() ? ".values" : ".buckets";
+                int min = edges.isEmpty() ? 1 : 2;
+                if (list.size() < min || list.size() > MAX_LEVELS + (edges.isEmpty() ? 0 : 1)) {
+                    throw new InvalidWorkloadException(f + kind, "needs between " + min + " and "
+                            + (MAX_LEVELS + min - 1) + " entries, got " + list.size());
+                }
+                for (int i = 0; i < list.size(); i++) {
+                    Double e = list.get(i);
+                    if (e == null || !Double.isFinite(e) || Math.abs(e) > 1e12) {
+                        throw new InvalidWorkloadException(f + kind + "[" + i + "]", "must be a finite number of"
+                                + " magnitude at most 1e12, got " + e);
+                    }
+                    if (i > 0 && !(e > list.get(i - 1))) {
+                        throw new InvalidWorkloadException(f + kind + "[" + i + "]", "must increase strictly, got "
+                                + e + " after " + list.get(i - 1));
+                    }
+                }
+            }
+
+            /** An axis of explicit values. */
+            public static Axis ofValues(String name, List<Double> values) {
+                return new Axis(name, List.of(), values);
+            }
+
+            /** An axis of buckets. */
+            public static Axis ofBuckets(String name, List<Double> edges) {
+                return new Axis(name, edges, List.of());
+            }
+
+            /** Whether the axis is bucketed (else explicit values). */
+            public boolean bucketed() {
+                return !edges.isEmpty();
+            }
+
+            /** The number of levels. */
+            public int levelCount() {
+                return bucketed() ? edges.size() - 1 : values.size();
+            }
+
+            /** The representative value of every level: bucket midpoints, or the values. */
+            public List<Double> levels() {
+                if (!bucketed()) {
+                    return values;
+                }
+                java.util.ArrayList<Double> mids = new java.util.ArrayList<>();
+                for (int i = 0; i + 1 < edges.size(); i++) {
+                    mids.add(edges.get(i) / 2 + edges.get(i + 1) / 2);
+                }
+                return mids;
+            }
+
+            /** The smallest and largest representable raw value. */
+            public double min() {
+                return bucketed() ? edges.get(0) : values.get(0);
+            }
+
+            public double max() {
+                return bucketed() ? edges.get(edges.size() - 1) : values.get(values.size() - 1);
+            }
+
+            /** The largest absolute value of a level. */
+            public double maxAbsLevel() {
+                double m = 0;
+                for (double v : levels()) {
+                    m = Math.max(m, Math.abs(v));
+                }
+                return m;
+            }
+
+            /**
+             * The level of a raw value, or −1 if it is outside the axis (see the record comment). A single value
+             * accepts itself up to a relative 1e-9.
+             */
+            public int levelOf(double v) {
+                if (!Double.isFinite(v)) {
+                    return -1;
+                }
+                if (bucketed()) {
+                    if (v < edges.get(0) || v > edges.get(edges.size() - 1)) {
+                        return -1;
+                    }
+                    int lo = 0;
+                    int hi = edges.size() - 2;
+                    while (lo < hi) {
+                        int mid = (lo + hi + 1) >>> 1;
+                        if (edges.get(mid) <= v) {
+                            lo = mid;
+                        } else {
+                            hi = mid - 1;
+                        }
+                    }
+                    return lo;
+                }
+                if (values.size() == 1) {
+                    double only = values.get(0);
+                    return Math.abs(v - only) <= 1e-9 * Math.max(1, Math.abs(only)) ? 0 : -1;
+                }
+                if (v < values.get(0) || v > values.get(values.size() - 1)) {
+                    return -1;
+                }
+                int best = 0;
+                for (int i = 1; i < values.size(); i++) {
+                    if (Math.abs(values.get(i) - v) < Math.abs(values.get(best) - v)) {
+                        best = i;
+                    }
+                }
+                return best;
+            }
         }
     }
 

@@ -32,7 +32,23 @@ public enum MechanismId {
     /** Central chaining under zCDP, projection, purification to pure ε-DP (§4). */
     CENTRAL_CHAINING("central-chaining", Mode.CENTRAL),
     /** Pure-DP baseline: (discrete) Laplace noise with the workload's l1 sensitivity, projection onto K. */
-    LAPLACE("laplace", Mode.CENTRAL);
+    LAPLACE("laplace", Mode.CENTRAL),
+
+    // ---- window analytics (central mode; docs/analytics.md) --------------------------------------------
+    /** Mode: distance-to-instability test (propose-test-release), purified on the binary embedding. */
+    MODE_PTR("mode-ptr", Mode.CENTRAL),
+    /** Mode baseline: the exponential mechanism (report-noisy-max) over the window's counts, pure ε. */
+    MODE_EXPONENTIAL("mode-exponential", Mode.CENTRAL),
+    /** Regression: AdaSSP (Gaussian sufficient statistics, adaptive ridge), clipped and purified. */
+    REGRESSION_ADASSP("adassp", Mode.CENTRAL),
+    /** Regression baseline: Laplace sufficient-statistics perturbation, XᵀX projected onto the PSD cone. */
+    REGRESSION_SSP("ssp-laplace", Mode.CENTRAL),
+    /** ERM: the regularized exponential mechanism, sampled exactly on a grid of parameters. */
+    ERM_EXPONENTIAL("erm-exponential", Mode.CENTRAL),
+    /** ERM: noisy (full-batch) gradient descent under zCDP, purified. */
+    ERM_DPSGD("purified-dpsgd", Mode.CENTRAL),
+    /** ERM baseline: output perturbation of the regularized minimiser with discrete Laplace noise. */
+    ERM_OUTPUT_PERTURBATION("output-perturbation", Mode.CENTRAL);
 
     private final String wireName;
     private final Mode mode;

@@ -14,7 +14,15 @@ public enum QueryFamily {
     /** All k-way marginals over d binary attributes; K is the hull of the points. */
     MARGINALS("marginals", FeasibleSetShape.HULL),
     /** An explicit set of answer vectors; K is their hull. */
-    POINTS("points", FeasibleSetShape.HULL);
+    POINTS("points", FeasibleSetShape.HULL),
+
+    // ---- window analytics (central mode only; docs/analytics.md) --------------------------------------
+    /** The most frequent label of a window; the answer is the released label (or none when unstable). */
+    MODE("mode", null),
+    /** Ordinary least squares of a bounded response on bounded features (a grid); the answer is θ. */
+    REGRESSION("regression", null),
+    /** A convex model (logistic regression) fitted to a grid of features and a binary label; the answer is θ. */
+    ERM("erm", null);
 
     private final String wireName;
     private final FeasibleSetShape shape;
@@ -29,8 +37,42 @@ public enum QueryFamily {
         return wireName;
     }
 
+    /**
+     * The shape of K.
+     *
+     * @throws IllegalStateException for the window-analytics families, whose answers are not means of {@code Q(x)}
+     *     and have no feasible set K
+     */
     public FeasibleSetShape feasibleSetShape() {
+        if (shape == null) {
+            throw new IllegalStateException("family " + wireName + " has no feasible set K: its answers are not means"
+                    + " of answer vectors");
+        }
         return shape;
+    }
+
+    /**
+     * Whether the family is one of the central-mode window analytics (mode, regression, erm), whose answer is a
+     * non-linear statistic of the window's counts rather than a mean of answer vectors.
+     */
+    public boolean isWindowAnalytics() {
+        return shape == null;
+    }
+
+    /**
+     * The central-mode mechanisms the family can run ({@code auto} chooses among them): the purified Gaussian
+     * mechanisms and the Laplace baseline for the linear families, each analytics family's own mechanisms
+     * otherwise.
+     */
+    public java.util.List<MechanismId> centralMechanisms() {
+        return switch (this) {
+            case MODE -> java.util.List.of(MechanismId.MODE_PTR, MechanismId.MODE_EXPONENTIAL);
+            case REGRESSION -> java.util.List.of(MechanismId.REGRESSION_ADASSP, MechanismId.REGRESSION_SSP);
+            case ERM -> java.util.List.of(MechanismId.ERM_EXPONENTIAL, MechanismId.ERM_DPSGD,
+                    MechanismId.ERM_OUTPUT_PERTURBATION);
+            default -> java.util.List.of(MechanismId.CENTRAL_PROJECTION, MechanismId.CENTRAL_CHAINING,
+                    MechanismId.LAPLACE);
+        };
     }
 
     public static QueryFamily fromWireName(String name) {

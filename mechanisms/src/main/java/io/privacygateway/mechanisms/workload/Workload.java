@@ -16,6 +16,12 @@ import java.util.Map;
  * every interval {@code [a, b]} ordered by {@code a} then {@code b}; marginals, for every attribute
  * subset of size {@code way} in lexicographic order, every cell in binary order (first attribute of
  * the subset most significant); points, the declared coordinates.
+ *
+ * <p><b>Window analytics</b> (docs/analytics.md): mode has the labels as universe and one indicator query per
+ * label ({@code Q(x) = e_x}, so {@link #meanAnswer} is the label frequencies); regression and erm have the grid
+ * cells as universe (labelled by the raw value that encodes to them, {@code "x1,…,xd,y"}) and one query per
+ * feature (the coefficient θ_j), with {@code Q(x)} the cell's feature vector. Their answers are not means of
+ * {@code Q(x)}: {@link #trueAnswer} is the exact non-private statistic.
  */
 public final class Workload {
     private final WorkloadSpec spec;
@@ -132,6 +138,31 @@ public final class Workload {
                     }
                 }
             }
+            case MODE -> {
+                ul.addAll(((Domain.Labels) dom).labels());
+                ql.addAll(ul);
+                int k = ul.size();
+                rows = new double[k][k];
+                for (int i = 0; i < k; i++) {
+                    rows[i][i] = 1;
+                }
+            }
+            case REGRESSION, ERM -> {
+                Domain.Grid g = (Domain.Grid) dom;
+                int cells = (int) g.cellCount();
+                for (Domain.Grid.Axis a : g.features()) {
+                    ql.add(a.name());
+                }
+                rows = new double[cells][];
+                for (int x = 0; x < cells; x++) {
+                    rows[x] = g.featuresOf(x);
+                    StringBuilder sb = new StringBuilder();
+                    for (double v : rows[x]) {
+                        sb.append(fmt(v)).append(',');
+                    }
+                    ul.add(sb.append(fmt(g.responseOf(x))).toString());
+                }
+            }
             default -> {
                 Domain.Points p = (Domain.Points) dom;
                 ul.addAll(p.labels());
@@ -222,6 +253,9 @@ public final class Workload {
     public int encode(String raw) throws InvalidValueException {
         String v = raw.trim();
         Domain dom = spec.domain();
+        if (dom instanceof Domain.Grid g) {
+            return encodeGrid(g, v);
+        }
         if (dom instanceof Domain.Labels || dom instanceof Domain.Points) {
             Integer i = labelIndex.get(v);
             if (i == null) {
@@ -272,6 +306,44 @@ public final class Workload {
             }
         }
         return x;
+    }
+
+    private static int encodeGrid(Domain.Grid g, String v) throws InvalidValueException {
+        String[] parts = v.split(",", -1);
+        int d = g.dimension();
+        if (parts.length != d + 1) {
+            throw new InvalidValueException("expected " + d + " feature value(s) and a response, comma-separated, got "
+                    + parts.length + " value(s)");
+        }
+        int[] levels = new int[d + 1];
+        for (int j = 0; j <= d; j++) {
+            Domain.Grid.Axis a = j < d ? g.features().get(j) : g.response();
+            double x;
+            try {
+                x = Double.parseDouble(parts[j].trim());
+            } catch (NumberFormatException e) {
+                throw new InvalidValueException(a.name() + ": not a number: \"" + parts[j].trim() + "\"");
+            }
+            levels[j] = a.levelOf(x);
+            if (levels[j] < 0) {
+                throw new InvalidValueException(a.name() + ": value " + parts[j].trim() + " is outside ["
+                        + fmt(a.min()) + ", " + fmt(a.max()) + "]");
+            }
+        }
+        return g.cellOf(levels);
+    }
+
+    /**
+     * The exact (non-private) answer of a window with these counts, what an answer is compared with: the mean
+     * answer {@link #meanAnswer} for the linear families; for the window analytics the statistic itself (mode:
+     * the indicator of the most frequent label, ties to the first; regression: the least-squares θ; erm: the
+     * minimiser of the regularized empirical risk), see {@code analytics.WindowStatistics}.
+     */
+    public double[] trueAnswer(long[] counts) {
+        if (spec.family().isWindowAnalytics()) {
+            return io.privacygateway.mechanisms.analytics.WindowStatistics.exactAnswer(this, counts);
+        }
+        return meanAnswer(counts);
     }
 
     /** {@code Σ_x p_x Q(x)}: the answers of a (possibly estimated) histogram over the universe. */

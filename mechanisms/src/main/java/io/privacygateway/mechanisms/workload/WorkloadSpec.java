@@ -30,6 +30,7 @@ import java.util.regex.Pattern;
  * @param alpha target average error for coarse projection and chaining (required by those), or {@code null}
  * @param epsilonSplit how chaining splits ε across levels
  * @param expectedReportsPerWindow the n used to resolve {@code auto} before data arrives, or 0
+ * @param model the fitted model of the erm family (required there, {@code null} for every other family)
  */
 public record WorkloadSpec(
         String id,
@@ -45,7 +46,8 @@ public record WorkloadSpec(
         ConfidenceLevel confidence,
         Alpha alpha,
         EpsilonSplit epsilonSplit,
-        long expectedReportsPerWindow) {
+        long expectedReportsPerWindow,
+        Model model) {
 
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     /** Upper limits that keep materialized workloads in memory (N·m doubles). */
@@ -79,6 +81,16 @@ public record WorkloadSpec(
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
                     + "bucketed histogram), family is " + family.wireName());
         }
+        if (modeParameters instanceof Central c) {
+            boolean totals = !window.horizons().isEmpty();
+            if (totals && c.epsilonPerRunningTotal() == null) {
+                throw new InvalidWorkloadException("central.epsilonPerRunningTotal", "is required with window.horizons in"
+                        + " central mode: the running totals over the horizons are released with their own ε per window");
+            }
+            if (!totals && c.epsilonPerRunningTotal() != null) {
+                throw new InvalidWorkloadException("central.epsilonPerRunningTotal", "is only used with window.horizons");
+            }
+        }
         if (mode == Mode.LOCAL && window.horizons().stream().anyMatch(h -> h instanceof Horizon.SinceActivation)) {
             throw new InvalidWorkloadException("window.horizons", Horizon.SinceActivation.WIRE_NAME + " is a "
                     + "central-mode running total; local mode answers spans (e.g. 1h, 1d)");
@@ -100,6 +112,7 @@ public record WorkloadSpec(
         }
         require(expectedReportsPerWindow >= 0 && expectedReportsPerWindow <= Long.MAX_VALUE / 4,
                 "expectedReportsPerWindow", "must be in [1, " + Long.MAX_VALUE / 4 + "], got " + expectedReportsPerWindow);
+        checkAnalytics(family, domain, mode, mechanism, model);
     }
 
     /** A builder with the defaults of a workload file: local mode, {@code auto}, confidence 0.95, optimal split. */
@@ -124,6 +137,7 @@ public record WorkloadSpec(
         b.alpha = alpha;
         b.epsilonSplit = epsilonSplit;
         b.expectedReportsPerWindow = expectedReportsPerWindow;
+        b.model = model;
         return b;
     }
 
@@ -189,10 +203,31 @@ public record WorkloadSpec(
      * Local mode: devices randomize their own reports.
      *
      * @param epsilonPerReport pure ε charged per report
+     * @param amplificationDelta the δ of the amplified central (ε, δ) published with every answer of a mechanism
+     *     whose answers are functions of the multiset of payloads ({@code amplification.delta}), or {@code null}
+     *     for {@link #DEFAULT_AMPLIFICATION_DELTA}
      */
-    public record Local(Epsilon epsilonPerReport) implements ModeParameters {
+    public record Local(Epsilon epsilonPerReport, Double amplificationDelta) implements ModeParameters {
+        /** The δ of the amplified guarantee unless a workload declares one. */
+        public static final double DEFAULT_AMPLIFICATION_DELTA = 1e-8;
+        /** The largest δ a workload may declare for its amplified guarantee. */
+        public static final double MAX_AMPLIFICATION_DELTA = 1e-3;
+
         public Local {
             require(epsilonPerReport != null, "epsilonPerReport", "is required");
+            require(amplificationDelta == null || (amplificationDelta > 0
+                    && amplificationDelta <= MAX_AMPLIFICATION_DELTA), "amplification.delta",
+                    "must be in (0, " + MAX_AMPLIFICATION_DELTA + "], got " + amplificationDelta);
+        }
+
+        /** Local mode with the default amplification δ. */
+        public Local(Epsilon epsilonPerReport) {
+            this(epsilonPerReport, null);
+        }
+
+        /** The δ of the amplified guarantee: declared, or {@link #DEFAULT_AMPLIFICATION_DELTA}. */
+        public double amplificationDeltaOrDefault() {
+            return amplificationDelta == null ? DEFAULT_AMPLIFICATION_DELTA : amplificationDelta;
         }
 
         @Override
@@ -214,12 +249,14 @@ public record WorkloadSpec(
     /**
      * Central mode: devices send raw values to a trusted gateway, which adds the noise.
      *
-     * @param epsilonPerRelease the pure ε of each published answer (after purification)
+     * @param epsilonPerRelease the pure ε of each published window answer (after purification)
      * @param neighbour the neighbour relation
      * @param contributionsPerWindow L: the most reports one device may contribute to one window
+     * @param epsilonPerRunningTotal with {@code window.horizons}: the pure ε the running totals over the horizons cost
+     *     per window (one continual-release tree serves every horizon), else {@code null}
      */
-    public record Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow)
-            implements ModeParameters {
+    public record Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow,
+            Epsilon epsilonPerRunningTotal) implements ModeParameters {
         public Central {
             require(epsilonPerRelease != null, "central.epsilonPerRelease", "is required");
             require(neighbour != null, "central.neighbour", "is required");
@@ -228,14 +265,23 @@ public record WorkloadSpec(
                             + contributionsPerWindow);
         }
 
+        /** Central mode without running totals. */
+        public Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow) {
+            this(epsilonPerRelease, neighbour, contributionsPerWindow, null);
+        }
+
         @Override
         public Mode mode() {
             return Mode.CENTRAL;
         }
 
+        /**
+         * What a device's first contribution to a window costs: the window answer's ε plus, with running totals,
+         * their ε per window (exact decimal sum).
+         */
         @Override
         public Epsilon epsilonPerCharge() {
-            return epsilonPerRelease;
+            return epsilonPerRunningTotal == null ? epsilonPerRelease : epsilonPerRelease.plus(epsilonPerRunningTotal);
         }
 
         @Override
@@ -389,6 +435,7 @@ public record WorkloadSpec(
         private Alpha alpha;
         private EpsilonSplit epsilonSplit = EpsilonSplit.OPTIMAL;
         private long expectedReportsPerWindow;
+        private Model model;
 
         private Builder() {}
 
@@ -480,15 +527,22 @@ public record WorkloadSpec(
             return this;
         }
 
+        /** The erm family's model. */
+        public Builder model(Model v) {
+            model = v;
+            return this;
+        }
+
         /**
          * Sets the ε of one charge in the current mode (local: per report; central: per release), keeping the
          * other mode parameters.
          */
         public Builder epsilonPerCharge(Epsilon e) {
             if (modeParameters instanceof Central c) {
-                return modeParameters(new Central(e, c.neighbour(), c.contributionsPerWindow()));
+                return modeParameters(new Central(e, c.neighbour(), c.contributionsPerWindow(),
+                        c.epsilonPerRunningTotal()));
             }
-            return local(e);
+            return modeParameters(new Local(e, modeParameters instanceof Local l ? l.amplificationDelta() : null));
         }
 
         /**
@@ -523,7 +577,7 @@ public record WorkloadSpec(
         /** Validates every rule and returns the spec. */
         public WorkloadSpec build() {
             return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mechanism, modeParameters,
-                    budget, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow);
+                    budget, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow, model);
         }
     }
 
@@ -541,6 +595,8 @@ public record WorkloadSpec(
             case CDF, RANGE -> domain instanceof Domain.Buckets;
             case MARGINALS -> domain instanceof Domain.Attributes;
             case POINTS -> domain instanceof Domain.Points;
+            case MODE -> domain instanceof Domain.Labels;
+            case REGRESSION, ERM -> domain instanceof Domain.Grid;
         };
         if (!ok) {
             throw new InvalidWorkloadException("domain", "family " + family.wireName() + " needs "
@@ -549,6 +605,8 @@ public record WorkloadSpec(
                         case CDF, RANGE -> "buckets";
                         case MARGINALS -> "attributes";
                         case POINTS -> "points";
+                        case MODE -> "labels";
+                        case REGRESSION, ERM -> "features and a response";
                     } + ", got " + domain.kind());
         }
     }
@@ -591,6 +649,15 @@ public record WorkloadSpec(
                 universe = 1L << d;
                 m = binomial(d, way) << way;
             }
+            case MODE -> {
+                universe = ((Domain.Labels) domain).labels().size();
+                m = universe;
+            }
+            case REGRESSION, ERM -> {
+                Domain.Grid g = (Domain.Grid) domain;
+                universe = g.cellCount();
+                m = g.dimension();
+            }
             default -> {
                 Domain.Points p = (Domain.Points) domain;
                 universe = p.labels().size();
@@ -604,6 +671,52 @@ public record WorkloadSpec(
         if (universe * m > MAX_CELLS) {
             throw new InvalidWorkloadException("domain", "universe × queries = " + universe + " × " + m
                     + " exceeds the supported " + MAX_CELLS + " cells");
+        }
+    }
+
+    // ---- window analytics (mode, regression, erm; docs/analytics.md) ---------------------------------------
+
+    /**
+     * The convex model the erm family fits: minimise {@code (1/n)Σ ℓ(θ; x_i, y_i) + (λ/2)‖θ‖₂²} over the l2 ball
+     * {@code ‖θ‖₂ <= radius}.
+     *
+     * @param loss the loss ({@code logistic}: {@code ℓ = ln(1 + e^{−s·θᵀx})} with {@code s = ±1} for the response's
+     *     upper and lower value)
+     * @param radius the public bound on ‖θ‖₂ (finite, {@code > 0}, at most 1e6)
+     * @param regularization λ {@code >= 0} (finite, at most 1e6)
+     */
+    public record Model(String loss, double radius, double regularization) {
+        /** The losses supported. */
+        public static final java.util.List<String> LOSSES = java.util.List.of("logistic");
+
+        public Model {
+            require(loss != null && LOSSES.contains(loss), "model.loss", "must be one of " + LOSSES + ", got " + loss);
+            require(Double.isFinite(radius) && radius > 0 && radius <= 1e6, "model.radius",
+                    "must be a number in (0, 1e6], got " + radius);
+            require(Double.isFinite(regularization) && regularization >= 0 && regularization <= 1e6,
+                    "model.regularization", "must be a number in [0, 1e6], got " + regularization);
+        }
+    }
+
+    private static void checkAnalytics(QueryFamily family, Domain domain, Mode mode, MechanismId mechanism,
+            Model model) {
+        if (family.isWindowAnalytics()) {
+            require(mode == Mode.CENTRAL, "mode", "family " + family.wireName() + " runs in central mode only (the"
+                    + " gateway computes it from raw values), got " + mode.wireName());
+        }
+        if (mode == Mode.CENTRAL && mechanism != MechanismId.AUTO && !family.centralMechanisms().contains(mechanism)) {
+            throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" does not answer family "
+                    + family.wireName() + " (its mechanisms: " + family.centralMechanisms().stream()
+                            .map(MechanismId::wireName).collect(java.util.stream.Collectors.joining(", ")) + ")");
+        }
+        if (family == QueryFamily.ERM) {
+            require(model != null, "model", "is required for family erm");
+            Domain.Grid.Axis y = ((Domain.Grid) domain).response();
+            require(!y.bucketed() && y.values().size() == 2, "domain.response", "the logistic loss needs a response"
+                    + " with exactly two values (the lower is the negative class), got "
+                    + (y.bucketed() ? "buckets" : y.values().size() + " value(s)"));
+        } else {
+            require(model == null, "model", "is only allowed for family erm");
         }
     }
 

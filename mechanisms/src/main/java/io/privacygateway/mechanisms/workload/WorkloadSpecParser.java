@@ -19,18 +19,23 @@ import java.util.TreeSet;
  * <pre>
  * id: screen-usage            # [A-Za-z0-9._-]{1,100}
  * version: 1                  # >= 1
- * family: histogram           # histogram | cdf | range | marginals | points
+ * family: histogram           # histogram | cdf | range | marginals | points | mode | regression | erm
  * domain:                     # exactly one of:
  *   labels: [social, video]   #   histogram
  *   buckets: [0, 10, 50, 100] #   histogram, cdf, range (k+1 increasing edges)
  *   attributes: [a, b, c]     #   marginals
  *   points:                   #   points: label and answer vector Q(x) in [0,1]^m
  *     - {label: x, answer: [0, 1]}
+ *   features:                 #   regression, erm: numeric axes, each buckets (edges) or values
+ *     - {name: x1, buckets: [0, 1, 2]}
+ *   response: {name: y, values: [0, 1]}
+ * model: {loss: logistic, radius: 4, regularization: 0.001}   # erm only
  * queries:                    # marginals: way (k); points: labels of the m coordinates (optional)
  *   way: 3
  * mode: local                 # local (default) | central
  * mechanism: auto             # see MechanismId
  * epsilonPerReport: 1.0       # local mode
+ * amplification: {delta: 1e-8}   # local mode: δ of the amplified (ε, δ) on answers (default 1e-8)
  * budget: {epsilonPerPeriod: 4.0, period: 1d}   # group: {name: telemetry, epsilonPerPeriod: 6} (optional)
  * window: {size: 1m, grace: 10s}   # horizons: [1h, 1d] (rollups; central also since-activation)
  * confidence: 0.95            # default 0.95
@@ -42,13 +47,15 @@ import java.util.TreeSet;
  *   epsilonPerRelease: 1.0
  *   neighbour: add-remove     # add-remove | replace-one
  *   contributionsPerWindow: 1
+ *   epsilonPerRunningTotal: 0.5   # with window.horizons: ε of the running totals per window
  * </pre>
  * Durations are ISO-8601 ({@code PT1M}, {@code P1D}) or a number with unit {@code ms, s, m, h, d}.
  */
 public final class WorkloadSpecParser {
     private static final Set<String> TOP_FIELDS = Set.of("id", "version", "family", "domain", "queries", "mode",
+            "amplification",
             "mechanism", "epsilonPerReport", "budget", "window", "confidence", "alpha", "epsilonSplit",
-            "expectedReportsPerWindow", "central", "protocol");
+            "expectedReportsPerWindow", "central", "protocol", "model");
     /** Upper limits that keep materialized workloads in memory (see {@link WorkloadSpec}). */
     public static final int MAX_UNIVERSE = WorkloadSpec.MAX_UNIVERSE;
     public static final long MAX_CELLS = WorkloadSpec.MAX_CELLS;
@@ -108,18 +115,32 @@ public final class WorkloadSpecParser {
             if (tree.containsKey("central")) {
                 throw new InvalidWorkloadException("central", "is only allowed with mode: central");
             }
-            b.local(epsilon(tree, "", "epsilonPerReport"));
+            Double delta = null;
+            if (tree.containsKey("amplification")) {
+                Map<?, ?> a = map(tree, "amplification");
+                checkKnown("amplification.", a, Set.of("delta"));
+                delta = number(a, "amplification.", "delta");
+            }
+            Epsilon perReport = epsilon(tree, "", "epsilonPerReport");
+            Double amplificationDelta = delta;
+            b.modeParameters(wrap("amplification.delta", () -> new WorkloadSpec.Local(perReport, amplificationDelta)));
         } else {
             if (tree.containsKey("epsilonPerReport")) {
                 throw new InvalidWorkloadException("epsilonPerReport",
                         "is a local-mode field; central mode uses central.epsilonPerRelease");
             }
             Map<?, ?> c = map(tree, "central");
-            checkKnown("central.", c, Set.of("epsilonPerRelease", "neighbour", "contributionsPerWindow"));
-            b.central(epsilon(c, "central.", "epsilonPerRelease"),
+            if (tree.containsKey("amplification")) {
+                throw new InvalidWorkloadException("amplification", "is a local-mode field: central answers are not"
+                        + " amplified by shuffling");
+            }
+            checkKnown("central.", c, Set.of("epsilonPerRelease", "neighbour", "contributionsPerWindow",
+                    "epsilonPerRunningTotal"));
+            b.modeParameters(new WorkloadSpec.Central(epsilon(c, "central.", "epsilonPerRelease"),
                     enumValue("central.neighbour", string(c, "central.", "neighbour"), NeighbourRelation::fromWireName),
                     c.containsKey("contributionsPerWindow")
-                            ? (int) integer(c, "central.", "contributionsPerWindow", 1, WorkloadSpec.MAX_CONTRIBUTIONS) : 1);
+                            ? (int) integer(c, "central.", "contributionsPerWindow", 1, WorkloadSpec.MAX_CONTRIBUTIONS) : 1,
+                    c.containsKey("epsilonPerRunningTotal") ? epsilon(c, "central.", "epsilonPerRunningTotal") : null));
         }
         Map<?, ?> budgetTree = map(tree, "budget");
         checkKnown("budget.", budgetTree, Set.of("epsilonPerPeriod", "period", "group"));
@@ -163,12 +184,18 @@ public final class WorkloadSpecParser {
         if (tree.containsKey("expectedReportsPerWindow")) {
             b.expectedReportsPerWindow(integer(tree, "", "expectedReportsPerWindow", 1, Long.MAX_VALUE / 4));
         }
+        if (tree.containsKey("model")) {
+            Map<?, ?> m = map(tree, "model");
+            checkKnown("model.", m, Set.of("loss", "radius", "regularization"));
+            b.model(new WorkloadSpec.Model(string(m, "model.", "loss"), number(m, "model.", "radius"),
+                    m.containsKey("regularization") ? number(m, "model.", "regularization") : 0.0));
+        }
         return b.build();
     }
 
     /** Maps the domain tree (exactly one kind, as the family requires) onto a {@link Domain}, which validates it. */
     private static Domain domain(QueryFamily family, Map<?, ?> d) {
-        checkKnown("domain.", d, Set.of("labels", "buckets", "attributes", "points"));
+        checkKnown("domain.", d, Set.of("labels", "buckets", "attributes", "points", "features", "response"));
         Set<String> present = new TreeSet<>();
         for (Object k : d.keySet()) {
             present.add(String.valueOf(k));
@@ -178,7 +205,16 @@ public final class WorkloadSpecParser {
             case CDF, RANGE -> Set.of("buckets");
             case MARGINALS -> Set.of("attributes");
             case POINTS -> Set.of("points");
+            case MODE -> Set.of("labels");
+            case REGRESSION, ERM -> Set.of("features", "response");
         };
+        if (family == QueryFamily.REGRESSION || family == QueryFamily.ERM) {
+            if (!present.equals(allowed)) {
+                throw new InvalidWorkloadException("domain", "family " + family.wireName()
+                        + " needs features and response, got " + (present.isEmpty() ? "none" : present));
+            }
+            return grid(d);
+        }
         if (present.size() != 1 || !allowed.contains(present.iterator().next())) {
             throw new InvalidWorkloadException("domain", "family " + family.wireName() + " needs exactly one of "
                     + new TreeSet<>(allowed) + ", got " + (present.isEmpty() ? "none" : present));
@@ -215,6 +251,43 @@ public final class WorkloadSpecParser {
                 yield new Domain.Points(labels, answers);
             }
         };
+    }
+
+    /** Maps {@code domain.features} and {@code domain.response} onto a {@link Domain.Grid}. */
+    private static Domain.Grid grid(Map<?, ?> d) {
+        List<?> raw = list(d, "domain.", "features");
+        List<Domain.Grid.Axis> features = new ArrayList<>();
+        for (int i = 0; i < raw.size(); i++) {
+            String f = "domain.features[" + i + "]";
+            if (!(raw.get(i) instanceof Map<?, ?> a)) {
+                throw new InvalidWorkloadException(f, "must be a map {name, buckets | values}, got " + raw.get(i));
+            }
+            features.add(axis(f, a));
+        }
+        Object r = required(d, "domain.", "response");
+        if (!(r instanceof Map<?, ?> rm)) {
+            throw new InvalidWorkloadException("domain.response", "must be a map {name, buckets | values}, got " + r);
+        }
+        Map<Object, Object> withName = new LinkedHashMap<>(rm);
+        withName.putIfAbsent("name", "y");
+        return new Domain.Grid(features, axis("domain.response", withName));
+    }
+
+    private static Domain.Grid.Axis axis(String f, Map<?, ?> a) {
+        checkKnown(f + ".", a, Set.of("name", "buckets", "values"));
+        String name = string(a, f + ".", "name");
+        List<Double> edges = a.containsKey("buckets") ? numbers(a, f + ".", "buckets") : List.of();
+        List<Double> values = a.containsKey("values") ? numbers(a, f + ".", "values") : List.of();
+        return new Domain.Grid.Axis(name, edges, values);
+    }
+
+    private static List<Double> numbers(Map<?, ?> tree, String prefix, String key) {
+        List<?> raw = list(tree, prefix, key);
+        List<Double> out = new ArrayList<>();
+        for (int i = 0; i < raw.size(); i++) {
+            out.add(asNumber(prefix + key + "[" + i + "]", raw.get(i)));
+        }
+        return out;
     }
 
     // ---- typed accessors -------------------------------------------------------------------------

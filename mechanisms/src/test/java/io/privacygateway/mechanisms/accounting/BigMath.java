@@ -8,9 +8,9 @@ import java.math.RoundingMode;
  * High-precision reference functions for tests (independent of the code under test): ln and exp in
  * {@link BigDecimal}, accurate to about {@link #DIGITS} significant digits.
  */
-final class BigMath {
-    static final int DIGITS = 50;
-    static final MathContext MC = new MathContext(DIGITS + 10, RoundingMode.HALF_EVEN);
+public final class BigMath {
+    public static final int DIGITS = 50;
+    public static final MathContext MC = new MathContext(DIGITS + 10, RoundingMode.HALF_EVEN);
     private static final BigDecimal TWO = BigDecimal.valueOf(2);
     private static final BigDecimal HALF = new BigDecimal("0.5");
     private static final BigDecimal LN2 = atanhTimesTwo(BigDecimal.ONE.divide(BigDecimal.valueOf(3), MC));
@@ -18,7 +18,7 @@ final class BigMath {
     private BigMath() {}
 
     /** ln x for x > 0: x = y·2^k with y in [1, 2), ln y = 2·atanh((y−1)/(y+1)). */
-    static BigDecimal ln(BigDecimal x) {
+    public static BigDecimal ln(BigDecimal x) {
         if (x.signum() <= 0) {
             throw new IllegalArgumentException("ln of non-positive " + x);
         }
@@ -41,12 +41,12 @@ final class BigMath {
         return LN2.multiply(BigDecimal.valueOf(k), MC).add(atanhTimesTwo(z), MC);
     }
 
-    static BigDecimal ln(double x) {
+    public static BigDecimal ln(double x) {
         return ln(new BigDecimal(x));
     }
 
     /** e^x for any x: e^x = (e^{x/2^s})^{2^s} with |x/2^s| < 1/2, Taylor series. */
-    static BigDecimal exp(BigDecimal x) {
+    public static BigDecimal exp(BigDecimal x) {
         if (x.signum() < 0) {
             return BigDecimal.ONE.divide(exp(x.negate()), MC);
         }
@@ -72,7 +72,7 @@ final class BigMath {
         return sum;
     }
 
-    static BigDecimal sqrt(BigDecimal x) {
+    public static BigDecimal sqrt(BigDecimal x) {
         return x.sqrt(MC);
     }
 

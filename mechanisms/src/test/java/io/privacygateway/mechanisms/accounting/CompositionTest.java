@@ -5,18 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.mechanisms.param.LogDelta;
 import java.math.BigDecimal;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Composition arithmetic and the standard accountants against hand-computed values. */
+/** Composition arithmetic against hand-computed values. */
 class CompositionTest {
-    private static final Instant T0 = Instant.parse("2024-05-01T00:00:00Z");
-
-    private static PrivacyEvent event(String mechanism, PrivacyCost cost, int minute) {
-        return PrivacyEvent.of(mechanism, cost, T0.plusSeconds(60L * minute));
-    }
-
     @Test
     void pureSumsAreExactThenRoundedUp() {
         assertThat(Composition.sumEpsilon(0.25, 0.25, 0.5)).isEqualTo(1.0);
@@ -38,36 +31,28 @@ class CompositionTest {
     }
 
     @Test
-    void mixedEventsUnderZcdpComposition() {
+    void mixedCostsUnderZcdpComposition() {
         // Pure ε = 1 → ρ = 1²/2 = 0.5; zCDP ρ = 0.25; pure ε = 0.5 → 0.125; Gaussian Δ = 1, σ = 2 → 1/8 = 0.125.
         // Total ρ = 0.5 + 0.25 + 0.125 + 0.125 = 1.0, exactly.
-        List<PrivacyEvent> events = List.of(
-                event("laplace", new PrivacyCost.Pure(1), 0),
-                event("gaussian", new PrivacyCost.Zcdp(0.25), 1),
-                event("rr", new PrivacyCost.Pure(0.5), 2),
-                event("gaussian", new PrivacyCost.Zcdp(Conversions.gaussianRho(1, 2)), 3));
-        PrivacyCost total = Accountants.zcdp().account(events);
+        List<PrivacyCost> costs = List.of(new PrivacyCost.Pure(1), new PrivacyCost.Zcdp(0.25), new PrivacyCost.Pure(0.5),
+                new PrivacyCost.Zcdp(Conversions.gaussianRho(1, 2)));
+        PrivacyCost.Zcdp total = Composition.composeZcdp(costs);
         assertThat(total).isEqualTo(new PrivacyCost.Zcdp(1.0));
         // Converted at δ = 1/e (L = 1): standard gives 1 + 2·√1 = 3; CKS is tighter.
         LogDelta d = new LogDelta(-1);
-        PrivacyCost.Approximate converted = (PrivacyCost.Approximate) Accountants.zcdpConverted(d).account(events);
-        assertThat(converted.logDelta()).isEqualTo(d);
-        assertThat(converted.epsilon()).isLessThan(3.0).isEqualTo(Conversions.zcdpToEpsilon(1.0, d));
-        // Basic pure composition refuses the zCDP events, naming the first one.
-        assertThatThrownBy(() -> Accountants.basicPure().account(events))
+        assertThat(Conversions.zcdpToEpsilon(total.rho(), d)).isLessThan(3.0);
+        // Basic pure composition refuses the zCDP costs, naming the first one.
+        assertThatThrownBy(() -> Composition.composePure(costs))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("costs[1]").hasMessageContaining("zcdp");
-        assertThat(Accountants.basicPure().account(List.of(events.get(0), events.get(2))))
-                .isEqualTo(new PrivacyCost.Pure(1.5));
+        assertThat(Composition.composePure(List.of(costs.get(0), costs.get(2)))).isEqualTo(new PrivacyCost.Pure(1.5));
     }
 
     @Test
     void basicApproximateCompositionAddsDeltasInLogSpace() {
         // ε: 1 + 0.5 + 0.25 = 1.75. δ: e^{-13} + e^{-13} = 2e^{-13}, ln = −13 + ln 2 = −12.306852819440055.
-        List<PrivacyEvent> events = List.of(
-                event("laplace", new PrivacyCost.Pure(1), 0),
-                event("purified", new PrivacyCost.Approximate(0.5, new LogDelta(-13)), 1),
-                event("purified", new PrivacyCost.Approximate(0.25, new LogDelta(-13)), 2));
-        PrivacyCost.Approximate total = (PrivacyCost.Approximate) Accountants.basicApproximate().account(events);
+        List<PrivacyCost> costs = List.of(new PrivacyCost.Pure(1), new PrivacyCost.Approximate(0.5, new LogDelta(-13)),
+                new PrivacyCost.Approximate(0.25, new LogDelta(-13)));
+        PrivacyCost.Approximate total = (PrivacyCost.Approximate) Composition.composeBasic(costs);
         assertThat(total.epsilon()).isEqualTo(1.75);
         BigDecimal exact = BigDecimal.valueOf(-13).add(BigMath.ln(BigDecimal.valueOf(2)));
         assertThat(new BigDecimal(total.logDelta().value())).isGreaterThanOrEqualTo(exact)
@@ -93,15 +78,11 @@ class CompositionTest {
     }
 
     @Test
-    void emptyHistoriesCostNothing() {
-        assertThat(Accountants.basicPure().account(List.of())).isEqualTo(new PrivacyCost.Pure(0));
-        assertThat(Accountants.zcdp().account(List.of())).isEqualTo(new PrivacyCost.Zcdp(0));
-        assertThat(Accountants.basicApproximate().account(List.of())).isEqualTo(new PrivacyCost.Pure(0));
-        assertThat(((PrivacyCost.Approximate) Accountants.zcdpConverted(new LogDelta(-5)).account(List.of())).epsilon()).isZero();
-        assertThat(Accountants.zcdp().name()).isEqualTo("zcdp");
-        assertThat(Accountants.basicPure().name()).isEqualTo("basic-pure");
-        assertThatThrownBy(() -> Accountants.zcdpConverted(null)).hasMessageContaining("target");
-        assertThatThrownBy(() -> Accountants.zcdp().account(null)).hasMessageContaining("events");
+    void nothingComposedCostsNothing() {
+        assertThat(Composition.composePure(List.of())).isEqualTo(new PrivacyCost.Pure(0));
+        assertThat(Composition.composeZcdp(List.of())).isEqualTo(new PrivacyCost.Zcdp(0));
+        assertThat(Composition.composeBasic(List.of())).isEqualTo(new PrivacyCost.Pure(0));
+        assertThatThrownBy(() -> Composition.composeZcdp(null)).hasMessageContaining("costs");
     }
 
     @Test

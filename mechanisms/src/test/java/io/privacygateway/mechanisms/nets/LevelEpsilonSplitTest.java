@@ -44,13 +44,18 @@ class LevelEpsilonSplitTest {
     }
 
     private static void assertBudget(double[] eps, double total) {
+        assertBudget(eps, Epsilon.exactly(new BigDecimal(total)));
+    }
+
+    /** Σ ε_j <= the declared decimal, exactly, and the budget is spent (see LevelEpsilonSplitBudgetTest). */
+    private static void assertBudget(double[] eps, Epsilon total) {
         BigDecimal s = BigDecimal.ZERO;
         for (double v : eps) {
             assertThat(v).isFinite().isGreaterThanOrEqualTo(0);
             s = s.add(new BigDecimal(v));
         }
-        assertThat(s.compareTo(new BigDecimal(total))).isLessThanOrEqualTo(0);
-        assertThat(s.doubleValue()).isCloseTo(total, within(1e-12 * total));
+        assertThat(s).isLessThanOrEqualTo(total.exact());
+        assertThat(s.doubleValue()).isCloseTo(total.value(), within(1e-12 * total.value()));
     }
 
     /** min over ε_1 ∈ (0, E) of err_1(ε_1) + err_2(E − ε_1): a fine grid, then zooming in. */
@@ -251,7 +256,7 @@ class LevelEpsilonSplitTest {
             Split opt = LevelEpsilonSplit.optimal(levels, M, n, e);
             Split eq = LevelEpsilonSplit.equalSplit(levels, M, n, e);
             assertThat(opt.predictedError()).isLessThanOrEqualTo(eq.predictedError());
-            assertBudget(opt.epsilons(), e.value());
+            assertBudget(opt.epsilons(), e);
             for (int j = 0; j < k; j++) {
                 if (levels.get(j).trivial()) {
                     assertThat(opt.epsilons()[j]).isZero();

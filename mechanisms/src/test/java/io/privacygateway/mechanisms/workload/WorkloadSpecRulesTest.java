@@ -169,8 +169,20 @@ class WorkloadSpecRulesTest {
                 new Horizon.Span(Duration.ofMinutes(3)), new Horizon.Span(Duration.ofMinutes(4)),
                 new Horizon.Span(Duration.ofMinutes(5)), new Horizon.Span(Duration.ofMinutes(6))))), "window.horizons");
         fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.SinceActivation()))), "window.horizons");
-        assertThat(central().window(new WorkloadSpec.Window(m, g, List.of(new Horizon.SinceActivation(),
-                new Horizon.Span(Duration.ofHours(1))))).build().window().horizons()).hasSize(2);
+        WorkloadSpec.Window withTotals = new WorkloadSpec.Window(m, g, List.of(new Horizon.SinceActivation(),
+                new Horizon.Span(Duration.ofHours(1))));
+        // central running totals cost their own ε per window, declared next to the release's
+        assertThatThrownBy(() -> central().window(withTotals).build()).isInstanceOf(InvalidWorkloadException.class)
+                .hasMessageStartingWith("central.epsilonPerRunningTotal:");
+        WorkloadSpec totals = central().window(withTotals).modeParameters(new WorkloadSpec.Central(Epsilon.of(1),
+                NeighbourRelation.ADD_REMOVE, 2, Epsilon.of(0.5))).build();
+        assertThat(totals.window().horizons()).hasSize(2);
+        assertThat(((WorkloadSpec.Central) totals.modeParameters()).epsilonPerCharge()).isEqualTo(Epsilon.of(1.5));
+        assertThat(CanonicalForm.of(totals)).contains("epsilonPerRunningTotal");
+        assertThatThrownBy(() -> central().modeParameters(new WorkloadSpec.Central(Epsilon.of(1),
+                NeighbourRelation.ADD_REMOVE, 2, Epsilon.of(0.5))).build()).isInstanceOf(InvalidWorkloadException.class)
+                .hasMessageStartingWith("central.epsilonPerRunningTotal:");
+        assertThat(CanonicalForm.of(central().build())).doesNotContain("epsilonPerRunningTotal");
         // the file syntax
         var tree = WorkloadSpecParser.tree();
         tree.put("id", "h");

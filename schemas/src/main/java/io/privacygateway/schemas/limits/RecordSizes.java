@@ -25,7 +25,8 @@ import org.apache.avro.specific.SpecificDatumWriter;
  *
  * <ul>
  *   <li>the answer: a {@link WindowAnswer} with every array full (m labels, estimates, bounds, standard errors,
- *       unprojected values) and one level per release level, serialized exactly;
+ *       unprojected values) and one level per release level, serialized exactly; for the window-analytics
+ *       families also the most items and named scalars they publish ({@code AnalyticsMechanisms});
  *   <li>the window partial: the aggregate's {@code 8 × length} bytes plus its header;
  *   <li>a device's budget entry: local, the used sequence numbers of a period; central, the windows a period's
  *       budget can pay for, each with its L contribution slots.
@@ -43,9 +44,13 @@ public final class RecordSizes {
     private RecordSizes() {}
 
     /** The sizes of a workload version's records. */
-    public record Sizes(int answerBytes, long partialBytes, long budgetEntryBytes) {
+    public record Sizes(int answerBytes, long partialBytes, long budgetEntryBytes, long runningTotalStateBytes) {
         /** The first record over {@code limit}, described for an error message, or {@code null}. */
         public String overLimit(long limit) {
+            if (runningTotalStateBytes > limit) {
+                return "the state of its running totals (window.horizons) could reach " + runningTotalStateBytes
+                        + " bytes";
+            }
             if (answerBytes > limit) {
                 return "its answers would be " + answerBytes + " bytes";
             }
@@ -79,7 +84,25 @@ public final class RecordSizes {
                 .setCost(io.privacygateway.schemas.avro.PrivacyCostRecord.newBuilder().setKind("pure").setEpsilon(1)
                         .setDelta(0).build())
                 .setFamily(w.spec().family().wireName())
+                .setHorizon("since-activation")
+                .setAmplified(io.privacygateway.schemas.avro.AmplifiedGuarantee.newBuilder().setEpsilon(1).setDelta(1)
+                        .setMethod("variation-ratio").build())
                 .setReleasedAtStreamTime(Long.MAX_VALUE).build();
+        if (w.spec().family().isWindowAnalytics()) { // analytics answers: a released label and named scalars
+            int longest = w.workload().universeLabels().stream().mapToInt(String::length).max().orElse(0);
+            List<io.privacygateway.schemas.avro.AnswerItem> items = new ArrayList<>();
+            for (int i = 0; i < io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.MAX_ITEMS; i++) {
+                items.add(io.privacygateway.schemas.avro.AnswerItem.newBuilder().setLabel("x".repeat(longest))
+                        .setEstimate(1).setLower(0).setUpper(1).build());
+            }
+            java.util.Map<String, Double> scalars = new java.util.TreeMap<>();
+            for (int i = 0; i < io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.MAX_SCALARS; i++) {
+                scalars.put(String.format("%032d", i), 1.0);
+            }
+            a.setItems(items);
+            a.setScalars(scalars);
+            a.setMaxErrorBound(1.0);
+        }
         int answer = serializedSize(a) + 5 + 64; // wire-format header and a margin for fields added later
         long partial = 8L * w.aggregateLength() + 256;
         long budget;
@@ -93,7 +116,9 @@ public final class RecordSizes {
             long paid = Math.min(s.reportsPerPeriod(), windowsPerPeriod);
             budget = 128 + paid * (8 + 4 + (c.slots() + 7) / 8);
         }
-        return new Sizes(answer, partial, budget);
+        long state = w instanceof CentralWorkload c && c.parameters().epsilonPerRunningTotal() != null
+                ? c.runningTotals().orElseThrow().codec().maxBytes() : 0;
+        return new Sizes(answer, partial, budget, state);
     }
 
     /**

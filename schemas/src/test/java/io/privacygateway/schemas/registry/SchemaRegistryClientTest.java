@@ -1,5 +1,6 @@
 package io.privacygateway.schemas.registry;
 
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 

@@ -10,7 +10,7 @@ import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.registry.SchemaRegistryConfig;
 import io.privacygateway.schemas.testing.SampleRecords;

@@ -1,6 +1,6 @@
 package io.privacygateway.schemas.testing;
 
-import io.privacygateway.schemas.registry.EmbeddedRegistry;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import java.nio.file.Path;
 
 /** Starts one real EmbeddedRegistry for a test class, logging to target/registry-logs. */

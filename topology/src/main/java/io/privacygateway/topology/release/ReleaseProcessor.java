@@ -1,5 +1,8 @@
 package io.privacygateway.topology.release;
 
+import io.privacygateway.mechanisms.continual.ContinualCounter;
+import io.privacygateway.mechanisms.continual.ContinualState;
+import io.privacygateway.mechanisms.continual.HorizonAnswer;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
@@ -60,6 +63,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     private WriteBehindStore<String, ReleaseSchedule> schedules;
     private WriteBehindStore<String, ReleaseAccount> accounts;
     private WriteBehindStore<HorizonKey, WindowAggregate> horizons;
+    private WriteBehindStore<String, byte[]> totals;
 
     /**
      * A central answer computed at {@code startedAt} (monotonic) and written at {@code startedAt + delay}.
@@ -67,7 +71,8 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
      * @param segment the schedule segment (version) of the window
      */
     private record Pending(ReleaseSchedule.Segment segment, long windowStart, WindowAnswer record, long n,
-            BigDecimal epsilon, String mechanism, long writeAt) {}
+            BigDecimal epsilon, String mechanism, long writeAt, List<WindowAnswer> runningTotals,
+            ContinualState totalsState) {}
 
     ReleaseProcessor(GatewayConfig config, WorkloadCatalog catalog, GatewayMetrics metrics, CentralReleaser central,
             ReleaseStores names, java.util.function.LongSupplier monotonicMillis) {
@@ -87,8 +92,10 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         schedules = context.getStateStore(names.schedules());
         accounts = context.getStateStore(names.accounts());
         horizons = context.getStateStore(names.horizons());
+        totals = context.getStateStore(names.runningTotals());
         merged.loadAll();
         horizons.loadAll();
+        totals.loadAll();
         progress.loadAll();
         schedules.loadAll();
         accounts.loadAll();
@@ -268,6 +275,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
             WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, start, streamTime)
                     : AnswerRecords.toRecord(local.pipeline().release().release(agg.state(), n), w, start, 0.0,
                             streamTime);
+            AnswerRecords.amplify(record, local, n, w.window().sizeMillis());
             write(w, start, w.window().endOf(start), record, n);
         } catch (RuntimeException e) {
             metrics.releaseFailed(w.id());
@@ -315,6 +323,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                     : AnswerRecords.toRecord(w.pipeline().release().release(sum.state(), n), w, from, 0.0, streamTime);
             record.setWindowEnd(java.time.Instant.ofEpochMilli(windowEnd));
             record.setHorizon(span.wireName());
+            AnswerRecords.amplify(record, w, n, span.millis());
             write(w, from, windowEnd, record, n);
         } catch (RuntimeException e) {
             metrics.releaseFailed(w.id());
@@ -341,33 +350,96 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         }
         int computed = 0;
         while (computed < max && start < seg.endStart() && c.window().closedAt(start, progress)) {
-            queue.addLast(compute(c, seg, start));
+            queue.addLast(compute(c, seg, start, totalsBefore(c, seg, start)));
             start += seg.windowMillis();
             computed++;
         }
         return computed;
     }
 
-    private Pending compute(CentralWorkload c, ReleaseSchedule.Segment seg, long start) {
+    private Pending compute(CentralWorkload c, ReleaseSchedule.Segment seg, long start, ContinualState totalsBefore) {
         long startedAt = monotonicMillis.getAsLong();
         WindowAggregate agg = aggregate(c, new WindowKey(c.id(), c.contentHash(), start));
         long[] counts = agg == null ? new long[c.aggregateLength()] : agg.state();
         WindowAnswer record = null;
         String mechanism = c.spec().mechanism().wireName();
+        List<WindowAnswer> runningTotals = List.of();
+        ContinualState totalsAfter = null;
         try {
             Answer a = central.release(c, counts);
             mechanism = a.mechanism().wireName();
             record = AnswerRecords.toRecord(a, c, start, 0.0, c.window().closesAt(start));
+            if (totalsBefore != null) {
+                ContinualCounter counter = c.runningTotals().orElseThrow();
+                totalsAfter = central.runningTotals(counter, totalsBefore, start, counts);
+                List<WindowAnswer> out = new ArrayList<>();
+                for (HorizonAnswer h : counter.answers(totalsAfter)) {
+                    out.add(AnswerRecords.runningTotal(h, c, c.window().closesAt(start)));
+                }
+                runningTotals = out;
+            }
         } catch (RuntimeException e) {
             metrics.releaseFailed(c.id());
             LOG.error("releasing window {} of {} failed; the window is skipped ({})", start, c.id(),
                     e.getClass().getSimpleName(), e);
+            record = null;
+            runningTotals = List.of();
+            totalsAfter = totalsBefore == null ? null : skipped(c, totalsBefore, start);
         }
         if (monotonicMillis.getAsLong() - startedAt > config.centralReleaseDelay().toMillis()) {
             metrics.releaseOverrun(c.id());
         }
-        return new Pending(seg, start, record, agg == null ? 0 : agg.n(), c.parameters().epsilonPerRelease().exact(),
-                mechanism, startedAt + config.centralReleaseDelay().toMillis());
+        return new Pending(seg, start, record, agg == null ? 0 : agg.n(), c.parameters().epsilonPerCharge().exact(),
+                mechanism, startedAt + config.centralReleaseDelay().toMillis(), runningTotals, totalsAfter);
+    }
+
+    /**
+     * The running totals' state after a window whose release failed: the window is added with zero counts (the tree
+     * needs every window in order; no answer of this window or its totals is published, and none of its reports is
+     * in any later total), so later windows' totals stay correct for every other window.
+     */
+    private ContinualState skipped(CentralWorkload c, ContinualState before, long start) {
+        try {
+            return central.runningTotals(c.runningTotals().orElseThrow(), before, start,
+                    new long[c.aggregateLength()]);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The running totals' state before the window starting at {@code start} of central segment {@code seg}: after the
+     * last computed (pending) window of the segment, else as stored, else a new tree starting with this window. Empty
+     * ({@code null}) for a workload without running totals.
+     */
+    private ContinualState totalsBefore(CentralWorkload c, ReleaseSchedule.Segment seg, long start) {
+        if (c.parameters().epsilonPerRunningTotal() == null) {
+            return null;
+        }
+        ContinualCounter counter = c.runningTotals().orElseThrow();
+        java.util.ArrayDeque<Pending> queue = pending.get(c.id());
+        if (queue != null) {
+            for (java.util.Iterator<Pending> it = queue.descendingIterator(); it.hasNext(); ) {
+                Pending p = it.next();
+                if (p.segment().contentHash().equals(seg.contentHash()) && p.totalsState() != null) {
+                    return p.totalsState();
+                }
+            }
+        }
+        byte[] stored = totals.get(totalsKey(c));
+        if (stored != null) {
+            try {
+                return counter.codec().decode(stored);
+            } catch (IllegalArgumentException e) {
+                metrics.invalidPartial();
+                LOG.error("the stored running totals of {} are unreadable; they start again", c.id());
+            }
+        }
+        return counter.start(start);
+    }
+
+    private static String totalsKey(ResolvedWorkload w) {
+        return w.id() + "#" + w.contentHash();
     }
 
     /** Writes every pending central answer whose time has come, in window order, charging the privacy account. */
@@ -392,6 +464,15 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                     p.record().setCumulativeEpsilon(cumulative);
                     metrics.cumulativeEpsilon(id, cumulative);
                     write(w, p.windowStart(), w.window().endOf(p.windowStart()), p.record(), p.n());
+                    for (WindowAnswer total : p.runningTotals()) {
+                        total.setCumulativeEpsilon(cumulative);
+                        write(w, total.getWindowStart().toEpochMilli(), total.getWindowEnd().toEpochMilli(), total,
+                                total.getN());
+                    }
+                }
+                if (p.totalsState() != null && w != null) {
+                    totals.put(totalsKey(w), ((CentralWorkload) w).runningTotals().orElseThrow().codec()
+                            .encode(p.totalsState()));
                 }
                 WindowKey key = new WindowKey(id, p.segment().contentHash(), p.windowStart());
                 if (merged.get(key) != null) {
@@ -400,7 +481,13 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 ReleaseSchedule schedule = schedules.get(id);
                 ReleaseSchedule.Segment current = schedule == null ? null : schedule.segment(p.segment().contentHash());
                 if (current != null && current.nextStart() == p.windowStart()) {
-                    schedules.put(id, schedule.advance(current));
+                    ReleaseSchedule advanced = schedule.advance(current);
+                    schedules.put(id, advanced);
+                    ReleaseSchedule.Segment after = advanced.segment(p.segment().contentHash());
+                    String totalsKey = id + "#" + p.segment().contentHash();
+                    if (after != null && after.done() && totals.get(totalsKey) != null) {
+                        totals.delete(totalsKey); // the version's last window: its running totals end with it
+                    }
                 }
                 wrote = true;
             }

@@ -44,6 +44,7 @@ public final class ReleaseSupplier implements ProcessorSupplier<String, byte[], 
                         StateSerdes.of(ReleaseSchedule::toBytes, ReleaseSchedule::fromBytes)),
                 WriteBehindStoreBuilder.live(names.accounts(), StateSerdes.STRING,
                         StateSerdes.of(ReleaseAccount::toBytes, ReleaseAccount::fromBytes)),
-                WriteBehindStoreBuilder.live(names.horizons(), StateSerdes.HORIZON_KEY, StateSerdes.WINDOW_AGGREGATE));
+                WriteBehindStoreBuilder.live(names.horizons(), StateSerdes.HORIZON_KEY, StateSerdes.WINDOW_AGGREGATE),
+                WriteBehindStoreBuilder.live(names.runningTotals(), StateSerdes.STRING, Serdes.ByteArray()));
     }
 }

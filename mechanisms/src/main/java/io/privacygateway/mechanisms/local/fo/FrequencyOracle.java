@@ -3,7 +3,9 @@ package io.privacygateway.mechanisms.local.fo;
 import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 
 /**
@@ -49,14 +51,30 @@ public interface FrequencyOracle {
     int payloadBytes();
 
     /**
-     * Device side: randomizes {@code value} into a payload.
+     * Device side: randomizes {@code value} into a payload, drawing exactly through
+     * {@link ExactSampler#draws(RandomBits)} of {@code secret}.
      *
      * @param value the device's value, in {@code [0, k)}
      * @param publicBase the report's public-coin base word
      *     ({@link io.privacygateway.mechanisms.coins.PublicCoins#base})
      * @param secret the secret randomness
      */
-    byte[] randomize(int value, long publicBase, RandomBits secret);
+    default byte[] randomize(int value, long publicBase, RandomBits secret) {
+        return randomize(value, publicBase, ExactSampler.draws(secret));
+    }
+
+    /**
+     * Device side: randomizes {@code value} into a payload with the given draws.
+     *
+     * <p>The sequence of calls made on {@code draws} (their count, kinds and parameters) is the same for
+     * every value and every outcome of earlier draws; it depends only on the instance and on
+     * {@code publicBase}. So the device's work does not reveal its value.
+     *
+     * @param value the device's value, in {@code [0, k)}
+     * @param publicBase the report's public-coin base word
+     * @param draws the secret draws
+     */
+    byte[] randomize(int value, long publicBase, SecretDraws draws);
 
     /** The number of counters in the server state. */
     int stateLength();

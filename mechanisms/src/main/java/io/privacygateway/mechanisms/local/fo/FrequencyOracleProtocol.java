@@ -8,7 +8,7 @@ import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.util.List;
@@ -83,8 +83,8 @@ public final class FrequencyOracleProtocol implements LocalProtocol {
     }
 
     @Override
-    public byte[] randomize(int value, ReportCoordinates coordinates, RandomBits secret) {
-        return oracle.randomize(value, publicBase(coordinates), Require.nonNull("secret", secret));
+    public byte[] randomize(int value, ReportCoordinates coordinates, SecretDraws draws) {
+        return oracle.randomize(value, publicBase(coordinates), Require.nonNull("secret", draws));
     }
 
     @Override

@@ -17,8 +17,9 @@ import io.privacygateway.mechanisms.workload.MechanismId;
  * {@code ε} below about {@code k·2^-53} (rejected).
  *
  * <p><b>Guarantee.</b> ε-LDP exactly: {@code P(y | x) ∈ {p, q}} for every {@code y}, and
- * {@code max/min <= e^ε}. Secret randomness: one {@link ExactSampler#bernoulli} and, with probability
- * {@code 1 − p}, one {@link ExactSampler#uniformInt}{@code (k − 1)}.
+ * {@code max/min <= e^ε}. Secret randomness: one {@link ExactSampler#bernoulli} and one
+ * {@link ExactSampler#uniformInt}{@code (k − 1)}, always both (the replacement is drawn even when the
+ * value is kept, so the device's work does not depend on the coin).
  *
  * <p><b>Wire format.</b> The reported index, unsigned big-endian, 1–4 bytes ({@link IndexCodec}).
  * Server: support count = histogram of reports; {@code p* = p}, {@code q* = q}, cross-supports are

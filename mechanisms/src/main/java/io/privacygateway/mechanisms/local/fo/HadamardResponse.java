@@ -4,7 +4,7 @@ import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.DyadicProbability;
 import io.privacygateway.mechanisms.random.ExactSampler;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -91,10 +91,10 @@ public final class HadamardResponse extends AbstractOracle {
     }
 
     @Override
-    public byte[] randomize(int value, long publicBase, RandomBits secret) {
+    public byte[] randomize(int value, long publicBase, SecretDraws draws) {
         checkValue(value);
-        int j = ExactSampler.uniformInt(secret, bigK);
-        boolean want = ExactSampler.bernoulli(secret, in);
+        int j = draws.uniformInt(bigK);
+        boolean want = draws.bernoulli(in);
         if (inSet(value, j) != want) {
             j ^= Integer.lowestOneBit(value + 1);
         }

@@ -1,7 +1,7 @@
 package io.privacygateway.mechanisms.local.fo;
 
 import io.privacygateway.mechanisms.random.Rational;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 
 /**
  * A support-count oracle whose report is a single index in {@code [0, indexRange())}: GRR and OLH. The
@@ -13,7 +13,7 @@ interface IndexOracle {
     int indexRange();
 
     /** The randomized index of {@code value} (validated by the caller). */
-    int randomizeIndex(int value, long publicBase, RandomBits secret);
+    int randomizeIndex(int value, long publicBase, SecretDraws draws);
 
     /** Adds the supports of index {@code y < indexRange()} to {@code state[offset .. offset + k)}. */
     void accumulateIndex(int y, long publicBase, long[] state, int offset);

@@ -2,8 +2,7 @@ package io.privacygateway.mechanisms.local.fo;
 
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.DyadicProbability;
-import io.privacygateway.mechanisms.random.ExactSampler;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -16,8 +15,12 @@ import java.math.BigInteger;
  *
  * <p>Guarantee: {@code p} is the largest value on the 2^-53 grid with {@code p(g−1)/(1−p) ≤ L} where
  * {@code L ≤ e^ε} is a certified lower bound; the constructor also checks the reverse ratio, so every pair
- * of inputs has output-probability ratio at most {@code e^ε} (ε-LDP). The secret draws are one exact
- * Bernoulli and, on a miss, one exact uniform integer, both from the caller's {@link RandomBits}.
+ * of inputs has output-probability ratio at most {@code e^ε} (ε-LDP).
+ *
+ * <p><b>Secret draws.</b> Always exactly two, in this order: {@code bernoulli(p)} (keep the target?) and
+ * {@code uniformInt(g − 1)} (the replacement, used only on a miss). Drawing the replacement on a hit too
+ * costs one word but makes the device's work independent of its value and of the coin: a device that drew
+ * the replacement only on a miss would reveal the coin, and with it much of its value, through its timing.
  */
 abstract class IndexResponseOracle extends SupportCountOracle implements IndexOracle {
     final int range;
@@ -70,19 +73,18 @@ abstract class IndexResponseOracle extends SupportCountOracle implements IndexOr
     }
 
     @Override
-    public final byte[] randomize(int value, long publicBase, RandomBits secret) {
+    public final byte[] randomize(int value, long publicBase, SecretDraws draws) {
         checkValue(value);
-        return IndexCodec.encode(randomizeIndex(value, publicBase, secret), width);
+        return IndexCodec.encode(randomizeIndex(value, publicBase, draws), width);
     }
 
     @Override
-    public final int randomizeIndex(int value, long publicBase, RandomBits secret) {
+    public final int randomizeIndex(int value, long publicBase, SecretDraws draws) {
         int t = target(value, publicBase);
-        if (ExactSampler.bernoulli(secret, keep)) {
-            return t;
-        }
-        int other = ExactSampler.uniformInt(secret, range - 1);
-        return other >= t ? other + 1 : other;
+        boolean hit = draws.bernoulli(keep);
+        int other = draws.uniformInt(range - 1);
+        int replacement = other >= t ? other + 1 : other;
+        return hit ? t : replacement;
     }
 
     @Override

@@ -4,7 +4,7 @@ import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.DyadicProbability;
 import io.privacygateway.mechanisms.random.ExactSampler;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -22,7 +22,11 @@ import java.math.BigInteger;
  * <p><b>Guarantee.</b> ε-LDP exactly: for outputs {@code B} and inputs {@code x ≠ x'} only bits {@code x}
  * and {@code x'} differ in distribution, and the ratio is largest for {@code B_x = 1, B_x' = 0}:
  * {@code [p (1 − q)]/[q (1 − p)] = (1 − q)/q <= e^ε}; the reverse case gives {@code q/(1 − q) <= 1}.
- * Secret randomness: {@code k} independent {@link ExactSampler#bernoulli} draws, one 64-bit word each.
+ * Secret randomness: {@code k + 1} independent {@link ExactSampler#bernoulli} draws, one 64-bit word each,
+ * in an order and with probabilities that do not depend on the value: bit {@code x} is drawn with
+ * probability {@code q} for every {@code x}, then one draw with probability 1/2 replaces the value's bit.
+ * (Drawing the value's bit with 1/2 in its place would put the value's position into the sequence of
+ * draw parameters.)
  * (An exact batched sampler, e.g. comparing uniform bits lazily against the numerator's binary expansion
  * at about 2 bits per draw, would use ~32× fewer words; it belongs in {@code ExactSampler} and is not used
  * here.)
@@ -86,15 +90,17 @@ public final class OptimizedUnaryEncoding extends SupportCountOracle {
     }
 
     @Override
-    public byte[] randomize(int value, long publicBase, RandomBits secret) {
+    public byte[] randomize(int value, long publicBase, SecretDraws draws) {
         checkValue(value);
         byte[] out = new byte[bytes];
         for (int x = 0; x < k; x++) {
-            boolean bit = ExactSampler.bernoulli(secret, x == value ? DyadicProbability.HALF : q);
-            if (bit) {
+            if (draws.bernoulli(q)) {
                 out[x >>> 3] |= (byte) (1 << (x & 7));
             }
         }
+        int own = draws.bernoulli(DyadicProbability.HALF) ? 1 : 0;
+        int mask = 1 << (value & 7);
+        out[value >>> 3] = (byte) ((out[value >>> 3] & ~mask) | (own << (value & 7)));
         return out;
     }
 

@@ -5,7 +5,7 @@ import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.DyadicProbability;
 import io.privacygateway.mechanisms.random.ExactSampler;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -20,9 +20,18 @@ import java.math.BigInteger;
  * {@code π = d e^ε/(d e^ε + k − d)} report {@code x} plus a uniform {@code (d − 1)}-subset of the other
  * {@code k − 1} values, otherwise a uniform {@code d}-subset of the other values. Here {@code π = N/2^53}
  * with {@code N} the largest grid numerator with {@code N (k − d) <= L d (2^53 − N)}, {@code L <= e^ε}
- * certified ({@link Grid}). Uniform subsets are drawn exactly with Floyd's algorithm (one
- * {@link ExactSampler#uniformInt} per element), so {@code P(S | x) = π/C(k−1, d−1)} for {@code x ∈ S} and
+ * certified ({@link Grid}). So {@code P(S | x) = π/C(k−1, d−1)} for {@code x ∈ S} and
  * {@code (1 − π)/C(k−1, d)} otherwise.
+ *
+ * <p><b>Sampling (exact, with value-independent draws).</b> One {@code bernoulli(π)}; a uniform
+ * {@code d}-subset {@code T} of the other {@code k − 1} values by Floyd's algorithm ({@code d} draws
+ * {@code uniformInt(k − d)}, ..., {@code uniformInt(k − 1)}); and, if {@code d > 1}, one
+ * {@code uniformInt(d)} choosing a position {@code i}. Output {@code T} on a miss; on a hit, {@code T}
+ * without its {@code i}-th element (in drawing order) plus {@code x}. Removing a uniformly chosen element of
+ * a uniform {@code d}-subset leaves a uniform {@code (d−1)}-subset (each {@code (d−1)}-subset arises from
+ * {@code k − d} supersets, each with probability {@code 1/(C(k−1, d)·d)}), so the law is the one above.
+ * The draws are the same for every value and every coin; drawing a {@code (d−1)}-subset on a hit and a
+ * {@code d}-subset on a miss would not be.
  *
  * <p><b>Guarantee.</b> ε-LDP exactly: for {@code x ∈ S, x' ∉ S} the ratio is
  * {@code [π/(1 − π)]·(k − d)/d <= L <= e^ε}; the reverse ratio is checked {@code <= L} at construction;
@@ -142,23 +151,28 @@ public final class SubsetSelection extends SupportCountOracle {
     }
 
     @Override
-    public byte[] randomize(int value, long publicBase, RandomBits secret) {
+    public byte[] randomize(int value, long publicBase, SecretDraws draws) {
         checkValue(value);
-        byte[] out = new byte[bytes];
-        int s = d;
-        if (ExactSampler.bernoulli(secret, include)) {
-            set(out, value);
-            s = d - 1;
-        }
-        // Floyd's algorithm: a uniform s-subset of the k−1 other values, indexed 0..k−2 and mapped past value.
+        boolean hit = draws.bernoulli(include);
+        // Floyd's algorithm: a uniform d-subset of the k−1 other values, indexed 0..k−2 (mapped past value).
         int others = k - 1;
-        for (int j = others - s; j < others; j++) {
-            int t = skip(ExactSampler.uniformInt(secret, j + 1), value);
-            if (isSet(out, t)) {
-                set(out, skip(j, value));
-            } else {
-                set(out, t);
+        byte[] chosen = new byte[(others + 7) >>> 3];
+        int[] picks = new int[d];
+        for (int j = others - d, i = 0; j < others; j++, i++) {
+            int t = draws.uniformInt(j + 1);
+            int pick = isSet(chosen, t) ? j : t;
+            set(chosen, pick);
+            picks[i] = pick;
+        }
+        int drop = d > 1 ? draws.uniformInt(d) : 0; // d is public: the same draws for every value
+        byte[] out = new byte[bytes];
+        for (int i = 0; i < d; i++) {
+            if (!(hit && i == drop)) {
+                set(out, skip(picks[i], value));
             }
+        }
+        if (hit) {
+            set(out, value);
         }
         return out;
     }

@@ -6,7 +6,7 @@ import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.ExactSampler;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.util.Arrays;
 
@@ -185,10 +185,10 @@ public final class TreeMechanism extends AbstractOracle {
     }
 
     @Override
-    public byte[] randomize(int value, long publicBase, RandomBits secret) {
+    public byte[] randomize(int value, long publicBase, SecretDraws draws) {
         checkValue(value);
         int l = levelOf(publicBase);
-        int y = ((IndexOracle) oracles[l]).randomizeIndex(ancestor(value, l), publicBase, secret);
+        int y = ((IndexOracle) oracles[l]).randomizeIndex(ancestor(value, l), publicBase, draws);
         return IndexCodec.encode(y, width);
     }
 

@@ -8,7 +8,9 @@ import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.Rational;
+import io.privacygateway.mechanisms.random.SecretDraws;
+import java.math.BigInteger;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.util.ArrayList;
@@ -24,13 +26,16 @@ import java.util.List;
  * using the public direction {@code Z_j} = the first {@code m} outputs of {@link PublicGaussian} on
  * public stream {@code j} ({@link PublicCoins#stream}) of the report. It consumes exactly one secret
  * 64-bit word per level, in level order (also for levels whose bit is fair). A level with {@code r_j = 0},
- * or a value with {@code v = 0}, sends a fair bit ({@code P = 1/2} exactly, independent of the value).
+ * or a value with {@code v = 0}, sends a fair bit ({@code P = 1/2} exactly, independent of the value). The
+ * device's work does not depend on its value: it builds {@code Z_j} for every level of positive radius,
+ * also when its own vector is 0, and makes one {@code bernoulli(T_j, 54)} draw per level.
  *
  * <p><b>Payload.</b> {@code ⌈L/8⌉} bytes for {@code L} levels; level {@code j}'s sign is bit
  * {@code j & 7} (least significant first) of byte {@code j >>> 3}, 1 meaning {@code S = +1}. The unused
  * high bits of the last byte must be 0; any other length or a stray bit makes the payload malformed.
  *
- * <p><b>Privacy.</b> The report is {@code Σ_j ε_j}-LDP for every value of the public coins: each level's
+ * <p><b>Privacy.</b> The report is {@code Σ_j ε_j}-LDP ({@link #epsilon()}: the exact decimal sum of the
+ * levels' declared values) for every value of the public coins: each level's
  * bit has {@code P(bit | z, x) / P(bit | z, x') ≤ e^{ε_j}} (see {@link GaussianSignRandomizer}), the
  * levels use independent secret words, and the public coins do not depend on the value.
  *
@@ -91,7 +96,8 @@ public final class GaussianSignProtocol implements LocalProtocol {
      *     {@code m}; every level must have {@code universeSize} rows of dimension {@code queryCount}
      * @param id {@link MechanismId#LOCAL_PROJECTION} or {@link MechanismId#LOCAL_COARSE_PROJECTION} (exactly
      *     one level), or {@link MechanismId#LOCAL_CHAINING}
-     * @param levels 1 to {@value #MAX_LEVELS} levels; {@code Σ ε_j} must be a valid {@link Epsilon}
+     * @param levels 1 to {@value #MAX_LEVELS} levels; {@code Σ ε_j} (the exact sum of the declared values,
+     *     which is this protocol's {@link #epsilon()}) must be a valid {@link Epsilon}
      * @param biasBound the design bias reported in {@link LocalEstimate#biasBound()}, finite, {@code >= 0}
      */
     public GaussianSignProtocol(Workload workload, MechanismId id, List<GaussianLevel> levels, double biasBound) {
@@ -145,7 +151,6 @@ public final class GaussianSignProtocol implements LocalProtocol {
         this.biasNumerators = new long[levelCount];
         this.vectors = new double[levelCount][];
         this.valueBias = new long[levelCount][];
-        double epsSum = 0;
         for (int j = 0; j < levelCount; j++) {
             GaussianLevel level = this.levels.get(j);
             PointSet vv = level.valueVectors();
@@ -157,7 +162,6 @@ public final class GaussianSignProtocol implements LocalProtocol {
                 throw new IllegalArgumentException(
                         "levels[" + j + "].valueVectors must have dimension " + dim + ", got " + vv.dim());
             }
-            epsSum += level.epsilon().value();
             double r = level.radius();
             radii[j] = r;
             vectors[j] = vv.toRowMajor();
@@ -171,7 +175,10 @@ public final class GaussianSignProtocol implements LocalProtocol {
                 }
             }
         }
-        this.epsilon = Epsilon.of("sum of level epsilons", epsSum);
+        // the exact sum of the declared level values: never below the loss the levels realise (each level
+        // computes with ε_j.value() <= ε_j.exact()); a floating-point sum could round below it
+        this.epsilon = Epsilon.exactly("sum of level epsilons", Epsilon.sum(
+                this.levels.stream().map(GaussianLevel::epsilon).toList()));
     }
 
     @Override
@@ -242,11 +249,29 @@ public final class GaussianSignProtocol implements LocalProtocol {
     public long plusThreshold(int level, int value, long base) {
         checkLevel(level);
         Require.inRange("value", value, 0, universe - 1L);
+        return threshold(level, value, base, PUBLIC_STREAMS);
+    }
+
+    /** The public stream of a level of a report: {@link PublicCoins#stream}; tests substitute a recorder. */
+    @FunctionalInterface
+    interface StreamSource {
+        SplitMix64 stream(long base, int level);
+    }
+
+    static final StreamSource PUBLIC_STREAMS = PublicCoins::stream;
+
+    /**
+     * {@code T} of a level. The direction is generated and the dot product computed for every value, also
+     * when {@code B_u = 0} (then {@code T = 2^53 ± 0}, the fair bit): skipping that work for a zero vector
+     * would make the device's time depend on its value. Only radius-0 levels (a public property of the
+     * level) skip it.
+     */
+    private long threshold(int level, int value, long base, StreamSource streams) {
         long bu = valueBias[level][value];
-        if (bu == 0) {
+        if (radii[level] == 0) {
             return GaussianSignRandomizer.FAIR_THRESHOLD;
         }
-        SplitMix64 stream = PublicCoins.stream(base, level);
+        SplitMix64 stream = streams.stream(base, level);
         double[] v = vectors[level];
         int off = value * dim;
         double dot = 0;
@@ -257,18 +282,41 @@ public final class GaussianSignProtocol implements LocalProtocol {
     }
 
     @Override
-    public byte[] randomize(int value, ReportCoordinates coordinates, RandomBits secret) {
-        Require.inRange("value", value, 0, universe - 1L);
+    public byte[] randomize(int value, ReportCoordinates coordinates, SecretDraws draws) {
         Require.nonNull("coordinates", coordinates);
-        Require.nonNull("secret", secret);
-        long base = coins.base(coordinates);
+        return randomize(value, coins.base(coordinates), draws, PUBLIC_STREAMS);
+    }
+
+    /** {@link #randomize} for a report's base word, with the level streams from {@code streams}. */
+    byte[] randomize(int value, long base, SecretDraws draws, StreamSource streams) {
+        Require.inRange("value", value, 0, universe - 1L);
+        Require.nonNull("secret", draws);
         byte[] out = new byte[payloadBytes];
         for (int j = 0; j < levelCount; j++) {
-            if (GaussianSignRandomizer.sampleSign(plusThreshold(j, value, base), secret)) {
+            if (draws.bernoulli(threshold(j, value, base, streams), GaussianSignRandomizer.THRESHOLD_BITS)) {
                 out[j >>> 3] |= (byte) (1 << (j & 7));
             }
         }
         return out;
+    }
+
+    /**
+     * The exact probability that {@link #randomize} returns {@code payload} for {@code value} in the report
+     * with base word {@code base}: {@code Π_j P_j} with {@code P_j = T_j/2^54} for a 1-bit and
+     * {@code 1 − T_j/2^54} for a 0-bit ({@code T_j} = {@link #plusThreshold}); 0 for a malformed payload.
+     * For privacy tests.
+     */
+    public Rational outputProbability(int value, byte[] payload, long base) {
+        Require.inRange("value", value, 0, universe - 1L);
+        if (!isWellFormed(payload)) {
+            return Rational.ZERO;
+        }
+        BigInteger num = BigInteger.ONE;
+        for (int j = 0; j < levelCount; j++) {
+            long t = plusThreshold(j, value, base);
+            num = num.multiply(BigInteger.valueOf(signBit(payload, j) ? t : (1L << 54) - t));
+        }
+        return Rational.of(num, BigInteger.ONE.shiftLeft(54 * levelCount));
     }
 
     /** Whether level {@code level}'s bit of a payload is 1 ({@code S = +1}). */

@@ -3,7 +3,9 @@ package io.privacygateway.mechanisms.local.gaussian;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.ExpBounds;
 import io.privacygateway.mechanisms.param.Require;
+import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import java.math.BigDecimal;
 
 /**
@@ -56,6 +58,8 @@ public final class GaussianSignRandomizer {
     public static final long BIAS_ONE = 1L << 53;
     /** {@code 2^53}: the threshold of a fair sign on the {@code 2^54} grid of {@link #plusThreshold}. */
     public static final long FAIR_THRESHOLD = 1L << 53;
+    /** The sign's Bernoulli grid: {@code P(S = +1) = T / 2^54}. */
+    public static final int THRESHOLD_BITS = 54;
     /** {@code √(π/2)}. */
     static final double SQRT_HALF_PI = Math.sqrt(Math.PI / 2);
 
@@ -199,7 +203,7 @@ public final class GaussianSignRandomizer {
      * consuming one word of {@code secret}: {@code (w >>> 10) < threshold}.
      */
     public static boolean sampleSign(long threshold, RandomBits secret) {
-        return (secret.nextLong() >>> 10) < threshold;
+        return ExactSampler.bernoulli(Require.nonNull("secret", secret), threshold, THRESHOLD_BITS);
     }
 
     /**
@@ -207,8 +211,16 @@ public final class GaussianSignRandomizer {
      * {@code secret}. {@code true} means {@code S = +1}.
      */
     public boolean randomize(double[] v, double[] z, RandomBits secret) {
-        Require.nonNull("secret", secret);
-        return sampleSign(plusThreshold(v, z), secret);
+        return randomize(v, z, ExactSampler.draws(Require.nonNull("secret", secret)));
+    }
+
+    /**
+     * Device side with explicit draws: exactly one {@code bernoulli(T, 54)} call, {@code T} =
+     * {@link #plusThreshold}, whatever {@code v} (also for {@code v = 0}).
+     */
+    public boolean randomize(double[] v, double[] z, SecretDraws draws) {
+        Require.nonNull("draws", draws);
+        return draws.bernoulli(plusThreshold(v, z), THRESHOLD_BITS);
     }
 
     /** Server side: {@code out = c · S · z}. */

@@ -53,7 +53,7 @@ class FrequencyOracleProtocolTest {
         Workload w = workload("histogram", Map.of("labels", List.of("a", "b", "c", "d", "e", "f")));
         FrequencyOracleProtocol p = FrequencyOracleProtocol.of(w, id, Epsilon.of(1.5));
         assertThat(p.id()).isEqualTo(id);
-        assertThat(p.epsilon()).isEqualTo(Epsilon.of(1.5));
+        assertDeclaredEpsilonIsRealised(p);
         assertThat(p.payloadBytes()).isEqualTo(p.oracle().payloadBytes());
         assertThat(p.stateLength()).isEqualTo(p.oracle().stateLength());
         RandomBits secret = new SeededRandomBits(1);
@@ -77,7 +77,7 @@ class FrequencyOracleProtocolTest {
         double[] phat = p.oracle().estimate(state, n);
         assertThat(level.mean()).containsExactly(w.answersOf(phat));
         assertThat(level.hull()).isNull();
-        assertThat(level.epsilon()).isEqualTo(1.5);
+        assertThat(level.epsilon()).isEqualTo(p.epsilon().value()); // the ε checked on the distribution above
         assertThat(level.radius()).isZero();
         double[] f = FrequencyOracleProtocol.plugIn(phat);
         double max = 0;
@@ -109,6 +109,39 @@ class FrequencyOracleProtocolTest {
         double lambda = topEigenvalue(cov);
         assertThat(level.noiseScale()).isGreaterThanOrEqualTo(max);
         assertThat(level.noiseScale()).isBetween(Math.sqrt(lambda) * (1 - 1e-6), 1.05 * Math.sqrt(lambda) * (1 + 1e-6));
+    }
+
+    /**
+     * The protocol's declared ε is what its device realises: the law of {@code randomize} over the whole
+     * draw tree, for every value and several reports (every tree level, several OLH hashes), has worst
+     * ratio at most {@code e^ε} exactly and within {@code 1e-9} of it.
+     */
+    static void assertDeclaredEpsilonIsRealised(FrequencyOracleProtocol p) {
+        java.math.BigDecimal l = io.privacygateway.mechanisms.param.ExpBounds.lowerBoundExact(p.epsilon().value(), 40);
+        double worst = 0;
+        for (int i = 0; i < 24; i++) {
+            ReportCoordinates c = new ReportCoordinates("device-" + i, 7, 0);
+            List<Map<String, io.privacygateway.mechanisms.random.Rational>> laws = new ArrayList<>();
+            for (int x = 0; x < p.workload().universeSize(); x++) {
+                int value = x;
+                laws.add(io.privacygateway.mechanisms.random.DrawTree.law(
+                        (io.privacygateway.mechanisms.random.SecretDraws d) -> java.util.HexFormat.of()
+                                .formatHex(p.randomize(value, c, d))));
+            }
+            java.util.Set<String> support = new java.util.HashSet<>();
+            laws.forEach(m -> support.addAll(m.keySet()));
+            for (String y : support) {
+                for (var a : laws) {
+                    for (var b : laws) {
+                        var pa = a.getOrDefault(y, io.privacygateway.mechanisms.random.Rational.ZERO);
+                        var pb = b.getOrDefault(y, io.privacygateway.mechanisms.random.Rational.ZERO);
+                        assertThat(pa.ratioAtMost(pb, l)).as("%s payload %s", p.id(), y).isTrue();
+                        worst = Math.max(worst, pa.doubleValue() / pb.doubleValue());
+                    }
+                }
+            }
+        }
+        assertThat(worst).as("%s: the declared ε is reached", p.id()).isGreaterThan(Math.exp(p.epsilon().value()) * (1 - 1e-9));
     }
 
     /** The largest eigenvalue of a symmetric PSD matrix, by 5,000 power iterations. */

@@ -79,6 +79,34 @@ class GaussianSignProtocolTest {
         return out;
     }
 
+    /**
+     * The declared ε of a one-level protocol is what its device realises: the enumerated law of
+     * {@code randomize} (every value, 40 reports) has worst ratio at most {@code e^ε} exactly and within
+     * {@code 1e-9} of it.
+     */
+    static void assertDeclaredEpsilonIsRealised(GaussianSignProtocol p) {
+        BigDecimal l = ExpBounds.lowerBoundExact(p.epsilon().value(), 40);
+        double worst = 0;
+        for (int rep = 0; rep < 40; rep++) {
+            long base = p.coins().base("device-" + rep, 5, 0);
+            List<java.util.Map<Integer, io.privacygateway.mechanisms.random.Rational>> laws = new ArrayList<>();
+            for (int x = 0; x < p.universeSize(); x++) {
+                laws.add(GaussianSignEnumerationTest.law(p, x, base));
+            }
+            for (int y = 0; y < 2; y++) {
+                for (var a : laws) {
+                    for (var b : laws) {
+                        var pa = a.getOrDefault(y, io.privacygateway.mechanisms.random.Rational.ZERO);
+                        var pb = b.getOrDefault(y, io.privacygateway.mechanisms.random.Rational.ZERO);
+                        assertThat(pa.ratioAtMost(pb, l)).isTrue();
+                        worst = Math.max(worst, pa.doubleValue() / pb.doubleValue());
+                    }
+                }
+            }
+        }
+        assertThat(worst).isGreaterThan(Math.exp(p.epsilon().value()) * (1 - 1e-9));
+    }
+
     static long[] aggregate(GaussianSignProtocol p, List<Report> reports) {
         long[] state = new long[p.stateLength()];
         for (Report r : reports) {
@@ -94,7 +122,7 @@ class GaussianSignProtocolTest {
                 List.of(new GaussianLevel(Epsilon.of(2), w.points(), null)), 0);
         assertThat(p.payloadBytes()).isEqualTo(1);
         assertThat(p.stateLength()).isEqualTo(4);
-        assertThat(p.epsilon()).isEqualTo(Epsilon.of(2));
+        assertDeclaredEpsilonIsRealised(p);
         assertThat(p.id()).isEqualTo(MechanismId.LOCAL_PROJECTION);
         List<Report> rs = reports(p, COUNTS, 11);
         for (Report r : rs) {
@@ -109,7 +137,7 @@ class GaussianSignProtocolTest {
         double c = p.decodeScale(0);
         assertThat(c).isCloseTo(Math.sqrt(Math.PI / 2) / Math.tanh(1), within(1e-12));
         assertThat(lv.noiseScale()).isCloseTo(c / Math.sqrt(n), within(1e-15));
-        assertThat(lv.epsilon()).isEqualTo(2.0);
+        assertThat(lv.epsilon()).isEqualTo(p.epsilon().value()); // checked on the distribution above
         assertThat(lv.radius()).isEqualTo(1.0);
         assertThat(lv.hull()).isNull();
         for (int k = 0; k < 4; k++) {
@@ -125,7 +153,7 @@ class GaussianSignProtocolTest {
         GaussianSignProtocol p = chaining(w);
         assertThat(p.payloadBytes()).isEqualTo(2);
         assertThat(p.stateLength()).isEqualTo(40);
-        assertThat(p.epsilon().value()).isCloseTo(9 * 0.5 + 0.1, within(1e-12));
+        assertThat(p.epsilon().exact()).isEqualByComparingTo("4.6"); // the exact sum 9 × 0.5 + 0.1
         List<Report> rs = reports(p, COUNTS, 12);
         for (Report r : rs) {
             assertThat(r.payload()[1] & 0xFC).isZero(); // levels 8, 9 only
@@ -329,7 +357,10 @@ class GaussianSignProtocolTest {
         assertThatThrownBy(() -> p.randomize(4, rc, s)).hasMessageContaining("value must be an integer in [0, 3]");
         assertThatThrownBy(() -> p.randomize(-1, rc, s)).hasMessageContaining("value");
         assertThatThrownBy(() -> p.randomize(0, null, s)).hasMessageContaining("coordinates");
-        assertThatThrownBy(() -> p.randomize(0, rc, null)).hasMessageContaining("secret");
+        assertThatThrownBy(() -> p.randomize(0, rc, (io.privacygateway.mechanisms.random.RandomBits) null))
+                .hasMessageContaining("secret");
+        assertThatThrownBy(() -> p.randomize(0, rc, (io.privacygateway.mechanisms.random.SecretDraws) null))
+                .hasMessageContaining("secret");
         assertThatThrownBy(() -> p.decodeScale(1)).hasMessageContaining("level");
         assertThat(p.toString()).contains("pgw-gauss-v1").contains("gauss-test");
     }

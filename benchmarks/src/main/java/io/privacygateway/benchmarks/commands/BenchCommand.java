@@ -1,0 +1,418 @@
+package io.privacygateway.benchmarks.commands;
+
+import io.privacygateway.app.cli.ToolCommand;
+import io.privacygateway.mechanisms.local.gaussian.GaussianSignBenchmark;
+import io.privacygateway.mechanisms.nets.NetsBenchmark;
+import io.privacygateway.mechanisms.param.Alpha;
+import io.privacygateway.mechanisms.projection.ProjectionBenchmark;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code privacy-gateway bench}: benchmarks that print figures (never pass/fail on timings). */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
+        subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
+            BenchCommand.ReleaseTiming.class, BenchCommand.Analytics.class, BenchCommand.Horizons.class,
+            BenchCommand.Synthetic.class, WideBenchCommand.class})
+public final class BenchCommand implements Runnable, ToolCommand {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Accuracy of every mechanism side by side. */
+    @Command(name = "accuracy", mixinStandardHelpOptions = true,
+            description = {"Every applicable mechanism on histograms k ∈ {16, 64, 256}, CDF k = 128 and 3-way marginals",
+                "over 8 attributes, ε ∈ {0.5, 1, 2, 4}, uniform / Zipf(1.1) / 3-point sparse data: RMS error per query",
+                "and its ratio to the best projected frequency-oracle/hierarchical peer."})
+    public static final class Accuracy implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--n", defaultValue = "100000", description = "Reports per window (default ${DEFAULT-VALUE}).")
+        long n;
+
+        @Option(names = "--trials", defaultValue = "3", description = "Trials per row (default ${DEFAULT-VALUE}).")
+        int trials;
+
+        @Option(names = "--epsilons", split = ",", defaultValue = "0.5,1,2,4", description = "ε values.")
+        double[] epsilons;
+
+        @Option(names = "--workloads", split = ",", description = "Only workloads whose name contains one of these.")
+        List<String> only;
+
+        @Option(names = "--threads", defaultValue = "0", description = "Worker threads (default: one per core).")
+        int threads;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "Also write every cell as CSV.")
+        Path out;
+
+        @Option(names = "--mode", defaultValue = "local", paramLabel = "local|central",
+                description = "local (default) or central: purified Gaussian projection, purified chaining and the"
+                        + " Laplace baseline at n ∈ {10^3, 10^4, 10^5}, then the window-analytics families (bench"
+                        + " analytics).")
+        String mode;
+
+        @Option(names = "--ns", split = ",", defaultValue = "1000,10000,100000", description = "Central mode: n values.")
+        long[] ns;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter o = spec.commandLine().getOut();
+            int th = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+            if (mode.equals("central")) {
+                return runCentral(o, th, trials, epsilons, ns, only);
+            }
+            List<AccuracyBenchmark.BenchWorkload> ws = new ArrayList<>();
+            for (AccuracyBenchmark.BenchWorkload w : AccuracyBenchmark.standardWorkloads()) {
+                if (only == null || only.stream().anyMatch(s -> w.name().contains(s))) {
+                    ws.add(w);
+                }
+            }
+            o.printf("bench accuracy: n = %d, %d trials per row, %d threads; RMS = ‖estimate − truth‖₂/√m%n", n, trials, th);
+            o.flush();
+            long t0 = System.nanoTime();
+            List<AccuracyBenchmark.Row> rows = new AccuracyBenchmark(n, trials, th).run(ws, epsilons, r -> {
+                synchronized (o) {
+                    o.printf("  done: %s ε=%s %s%n", r.workload(), r.epsilon(), r.data());
+                    o.flush();
+                }
+            });
+            o.println(AccuracyReport.summary(rows));
+            o.println(AccuracyReport.details(rows));
+            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            if (out != null) {
+                Files.writeString(out, AccuracyReport.csv(rows));
+                o.printf("wrote %s%n", out);
+            }
+            return 0;
+        }
+    }
+
+    /** Shared by the accuracy modes. */
+    static int runCentral(PrintWriter o, int th, int trials, double[] epsilons, long[] ns, List<String> only)
+            throws Exception {
+        List<AccuracyBenchmark.BenchWorkload> ws = new ArrayList<>();
+        for (AccuracyBenchmark.BenchWorkload w : io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.standardWorkloads()) {
+            if (only == null || only.stream().anyMatch(s -> w.name().contains(s))) {
+                ws.add(w);
+            }
+        }
+        int t = Math.max(trials, 10);
+        o.printf("bench accuracy --mode central: Zipf(1.1) data, %d releases per cell, %d threads;"
+                + " RMS = ‖estimate − truth‖₂/√m%n", t, th);
+        o.flush();
+        long t0 = System.nanoTime();
+        var rows = new io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark(t, th).run(ws, epsilons, ns, r -> {
+            synchronized (o) {
+                o.printf("  done: %s ε=%s n=%d%n", r.workload(), r.epsilon(), r.n());
+                o.flush();
+            }
+        });
+        o.println(io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.table(rows));
+        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        return runAnalytics(o, Math.max(trials, 5), epsilons, ns, only, 2000);
+    }
+
+    /** The window-analytics families (mode, regression, erm): every mechanism side by side. */
+    static int runAnalytics(PrintWriter o, int trials, double[] epsilons, long[] ns, List<String> only,
+            int simulations) {
+        var bench = new AnalyticsBenchmark(trials);
+        List<AnalyticsBenchmark.Row> rows = new ArrayList<>();
+        long t0 = System.nanoTime();
+        o.printf("window analytics: %d releases per cell (regression, erm), %d simulated releases per mode cell;"
+                + " synthetic data (SyntheticWindows, Zipf(1.1) over the feature cells), seeded%n", trials, simulations);
+        o.flush();
+        for (var w : AnalyticsBenchmark.standardWorkloads()) {
+            if (only != null && only.stream().noneMatch(s -> w.name().contains(s))) {
+                continue;
+            }
+            if (w.spec().family() == io.privacygateway.mechanisms.workload.QueryFamily.MODE) {
+                long n = ns.length > 1 ? ns[1] : ns[0];
+                List<AnalyticsBenchmark.ModeRow> mr = new ArrayList<>();
+                for (double e : epsilons) {
+                    mr.addAll(bench.modeRows(w, e, n, simulations));
+                }
+                o.println(AnalyticsBenchmark.modeTable(mr, n));
+                o.flush();
+                continue;
+            }
+            for (long n : ns) {
+                for (double e : epsilons) {
+                    rows.add(bench.run(w, e, n));
+                    o.printf("  done: %s ε=%s n=%d%n", w.name(), e, n);
+                    o.flush();
+                }
+            }
+        }
+        o.println(AnalyticsBenchmark.table(rows));
+        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        return 0;
+    }
+
+    /** {@code bench analytics}: the window-analytics families alone. */
+    @Command(name = "analytics", mixinStandardHelpOptions = true,
+            description = {"Mode, regression and erm mechanisms side by side at ε ∈ {0.5, 1, 2, 4} and n ∈ {10^3, 10^4,",
+                "10^5}: P(true mode) against the gap; excess MSE over OLS; excess empirical risk and release time."})
+    public static final class Analytics implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--trials", defaultValue = "7", description = "Releases per cell (default ${DEFAULT-VALUE}).")
+        int trials;
+
+        @Option(names = "--simulations", defaultValue = "2000",
+                description = "Simulated mode releases per cell (default ${DEFAULT-VALUE}).")
+        int simulations;
+
+        @Option(names = "--epsilons", split = ",", defaultValue = "0.5,1,2,4", description = "ε values.")
+        double[] epsilons;
+
+        @Option(names = "--ns", split = ",", defaultValue = "1000,10000,100000", description = "n values.")
+        long[] ns;
+
+        @Option(names = "--workloads", split = ",", description = "Only workloads whose name contains one of these.")
+        List<String> only;
+
+        @Override
+        public Integer call() {
+            return runAnalytics(spec.commandLine().getOut(), trials, epsilons, ns, only, simulations);
+        }
+    }
+
+    /** Server-side speed figures. */
+    @Command(name = "speed", mixinStandardHelpOptions = true,
+            description = {"Server cost per Gaussian-sign report vs generating the same Gaussians; generic projection",
+                "of 4,096 points in m = 256 to a 1e-6 gap; nets for 16,384 points in m = 64."})
+    public static final class Speed implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() {
+            PrintWriter o = spec.commandLine().getOut();
+            o.println("1. Gaussian-sign server cost per report (SipHash base + regenerate Z + fixed-point accumulate)");
+            o.println("   vs generating m Gaussians with the same generator, same run:");
+            o.flush();
+            o.println(GaussianSignBenchmark.run().table());
+            o.println("2. Generic projection onto conv(4,096 points) in m = 256, certified duality gap 1e-6:");
+            o.flush();
+            o.println(ProjectionBenchmark.standard());
+            o.println("3. Nested nets + chaining decomposition, 16,384 points in m = 64, α = 0.05 (k = 6 levels):");
+            o.flush();
+            var points = NetsBenchmark.generate(NetsBenchmark.Kind.MIXTURE, 16_384, 64, 20240601L);
+            NetsBenchmark.run("warm-up", points, Alpha.of(0.05));
+            o.println("   " + NetsBenchmark.run("mixture", points, Alpha.of(0.05)));
+            return 0;
+        }
+    }
+
+    /** Durations of central releases on very different data with the same parameters (timing side channel). */
+    @Command(name = "release-timing", mixinStandardHelpOptions = true,
+            description = {"Every central mechanism on the central workloads (ε = 1, planned n = 10,000): release",
+                "durations on empty, one-report, one-value and reference datasets with the same parameters."})
+    public static final class ReleaseTiming implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--rounds", defaultValue = "300", description = "Timed releases per dataset.")
+        int rounds;
+
+        @Option(names = "--warmup", defaultValue = "500", description = "Untimed releases first.")
+        int warmup;
+
+        @Override
+        public Integer call() {
+            PrintWriter o = spec.commandLine().getOut();
+            o.printf("bench release-timing: %d timed releases per dataset after %d warm-up releases%n", rounds, warmup);
+            o.flush();
+            var rows = new io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark(rounds, warmup).run(
+                    io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.standardWorkloads(), r -> {
+                        o.printf("  done: %s %s%n", r.workload(), r.mechanism());
+                        o.flush();
+                    });
+            o.println(io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark.table(rows));
+            return 0;
+        }
+    }
+
+    /** Certified synthetic data (issue 12, part 3) against marginals-then-sample baselines. */
+    @Command(name = "synthetic", mixinStandardHelpOptions = true,
+            description = {"Certified synthetic data on all 3-way marginals over d binary attributes, d ∈ {8, 12, 16, 20},",
+                "n ∈ {10^4, 10^5, 10^6}, ε ∈ {0.5, 1, 2}: the certificate next to the realised utility loss (every trial),",
+                "cell errors against the chain and central-Laplace baselines, release time and allocation."})
+    public static final class Synthetic implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--quick", description = "A subset that runs in well under a minute (d = 8, n ∈ {10^4, 10^5}, ε = 1).")
+        boolean quick;
+
+        @Option(names = "--ds", split = ",", defaultValue = "8,12,16,20", description = "Attribute counts d.")
+        int[] ds;
+
+        @Option(names = "--ns", split = ",", defaultValue = "10000,100000,1000000", description = "Reports per window.")
+        long[] ns;
+
+        @Option(names = "--epsilons", split = ",", defaultValue = "0.5,1,2", description = "ε values.")
+        double[] epsilons;
+
+        @Option(names = "--trials", defaultValue = "3", description = "Trials per cell (default ${DEFAULT-VALUE}).")
+        int trials;
+
+        @Option(names = "--no-haar", description = "Skip the Haar-basis run next to the identity basis.")
+        boolean noHaar;
+
+        @Override
+        public Integer call() {
+            PrintWriter o = spec.commandLine().getOut();
+            int[] d = quick ? new int[] {8} : ds;
+            long[] n = quick ? new long[] {10_000, 100_000} : ns;
+            double[] e = quick ? new double[] {1} : epsilons;
+            int t = quick ? 2 : trials;
+            o.printf("bench synthetic: all 3-way marginals, add/remove neighbours, L = 1, %d trials per cell,"
+                    + " certificate confidence 0.95; errors are of marginal-cell fractions%n", t);
+            o.flush();
+            long t0 = System.nanoTime();
+            var rows = new SyntheticBenchmark(t, !noHaar).run(d, n, e, r -> {
+                o.printf("  done: d=%d n=%d ε=%s certificate %.4f, U %.4f, held in every trial: %s%n", r.d(), r.n(),
+                        r.epsilon(), r.certificateMean(), r.lossMean(), r.heldEveryTrial());
+                o.flush();
+            });
+            o.println(SyntheticBenchmark.table(rows));
+            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            return rows.stream().allMatch(SyntheticBenchmark.Row::heldEveryTrial) ? 0 : 1;
+        }
+    }
+
+    /** Streaming throughput and latency on an embedded broker. */
+    @Command(name = "throughput", mixinStandardHelpOptions = true,
+            description = {"On an in-JVM broker and a real registry: a plain Kafka Streams windowed count() (at-least-once",
+                "and exactly-once) and the gateway (exactly-once) at m = 64 and m = 1024 over the same report topic;",
+                "reports/s, the ratio gateway / plain count, and latency from window end + grace to answer."})
+    public static final class Throughput implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--reports", defaultValue = "400000", description = "Reports at m = 64 (default ${DEFAULT-VALUE}).")
+        int reports;
+
+        @Option(names = "--reports-1024", defaultValue = "100000", description = "Reports at m = 1024.")
+        int reports1024;
+
+        @Option(names = "--partitions", defaultValue = "4", description = "Report-topic partitions.")
+        int partitions;
+
+        @Option(names = "--threads", defaultValue = "2", description = "Stream threads of every system.")
+        int threads;
+
+        @Option(names = "--live-seconds", defaultValue = "20", description = "Duration of the latency phase.")
+        int liveSeconds;
+
+        @Option(names = "--live-rate", defaultValue = "20000", description = "Reports/s in the latency phase.")
+        int liveRate;
+
+        @Option(names = "--rounds", defaultValue = "3",
+                description = "Alternating rounds of baseline and gateway (medians reported; default ${DEFAULT-VALUE}).")
+        int rounds;
+
+        @Option(names = "--commit-interval-ms", defaultValue = "500",
+                description = "The gateway's commit interval (default ${DEFAULT-VALUE}, the gateway's default; Kafka"
+                        + " Streams' exactly-once default is 100 ms).")
+        long commitIntervalMs;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter o = spec.commandLine().getOut();
+            o.printf("bench throughput: %d partitions, %d stream threads per system, %d cores, gateway commit interval %d ms%n",
+                    partitions, threads, Runtime.getRuntime().availableProcessors(), commitIntervalMs);
+            o.flush();
+            List<Object> results = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads, msg -> {
+                o.println("  " + msg);
+                o.flush();
+            }).commitInterval(commitIntervalMs).rounds(rounds).run(reports, reports1024, liveSeconds, liveRate);
+            double plain = 0;
+            o.printf("%n| system | reports (steady state) | seconds | reports/s | ratio to plain count (at-least-once) |%n"
+                    + "|---|---|---|---|---|%n");
+            for (Object r : results) {
+                if (r instanceof io.privacygateway.benchmarks.commands.ThroughputBenchmark.Result t) {
+                    if (plain == 0) {
+                        plain = t.perSecond();
+                    }
+                    o.printf("| %s | %d | %.2f | %.0f | %.2f |%n", t.system(), t.records(), t.seconds(), t.perSecond(),
+                            t.perSecond() / plain);
+                } else if (r instanceof io.privacygateway.benchmarks.commands.ThroughputBenchmark.Latency l) {
+                    o.printf("%nlatency from window end + grace to a read_committed consumer (m = 64, %.0f reports/s, %d"
+                            + " windows of 1 s): p50 %.0f ms, p99 %.0f ms%n", l.reportsPerSecond(), l.answers(), l.p50ms(),
+                            l.p99ms());
+                }
+            }
+            return 0;
+        }
+    }
+
+    /** Continual release: running totals by the binary tree against composing independent releases. */
+    @Command(name = "horizons", mixinStandardHelpOptions = true,
+            description = {"Running totals since activation after T windows (central histogram, add/remove, L = 1): the",
+                "binary-tree counter against the sum of T independently noised windows, same ε per window, same run;",
+                "then the amplified (ε, δ) of local answers by the clone and variation-ratio bounds."})
+    public static final class Horizons implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--windows", split = ",", defaultValue = "100,1000,10000", description = "Checkpoints T.")
+        long[] windows;
+
+        @Option(names = "--trials", defaultValue = "20", description = "Independent streams (default ${DEFAULT-VALUE}).")
+        int trials;
+
+        @Option(names = "--epsilon", defaultValue = "1", description = "ε per window of contribution.")
+        double epsilon;
+
+        @Option(names = "--universe", defaultValue = "16", description = "Histogram labels.")
+        int universe;
+
+        @Option(names = "--reports", defaultValue = "100", description = "Reports per window.")
+        int reports;
+
+        @Option(names = "--no-amplification", description = "Skip the table of amplified (ε, δ) of local answers.")
+        boolean noAmplification;
+
+        @Override
+        public Integer call() {
+            PrintWriter o = spec.commandLine().getOut();
+            long[] cps = windows.clone();
+            java.util.Arrays.sort(cps);
+            var bench = new HorizonsBenchmark(universe, epsilon, reports, trials);
+            o.printf("bench horizons: histogram k=%d, central add/remove, L = 1, ε = %s per window, %d reports per window,"
+                    + " %d streams; one tree of depth %d (levels %d) for all checkpoints%n", universe, epsilon, reports,
+                    trials, HorizonsBenchmark.depthFor(cps[cps.length - 1]),
+                    HorizonsBenchmark.depthFor(cps[cps.length - 1]) + 1);
+            o.flush();
+            long t0 = System.nanoTime();
+            var rows = bench.run(cps, msg -> {
+                o.println("  " + msg);
+                o.flush();
+            });
+            o.println(HorizonsBenchmark.table(rows));
+            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            if (!noAmplification) {
+                o.printf("%nAmplified guarantee of a local answer against answer consumers, δ = 10⁻⁶, one report per device:%n");
+                o.flush();
+                o.println(HorizonsBenchmark.amplificationTable(new double[] {1, 2, 4},
+                        new long[] {1_000, 10_000, 100_000, 1_000_000}, 1e-6));
+            }
+            return 0;
+        }
+    }
+}

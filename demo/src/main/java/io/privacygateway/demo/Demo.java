@@ -1,0 +1,374 @@
+package io.privacygateway.demo;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.privacygateway.app.dashboard.AnswerBoard;
+import io.privacygateway.app.dashboard.AnswerHistory;
+import io.privacygateway.app.dashboard.DashboardOptions;
+import io.privacygateway.app.dashboard.DashboardServer;
+import io.privacygateway.app.metrics.GatewayHealth;
+import io.privacygateway.app.metrics.MeterBindings;
+import io.privacygateway.app.metrics.MetricsServer;
+import io.privacygateway.client.GatewayTopics;
+import io.privacygateway.client.ReportProducers;
+import io.privacygateway.client.WorkloadFiles;
+import io.privacygateway.client.WorkloadRegistrar;
+import io.privacygateway.simulator.FleetSimulator;
+import io.privacygateway.simulator.FleetStats;
+import io.privacygateway.simulator.ReportKind;
+import io.privacygateway.simulator.WindowTruth;
+import io.privacygateway.harness.KafkaHarness;
+import io.privacygateway.mechanisms.workload.CanonicalForm;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.schemas.avro.WindowAnswer;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
+import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.topology.GatewayConfig;
+import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.GatewaySettings;
+import io.privacygateway.topology.release.CentralReleaser;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.net.BindException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.clients.producer.Producer;
+
+/**
+ * The embedded demo: a Kafka broker (in-JVM KRaft, or a container when Docker answers), an Apicurio schema
+ * registry, the gateway itself (exactly-once, both modes) with its Prometheus and health endpoint on a free
+ * port, four example workloads (a screen-usage histogram, a latency CDF and feature-flag marginals in local
+ * mode; session-length ranges in central mode), a fleet of simulated devices (some misbehaving) and the dashboard. Every published answer is
+ * printed with the true values the simulator sent, so the error bars can be checked by eye.
+ *
+ * <p>Everything binds to 127.0.0.1 and lives in temporary directories removed by {@link #close()}, which
+ * stops the parts in order (fleet, dashboard, gateway, registry, broker); the caller must call it, also on
+ * Ctrl-C (the broker's and registry's own exit hooks are turned off so they do not stop first).
+ */
+public final class Demo implements AutoCloseable {
+    /** The example workloads, resources under {@code /demo/}. */
+    public static final List<String> WORKLOADS =
+            List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml",
+                    // window analytics (docs/analytics.md): one workload of each family
+                    "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml");
+    /** What misbehaving devices do (each bad device one of these, round-robin). */
+    static final ReportKind[] MISBEHAVIOURS = {ReportKind.DUPLICATE, ReportKind.OVER_BUDGET, ReportKind.GARBAGE,
+        ReportKind.WRONG_EPSILON, ReportKind.LATE, ReportKind.CLOCK_SKEW};
+
+    /**
+     * Demo options.
+     *
+     * @param devices simulated devices (each reports about once per window per workload)
+     * @param misbehaving fraction of devices that misbehave, in [0, 1)
+     * @param dashboardPort dashboard port on 127.0.0.1 (0: any free port; if taken, any free port is used)
+     * @param seed seed of the simulated data (public randomness; the devices' noise is always secret)
+     * @param maxRows query rows printed per answer
+     */
+    public record Options(int devices, double misbehaving, int dashboardPort, long seed, int maxRows) {
+        public Options {
+            if (devices < 1 || devices > 1_000_000) {
+                throw new IllegalArgumentException("devices must lie in [1, 1000000], got " + devices);
+            }
+            if (!(misbehaving >= 0 && misbehaving < 1)) {
+                throw new IllegalArgumentException("misbehaving must lie in [0, 1), got " + misbehaving);
+            }
+            if (dashboardPort < 0 || dashboardPort > 65_535) {
+                throw new IllegalArgumentException("dashboard port must lie in [0, 65535], got " + dashboardPort);
+            }
+            if (maxRows < 0) {
+                throw new IllegalArgumentException("rows must be >= 0, got " + maxRows);
+            }
+        }
+    }
+
+    private final PrintWriter out;
+    private final Clock clock;
+    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Map<String, AtomicLong> answersByWorkload = new ConcurrentHashMap<>();
+    private final AtomicLong valuesChecked = new AtomicLong();
+    private final AtomicLong valuesInside = new AtomicLong();
+    private final Map<String, WorkloadSpec> registered = new TreeMap<>();
+    private GatewayService gateway;
+    private FleetSimulator fleet;
+    private DashboardServer dashboard;
+    private MetricsServer metrics;
+    private Path stateDir;
+
+    private Demo(PrintWriter out, Clock clock) {
+        this.out = out;
+        this.clock = clock;
+    }
+
+    /** Loads the example workloads from the class path. */
+    public static List<WorkloadSpec> exampleWorkloads() {
+        List<WorkloadSpec> specs = new ArrayList<>();
+        for (String name : WORKLOADS) {
+            try (InputStream in = Demo.class.getResourceAsStream("/demo/" + name)) {
+                if (in == null) {
+                    throw new IllegalStateException("demo workload " + name + " is missing from the class path");
+                }
+                specs.add(WorkloadFiles.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "demo/" + name));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return specs;
+    }
+
+    /**
+     * Starts everything and returns once the fleet is sending; answers are printed to {@code out} as they
+     * are published. On failure, whatever was started is stopped again.
+     */
+    public static Demo start(Options o, PrintWriter out, Clock clock) throws Exception {
+        Demo d = new Demo(out, clock);
+        try {
+            d.startAll(o);
+            return d;
+        } catch (Exception | Error e) {
+            d.close();
+            throw e;
+        }
+    }
+
+    private void startAll(Options o) throws Exception {
+        List<WorkloadSpec> specs = exampleWorkloads();
+        say("starting the Kafka broker…");
+        KafkaHarness kafka = remember(KafkaHarness.start().closedByCaller());
+        say("  broker %s (%s)", kafka.bootstrapServers(), kafka.kind() == KafkaHarness.Kind.EMBEDDED
+                ? "in-JVM KRaft, Kafka 4.3.1" : "container");
+        say("starting the schema registry (Apicurio, Confluent-compatible API)…");
+        EmbeddedRegistry registry = remember(EmbeddedRegistry.start().closedByCaller());
+        say("  registry %s", registry.ccompatUrl());
+        SchemaRegistryClient registryClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
+
+        stateDir = Files.createTempDirectory("pgw-demo-state");
+        GatewayConfig config = GatewayConfig.builder(2, 1).topicPrefix(GatewayTopics.DEFAULT_PREFIX)
+                .applicationId("pgw-demo").watermarkSlack(Duration.ofMillis(500)).build();
+        GatewaySettings settings = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), config,
+                (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
+        remember(MeterBindings.bindProcess(meters));
+        GatewayHealth health = new GatewayHealth();
+        metrics = remember(MetricsServer.start("127.0.0.1", 0, meters, health));
+        say("starting the gateway (Kafka Streams, exactly-once)…");
+        gateway = GatewayService.start(settings, meters, CentralReleaser.secure(), Duration.ofMinutes(2));
+        resources.push(gateway);
+        health.started(gateway);
+        remember(MeterBindings.bindGateway(meters, gateway));
+
+        Map<String, Object> kafkaConfig = new HashMap<>();
+        kafkaConfig.put("bootstrap.servers", kafka.bootstrapServers());
+        GatewayTopics topics = new GatewayTopics(config.topicPrefix());
+        List<WorkloadSpec> resolved = new ArrayList<>();
+        try (WorkloadRegistrar registrar = WorkloadRegistrar.create(kafkaConfig, registryClient, topics)) {
+            for (WorkloadSpec s : specs) {
+                WorkloadSpec r = registrar.register(s);
+                gateway.awaitWorkload(r.id(), CanonicalForm.contentHash(r), Duration.ofSeconds(60));
+                registered.put(r.id(), r);
+                resolved.add(r);
+                say("  registered workload %-15s %-8s %s (%s)", r.id(), r.mode().name().toLowerCase(Locale.ROOT),
+                        r.mechanism().wireName(), s.mechanism().wireName().equals(r.mechanism().wireName())
+                                ? "as declared" : "chosen by the planner for " + s.mechanism().wireName());
+            }
+        }
+
+        AnswerPrinter printer = new AnswerPrinter(o.maxRows(), clock.getZone());
+        AnswerHistory history = new AnswerHistory(AnswerHistory.DEFAULT_WINDOWS, clock);
+        remember(new AnswerBoard(kafka.bootstrapServers(), Map.of(), registryClient, config.answersTopic(), history,
+                a -> onAnswer(printer, a)));
+        dashboard = startDashboard(o.dashboardPort(), history);
+        resources.push(dashboard);
+
+        Producer<String, SpecificRecord> reports = remember(ReportProducers.avro(kafkaConfig, registryClient));
+        Producer<String, byte[]> raw = remember(ReportProducers.raw(kafkaConfig));
+        // Each device reports about once per budget period per workload: a turn cycle 5% longer than the period
+        // (the examples allow one report per 10-second period; a real deployment would use a day).
+        long period = resolved.stream().mapToLong(r -> r.budget().period().toMillis()).max().orElseThrow();
+        long window = resolved.stream().mapToLong(r -> r.window().size().toMillis()).max().orElseThrow();
+        double turnsPerSecond = o.devices() * resolved.size() / (1.05 * period / 1000.0);
+        FleetSimulator.Builder b = FleetSimulator.builder(reports, clock).devices(o.devices())
+                .turnsPerSecond(turnsPerSecond).topics(topics).seed(o.seed()).rawProducer(raw);
+        if (o.misbehaving() > 0) {
+            b.misbehaving(o.misbehaving(), MISBEHAVIOURS);
+        }
+        resolved.forEach(b::workload);
+        fleet = b.build();
+        resources.push(fleet);
+        // start on a window boundary, so that the first answers cover whole windows
+        long now = clock.millis();
+        long boundary = Math.floorDiv(now, window) * window + window;
+        say("the fleet starts with the next window, at %s", printer.timeOfDay(Instant.ofEpochMilli(boundary)));
+        Thread.sleep(boundary - now);
+        fleet.start();
+        say("fleet: %,d devices (%.0f%% misbehaving), %,.0f reports/s", o.devices(), 100 * o.misbehaving(),
+                turnsPerSecond);
+        say("dashboard: %s", dashboard.url());
+        say("metrics:   %s (health: /health/live, /health/ready)", metrics.metricsUrl());
+        say("answers appear as windows close (%d s windows + grace); Ctrl-C stops everything.", window / 1000);
+        out.flush();
+    }
+
+    private DashboardServer startDashboard(int port, AnswerHistory history) throws IOException {
+        DashboardOptions options = DashboardOptions.onPort(port);
+        try {
+            return DashboardServer.start(options, history, meters, this::truthOf, clock);
+        } catch (BindException e) {
+            say("  port %d is taken; the dashboard uses a free port instead", port);
+            return DashboardServer.start(options.withPort(0), history, meters, this::truthOf, clock);
+        }
+    }
+
+    private double[] truthOf(String workloadId, long windowStart) {
+        return fleet == null ? null
+                : truthOf(workloadId, windowStart, null).map(WindowTruth::meanAnswer).orElse(null);
+    }
+
+    private Optional<WindowTruth> truthOf(String workloadId, long windowStart, String contentHash) {
+        return fleet.truth().windows(workloadId).stream()
+                .filter(t -> t.windowStart() == windowStart && (contentHash == null || t.contentHash().equals(contentHash)))
+                .findFirst();
+    }
+
+    /** The truth of the windows a longer-horizon answer covers, taken together. */
+    private Optional<WindowTruth> spanTruthOf(WindowAnswer a) {
+        long start = a.getWindowStart().toEpochMilli();
+        long end = a.getWindowEnd().toEpochMilli();
+        return WindowTruth.combined(fleet.truth().windows(a.getWorkloadId()).stream()
+                .filter(t -> t.contentHash().equals(a.getContentHash()) && t.windowStart() >= start
+                        && t.windowEnd() <= end)
+                .toList());
+    }
+
+    private void onAnswer(AnswerPrinter printer, WindowAnswer a) {
+        WindowTruth t = fleet == null ? null
+                : a.getHorizon() != null ? spanTruthOf(a).orElse(null)
+                : truthOf(a.getWorkloadId(), a.getWindowStart().toEpochMilli(), a.getContentHash()).orElse(null);
+        AnswerPrinter.Comparison c = t == null ? null : AnswerPrinter.compare(a, t.meanAnswer());
+        if (c != null) {
+            valuesChecked.addAndGet(c.rows());
+            valuesInside.addAndGet(c.inside());
+        }
+        answersByWorkload.computeIfAbsent(a.getWorkloadId(), k -> new AtomicLong()).incrementAndGet();
+        synchronized (out) {
+            out.print(printer.format(a, t));
+            out.flush();
+        }
+    }
+
+    /** A one-paragraph status: reports sent, accepted and rejected by reason, answers published. */
+    public String status() {
+        FleetStats f = fleet == null ? null : fleet.stats();
+        StringBuilder b = new StringBuilder("status: ");
+        if (f != null) {
+            b.append(String.format(Locale.ROOT, "devices sent %,d records (%,d from misbehaving devices)",
+                    f.totalSent(), f.totalSent() - f.sent(ReportKind.VALID)));
+        }
+        double accepted = meters.find("pgw.reports.accepted").counters().stream().mapToDouble(Counter::count).sum();
+        b.append(String.format(Locale.ROOT, " · gateway accepted %,.0f", accepted));
+        Map<String, Double> rejected = new TreeMap<>();
+        for (var m : meters.find("pgw.reports.rejected").counters()) {
+            rejected.merge(m.getId().getTag("reason"), m.count(), Double::sum);
+        }
+        if (!rejected.isEmpty()) {
+            b.append(" · rejected ");
+            rejected.forEach((k, v) -> b.append(String.format(Locale.ROOT, "%s %,.0f, ", k, v)));
+            b.setLength(b.length() - 2);
+        }
+        b.append(String.format(Locale.ROOT, " · answers %,d", answersByWorkload.values().stream()
+                .mapToLong(AtomicLong::get).sum()));
+        long checked = valuesChecked.get();
+        if (checked > 0) {
+            b.append(String.format(Locale.ROOT, " · %.1f%% of %,d true values inside the published intervals",
+                    100.0 * valuesInside.get() / checked, checked));
+        }
+        return b.toString();
+    }
+
+    /** Answers published so far, by workload id. */
+    public Map<String, Long> answersByWorkload() {
+        Map<String, Long> m = new TreeMap<>();
+        answersByWorkload.forEach((k, v) -> m.put(k, v.get()));
+        return m;
+    }
+
+    /** How many published values were compared with the truth, and how many lay inside their intervals. */
+    public long[] coverage() {
+        return new long[] {valuesChecked.get(), valuesInside.get()};
+    }
+
+    /** The registered (resolved) workloads, by id. */
+    public Map<String, WorkloadSpec> workloads() {
+        return Map.copyOf(registered);
+    }
+
+    public GatewayService gateway() {
+        return gateway;
+    }
+
+    public FleetSimulator fleet() {
+        return fleet;
+    }
+
+    public DashboardServer dashboard() {
+        return dashboard;
+    }
+
+    /** The Prometheus and health endpoint (127.0.0.1, a free port). */
+    public MetricsServer metrics() {
+        return metrics;
+    }
+
+    private <T extends AutoCloseable> T remember(T r) {
+        resources.push(r);
+        return r;
+    }
+
+    private void say(String format, Object... args) {
+        synchronized (out) {
+            out.printf(Locale.ROOT, format + "%n", args);
+            out.flush();
+        }
+    }
+
+    /** Stops the fleet, the dashboard, the gateway, the registry and the broker, and removes the state. */
+    @Override
+    public void close() {
+        while (!resources.isEmpty()) {
+            AutoCloseable r = resources.pop();
+            try {
+                r.close();
+            } catch (Exception | Error e) {
+                say("stopping %s failed: %s", r.getClass().getSimpleName(), e);
+            }
+        }
+        if (stateDir != null) {
+            try (Stream<Path> files = Files.walk(stateDir)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException e) {
+                say("could not remove %s: %s", stateDir, e);
+            }
+            stateDir = null;
+        }
+    }
+}

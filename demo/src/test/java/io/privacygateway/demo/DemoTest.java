@@ -1,0 +1,79 @@
+package io.privacygateway.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The embedded demo end to end (real broker, real registry, the gateway, the fleet, the dashboard): every
+ * example workload publishes answers, each printed next to the simulator's true values; misbehaving
+ * devices' records are rejected with reason codes; the dashboard serves the answers and the metrics endpoint the
+ * gateway's meters; close() stops it all.
+ */
+class DemoTest {
+
+    @Test
+    void everyExampleWorkloadPublishesAnswersWithTruthAndTheDashboardServesThem() throws Exception {
+        StringWriter text = new StringWriter();
+        PrintWriter out = new PrintWriter(text);
+        Set<String> ids = new HashSet<>();
+        for (WorkloadSpec s : Demo.exampleWorkloads()) {
+            ids.add(s.id());
+        }
+        assertThat(ids).containsExactlyInAnyOrder("screen-usage", "latency-cdf", "feature-flags", "session-length",
+                "top-app", "usage-regression", "churn");
+        assertThat(Demo.exampleWorkloads()).anyMatch(s -> s.mode() == Mode.CENTRAL);
+        try (Demo demo = Demo.start(new Demo.Options(400, 0.1, 0, 7, 4), out, Clock.systemUTC())) {
+            long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
+            while (System.nanoTime() < deadline && !(demo.answersByWorkload().keySet().containsAll(ids)
+                    && demo.answersByWorkload().values().stream().allMatch(v -> v >= 2))) {
+                Thread.sleep(250);
+            }
+            assertThat(demo.answersByWorkload()).as(text.toString()).containsOnlyKeys(ids)
+                    .allSatisfy((id, count) -> assertThat(count).isGreaterThanOrEqualTo(2));
+            long[] coverage = demo.coverage();
+            assertThat(coverage[0]).as("values compared with the truth").isGreaterThan(0);
+            String status = demo.status();
+            assertThat(status).contains("gateway accepted").contains("rejected").contains("DUPLICATE")
+                    .contains("MALFORMED");
+
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    demo.dashboard().url().resolve("api/answers")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(200);
+            JsonNode answers = new ObjectMapper().readTree(r.body());
+            Set<String> onBoard = new HashSet<>();
+            answers.forEach(a -> onBoard.add(a.get("workload").asText()));
+            assertThat(onBoard).containsAll(ids);
+            assertThat(answers.get(0).get("answers").get(0).has("true")).isTrue();
+            assertThat(demo.dashboard().url().getHost()).isEqualTo("127.0.0.1");
+
+            // the demo's Prometheus and health endpoint (127.0.0.1, a free port)
+            assertThat(demo.metrics().metricsUrl().getHost()).isEqualTo("127.0.0.1");
+            HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    demo.metrics().metricsUrl()).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(scrape.statusCode()).isEqualTo(200);
+            assertThat(scrape.body()).contains("pgw_reports_accepted_total{mode=\"local\",workload=\"screen-usage\"}")
+                    .contains("pgw_reports_rejected_total{reason=\"DUPLICATE\"").contains("kafka_stream_")
+                    .contains("jvm_memory_used_bytes");
+            assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(demo.metrics().base()
+                    .resolve("health/ready")).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+        }
+        String printed = text.toString();
+        assertThat(printed).contains("metrics:   http://127.0.0.1:").contains("registered workload screen-usage")
+                .contains("── session-length v1")
+                .contains("δ = 0").contains("true values inside the 95% intervals").contains("(the simulator sent");
+    }
+}

@@ -1,0 +1,49 @@
+package io.privacygateway.mechanisms.analytics;
+
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.param.ConfidenceLevel;
+import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.Workload;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+/**
+ * The answer of a regression or erm release: one coefficient per feature with its error information. Every
+ * argument must be a function of the release's pure outputs and public parameters.
+ *
+ * <p>The error information is an <b>estimate</b>, not a guarantee: {@code errorEstimate} is a plug-in estimate
+ * of {@code ‖θ̂ − θ‖₂} (θ the exact statistic) from the noise's public parameters and pure outputs; the standard
+ * error of every coefficient is {@code errorEstimate/√d}, the bars are {@code θ̂ ± z·se} with z the normal
+ * quantile of the confidence, and both RMS fields are {@code errorEstimate/√d} (expected) and
+ * {@code z·errorEstimate/√d}. {@code docs/published-fields.md} says so for consumers.
+ */
+public final class CoefficientAnswers {
+    /** Published error estimates are capped here (a noisy design can make them arbitrarily large). */
+    public static final double MAX_ERROR = 1e12;
+
+    private CoefficientAnswers() {}
+
+    public static Answer of(Workload w, MechanismId id, PrivacyCost.Pure cost, long published, double[] theta,
+            double errorEstimate, double confidence, List<Answer.LevelDetail> levels, Map<String, Double> scalars) {
+        int d = theta.length;
+        double err = Math.min(MAX_ERROR, Double.isFinite(errorEstimate) ? errorEstimate : MAX_ERROR);
+        double se = err / Math.sqrt(d);
+        double z = new ConfidenceLevel(confidence).twoSidedZ();
+        double[] sd = new double[d];
+        double[] lower = new double[d];
+        double[] upper = new double[d];
+        for (int j = 0; j < d; j++) {
+            sd[j] = se;
+            lower[j] = theta[j] - z * se;
+            upper[j] = theta[j] + z * se;
+        }
+        java.util.LinkedHashMap<String, Double> s = new java.util.LinkedHashMap<>(scalars);
+        s.put("errorEstimate", err);
+        return new Answer(id, cost, published, w.queryLabels(), theta.clone(), Optional.empty(), Optional.of(sd),
+                lower, upper, confidence, se, z * se, levels, w.contentHash(),
+                new Answer.Extras(List.of(), s, OptionalDouble.empty()));
+    }
+}

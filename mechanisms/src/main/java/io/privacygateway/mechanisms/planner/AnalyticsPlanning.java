@@ -1,0 +1,65 @@
+package io.privacygateway.mechanisms.planner;
+
+import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
+import io.privacygateway.mechanisms.analytics.SyntheticWindows;
+import io.privacygateway.mechanisms.analytics.WindowStatistics;
+import io.privacygateway.mechanisms.analytics.mode.ModeMechanism;
+import io.privacygateway.mechanisms.central.AnalyticsRelease;
+import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.reference.ReferenceData;
+import io.privacygateway.mechanisms.workload.QueryFamily;
+import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.util.List;
+
+/**
+ * Predictions for the window-analytics families ({@code docs/analytics.md}), on public synthetic windows
+ * ({@link SyntheticWindows}, one per {@link ReferenceData} distribution) at the planned n: the family's error
+ * measure ({@link AnalyticsMechanisms#errorMeasure}) in place of an RMS. Mode: in closed form (the exponential
+ * mechanism's exact probability of a wrong label; the purified test's upper bound on it). Regression and erm: the
+ * mean over seeded releases through the real mechanism (public planning: seeded randomness is fine here).
+ */
+final class AnalyticsPlanning {
+    /** Seeded releases per reference distribution. */
+    static final int TRIALS = 6;
+    /** Windows larger than this are planned at this size (the error measures are per-report averages). */
+    static final long MAX_SIMULATED = 200_000;
+
+    private AnalyticsPlanning() {}
+
+    static String method(QueryFamily f) {
+        return (f == QueryFamily.MODE ? "closed form" : "simulation: " + TRIALS + " seeded releases")
+                + " per public synthetic window (one per reference distribution) through the real mechanism; error"
+                + " measure: " + AnalyticsMechanisms.errorMeasure(f) + "; closed form column: the mechanism's own"
+                + " prediction at the planned n";
+    }
+
+    static Prediction predict(WorkloadSpec spec, Epsilon epsilon, long n, Candidate c, List<ReferenceData> refs) {
+        CentralPipeline pipeline;
+        try {
+            pipeline = CentralPipeline.of(Workload.of(c.apply(spec, epsilon, n)));
+        } catch (IllegalArgumentException e) {
+            return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
+                    Double.POSITIVE_INFINITY);
+        }
+        Workload w = pipeline.workload();
+        AnalyticsRelease release = (AnalyticsRelease) pipeline.variant();
+        double[] simulated = new double[refs.size()];
+        for (int r = 0; r < refs.size(); r++) {
+            long[] counts = SyntheticWindows.counts(w, refs.get(r), Math.min(n, MAX_SIMULATED));
+            if (release.mechanism() instanceof ModeMechanism m) {
+                simulated[r] = 1 - m.probabilityCorrect(counts);
+                continue;
+            }
+            double sum = 0;
+            for (int t = 0; t < TRIALS; t++) {
+                sum += WindowStatistics.error(w, counts,
+                        pipeline.release(counts, new SeededRandomBits(0xA7A1L + 7919L * r + 104729L * t)));
+            }
+            simulated[r] = sum / TRIALS;
+        }
+        return new Prediction(c, true, "", Double.NaN, release.mechanism().predictedError(), simulated, Double.NaN);
+    }
+}
