@@ -140,4 +140,42 @@ class WorstCaseChainingTest {
         assertThat(a.answer().cost().epsilon()).isLessThanOrEqualTo(1.0);
         assertThat(r.release(MarginalCounts.empty(w), new SeededRandomBits(2)).answer().cost().epsilon()).isZero();
     }
+
+    /**
+     * The max-error check compares the answers with the data on the points' 2^16 answer grid; a point off that grid
+     * (1/3) puts the true mean up to 2^-17 away from it. With the check's noise at its most likely value (0) and the
+     * estimate exactly the grid mean, the published bound must still cover the distance to the true mean.
+     */
+    @Test
+    void publishedBoundCoversTheAnswerGridRounding() {
+        Map<String, Object> t = WorkloadSpecParser.tree();
+        t.put("id", "wcc-third");
+        t.put("version", 1);
+        t.put("family", "points");
+        t.put("domain", Map.of("points", List.of(Map.of("label", "zero", "answer", List.of(0.0)),
+                Map.of("label", "third", "answer", List.of(1.0 / 3)), Map.of("label", "one", "answer", List.of(1.0)))));
+        t.put("queries", Map.of("labels", List.of("q")));
+        t.put("mechanism", "central-chaining");
+        t.put("mode", "central");
+        t.put("central", Map.of("epsilonPerRelease", 1.0, "neighbour", "replace-one", "contributionsPerWindow", 1));
+        t.put("budget", Map.of("epsilonPerPeriod", 10.0, "period", "1d"));
+        t.put("window", Map.of("size", "1m"));
+        t.put("confidence", 0.9);
+        t.put("alpha", 0.125);
+        t.put("expectedReportsPerWindow", 100_000);
+        Workload w = Workload.of(WorkloadSpecParser.parse(t));
+        WorstCaseChainingRelease r = WorstCaseChainingRelease.forWorkload(w, MechanismId.CENTRAL_CHAINING);
+        long n = 1_000_000_000L;
+        long[] counts = new long[w.universeSize()];
+        counts[1] = n;
+        var geometry = io.privacygateway.mechanisms.central.CentralGeometry.of(w);
+        double[] estimates = {Math.round(65536.0 / 3) / 65536.0};
+        long m = io.privacygateway.mechanisms.central.wide.MaxErrorCheck.statistic(estimates, n, geometry.sum(counts),
+                geometry.scale());
+        assertThat(m).isZero();
+        Answer a = r.publish(n, estimates, estimates, m);
+        double error = Math.abs(estimates[0] - w.meanAnswer(counts)[0]);
+        assertThat(error).isGreaterThan(1e-6);
+        assertThat(a.extras().maxErrorBound().getAsDouble()).isGreaterThanOrEqualTo(error);
+    }
 }
