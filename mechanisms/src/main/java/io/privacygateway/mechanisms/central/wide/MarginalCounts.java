@@ -174,6 +174,37 @@ public final class MarginalCounts {
     }
 
     /**
+     * Adds one report of at most 63 attributes, given as one word, to the cell counts of an aggregate kept elsewhere
+     * (the gateway's window aggregate keeps n itself): one cell per subset, in {@code O(C(d,k)·k)}, exact.
+     *
+     * @param cells {@code C(d,k)·2^k} counts in query order
+     * @throws IllegalArgumentException (cells unchanged) for a wrong length, more than 63 attributes or a bit beyond d
+     * @throws ArithmeticException (cells unchanged) if a count would overflow
+     */
+    public static void addTo(MarginalWorkload workload, long value, long[] cells) {
+        Require.nonNull("workload", workload);
+        Require.nonNull("cells", cells);
+        int d = workload.attributeCount();
+        if (d > 63 || cells.length != workload.queryCount()) {
+            throw new IllegalArgumentException("cells must have " + workload.queryCount() + " entries for at most 63"
+                    + " attributes");
+        }
+        if ((value >>> d) != 0) {
+            throw new IllegalArgumentException("bits beyond attribute " + (d - 1) + " must be 0");
+        }
+        int per = workload.cellsPerSubset();
+        int subsets = workload.subsetCount();
+        for (int s = 0; s < subsets; s++) {
+            if (cells[s * per + workload.cellOf(s, value)] == Long.MAX_VALUE) {
+                throw new ArithmeticException("a marginal count would overflow");
+            }
+        }
+        for (int s = 0; s < subsets; s++) {
+            cells[s * per + workload.cellOf(s, value)]++;
+        }
+    }
+
+    /**
      * Adds another aggregate of the same workload into this one (exact; order-independent).
      *
      * @throws IllegalArgumentException (state unchanged) for another workload or a total above

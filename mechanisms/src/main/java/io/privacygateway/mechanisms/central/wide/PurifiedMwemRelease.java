@@ -50,7 +50,7 @@ import java.util.OptionalDouble;
  * Functions of ñ, the purified records, the noisy check M̃ and public parameters only. p̄, the pre-purification
  * records and the selected marginals never leave {@link #release}.
  */
-public final class PurifiedMwemRelease {
+public final class PurifiedMwemRelease implements WideRelease {
     private final MarginalWorkload workload;
     private final WideSettings settings;
     private final MechanismId mechanism;
@@ -135,11 +135,13 @@ public final class PurifiedMwemRelease {
     }
 
     /** The pure guarantee of every release with data: {@code ε_count + ε_apx + ε′ + ε_check}, rounded up. */
+    @Override
     public PrivacyCost.Pure cost() {
         return params.cost();
     }
 
     /** Releases a window from its exact marginal counts, with secret randomness. */
+    @Override
     public WideAnswer release(MarginalCounts counts, RandomBits secret) {
         return release(counts, ReleaseDraws.exact(secret));
     }

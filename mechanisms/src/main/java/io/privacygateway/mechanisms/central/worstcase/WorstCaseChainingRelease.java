@@ -68,7 +68,7 @@ import java.util.function.IntFunction;
  * to the box moves every coordinate toward an interval that contains {@code x̄}'s, so it never increases a
  * coordinate's error.
  */
-public final class WorstCaseChainingRelease {
+public final class WorstCaseChainingRelease implements io.privacygateway.mechanisms.central.wide.WideRelease {
     private final WideSettings settings;
     private final MechanismId mechanism;
     private final WorstCaseParameters params;
@@ -253,6 +253,7 @@ public final class WorstCaseChainingRelease {
     }
 
     /** The pure guarantee of every release with data. */
+    @Override
     public PrivacyCost.Pure cost() {
         return params.cost();
     }
@@ -302,6 +303,7 @@ public final class WorstCaseChainingRelease {
     }
 
     /** Releases a window of a wide marginal workload from its exact marginal counts. */
+    @Override
     public WideAnswer release(MarginalCounts counts, RandomBits secret) {
         return release(counts, ReleaseDraws.exact(secret));
     }
