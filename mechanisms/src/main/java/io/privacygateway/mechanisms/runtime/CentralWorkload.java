@@ -186,6 +186,7 @@ public final class CentralWorkload implements ResolvedWorkload {
      * The index of a raw value: its universe index (see {@link Workload#encode}), or for a wide workload its bit vector
      * {@code Σ_j b_j·2^j} (exactly d comma-separated 0/1 flags, {@link Domain.Attributes#encode}).
      */
+    @Override
     public int encode(String raw) throws InvalidValueException {
         return marginals != null ? ((Domain.Attributes) spec.domain()).encode(raw) : workload.encode(raw);
     }

@@ -52,6 +52,15 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
      */
     Workload workload();
 
+    /**
+     * The index of a raw value as written in a values file: its universe index ({@link Workload#encode}), or for a wide
+     * central workload its bit vector ({@link CentralWorkload#encode}). Devices, the gateway and the simulator all
+     * validate values here.
+     */
+    default int encode(String raw) throws io.privacygateway.mechanisms.workload.InvalidValueException {
+        return workload().encode(raw);
+    }
+
     /** The labels of the answers' coordinates, in answer order. */
     default java.util.List<String> queryLabels() {
         return workload().queryLabels();
