@@ -66,12 +66,26 @@ public final class PlanCommand implements Callable<Integer> {
             out.println(Json.MAPPER.writeValueAsString(Json.plan(p)));
             return 0;
         }
-        Workload w = Workload.of(ws);
+        boolean wide = p.resolved().isWide() && p.predictions().stream().allMatch(x -> x.candidate().id().isWide());
+        long universe;
+        int queries;
+        if (wide) { // never materialised: 2^d values
+            var shape = ((io.privacygateway.mechanisms.runtime.CentralWorkload)
+                    io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(p.resolved())).wide().orElseThrow();
+            universe = 1L << shape.attributeCount();
+            queries = shape.queryCount();
+        } else {
+            Workload w = Workload.of(ws);
+            universe = w.universeSize();
+            queries = w.queryCount();
+        }
         out.printf("Plan for %s v%d (%s: %d values, %d queries), %s mode, ε = %s per %s, n = %d%n", ws.id(), ws.version(),
-                ws.family().wireName(), w.universeSize(), w.queryCount(), effective.wireName(), eps.value(),
+                ws.family().wireName(), universe, queries, effective.wireName(), eps.value(),
                 effective == Mode.CENTRAL ? "release (pure, δ = 0)" : "report", n);
         boolean analytics = ws.family().isWindowAnalytics();
-        if (analytics) {
+        if (wide) {
+            out.printf("Predicted maximum error over all marginals (closed forms; the wide releases publish an l∞ bound).%n");
+        } else if (analytics) {
             out.printf("Predicted %s.%n",
                     io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.errorMeasure(ws.family()));
         } else {
