@@ -92,7 +92,7 @@ public final class PlanCommand implements Callable<Integer> {
             out.printf("Predicted per-answer RMS error ‖estimate − truth‖₂/√m of the published (projected) answer.%n");
         }
         boolean local = effective == Mode.LOCAL && !analytics;
-        out.printf("%-38s %12s %10s", "mechanism", "unprojected", analytics ? "predicted" : "§3 bound");
+        out.printf("%-38s %12s %10s", "mechanism", "unprojected", analytics ? "predicted" : wide ? "max error" : "§3 bound");
         if (local) {
             out.printf(" %9s %9s", "n·Δ∞", "n·Δ₂");
         }
@@ -119,7 +119,11 @@ public final class PlanCommand implements Callable<Integer> {
             out.printf(" %8.3f%s%n", pr.regret(), pr.note().isEmpty() ? "" : "  (" + pr.note() + ")");
         }
         out.printf("auto → %s%n", p.choice().candidate().label());
-        if (analytics) {
+        if (wide) {
+            out.printf("(max error: %s; mwem's is a model of its achieved error, worst-case chaining's its theoretical"
+                    + " bound, which is loose: its published bound is usually the measured one, docs/wide-domains.md)%n",
+                    p.method());
+        } else if (analytics) {
             out.printf("(columns per public synthetic window, one per reference distribution: %s; regret: worst ratio to"
                     + " the best mechanism)%n", p.method());
         } else {
