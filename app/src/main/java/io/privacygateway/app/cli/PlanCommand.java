@@ -66,19 +66,33 @@ public final class PlanCommand implements Callable<Integer> {
             out.println(Json.MAPPER.writeValueAsString(Json.plan(p)));
             return 0;
         }
-        Workload w = Workload.of(ws);
+        boolean wide = p.resolved().isWide() && p.predictions().stream().allMatch(x -> x.candidate().id().isWide());
+        long universe;
+        int queries;
+        if (wide) { // never materialised: 2^d values
+            var shape = ((io.privacygateway.mechanisms.runtime.CentralWorkload)
+                    io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(p.resolved())).wide().orElseThrow();
+            universe = 1L << shape.attributeCount();
+            queries = shape.queryCount();
+        } else {
+            Workload w = Workload.of(ws);
+            universe = w.universeSize();
+            queries = w.queryCount();
+        }
         out.printf("Plan for %s v%d (%s: %d values, %d queries), %s mode, ε = %s per %s, n = %d%n", ws.id(), ws.version(),
-                ws.family().wireName(), w.universeSize(), w.queryCount(), effective.wireName(), eps.value(),
+                ws.family().wireName(), universe, queries, effective.wireName(), eps.value(),
                 effective == Mode.CENTRAL ? "release (pure, δ = 0)" : "report", n);
         boolean analytics = ws.family().isWindowAnalytics();
-        if (analytics) {
+        if (wide) {
+            out.printf("Predicted maximum error over all marginals (closed forms; the wide releases publish an l∞ bound).%n");
+        } else if (analytics) {
             out.printf("Predicted %s.%n",
                     io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.errorMeasure(ws.family()));
         } else {
             out.printf("Predicted per-answer RMS error ‖estimate − truth‖₂/√m of the published (projected) answer.%n");
         }
         boolean local = effective == Mode.LOCAL && !analytics;
-        out.printf("%-38s %12s %10s", "mechanism", "unprojected", analytics ? "predicted" : "§3 bound");
+        out.printf("%-38s %12s %10s", "mechanism", "unprojected", analytics ? "predicted" : wide ? "max error" : "§3 bound");
         if (local) {
             out.printf(" %9s %9s", "n·Δ∞", "n·Δ₂");
         }
@@ -105,7 +119,11 @@ public final class PlanCommand implements Callable<Integer> {
             out.printf(" %8.3f%s%n", pr.regret(), pr.note().isEmpty() ? "" : "  (" + pr.note() + ")");
         }
         out.printf("auto → %s%n", p.choice().candidate().label());
-        if (analytics) {
+        if (wide) {
+            out.printf("(max error: %s; mwem's is a model of its achieved error, worst-case chaining's its theoretical"
+                    + " bound, which is loose: its published bound is usually the measured one, docs/wide-domains.md)%n",
+                    p.method());
+        } else if (analytics) {
             out.printf("(columns per public synthetic window, one per reference distribution: %s; regret: worst ratio to"
                     + " the best mechanism)%n", p.method());
         } else {

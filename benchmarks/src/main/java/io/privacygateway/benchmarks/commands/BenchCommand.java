@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
         subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
             BenchCommand.ReleaseTiming.class, BenchCommand.Analytics.class, BenchCommand.Horizons.class,
-            BenchCommand.Synthetic.class})
+            BenchCommand.Synthetic.class, WideBenchCommand.class})
 public final class BenchCommand implements Runnable, ToolCommand {
     @Spec
     CommandSpec spec;

@@ -110,6 +110,9 @@ public final class CanonicalForm {
             if (c.epsilonPerRunningTotal() != null) { // absent without running totals: older hashes unchanged
                 central.put("epsilonPerRunningTotal", c.epsilonPerRunningTotal().exact());
             }
+            if (c.synthetic() != null) { // absent without synthetic records: older hashes unchanged
+                central.put("synthetic", new TreeMap<>(Map.of("records", (long) c.synthetic().records())));
+            }
             t.put("central", central);
         }
         if (s.model() != null) {

@@ -23,7 +23,7 @@ import java.util.TreeSet;
  * domain:                     # exactly one of:
  *   labels: [social, video]   #   histogram
  *   buckets: [0, 10, 50, 100] #   histogram, cdf, range (k+1 increasing edges)
- *   attributes: [a, b, c]     #   marginals
+ *   attributes: [a, b, c]     #   marginals (at most 16; central mwem / worst-case-chaining: at most 26)
  *   points:                   #   points: label and answer vector Q(x) in [0,1]^m
  *     - {label: x, answer: [0, 1]}
  *   features:                 #   regression, erm: numeric axes, each buckets (edges) or values
@@ -48,6 +48,7 @@ import java.util.TreeSet;
  *   neighbour: add-remove     # add-remove | replace-one
  *   contributionsPerWindow: 1
  *   epsilonPerRunningTotal: 0.5   # with window.horizons: ε of the running totals per window
+ *   synthetic: {records: 1024}    # mwem only: publish this many synthetic records per window (1..4096)
  * </pre>
  * Durations are ISO-8601 ({@code PT1M}, {@code P1D}) or a number with unit {@code ms, s, m, h, d}.
  */
@@ -135,12 +136,23 @@ public final class WorkloadSpecParser {
                         + " amplified by shuffling");
             }
             checkKnown("central.", c, Set.of("epsilonPerRelease", "neighbour", "contributionsPerWindow",
-                    "epsilonPerRunningTotal"));
+                    "epsilonPerRunningTotal", "synthetic"));
+            WorkloadSpec.Synthetic synthetic = null;
+            if (c.containsKey("synthetic")) {
+                if (!(c.get("synthetic") instanceof Map<?, ?> sm)) {
+                    throw new InvalidWorkloadException("central.synthetic", "must be a map {records}, got "
+                            + c.get("synthetic"));
+                }
+                checkKnown("central.synthetic.", sm, Set.of("records"));
+                synthetic = new WorkloadSpec.Synthetic((int) integer(sm, "central.synthetic.", "records", 1,
+                        WorkloadSpec.Synthetic.MAX_RECORDS));
+            }
             b.modeParameters(new WorkloadSpec.Central(epsilon(c, "central.", "epsilonPerRelease"),
                     enumValue("central.neighbour", string(c, "central.", "neighbour"), NeighbourRelation::fromWireName),
                     c.containsKey("contributionsPerWindow")
                             ? (int) integer(c, "central.", "contributionsPerWindow", 1, WorkloadSpec.MAX_CONTRIBUTIONS) : 1,
-                    c.containsKey("epsilonPerRunningTotal") ? epsilon(c, "central.", "epsilonPerRunningTotal") : null));
+                    c.containsKey("epsilonPerRunningTotal") ? epsilon(c, "central.", "epsilonPerRunningTotal") : null,
+                    synthetic));
         }
         Map<?, ?> budgetTree = map(tree, "budget");
         checkKnown("budget.", budgetTree, Set.of("epsilonPerPeriod", "period", "group"));

@@ -64,6 +64,37 @@ public final class AnswerRecords {
                 .build();
     }
 
+    /**
+     * The synthetic-data record of a wide window: the released records (bit j attribute j), the attribute names, and
+     * the answer's ñ, ε, confidence and published l∞ bound (the records' marginals are the answer's estimates), δ = 0.
+     *
+     * @param releasedAt the window's close time, as on the answer
+     */
+    public static io.privacygateway.schemas.avro.SyntheticData synthetic(
+            io.privacygateway.mechanisms.central.wide.SyntheticRecords records, Answer a, ResolvedWorkload w,
+            long windowStart, long releasedAt) {
+        List<Long> rows = new ArrayList<>(records.size());
+        for (long r : records.records()) {
+            rows.add(r);
+        }
+        return io.privacygateway.schemas.avro.SyntheticData.newBuilder()
+                .setWorkloadId(w.id())
+                .setWorkloadVersion(w.spec().version())
+                .setContentHash(w.contentHash())
+                .setWindowStart(Instant.ofEpochMilli(windowStart))
+                .setWindowEnd(Instant.ofEpochMilli(w.window().endOf(windowStart)))
+                .setMechanism(a.mechanism().wireName())
+                .setEpsilon(records.cost().epsilon())
+                .setDelta(0.0) // PrivacyCost.Pure by its type
+                .setAttributes(records.workload().attributes())
+                .setRecords(rows)
+                .setN(a.n())
+                .setConfidence(a.confidence())
+                .setMaxErrorBound(a.extras().maxErrorBound().orElse(1.0))
+                .setReleasedAtStreamTime(releasedAt)
+                .build();
+    }
+
     /** The mechanism name of answers over a horizon released by the continual-release tree (central mode). */
     public static final String RUNNING_TOTAL_MECHANISM = "continual-tree";
 
@@ -124,7 +155,7 @@ public final class AnswerRecords {
                 .setCost(cost(new PrivacyCost.Pure(w.spec().epsilonPerReport().value())))
                 .setN(0)
                 .setConfidence(w.spec().confidence().value())
-                .setLabels(w.workload().queryLabels())
+                .setLabels(w.queryLabels())
                 .setEstimates(List.of())
                 .setLower(List.of())
                 .setUpper(List.of())

@@ -1,5 +1,6 @@
 package io.privacygateway.topology.release;
 
+import io.privacygateway.mechanisms.central.wide.WideAnswer;
 import io.privacygateway.mechanisms.continual.ContinualCounter;
 import io.privacygateway.mechanisms.continual.ContinualState;
 import io.privacygateway.mechanisms.continual.HorizonAnswer;
@@ -9,6 +10,7 @@ import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.Horizon;
 import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.schemas.avro.SyntheticData;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
@@ -36,16 +38,19 @@ import org.slf4j.LoggerFactory;
  * shard's progress, and releases <b>every scheduled window exactly once</b> — one answer per window from each
  * version's activation on ({@link ReleaseSchedule}), also when no report arrived — as soon as every partition
  * of the workload's report topic has passed the window's end + grace: estimation and projection or chaining
- * (local), or noise, projection and purification (central), error bars, and the answer record, in the same
+ * (local), or noise, projection and purification (central), error bars, and the answer record (and for a wide
+ * workload that declares {@code central.synthetic}, its synthetic records on their own topic), in the same
  * transaction that deletes the window's aggregate and advances the schedule.
  *
  * <p>Everything read from the partials topic is validated ({@link ShardMessage}); an invalid message is counted
  * in {@code pgw.partials.invalid} and skipped, never a crash. A window whose release fails (a defect) is counted
  * in {@code pgw.release.failed}, logged without data, and skipped, so one window can never stop the others.
  */
-public final class ReleaseProcessor implements Processor<String, byte[], String, WindowAnswer> {
+public final class ReleaseProcessor implements Processor<String, byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(ReleaseProcessor.class);
     public static final String ANSWERS_SINK = "answers-sink";
+    /** Synthetic records of wide workloads that declare {@code central.synthetic} ({@code SyntheticData}). */
+    public static final String SYNTHETIC_SINK = "synthetic-sink";
     /** The most windows one workload releases per invocation (a backlog after an outage is spread out). */
     static final int MAX_RELEASES_PER_CALL = 64;
 
@@ -57,7 +62,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     private final java.util.function.LongSupplier monotonicMillis;
     /** Central answers computed and waiting for their fixed write time, by workload, in window order. */
     private final java.util.Map<String, java.util.ArrayDeque<Pending>> pending = new java.util.HashMap<>();
-    private ProcessorContext<String, WindowAnswer> context;
+    private ProcessorContext<String, Object> context;
     private WriteBehindStore<WindowKey, WindowAggregate> merged;
     private WriteBehindStore<String, Long> progress;
     private WriteBehindStore<String, ReleaseSchedule> schedules;
@@ -69,10 +74,11 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
      * A central answer computed at {@code startedAt} (monotonic) and written at {@code startedAt + delay}.
      *
      * @param segment the schedule segment (version) of the window
+     * @param synthetic the window's synthetic records (wide workloads with {@code central.synthetic}), or null
      */
     private record Pending(ReleaseSchedule.Segment segment, long windowStart, WindowAnswer record, long n,
             BigDecimal epsilon, String mechanism, long writeAt, List<WindowAnswer> runningTotals,
-            ContinualState totalsState) {}
+            ContinualState totalsState, SyntheticData synthetic) {}
 
     ReleaseProcessor(GatewayConfig config, WorkloadCatalog catalog, GatewayMetrics metrics, CentralReleaser central,
             ReleaseStores names, java.util.function.LongSupplier monotonicMillis) {
@@ -85,7 +91,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     }
 
     @Override
-    public void init(ProcessorContext<String, WindowAnswer> context) {
+    public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         merged = context.getStateStore(names.merged());
         progress = context.getStateStore(names.progress());
@@ -361,12 +367,23 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         long startedAt = monotonicMillis.getAsLong();
         WindowAggregate agg = aggregate(c, new WindowKey(c.id(), c.contentHash(), start));
         long[] counts = agg == null ? new long[c.aggregateLength()] : agg.state();
+        long n = agg == null ? 0 : agg.n();
         WindowAnswer record = null;
+        SyntheticData synthetic = null;
         String mechanism = c.spec().mechanism().wireName();
         List<WindowAnswer> runningTotals = List.of();
         ContinualState totalsAfter = null;
         try {
-            Answer a = central.release(c, counts);
+            Answer a;
+            if (c.wide().isPresent()) { // the window's exact marginal counts, checked, never counts per value
+                WideAnswer wide = central.releaseWide(c, c.marginalCounts(n, counts));
+                a = wide.answer();
+                if (c.parameters().synthetic() != null && wide.records().isPresent()) {
+                    synthetic = AnswerRecords.synthetic(wide.records().get(), a, c, start, c.window().closesAt(start));
+                }
+            } else {
+                a = central.release(c, counts);
+            }
             mechanism = a.mechanism().wireName();
             record = AnswerRecords.toRecord(a, c, start, 0.0, c.window().closesAt(start));
             if (totalsBefore != null) {
@@ -383,6 +400,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
             LOG.error("releasing window {} of {} failed; the window is skipped ({})", start, c.id(),
                     e.getClass().getSimpleName(), e);
             record = null;
+            synthetic = null;
             runningTotals = List.of();
             totalsAfter = totalsBefore == null ? null : skipped(c, totalsBefore, start);
         }
@@ -390,8 +408,8 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         if (monotonicMillis.getAsLong() - startedAt > delay) {
             metrics.releaseOverrun(c.id());
         }
-        return new Pending(seg, start, record, agg == null ? 0 : agg.n(), c.parameters().epsilonPerCharge().exact(),
-                mechanism, startedAt + delay, runningTotals, totalsAfter);
+        return new Pending(seg, start, record, n, c.parameters().epsilonPerCharge().exact(),
+                mechanism, startedAt + delay, runningTotals, totalsAfter, synthetic);
     }
 
     /**
@@ -465,6 +483,10 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                     p.record().setCumulativeEpsilon(cumulative);
                     metrics.cumulativeEpsilon(id, cumulative);
                     write(w, p.windowStart(), w.window().endOf(p.windowStart()), p.record(), p.n());
+                    if (p.synthetic() != null) {
+                        context.forward(new Record<>(id, p.synthetic(), w.window().endOf(p.windowStart())),
+                                SYNTHETIC_SINK);
+                    }
                     for (WindowAnswer total : p.runningTotals()) {
                         total.setCumulativeEpsilon(cumulative);
                         write(w, total.getWindowStart().toEpochMilli(), total.getWindowEnd().toEpochMilli(), total,
