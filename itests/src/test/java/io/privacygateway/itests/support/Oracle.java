@@ -13,6 +13,7 @@ import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.release.AnswerRecords;
+import io.privacygateway.harness.testing.TopicReader;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Collection;
