@@ -115,7 +115,10 @@ public final class Oracle {
                 return AnswerRecords.emptyLocal(w, start, 0);
             }
             Answer a = local.pipeline().release().release(s.clone(), count);
-            return AnswerRecords.toRecord(a, w, start, 0.0, 0);
+            WindowAnswer record = AnswerRecords.toRecord(a, w, start, 0.0, 0);
+            // the amplified (ε, δ) the gateway adds to every local window answer (the gateway's own rule)
+            AnswerRecords.amplify(record, local, count, w.window().sizeMillis());
+            return record;
         }
         CentralWorkload c = (CentralWorkload) w;
         long[] counts = s == null ? new long[w.aggregateLength()] : s.clone();
