@@ -158,7 +158,7 @@ class GatewayAnalyticsTest {
                 .ResolvedWorkload.of(spec)).minimumReleaseDelay()).isEqualTo(Duration.ofSeconds(1));
         assertThat(((io.privacygateway.mechanisms.runtime.CentralWorkload) io.privacygateway.mechanisms.runtime
                 .ResolvedWorkload.of(erm())).minimumReleaseDelay()).isZero();
-        try (GatewayDriver g = new GatewayDriver(client, GatewayConfig.builder(1, 1)
+        try (GatewayDriver g = new GatewayDriver(registry.client(), GatewayConfig.builder(1, 1)
                 .applicationId("gateway-analytics-grid").centralReleaseDelay(Duration.ofMillis(200)).build(), T0)) {
             g.register(spec, T0);
             g.advance(Duration.ofSeconds(73)); // window [T0, T0 + 1 min) is due: computed now
