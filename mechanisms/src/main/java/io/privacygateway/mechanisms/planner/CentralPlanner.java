@@ -35,6 +35,9 @@ public final class CentralPlanner {
             if (spec.central().synthetic() == null) {
                 out.add(new Candidate(MechanismId.WORST_CASE_CHAINING, null, null));
             }
+            if (spec.mechanism() == MechanismId.CERTIFIED_SYNTHETIC) { // plan shows it where named; auto never picks it
+                out.add(new Candidate(MechanismId.CERTIFIED_SYNTHETIC, null, null));
+            }
             return out;
         }
         if (spec.family().isWindowAnalytics()) { // window analytics: the family's own mechanisms (docs/analytics.md)

@@ -71,5 +71,11 @@ class CertifiedSyntheticSpecTest {
         WideWorkloadSpecTest.central(t).put("synthetic", Map.of("records", 512));
         assertThat(CentralPlanner.candidates(WorkloadSpecParser.parse(t)))
                 .noneMatch(c -> c.id() == MechanismId.CERTIFIED_SYNTHETIC);
+        // where it is named, plan predicts it: its certificate's noise and count terms at the planned n
+        WorkloadSpec named = WorkloadSpecParser.parse(certified(10, 3));
+        var plan = CentralPlanner.plan(named, named.central().epsilonPerRelease(), 100_000);
+        var certified = plan.predictions().stream().filter(p -> p.candidate().id() == MechanismId.CERTIFIED_SYNTHETIC)
+                .findFirst().orElseThrow();
+        assertThat(certified.boundRms()).isGreaterThan(0).isLessThan(0.1);
     }
 }
