@@ -2,7 +2,6 @@ package io.privacygateway.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
@@ -12,7 +11,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
 import io.privacygateway.schemas.avro.SyntheticData;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.limits.RecordSizes;
-import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.testing.RegistryFixture;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,9 +19,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Certified synthetic data per window through the real topology (TopologyTestDriver, real registry): all 3-way
@@ -32,23 +30,12 @@ import org.junit.jupiter.api.Test;
  * data; mwem's records carry no certificate; every record within the sizes registration checked.
  */
 class GatewayCertifiedSyntheticTest {
-    static EmbeddedRegistry registry;
-    static SchemaRegistryClient client;
+    @RegisterExtension
+    static final RegistryFixture registry = RegistryFixture.shared();
     static final long T0 = 1_800_000_000_000L; // a minute boundary
     static final int D = 8;
     static final int RECORDS = 4096;
     static final int N = 8000;
-
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = EmbeddedRegistry.start();
-        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
 
     static WorkloadSpec spec(String id, String mechanism, int records) {
         List<String> attributes = new ArrayList<>();
@@ -100,7 +87,7 @@ class GatewayCertifiedSyntheticTest {
                 p[a][j] = r.nextBoolean() ? 0.1 + 0.2 * r.nextDouble() : 0.7 + 0.2 * r.nextDouble();
             }
         }
-        try (GatewayDriver g = new GatewayDriver(client,
+        try (GatewayDriver g = new GatewayDriver(registry.client(),
                 GatewayConfig.builder(1, 1).applicationId("gateway-certified-test").build(), T0)) {
             g.register(certified.spec(), T0);
             g.register(mwem.spec(), T0);
