@@ -172,19 +172,24 @@ public final class ThroughputBenchmark {
             log.accept("warm-up runs of both systems (not reported)…");
             plainCount(kafka, s64.gateway().localReportsTopic(), reports64, "at_least_once", state, "warmup");
             gateway(withApplicationId(s64, "bench-gateway-64-warmup"), reports64, "gateway m=64 (exactly-once)");
-            // the baseline and the gateway alternate, rounds times each, on the same topic; medians are reported
+            // both baselines and the gateway alternate, rounds times each, on the same topic (the machine warms up
+            // over the run, so every system must see every stage of it); medians are reported
             List<Result> plain = new ArrayList<>();
+            List<Result> plainEos = new ArrayList<>();
             List<Result> gw = new ArrayList<>();
             for (int round = 0; round < rounds; round++) {
                 plain.add(plainCount(kafka, s64.gateway().localReportsTopic(), reports64, "at_least_once", state,
                         "-" + round));
+                plainEos.add(plainCount(kafka, s64.gateway().localReportsTopic(), reports64, "exactly_once_v2", state,
+                        "-" + round));
                 gw.add(gateway(withApplicationId(s64, "bench-gateway-64-" + round), reports64,
                         "gateway m=64 (exactly-once)"));
-                log.accept(String.format(Locale.ROOT, "  round %d: gateway / plain count = %.2f", round + 1,
-                        gw.get(round).perSecond() / plain.get(round).perSecond()));
+                double faster = Math.max(plain.get(round).perSecond(), plainEos.get(round).perSecond());
+                log.accept(String.format(Locale.ROOT, "  round %d: gateway / faster plain count = %.2f", round + 1,
+                        gw.get(round).perSecond() / faster));
             }
             out.add(median(plain));
-            out.add(plainCount(kafka, s64.gateway().localReportsTopic(), reports64, "exactly_once_v2", state, ""));
+            out.add(median(plainEos));
             out.add(median(gw));
             // central mode, 64 labels: the gateway against a plain count of the same central topic
             WorkloadSpec c64 = centralHistogram("benchc64", 64, "10s", "10m");
