@@ -46,6 +46,12 @@ final class OverclaimingProtocol implements LocalProtocol {
     }
 
     @Override
+    public byte[] randomize(int value, ReportCoordinates coordinates,
+            io.privacygateway.mechanisms.random.SecretDraws draws) {
+        return actual.randomize(value, coordinates, draws);
+    }
+
+    @Override
     public int stateLength() {
         return actual.stateLength();
     }
