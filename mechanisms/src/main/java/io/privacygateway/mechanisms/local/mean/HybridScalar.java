@@ -46,6 +46,11 @@ public final class HybridScalar implements ScalarRandomizer {
         this.beta = (long) Math.floor(b * Grid.ONE);
     }
 
+    /** β's numerator over {@code 2^53}. */
+    public long betaNumerator() {
+        return beta;
+    }
+
     /** β as a double. */
     public double beta() {
         return beta / (double) Grid.ONE;

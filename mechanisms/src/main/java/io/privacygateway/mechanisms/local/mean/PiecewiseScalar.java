@@ -90,6 +90,11 @@ public final class PiecewiseScalar implements ScalarRandomizer {
         return window;
     }
 
+    /** {@code N}: the probability of the window is {@code N/2^53}. */
+    public long insideNumerator() {
+        return inside;
+    }
+
     /** {@code M}, the output cells. */
     public int cells() {
         return cells;
