@@ -71,7 +71,9 @@ public final class Demo implements AutoCloseable {
     public static final List<String> WORKLOADS =
             List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml",
                     // window analytics (docs/analytics.md): one workload of each family
-                    "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml");
+                    "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml",
+                    // numeric means (docs/local-accuracy.md)
+                    "latency-mean.yaml");
     /** What misbehaving devices do (each bad device one of these, round-robin). */
     static final ReportKind[] MISBEHAVIOURS = {ReportKind.DUPLICATE, ReportKind.OVER_BUDGET, ReportKind.GARBAGE,
         ReportKind.WRONG_EPSILON, ReportKind.LATE, ReportKind.CLOCK_SKEW};
