@@ -81,6 +81,15 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 }
             }
             boolean means = only == null || only.stream().anyMatch("mean"::contains);
+            if (only != null && only.contains("wfm")) { // the workload-factorization prototype's CDF row only
+                o.printf("bench accuracy, workload factorization vs tree: cdf k=128, n = %d, %d trials per row;"
+                        + " RMS = ‖estimate − truth‖₂/√m%n", n, trials);
+                o.flush();
+                long t0 = System.nanoTime();
+                o.println(FactorizationBenchmark.table(new FactorizationBenchmark(n, trials).run(epsilons, 128)));
+                o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+                return 0;
+            }
             if (ws.isEmpty() && means) { // --workloads mean: only the mean family's rows
                 return runMeans(o, th);
             }
