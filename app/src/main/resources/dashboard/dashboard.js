@@ -285,6 +285,10 @@
       chip('δ = 0'),
       chip(`${isNum(w.confidence) ? Math.round(w.confidence * 100) : '?'}% bars`),
       chip(`${fmtDuration(w.windowMillis)} windows`));
+    if (!central && latest.amplified) {
+      s.chips.append(chip(`amplified central ε = ${fmtEps(latest.amplified.epsilon)}, δ = ${latest.amplified.delta.toExponential(0)}`
+        + ' (against answer readers only)', 'amplified'));
+    }
     if (w.stale) s.chips.append(chip(`no answer for ${fmtDuration(d.now - w.lastAnswerAt)}`, 'stale-badge'));
     s.kpis.replaceChildren(
       kpi('n, latest window', fmtInt(latest.n), 'n', latest.n),

@@ -22,7 +22,7 @@ class MainCommandTest {
     @Test
     void theProductionCommandLineHasNoDemoOrBench() {
         assertThat(Main.commandLine().getSubcommands().keySet())
-                .containsExactlyInAnyOrder("simulate", "plan", "audit", "run", "register");
+                .containsExactlyInAnyOrder("simulate", "plan", "audit", "run", "register", "enroll");
     }
 
     static String help(String... command) {
@@ -40,7 +40,7 @@ class MainCommandTest {
     @Test
     void everyCommandsHelpListsTheExitCodes() {
         for (List<String> command : List.of(List.<String>of(), List.of("run"), List.of("register"),
-                List.of("simulate"), List.of("plan"))) {
+                List.of("simulate"), List.of("plan"), List.of("enroll"))) {
             String text = help(command.toArray(String[]::new));
             assertThat(text).as(String.join(" ", command)).contains("Exit codes:")
                     .containsPattern("\\s0\\s+success")

@@ -132,7 +132,7 @@ public final class DeviceClient implements AutoCloseable {
     public synchronized Outcome report(String rawValue) {
         int x;
         try {
-            x = workload.workload().encode(Objects.requireNonNull(rawValue, "rawValue"));
+            x = workload.encode(Objects.requireNonNull(rawValue, "rawValue"));
         } catch (InvalidValueException e) {
             return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
                     "the value is not in the domain of workload " + workload.id());

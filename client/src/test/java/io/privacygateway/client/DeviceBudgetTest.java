@@ -152,6 +152,30 @@ class DeviceBudgetTest {
     }
 
     @Test
+    void aWideWorkloadTakesItsFlagsAsABitVectorWithoutAMaterialisedUniverse() throws Exception {
+        String flags = String.join(", ", java.util.stream.IntStream.range(0, 20).mapToObj(j -> "f" + j).toList());
+        WorkloadSpec spec = WorkloadFiles.parse("""
+                id: budget-wide
+                version: 1
+                family: marginals
+                domain: {attributes: [%s]}
+                queries: {way: 3}
+                mode: central
+                mechanism: worst-case-chaining
+                central: {epsilonPerRelease: 0.5, neighbour: replace-one, contributionsPerWindow: 1}
+                budget: {epsilonPerPeriod: 1.0, period: 1h}
+                window: {size: 1m, grace: 10s}
+                """.formatted(flags), "test");
+        MutableClock clock = new MutableClock(T0 + 1000);
+        DeviceClient d = device("budget-dev-wide", spec, clock, new InMemoryDeviceBudget());
+        String zeros = String.join(",", java.util.Collections.nCopies(20, "0"));
+        assertThat(d.report("1,0,1").status()).isEqualTo(Outcome.Status.INVALID_VALUE);
+        assertThat(d.report("2" + zeros.substring(1)).status()).isEqualTo(Outcome.Status.INVALID_VALUE);
+        assertThat(d.report("1" + zeros.substring(1)).status()).isEqualTo(Outcome.Status.SENT);
+        assertThat(d.report(zeros).status()).isEqualTo(Outcome.Status.CONTRIBUTION_LIMIT); // L = 1
+    }
+
+    @Test
     void centralModeAllowsLContributionsPerWindowAndChargesEachWindowOnce() throws Exception {
         WorkloadSpec spec = central(); // L = 2, ε = 0.5 per window, budget 1.0 per hour: two windows an hour
         MutableClock clock = new MutableClock(T0 + 1000);

@@ -71,6 +71,11 @@ public final class AnswerPrinter {
                     number(a.getCumulativeEpsilon())));
         }
         b.append('\n');
+        if (a.getAmplified() != null) {
+            b.append(String.format(Locale.ROOT, "   amplified central guarantee (ε, δ) = (%s, %s) against readers of the"
+                    + " answers only (amplification by shuffling, %s)%n", number(a.getAmplified().getEpsilon()),
+                    number(a.getAmplified().getDelta()), a.getAmplified().getMethod()));
+        }
         String noisyCount = central && truth != null && a.getN() != truth.n()
                 ? "; in central mode the published count is itself a noisy, private release" : "";
         b.append(String.format(Locale.ROOT, "   n = %,d reports%s%n", a.getN(),

@@ -58,8 +58,10 @@ import org.apache.kafka.clients.producer.Producer;
 /**
  * The embedded demo: a Kafka broker (in-JVM KRaft, or a container when Docker answers), an Apicurio schema
  * registry, the gateway itself (exactly-once, both modes) with its Prometheus and health endpoint on a free
- * port, four example workloads (a screen-usage histogram, a latency CDF and feature-flag marginals in local
- * mode; session-length ranges in central mode), a fleet of simulated devices (some misbehaving) and the dashboard. Every published answer is
+ * port, the example workloads (a screen-usage histogram, a latency CDF and feature-flag marginals in local
+ * mode; session-length ranges in central mode; the window-analytics families; and 3-way marginals over 20 feature
+ * flags by mwem, whose synthetic records are printed as they arrive on the synthetic-data topic), a fleet of
+ * simulated devices (some misbehaving) and the dashboard. Every published answer is
  * printed with the true values the simulator sent, so the error bars can be checked by eye.
  *
  * <p>Everything binds to 127.0.0.1 and lives in temporary directories removed by {@link #close()}, which
@@ -73,7 +75,9 @@ public final class Demo implements AutoCloseable {
                     // window analytics (docs/analytics.md): one workload of each family
                     "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml",
                     // numeric means (docs/local-accuracy.md)
-                    "latency-mean.yaml");
+                    "latency-mean.yaml",
+                    // a wide domain (docs/wide-domains.md): 3-way marginals over 20 flags, mwem, synthetic records
+                    "feature-flags-wide.yaml");
     /** What misbehaving devices do (each bad device one of these, round-robin). */
     static final ReportKind[] MISBEHAVIOURS = {ReportKind.DUPLICATE, ReportKind.OVER_BUDGET, ReportKind.GARBAGE,
         ReportKind.WRONG_EPSILON, ReportKind.LATE, ReportKind.CLOCK_SKEW};
@@ -199,6 +203,9 @@ public final class Demo implements AutoCloseable {
         AnswerHistory history = new AnswerHistory(AnswerHistory.DEFAULT_WINDOWS, clock);
         remember(new AnswerBoard(kafka.bootstrapServers(), Map.of(), registryClient, config.answersTopic(), history,
                 a -> onAnswer(printer, a)));
+        remember(new SyntheticFeed(kafka.bootstrapServers(), registryClient, config.syntheticTopic(),
+                s -> say("%s", SyntheticFeed.describe(s, "[" + printer.timeOfDay(s.getWindowStart()) + ", "
+                        + printer.timeOfDay(s.getWindowEnd()) + ")"))));
         dashboard = startDashboard(o.dashboardPort(), history);
         resources.push(dashboard);
 

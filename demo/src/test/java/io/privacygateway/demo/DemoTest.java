@@ -34,7 +34,7 @@ class DemoTest {
             ids.add(s.id());
         }
         assertThat(ids).containsExactlyInAnyOrder("screen-usage", "latency-cdf", "feature-flags", "session-length",
-                "top-app", "usage-regression", "churn", "latency-mean");
+                "top-app", "usage-regression", "churn", "latency-mean", "feature-flags-wide");
         assertThat(Demo.exampleWorkloads()).anyMatch(s -> s.mode() == Mode.CENTRAL);
         try (Demo demo = Demo.start(new Demo.Options(400, 0.1, 0, 7, 4), out, Clock.systemUTC())) {
             long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
@@ -74,6 +74,9 @@ class DemoTest {
         String printed = text.toString();
         assertThat(printed).contains("metrics:   http://127.0.0.1:").contains("registered workload screen-usage")
                 .contains("── session-length v1")
-                .contains("δ = 0").contains("true values inside the 95% intervals").contains("(the simulator sent");
+                .contains("δ = 0").contains("true values inside the 95% intervals").contains("(the simulator sent")
+                .contains("amplified central guarantee (ε, δ) = (").contains("(running total)")
+                .contains("horizon since-activation")
+                .contains("synthetic data: feature-flags-wide").contains("512 records over 20 attributes");
     }
 }

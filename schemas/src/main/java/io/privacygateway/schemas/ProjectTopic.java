@@ -22,6 +22,8 @@ public enum ProjectTopic {
     CENTRAL_REPORTS("pgw.reports.central", CentralReport.class),
     /** Published window answers. */
     ANSWERS("pgw.answers", WindowAnswer.class),
+    /** Published synthetic records of wide workloads that declare {@code central.synthetic}, one per window. */
+    SYNTHETIC("pgw.synthetic", io.privacygateway.schemas.avro.SyntheticData.class),
     /** Reports that were not counted, and why (dead-letter topic). */
     REJECTIONS("pgw.rejections", Rejection.class),
     /** Resolved workload specs; compacted, keyed by workload id. */

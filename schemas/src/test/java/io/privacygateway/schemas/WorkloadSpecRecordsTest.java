@@ -139,7 +139,7 @@ class WorkloadSpecRecordsTest {
         for (int i = 0; i < 200; i++) {
             double eps = Math.scalb(1 + random.nextDouble(), -random.nextInt(8));
             io.privacygateway.mechanisms.param.Epsilon e = new io.privacygateway.mechanisms.param.Epsilon(eps);
-            WorkloadSpec spec = base.toBuilder().mechanism(MechanismId.OUE).epsilonPerCharge(e)
+            WorkloadSpec spec = base.toBuilder().mechanism(MechanismId.OUE).epsilonPerAnswer(e)
                     .budgetAtLeastOneCharge().build();
             WorkloadSpec back = WorkloadSpecRecords.toSpec(WorkloadSpecRecords.toRecord(spec));
             assertThat(CanonicalForm.contentHash(back)).isEqualTo(CanonicalForm.contentHash(spec));

@@ -171,7 +171,7 @@ public final class FleetSimulator implements AutoCloseable {
         }
         for (Map.Entry<WorkloadSpec, ValueDistribution> e : b.workloads.entrySet()) {
             ResolvedWorkload w = Workloads.resolve(e.getKey());
-            ValueDistribution d = e.getValue() == null ? ValueDistributions.defaultFor(w.workload()) : e.getValue();
+            ValueDistribution d = e.getValue() == null ? ValueDistributions.defaultFor(w) : e.getValue();
             slots.add(new Slot(w, d, permutation(n)));
         }
         this.sleeper = b.sleeper != null ? b.sleeper
@@ -406,7 +406,7 @@ public final class FleetSimulator implements AutoCloseable {
     private Outcome honest(Slot slot, PerWorkload st) {
         int x;
         try {
-            x = slot.workload.workload().encode(st.value);
+            x = slot.workload.encode(st.value);
         } catch (InvalidValueException e) {
             invalid.incrementAndGet();
             return null;
@@ -510,7 +510,7 @@ public final class FleetSimulator implements AutoCloseable {
 
     private static int encodeOrZero(ResolvedWorkload w, String value) {
         try {
-            return w.workload().encode(value);
+            return w.encode(value);
         } catch (InvalidValueException e) {
             return 0;
         }

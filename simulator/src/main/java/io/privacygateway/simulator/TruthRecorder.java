@@ -1,6 +1,8 @@
 package io.privacygateway.simulator;
 
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.central.wide.MarginalCounts;
+import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.client.Workloads;
 import java.util.ArrayList;
@@ -24,18 +26,35 @@ public final class TruthRecorder {
         final ResolvedWorkload workload;
         final long start;
         final long[] counts;
+        /** A wide workload's exact marginals (its universe is never materialised), else null. */
+        final MarginalCounts marginals;
 
         Entry(ResolvedWorkload workload, long start) {
             this.workload = workload;
             this.start = start;
-            this.counts = new long[workload.workload().universeSize()];
+            this.marginals = workload instanceof CentralWorkload c && c.wide().isPresent()
+                    ? MarginalCounts.empty(c.wide().get()) : null;
+            this.counts = marginals != null ? new long[1] : new long[workload.workload().universeSize()];
+        }
+
+        void add(int x) {
+            if (marginals != null) {
+                marginals.add(x);
+                counts[0]++;
+            } else {
+                counts[x]++;
+            }
+        }
+
+        double[] meanAnswer() {
+            return marginals != null ? marginals.answers() : workload.workload().trueAnswer(counts);
         }
     }
 
-    /** Records one valid report of universe value {@code x} with event time {@code eventTimeMillis}. */
+    /** Records one valid report of universe value (wide workloads: bit vector) {@code x} at {@code eventTimeMillis}. */
     public synchronized void record(ResolvedWorkload w, long eventTimeMillis, int x) {
         long start = w.window().startOf(eventTimeMillis);
-        windows.computeIfAbsent(key(w.contentHash(), start), k -> new Entry(w, start)).counts[x]++;
+        windows.computeIfAbsent(key(w.contentHash(), start), k -> new Entry(w, start)).add(x);
     }
 
     /** The truth of one window of one workload version, if any valid report was sent to it. */
@@ -69,7 +88,7 @@ public final class TruthRecorder {
 
     private static WindowTruth truth(Entry e) {
         return new WindowTruth(e.workload.id(), e.workload.contentHash(), e.start, e.start + e.workload.window().sizeMillis(),
-                e.counts, e.workload.workload().trueAnswer(e.counts), e.workload.workload().queryLabels());
+                e.counts, e.meanAnswer(), e.workload.queryLabels());
     }
 
     private static String key(String contentHash, long start) {

@@ -32,15 +32,30 @@ public final class ValueDistributions {
 
     private ValueDistributions() {}
 
+    /**
+     * The default distribution for a resolved workload (see the class comment); a wide central workload, whose
+     * universe is never materialised, gets the default correlated attributes from its spec.
+     */
+    public static ValueDistribution defaultFor(io.privacygateway.mechanisms.runtime.ResolvedWorkload w) {
+        if (w.spec().isWide()) {
+            return correlatedAttributes(w.spec(), defaultAttributeProbabilities(w.spec()), DEFAULT_CORRELATION);
+        }
+        return defaultFor(w.workload());
+    }
+
+    private static double[] defaultAttributeProbabilities(io.privacygateway.mechanisms.workload.WorkloadSpec s) {
+        int d = ((Domain.Attributes) s.domain()).names().size();
+        double[] p = new double[d];
+        for (int j = 0; j < d; j++) {
+            p[j] = d == 1 ? 0.5 : 0.7 - 0.5 * j / (d - 1);
+        }
+        return p;
+    }
+
     /** The default distribution for a workload's domain (see the class comment). */
     public static ValueDistribution defaultFor(Workload w) {
-        if (w.spec().domain() instanceof Domain.Attributes a) {
-            int d = a.names().size();
-            double[] p = new double[d];
-            for (int j = 0; j < d; j++) {
-                p[j] = d == 1 ? 0.5 : 0.7 - 0.5 * j / (d - 1);
-            }
-            return correlatedAttributes(w, p, DEFAULT_CORRELATION);
+        if (w.spec().domain() instanceof Domain.Attributes) {
+            return correlatedAttributes(w, defaultAttributeProbabilities(w.spec()), DEFAULT_CORRELATION);
         }
         if (w.spec().domain() instanceof Domain.Range r) { // mean: a right-skewed bump (a gamma(2) shape) at ~1/8 of the range
             double[] weights = new double[r.levels()];
@@ -111,8 +126,14 @@ public final class ValueDistributions {
      * @param rho the probability that attribute {@code j >= 1} copies attribute {@code j − 1}
      */
     public static ValueDistribution correlatedAttributes(Workload w, double[] p, double rho) {
-        if (!(w.spec().domain() instanceof Domain.Attributes a)) {
-            throw new IllegalArgumentException("workload " + w.spec().id() + " has no attributes domain");
+        return correlatedAttributes(w.spec(), p, rho);
+    }
+
+    /** {@link #correlatedAttributes(Workload, double[], double)} from the spec alone (wide workloads too). */
+    public static ValueDistribution correlatedAttributes(io.privacygateway.mechanisms.workload.WorkloadSpec s,
+            double[] p, double rho) {
+        if (!(s.domain() instanceof Domain.Attributes a)) {
+            throw new IllegalArgumentException("workload " + s.id() + " has no attributes domain");
         }
         int d = a.names().size();
         if (p.length != d) {

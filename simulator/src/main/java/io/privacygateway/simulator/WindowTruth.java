@@ -10,7 +10,8 @@ import java.util.List;
  * @param contentHash the workload version's content hash (as in the answer record)
  * @param windowStart window start, epoch milliseconds (inclusive)
  * @param windowEnd window end, epoch milliseconds (exclusive)
- * @param counts per universe value, how many valid reports carried it
+ * @param counts per universe value, how many valid reports carried it; for a wide workload (mwem,
+ *     worst-case-chaining), whose {@code 2^d} values are never materialised, a single entry: the number of reports
  * @param meanAnswer the true answer vector ({@code Workload.trueAnswer}): {@code (1/n) Σ Q(x_i)}, or for the
  *     window-analytics families the exact statistic (mode indicator, least-squares θ, fitted model), one value per
  *     query label

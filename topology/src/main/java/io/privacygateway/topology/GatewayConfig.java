@@ -208,6 +208,11 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         return topicPrefix + "answers";
     }
 
+    /** The synthetic records of wide workloads that declare {@code central.synthetic} (one record per window). */
+    public String syntheticTopic() {
+        return topicPrefix + "synthetic";
+    }
+
     public String rejectionsTopic() {
         return topicPrefix + "rejections";
     }

@@ -17,12 +17,13 @@ import org.apache.kafka.common.serialization.Serializer;
  * rejection records instead of stopping the stream.
  */
 public record GatewaySerdes(Deserializer<WorkloadSpecRecord> workloads, Deserializer<LocalReport> localReports,
-        Deserializer<CentralReport> centralReports, Serializer<WindowAnswer> answers, Serializer<Rejection> rejections) {
+        Deserializer<CentralReport> centralReports, Serializer<WindowAnswer> answers, Serializer<Rejection> rejections,
+        Serializer<io.privacygateway.schemas.avro.SyntheticData> synthetic) {
 
     /** Serdes backed by one registry client (its caches are shared). */
     public static GatewaySerdes withRegistry(SchemaRegistryClient client) {
         return new GatewaySerdes(new AvroDeserializer<>(WorkloadSpecRecord.class, client),
                 new AvroDeserializer<>(LocalReport.class, client), new AvroDeserializer<>(CentralReport.class, client),
-                new AvroSerializer<>(client), new AvroSerializer<>(client));
+                new AvroSerializer<>(client), new AvroSerializer<>(client), new AvroSerializer<>(client));
     }
 }

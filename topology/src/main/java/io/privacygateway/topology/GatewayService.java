@@ -185,6 +185,7 @@ public final class GatewayService implements AutoCloseable {
             case LOCAL_REPORTS -> g.localReportsTopic();
             case CENTRAL_REPORTS -> g.centralReportsTopic();
             case ANSWERS -> g.answersTopic();
+            case SYNTHETIC -> g.syntheticTopic();
             case REJECTIONS -> g.rejectionsTopic();
             case WORKLOADS -> g.workloadsTopic();
         };
@@ -194,7 +195,7 @@ public final class GatewayService implements AutoCloseable {
      * Creates missing topics: report topics and the workloads topic with {@code message.timestamp.type=
      * LogAppendTime} (watermarks and activation times are broker times, so a replay after a crash decides
      * exactly as the first run did); the central report topic with a short retention (it holds raw values);
-     * the compacted workloads topic; answers; rejections; and the internal topics named after the application id:
+     * the compacted workloads topic; answers; synthetic records; rejections; and the internal topics named after the application id:
      * partials (retention {@link GatewayConfig#partialsRetention()}), the broker clock probe topic (one
      * partition, LogAppendTime, one hour) and the deployment record (compacted). Existing report topics must
      * have the configured partition counts and LogAppendTime.
@@ -213,6 +214,7 @@ public final class GatewayService implements AutoCloseable {
             wanted.add(new NewTopic(g.workloadsTopic(), 1, rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
                     TopicConfig.CLEANUP_POLICY_COMPACT, TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")));
             wanted.add(new NewTopic(g.answersTopic(), internalPartitions, rf));
+            wanted.add(new NewTopic(g.syntheticTopic(), internalPartitions, rf));
             wanted.add(new NewTopic(g.rejectionsTopic(), g.localPartitions(), rf));
             wanted.add(new NewTopic(g.partialsTopic(), internalPartitions, rf).configs(Map.of(
                     TopicConfig.RETENTION_MS_CONFIG, Long.toString(g.partialsRetention().toMillis()))));

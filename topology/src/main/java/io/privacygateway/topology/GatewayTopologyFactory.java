@@ -29,7 +29,8 @@ import org.apache.kafka.streams.state.Stores;
  *  central reports ─► central ingest ┤── rejections topic (bounded records, reason codes)
  *                                    └─► &lt;applicationId&gt;-partials (window partials + shard progress, by workload)
  *                                            └─► release (merge, wait for every shard, every scheduled window once)
- *                                                   └──► answers topic
+ *                                                   ├──► answers topic
+ *                                                   └──► synthetic topic (wide workloads with central.synthetic)
  * </pre>
  * Every store is changelogged; with {@code processing.guarantee=exactly_once_v2} (the gateway's default) the
  * budget update, the aggregation and the records that depend on them commit in one transaction.
@@ -81,8 +82,10 @@ public final class GatewayTopologyFactory {
 
         t.addSource("partials-source", new StringDeserializer(), new ByteArrayDeserializer(), cfg.partialsTopic());
         t.addProcessor("release", new ReleaseSupplier(cfg, p.catalog(), p.metrics(), p.central(), p.monotonicMillis()), "partials-source");
-        t.addSink(ReleaseProcessor.ANSWERS_SINK, cfg.answersTopic(), new StringSerializer(), p.serdes().answers(),
-                "release");
+        t.addSink(ReleaseProcessor.ANSWERS_SINK, cfg.answersTopic(), new StringSerializer(),
+                (Serializer) p.serdes().answers(), "release");
+        t.addSink(ReleaseProcessor.SYNTHETIC_SINK, cfg.syntheticTopic(), new StringSerializer(),
+                (Serializer) p.serdes().synthetic(), "release");
         return t;
     }
 }

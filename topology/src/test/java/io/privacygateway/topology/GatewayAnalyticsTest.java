@@ -154,6 +154,36 @@ class GatewayAnalyticsTest {
         }
     }
 
+    /**
+     * The grid exponential mechanism's release time depends on the data (1 ms on an empty window, ≈ 70 ms median on
+     * uniform data, p99 near 200 ms under load: {@code bench release-timing --analytics}), so its answers are written
+     * at least a second after their computation started, whatever the configured delay.
+     */
+    @Test
+    void gridExponentialErmAnswersWaitAtLeastASecond() {
+        Map<String, Object> t = base("churn-grid", "erm", "erm-exponential");
+        t.put("domain", Map.of("features", List.of(Map.of("name", "bias", "values", List.of(1)),
+                        Map.of("name", "activity", "values", List.of(-1, 0, 1))),
+                "response", Map.of("name", "churned", "values", List.of(0, 1))));
+        t.put("model", Map.of("loss", "logistic", "radius", 4, "regularization", 0.01));
+        WorkloadSpec spec = WorkloadSpecParser.parse(t);
+        assertThat(((io.privacygateway.mechanisms.runtime.CentralWorkload) io.privacygateway.mechanisms.runtime
+                .ResolvedWorkload.of(spec)).minimumReleaseDelay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(((io.privacygateway.mechanisms.runtime.CentralWorkload) io.privacygateway.mechanisms.runtime
+                .ResolvedWorkload.of(erm())).minimumReleaseDelay()).isZero();
+        try (GatewayDriver g = new GatewayDriver(client, GatewayConfig.builder(1, 1)
+                .applicationId("gateway-analytics-grid").centralReleaseDelay(Duration.ofMillis(200)).build(), T0)) {
+            g.register(spec, T0);
+            g.advance(Duration.ofSeconds(73)); // window [T0, T0 + 1 min) is due: computed now
+            assertThat(g.answers.readValuesToList()).isEmpty();
+            g.advance(Duration.ofMillis(500)); // the configured 200 ms have passed, the mechanism's second has not
+            assertThat(g.answers.readValuesToList()).isEmpty();
+            g.advance(Duration.ofMillis(600));
+            assertThat(g.answers.readValuesToList()).singleElement()
+                    .satisfies(a -> assertThat(a.getMechanism()).isEqualTo("erm-exponential"));
+        }
+    }
+
     private static WindowAnswer byId(List<WindowAnswer> out, String id) {
         return out.stream().filter(a -> a.getWorkloadId().equals(id)).findFirst().orElseThrow();
     }

@@ -46,6 +46,7 @@ public final class GatewayDriver implements AutoCloseable {
     public final TestInputTopic<String, byte[]> partials;
     public final TestOutputTopic<String, WindowAnswer> answers;
     public final TestOutputTopic<byte[], Rejection> rejections;
+    public final TestOutputTopic<String, io.privacygateway.schemas.avro.SyntheticData> synthetic;
     /** The broker's time as the simulated clock reports it. */
     public final AtomicLong brokerTime;
     /** Whether the simulated broker can be read (an outage clears it). */
@@ -90,6 +91,8 @@ public final class GatewayDriver implements AutoCloseable {
                 new AvroDeserializer<>(WindowAnswer.class, client));
         rejections = driver.createOutputTopic(cfg.rejectionsTopic(), new ByteArrayDeserializer(),
                 new AvroDeserializer<>(Rejection.class, client));
+        synthetic = driver.createOutputTopic(cfg.syntheticTopic(), new StringDeserializer(),
+                new AvroDeserializer<>(io.privacygateway.schemas.avro.SyntheticData.class, client));
     }
 
     /** Registers a workload version at broker time {@code at}. */

@@ -133,7 +133,13 @@ public final class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Workload w = Workload.of(resolve(WorkloadFiles.load(workload)));
+        WorkloadSpec resolvedSpec = resolve(WorkloadFiles.load(workload));
+        if (resolvedSpec.isWide()) {
+            throw new IllegalArgumentException("mechanism " + resolvedSpec.mechanism().wireName() + " releases a wide"
+                    + " workload whose universe is never materialised; the black-box audit needs one (the wide releases"
+                    + " are audited on 8 values in their tests, docs/wide-domains.md §7)");
+        }
+        Workload w = Workload.of(resolvedSpec);
         WorkloadSpec s = w.spec();
         boolean central = s.mode() == Mode.CENTRAL;
         long n = samples != null ? samples : central ? DEFAULT_CENTRAL_SAMPLES : DEFAULT_LOCAL_SAMPLES;
@@ -184,7 +190,7 @@ public final class AuditCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--neighbour and --contributions apply to central mode only");
             }
             if (eps != null) {
-                ws = ws.toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
+                ws = ws.toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
             }
         }
         if (mechanism != null) {

@@ -2,10 +2,12 @@ package io.privacygateway.app.cli;
 
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.planner.Prediction;
 import io.privacygateway.mechanisms.reference.ReferenceData;
+import io.privacygateway.mechanisms.robustness.PoisoningBound;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -64,18 +66,36 @@ public final class PlanCommand implements Callable<Integer> {
             out.println(Json.MAPPER.writeValueAsString(Json.plan(p)));
             return 0;
         }
-        Workload w = Workload.of(ws);
+        boolean wide = p.resolved().isWide() && p.predictions().stream().allMatch(x -> x.candidate().id().isWide());
+        long universe;
+        int queries;
+        if (wide) { // never materialised: 2^d values
+            var shape = ((io.privacygateway.mechanisms.runtime.CentralWorkload)
+                    io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(p.resolved())).wide().orElseThrow();
+            universe = 1L << shape.attributeCount();
+            queries = shape.queryCount();
+        } else {
+            Workload w = Workload.of(ws);
+            universe = w.universeSize();
+            queries = w.queryCount();
+        }
         out.printf("Plan for %s v%d (%s: %d values, %d queries), %s mode, ε = %s per %s, n = %d%n", ws.id(), ws.version(),
-                ws.family().wireName(), w.universeSize(), w.queryCount(), effective.wireName(), eps.value(),
+                ws.family().wireName(), universe, queries, effective.wireName(), eps.value(),
                 effective == Mode.CENTRAL ? "release (pure, δ = 0)" : "report", n);
         boolean analytics = ws.family().isWindowAnalytics();
-        if (analytics) {
+        if (wide) {
+            out.printf("Predicted maximum error over all marginals (closed forms; the wide releases publish an l∞ bound).%n");
+        } else if (analytics) {
             out.printf("Predicted %s.%n",
                     io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.errorMeasure(ws.family()));
         } else {
             out.printf("Predicted per-answer RMS error ‖estimate − truth‖₂/√m of the published (projected) answer.%n");
         }
-        out.printf("%-38s %12s %10s", "mechanism", "unprojected", analytics ? "predicted" : "§3 bound");
+        boolean local = effective == Mode.LOCAL && !analytics;
+        out.printf("%-38s %12s %10s", "mechanism", "unprojected", analytics ? "predicted" : wide ? "max error" : "§3 bound");
+        if (local) {
+            out.printf(" %9s %9s", "n·Δ∞", "n·Δ₂");
+        }
         for (ReferenceData r : p.references()) {
             out.printf(" %10s", r.label());
         }
@@ -89,18 +109,30 @@ public final class PlanCommand implements Callable<Integer> {
             out.printf("%-38s %12s %10s", name, Double.isNaN(pr.unprojectedRms()) ? "-"
                     : String.format("%.5f", pr.unprojectedRms()), Double.isNaN(pr.boundRms()) ? "-"
                     : String.format(analytics ? "%.3g" : "%.5f", pr.boundRms()));
+            if (local) {
+                PoisoningBound b = PoisoningBound.of(LocalPipeline.of(Workload.of(pr.candidate().apply(ws, eps, n))));
+                out.printf(" %9.2f %9.2f", b.worst().linf(), b.worst().projectedL2());
+            }
             for (double v : pr.simulatedRms()) {
                 out.printf(analytics ? " %10.3g" : " %10.5f", v);
             }
             out.printf(" %8.3f%s%n", pr.regret(), pr.note().isEmpty() ? "" : "  (" + pr.note() + ")");
         }
         out.printf("auto → %s%n", p.choice().candidate().label());
-        if (analytics) {
+        if (wide) {
+            out.printf("(max error: %s; mwem's is a model of its achieved error, worst-case chaining's its theoretical"
+                    + " bound, which is loose: its published bound is usually the measured one, docs/wide-domains.md)%n",
+                    p.method());
+        } else if (analytics) {
             out.printf("(columns per public synthetic window, one per reference distribution: %s; regret: worst ratio to"
                     + " the best mechanism)%n", p.method());
         } else {
             out.printf("(unprojected and §3 bound: closed forms at n on uniform data; columns per reference distribution:%n"
                     + " %s; regret: worst ratio to the best mechanism over the reference distributions)%n", p.method());
+        }
+        if (local) {
+            out.printf("(poisoning bound, docs/poisoning.md: k reports with any payloads and any public coins move a coordinate of%n"
+                    + " the unprojected estimate by at most k·n·Δ∞/n and the published answer by at most k·n·Δ₂/n in ℓ2)%n");
         }
         return 0;
     }

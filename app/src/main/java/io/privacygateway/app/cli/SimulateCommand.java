@@ -77,6 +77,10 @@ public final class SimulateCommand implements Callable<Integer> {
         Epsilon eps = epsilon == null ? null : Epsilon.of("--epsilon", epsilon);
         MechanismId mech = mechanism == null ? null : MechanismId.fromWireName(mechanism);
         WorkloadSpec ws = WorkloadFiles.load(workload);
+        if (ws.mode() == Mode.CENTRAL && (ws.isWide() || (mech != null && mech.isWide())
+                || (ws.mechanism() == MechanismId.AUTO && mech == null && !fits(ws)))) {
+            return simulateWide(ws, eps, mech, err, stdout);
+        }
         Workload w = Workload.of(ws);
         ValuesFile.Contents contents = ValuesFile.read(values, w);
         for (ValuesFile.Rejected r : contents.rejected()) {
@@ -152,6 +156,94 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         Files.writeString(out, Json.MAPPER.writeValueAsString(root));
         printSummary(stdout, a, truth, auto);
+        stdout.printf("wrote %s%n", out);
+        return 0;
+    }
+
+    /** Whether a materialised workload of this spec would fit (a marginals universe of at most 2^16 values). */
+    private static boolean fits(WorkloadSpec ws) {
+        return !(ws.domain() instanceof io.privacygateway.mechanisms.workload.Domain.Attributes a)
+                || (1L << a.names().size()) <= WorkloadSpec.MAX_UNIVERSE;
+    }
+
+    /**
+     * A wide marginal workload (mwem, worst-case-chaining; docs/wide-domains.md): the values' exact marginal counts,
+     * one release, the answer with its l∞ bound and, for mwem, the synthetic records, without materialising 2^d values.
+     */
+    private Integer simulateWide(WorkloadSpec ws, Epsilon eps, MechanismId mech, PrintWriter err, PrintWriter stdout)
+            throws Exception {
+        WorkloadSpec.Builder b = ws.toBuilder();
+        if (eps != null) {
+            b.epsilonPerAnswer(eps).budgetAtLeastOneCharge();
+        }
+        if (mech != null) {
+            b.mechanism(mech);
+        }
+        WorkloadSpec requested = b.build();
+        boolean auto = requested.mechanism() == MechanismId.AUTO;
+        WorkloadSpec resolved = io.privacygateway.mechanisms.planner.Planner.resolve(requested);
+        var c = (io.privacygateway.mechanisms.runtime.CentralWorkload)
+                io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(resolved);
+        ValuesFile.Contents contents = ValuesFile.read(values, c);
+        for (ValuesFile.Rejected r : contents.rejected()) {
+            err.printf("%s:%d: %s%n", values, r.line(), r.reason());
+        }
+        if (!contents.rejected().isEmpty() && !skipInvalid) {
+            err.printf("privacy-gateway: %d invalid line(s) in %s; fix them or pass --skip-invalid%n",
+                    contents.rejected().size(), values);
+            return 2;
+        }
+        long[] cells = new long[c.aggregateLength()];
+        for (int x : contents.values()) {
+            c.accumulate(x, cells);
+        }
+        var counts = c.marginalCounts(contents.values().length, cells);
+        RandomBits secret = seed == null ? new SecureRandomBits() : new SeededRandomBits(seed);
+        var released = c.wideRelease().release(counts, secret);
+        Answer a = released.answer();
+        double[] truth = counts.n() == 0 ? new double[a.estimates().length] : counts.answers();
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        var shape = c.wide().orElseThrow();
+        root.set("workload", Json.workload(resolved, c.contentHash(), (int) Math.min(Integer.MAX_VALUE,
+                1L << shape.attributeCount()), shape.queryCount()));
+        root.put("mode", "central");
+        root.put("mechanism", a.mechanism().wireName());
+        root.put("mechanismRequested", requested.mechanism().wireName());
+        ObjectNode privacy = root.putObject("privacy");
+        Json.put(privacy, "epsilon", a.cost().epsilon());
+        privacy.put("delta", 0); // PrivacyCost.Pure
+        privacy.put("guarantee", "every answer (and every synthetic record) is ε-DP (δ = 0) for every device");
+        root.put("n", a.n());
+        root.put("confidence", a.confidence());
+        if (seed != null) {
+            root.put("seed", seed);
+        }
+        double maxError = 0;
+        for (int q = 0; q < truth.length; q++) {
+            maxError = Math.max(maxError, Math.abs(a.estimates()[q] - truth[q]));
+        }
+        a.extras().maxErrorBound().ifPresent(v -> Json.put(root, "maxErrorBound", v));
+        Json.put(root, "maxError", maxError);
+        root.set("answers", Json.answers(a, truth));
+        root.set("error", Json.error(a, truth));
+        root.set("levels", Json.levels(a));
+        released.records().ifPresent(r -> {
+            ArrayNode rows = root.putArray("syntheticRecords");
+            for (long x : r.records()) {
+                rows.add(x);
+            }
+        });
+        ArrayNode rej = root.putArray("rejectedLines");
+        for (ValuesFile.Rejected x : contents.rejected()) {
+            ObjectNode o = rej.addObject();
+            o.put("line", x.line());
+            o.put("reason", x.reason());
+        }
+        Files.writeString(out, Json.MAPPER.writeValueAsString(root));
+        printSummary(stdout, a, truth, auto);
+        stdout.printf("max error %.5f, published l∞ bound %.5f%s%n", maxError,
+                a.extras().maxErrorBound().orElse(Double.NaN), released.records().map(r -> ", " + r.size()
+                        + " synthetic records in the JSON").orElse(""));
         stdout.printf("wrote %s%n", out);
         return 0;
     }

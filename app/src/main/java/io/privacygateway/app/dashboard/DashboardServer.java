@@ -269,6 +269,7 @@ public final class DashboardServer implements AutoCloseable {
                 x.put("n", v.n());
                 num(x, "epsilon", v.epsilon());
                 num(x, "cumulativeEpsilon", v.cumulativeEpsilon());
+                amplified(x, v);
                 strings(x.putArray("labels"), v.labels());
                 numbers(x.putArray("estimates"), v.estimates());
                 numbers(x.putArray("lower"), v.lower());
@@ -307,6 +308,15 @@ public final class DashboardServer implements AutoCloseable {
         return JSON.writeValueAsString(root);
     }
 
+    /** Adds {@code amplified: {epsilon, delta}} when the answer carries an amplified central guarantee. */
+    private static void amplified(ObjectNode o, WindowView v) {
+        if (Double.isFinite(v.amplifiedEpsilon()) && Double.isFinite(v.amplifiedDelta())) {
+            ObjectNode a = o.putObject("amplified");
+            a.put("epsilon", v.amplifiedEpsilon());
+            a.put("delta", v.amplifiedDelta());
+        }
+    }
+
     /** The body of {@code /api/answers}: the latest window of every workload. */
     String answersJson() throws IOException {
         ArrayNode arr = JSON.createArrayNode();
@@ -321,6 +331,7 @@ public final class DashboardServer implements AutoCloseable {
             num(o, "epsilon", a.epsilon());
             num(o, "delta", a.delta());
             num(o, "cumulativeEpsilon", a.cumulativeEpsilon());
+            amplified(o, a);
             o.put("windowStart", java.time.Instant.ofEpochMilli(a.windowStart()).toString());
             o.put("windowEnd", java.time.Instant.ofEpochMilli(a.windowEnd()).toString());
             o.put("n", a.n());

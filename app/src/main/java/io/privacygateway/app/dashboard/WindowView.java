@@ -39,12 +39,15 @@ import org.apache.avro.generic.IndexedRecord;
  * @param scalars the answer's named scalars (window analytics), empty when none
  * @param horizon for an answer over a longer horizon (a rollup or running total, e.g. {@code PT1H}), its name;
  *     {@code ""} for a single window
+ * @param amplifiedEpsilon local mode: the amplified central ε of the answer against someone who sees only the answers
+ *     (amplification by shuffling), NaN when the answer has none
+ * @param amplifiedDelta the δ of that amplified guarantee, NaN when none
  */
 public record WindowView(String workloadId, int version, String contentHash, String mode, String mechanism,
         Chart chart, long windowStart, long windowEnd, long n, double epsilon, double delta, double confidence,
         double cumulativeEpsilon, List<String> labels, double[] estimates, double[] lower, double[] upper,
         double[] standardErrors, long receivedAt, List<String> items, java.util.Map<String, Double> scalars,
-        String horizon) {
+        String horizon, double amplifiedEpsilon, double amplifiedDelta) {
 
     /** How the page draws a workload's latest window. */
     public enum Chart {
@@ -122,7 +125,7 @@ public record WindowView(String workloadId, int version, String contentHash, Str
         }
         return new WindowView(workloadId, version, contentHash, mode, mechanism, chart, windowStart, windowEnd, n,
                 epsilon, delta, confidence, cumulativeEpsilon, other.labels, estimates, lower, upper, standardErrors,
-                receivedAt, items, scalars, horizon);
+                receivedAt, items, scalars, horizon, amplifiedEpsilon, amplifiedDelta);
     }
 
     /**
@@ -164,7 +167,13 @@ public record WindowView(String workloadId, int version, String contentHash, Str
                 (long) number(r, "n", -1), number(r, "epsilon", Double.NaN), number(r, "delta", Double.NaN),
                 number(r, "confidence", Double.NaN), number(r, "cumulativeEpsilon", Double.NaN), labels,
                 doubles(r, "estimates", m), doubles(r, "lower", m), doubles(r, "upper", m),
-                doubles(r, "standardErrors", m), receivedAt, itemLabels(r), scalars(r), text(r, "horizon", "")));
+                doubles(r, "standardErrors", m), receivedAt, itemLabels(r), scalars(r), text(r, "horizon", ""),
+                amplified(r, "epsilon"), amplified(r, "delta")));
+    }
+
+    /** A field of the answer's {@code amplified} guarantee, NaN when the answer has none. */
+    private static double amplified(IndexedRecord r, String name) {
+        return field(r, "amplified") instanceof IndexedRecord a ? number(a, name, Double.NaN) : Double.NaN;
     }
 
     /**

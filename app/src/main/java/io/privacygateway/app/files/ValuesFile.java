@@ -32,6 +32,25 @@ public final class ValuesFile {
 
     /** Reads and encodes a values file against a workload. */
     public static Contents read(Path file, Workload workload) throws IOException {
+        return read(file, workload::encode);
+    }
+
+    /**
+     * Reads and encodes a values file against a resolved workload (a wide workload's values are its bit vectors,
+     * {@link io.privacygateway.mechanisms.runtime.ResolvedWorkload#encode}).
+     */
+    public static Contents read(Path file, io.privacygateway.mechanisms.runtime.ResolvedWorkload workload)
+            throws IOException {
+        return read(file, workload::encode);
+    }
+
+    /** How a line becomes an index. */
+    @FunctionalInterface
+    private interface Encoder {
+        int encode(String raw) throws InvalidValueException;
+    }
+
+    private static Contents read(Path file, Encoder workload) throws IOException {
         int[] values = new int[1024];
         long[] lines = new long[1024];
         int n = 0;

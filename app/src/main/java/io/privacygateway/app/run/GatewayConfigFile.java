@@ -37,7 +37,8 @@ import java.util.regex.Pattern;
  * streamThreads: 2                                 # default 1
  * stateDir: /var/lib/privacy-gateway               # default ./gateway-state
  * processingGuarantee: exactly_once_v2             # or at_least_once
- * timing: {maxFutureSkew: 1m, maxEventAge: 1h, watermarkSlack: 2s, punctuateEvery: 100ms, progressHeartbeat: 5s}
+ * timing: {maxFutureSkew: 1m, maxEventAge: 1h, watermarkSlack: 2s, punctuateEvery: 100ms, progressHeartbeat: 5s,
+ *     centralReleaseDelay: 200ms}
  * limits: {maxReportBytes: 65536}
  * retention: {partials: 1d, centralReports: 1d}
  * devices: {enrollment: required, keys: {k1: ${PGW_ENROLLMENT_KEY}}}   # or enrollment: open (default)
@@ -113,7 +114,7 @@ public final class GatewayConfigFile {
         Map<?, ?> retention = map(m, "retention");
         check("partitions.", parts, Set.of("local", "central"));
         check("timing.", timing, Set.of("maxFutureSkew", "maxEventAge", "watermarkSlack", "punctuateEvery",
-                "progressHeartbeat"));
+                "progressHeartbeat", "centralReleaseDelay"));
         check("limits.", limits, Set.of("maxReportBytes"));
         check("retention.", retention, Set.of("partials", "centralReports"));
         for (String side : List.of("local", "central")) {
@@ -140,6 +141,7 @@ public final class GatewayConfigFile {
                 .watermarkSlack(duration(timing, "timing.watermarkSlack", "2s"))
                 .punctuateEvery(duration(timing, "timing.punctuateEvery", "100ms"))
                 .progressHeartbeat(duration(timing, "timing.progressHeartbeat", "5s"))
+                .centralReleaseDelay(duration(timing, "timing.centralReleaseDelay", "200ms"))
                 .maxReportBytes(integer(limits, "limits.maxReportBytes", 64 * 1024))
                 .partialsRetention(duration(retention, "retention.partials", "1d"))
                 .centralReportsRetention(duration(retention, "retention.centralReports", "1d"))

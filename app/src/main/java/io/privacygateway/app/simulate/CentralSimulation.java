@@ -2,7 +2,7 @@ package io.privacygateway.app.simulate;
 
 import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.param.Epsilon;
-import io.privacygateway.mechanisms.planner.CentralPlanner;
+import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
@@ -37,19 +37,10 @@ public final class CentralSimulation {
         if (values.length == 0) {
             throw new IllegalArgumentException("the values file has no values");
         }
-        Epsilon eps = epsilon != null ? epsilon : spec.central().epsilonPerRelease();
-        WorkloadSpec s = spec.toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
-        if (mechanism != null) {
-            s = s.toBuilder().mechanism(mechanism).build();
-        }
         long n = values.length;
-        Plan plan = null;
-        if (s.mechanism() == MechanismId.AUTO) {
-            plan = CentralPlanner.plan(s, eps, n);
-            s = plan.resolved();
-        } else if (s.expectedReportsPerWindow() == 0) {
-            s = s.toBuilder().expectedReportsPerWindow(n).build();
-        }
+        Planner.Trial trial = Planner.forTrial(spec, epsilon, mechanism, n);
+        WorkloadSpec s = trial.resolved();
+        Plan plan = trial.plan();
         Workload w = Workload.of(s);
         CentralPipeline pipeline = CentralPipeline.of(w);
         long[] counts = new long[w.universeSize()];

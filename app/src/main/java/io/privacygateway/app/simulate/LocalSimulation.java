@@ -4,7 +4,7 @@ import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
-import io.privacygateway.mechanisms.planner.LocalPlanner;
+import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
@@ -44,19 +44,10 @@ public final class LocalSimulation {
         if (values.length == 0) {
             throw new IllegalArgumentException("the values file has no values");
         }
-        Epsilon eps = epsilon != null ? epsilon : spec.epsilonPerReport();
-        WorkloadSpec s = spec.toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
-        if (mechanism != null) {
-            s = s.toBuilder().mechanism(mechanism).build();
-        }
         long n = values.length;
-        Plan plan = null;
-        if (s.mechanism() == MechanismId.AUTO) {
-            plan = LocalPlanner.plan(s, eps, n);
-            s = plan.resolved();
-        } else if (s.expectedReportsPerWindow() == 0) {
-            s = s.toBuilder().expectedReportsPerWindow(n).build();
-        }
+        Planner.Trial trial = Planner.forTrial(spec, epsilon, mechanism, n);
+        WorkloadSpec s = trial.resolved();
+        Plan plan = trial.plan();
         Workload w = Workload.of(s);
         LocalPipeline pipeline = LocalPipeline.of(w);
         LocalProtocol protocol = pipeline.protocol();

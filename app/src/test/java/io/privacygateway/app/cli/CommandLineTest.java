@@ -152,4 +152,26 @@ class CommandLineTest {
         assertThat(plan.get("predictions").size()).isGreaterThan(5);
         assertThat(plan.get("choice").asText()).isNotBlank();
     }
+
+    @Test
+    void planPrintsThePoisoningBoundOfEveryLocalMechanism() throws Exception {
+        Run r = run("plan", "--workload", workload(HIST).toString(), "--epsilon", "1", "--n", "50000");
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).contains("n·Δ∞").contains("n·Δ₂").contains("docs/poisoning.md");
+        // GRR over 4 labels at ε = 1: one report moves a coordinate by at most 1/(p − q) = (e + 3)/(e − 1), and
+        // the answer by √2 times that in ℓ2 (two one-hot answers)
+        double linf = (Math.E + 3) / (Math.E - 1);
+        String grr = r.out().lines().filter(l -> l.startsWith("grr ")).findFirst().orElseThrow();
+        String[] cells = grr.replace(" *", "").trim().split("\\s+"); // " *" marks auto's choice
+        assertThat(cells[3]).isEqualTo(String.format("%.2f", linf));
+        assertThat(cells[4]).isEqualTo(String.format("%.2f", Math.sqrt(2) * linf));
+        // every applicable local mechanism has the two columns
+        long rows = r.out().lines().filter(l -> l.matches("^(projection|coarse-projection|chaining|olh|oue|grr|subset-selection|hadamard-response).*"))
+                .filter(l -> !l.contains("n/a")).peek(l -> assertThat(l.trim().split("\\s+").length).isGreaterThanOrEqualTo(8)).count();
+        assertThat(rows).isGreaterThanOrEqualTo(6);
+
+        Run central = run("plan", "--workload", workload(HIST).toString(), "--mode", "central", "--n", "50000");
+        assertThat(central.exit()).as(central.err()).isZero();
+        assertThat(central.out()).doesNotContain("n·Δ∞");
+    }
 }

@@ -80,6 +80,7 @@ class DashboardChromiumTest {
                     nInk: inked(q('[data-chart=n] canvas'), accent),
                     epsilonPoints: num(q('[data-chart=epsilon]'), 'points'),
                     epsilonTitle: q('[data-chart=epsilon]').parentNode.querySelector('h3').textContent,
+                    amplified: q('.chip.amplified') ? q('.chip.amplified').textContent : '',
                   };
                 }),
                 rejections: {
@@ -209,6 +210,8 @@ class DashboardChromiumTest {
         assertThat(byId.get("session-length").path("latestPoints").asInt()).isEqualTo(12);
         assertThat(byId.get("session-length").path("epsilonTitle").asText()).contains("cumulative");
         assertThat(byId.get("screen-usage").path("epsilonTitle").asText()).contains("per report");
+        assertThat(byId.get("screen-usage").path("amplified").asText()).startsWith("amplified central ε = ");
+        assertThat(byId.get("session-length").path("amplified").asText()).isEmpty();
         // window analytics: the mode view names the released label (or says none was), coefficients are bars
         JsonNode mode = byId.get("top-app");
         assertThat(mode.path("latestPoints").asInt()).isBetween(0, 1);

@@ -209,10 +209,16 @@ class DashboardServerTest {
         assertThat(central.path("mode").asText()).isEqualTo("central");
         assertThat(central.path("chart").asText()).isEqualTo("ranges");
         assertThat(central.path("windows").get(3).path("cumulativeEpsilon").asDouble())
-                .as("six releases of ε = 1 so far").isEqualTo(6.0);
+                .as("six releases of ε = 1 + 0.5 (the running totals) so far").isEqualTo(9.0);
         assertThat(workload(h, "latency-cdf").path("chart").asText()).isEqualTo("cdf");
         assertThat(workload(h, "feature-flags").path("chart").asText()).isEqualTo("marginals");
         assertThat(workload(h, "screen-usage").path("chart").asText()).isEqualTo("bars");
+        JsonNode usage = workload(h, "screen-usage").path("windows").get(3);
+        assertThat(usage.path("amplified").path("epsilon").asDouble())
+                .as("a local answer shows its amplified central ε, below the ε per report")
+                .isPositive().isLessThan(usage.path("epsilon").asDouble());
+        assertThat(usage.path("amplified").path("delta").asDouble()).isPositive().isLessThanOrEqualTo(1e-3);
+        assertThat(central.path("windows").get(3).has("amplified")).as("central answers have none").isFalse();
 
         JsonNode rej = h.path("rejections");
         assertThat(rej.path("reasons").toString()).isEqualTo("[\"DUPLICATE\",\"LATE\"]");

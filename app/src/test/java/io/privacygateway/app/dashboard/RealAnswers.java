@@ -103,11 +103,16 @@ final class RealAnswers {
             }
             truth.put(s.spec().id() + "@" + windowStart, s.workload().trueAnswer(counts));
             Answer a = release(s, x);
-            s.cumulative()[0] += a.epsilon();
+            // what the gateway charges per window: the release and, when declared, the running totals
+            s.cumulative()[0] += s.active().spec().epsilonPerCharge().value();
             long end = windowStart + s.spec().window().size().toMillis();
             double cumulative = s.spec().mode() == Mode.CENTRAL ? s.cumulative()[0] : 0.0;
-            out.add(AnswerRecords.toRecord(a, s.active(), windowStart, cumulative,
-                    end + s.spec().window().grace().toMillis()));
+            WindowAnswer record = AnswerRecords.toRecord(a, s.active(), windowStart, cumulative,
+                    end + s.spec().window().grace().toMillis());
+            if (s.active() instanceof LocalWorkload local) {
+                AnswerRecords.amplify(record, local, a.n(), s.spec().window().size().toMillis());
+            }
+            out.add(record);
         }
         windowIndex++;
         return out;

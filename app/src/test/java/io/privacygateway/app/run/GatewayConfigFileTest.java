@@ -28,6 +28,7 @@ class GatewayConfigFileTest {
         assertThat(s.gateway().localPartitions()).isEqualTo(3);
         assertThat(s.gateway().punctuateEvery()).isEqualTo(Duration.ofMillis(100));
         assertThat(s.gateway().watermarkSlack()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(s.gateway().centralReleaseDelay()).isEqualTo(Duration.ofMillis(200));
         assertThat(s.processingGuarantee()).isEqualTo("exactly_once_v2");
         assertThat(l.dashboardPort()).isEqualTo(8080);
 
@@ -72,6 +73,7 @@ class GatewayConfigFileTest {
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ntiming: {punctuateEvery: soon} | timing.punctuateEvery: must be a duration",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ntiming: {punctuateEvery: 0s} | punctuateEvery must be a positive duration",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ntiming: {idleAfter: 10s} | timing.idleAfter: unknown setting",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ntiming: {centralReleaseDelay: later} | timing.centralReleaseDelay: must be a duration",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ndevices: {enrollment: maybe} | devices.enrollment: must be open or required",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ndevices: {enrollment: required, keys: {k1: c2hvcnQ=}} | devices.keys: enrollment key k1 must have at least 32 bytes",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ninstanceId: 'pod 1' | instanceId: must match",

@@ -16,6 +16,7 @@ import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
+import io.privacygateway.benchmarks.commands.AccuracyBenchmark.BenchWorkload;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -46,9 +47,6 @@ public final class AnalyticsBenchmark {
     public AnalyticsBenchmark(int trials) {
         this.trials = trials;
     }
-
-    /** One benchmark workload. */
-    public record BenchWorkload(String name, WorkloadSpec spec) {}
 
     /**
      * One mechanism's result in one cell.
@@ -117,7 +115,7 @@ public final class AnalyticsBenchmark {
     /** Every mechanism of a regression or erm workload at ε and n. */
     public Row run(BenchWorkload bw, double epsilon, long n) {
         Epsilon eps = new Epsilon(epsilon);
-        WorkloadSpec base = bw.spec().toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
+        WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
         String auto = CentralPlanner.plan(base, eps, n).choice().candidate().label();
         List<Cell> cells = new ArrayList<>();
         for (MechanismId id : base.family().centralMechanisms()) {
@@ -153,7 +151,7 @@ public final class AnalyticsBenchmark {
     /** The mode table at ε: P(true mode) against the gap, n reports in 8 labels. */
     public List<ModeRow> modeRows(BenchWorkload bw, double epsilon, long n, int simulations) {
         Epsilon eps = new Epsilon(epsilon);
-        WorkloadSpec base = bw.spec().toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
+        WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
         CentralPipeline em = CentralPipeline.of(Workload.of(new Candidate(MechanismId.MODE_EXPONENTIAL, null, null)
                 .apply(base, eps, n)));
         CentralPipeline ptr = CentralPipeline.of(Workload.of(new Candidate(MechanismId.MODE_PTR, null, null)

@@ -91,7 +91,7 @@ public final class CentralAccuracyBenchmark {
     }
 
     Row runRow(AccuracyBenchmark.BenchWorkload bw, Epsilon eps, long n) {
-        WorkloadSpec base = bw.spec().toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
+        WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
         Plan plan = CentralPlanner.plan(base, eps, n);
         Candidate chain = null;
         double best = Double.POSITIVE_INFINITY;

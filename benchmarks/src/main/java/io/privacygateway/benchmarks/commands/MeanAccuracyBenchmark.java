@@ -113,7 +113,7 @@ public final class MeanAccuracyBenchmark {
         List<MechanismId> ids = MechanismId.MEAN_MECHANISMS;
         LocalPipeline[] pipelines = new LocalPipeline[ids.size()];
         for (int i = 0; i < ids.size(); i++) {
-            pipelines[i] = LocalPipeline.of(Workload.of(base.toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge()
+            pipelines[i] = LocalPipeline.of(Workload.of(base.toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge()
                     .mechanism(ids.get(i)).build()));
         }
         Workload w = pipelines[0].workload();

@@ -66,6 +66,32 @@ public final class ReleaseTimingBenchmark {
         return rows;
     }
 
+    /**
+     * The window analytics ({@code mode}, {@code regression}, {@code erm}): every central mechanism of each workload
+     * (ε = 1, planned n = 10,000), timed on the same kinds of datasets as the linear families.
+     */
+    public List<Row> runAnalytics(List<AccuracyBenchmark.BenchWorkload> workloads,
+            java.util.function.Consumer<Row> progress) {
+        List<Row> rows = new ArrayList<>();
+        for (AccuracyBenchmark.BenchWorkload bw : workloads) {
+            WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(io.privacygateway.mechanisms.param.Epsilon.of(1))
+                    .budgetAtLeastOneCharge().build();
+            for (MechanismId id : base.family().centralMechanisms()) {
+                CentralPipeline p;
+                try {
+                    p = CentralPipeline.of(Workload.of(base.toBuilder().mechanism(id).expectedReportsPerWindow(10_000)
+                            .build()));
+                } catch (IllegalArgumentException e) {
+                    continue; // not applicable to this workload (e.g. the grid mechanism beyond its dimension)
+                }
+                Row r = measure(bw.name(), p);
+                progress.accept(r);
+                rows.add(r);
+            }
+        }
+        return rows;
+    }
+
     private Row measure(String name, CentralPipeline p) {
         Workload w = p.workload();
         int u = w.universeSize();
@@ -114,7 +140,7 @@ public final class ReleaseTimingBenchmark {
             lo = Math.min(lo, median);
             hi = Math.max(hi, median);
         }
-        String mech = p.parameters().mechanism().wireName();
+        String mech = p.workload().spec().mechanism().wireName();
         if (p.parameters() instanceof CentralParameters.Gaussian g) {
             mech += " (" + g.space().name().toLowerCase(Locale.ROOT) + ")";
         }

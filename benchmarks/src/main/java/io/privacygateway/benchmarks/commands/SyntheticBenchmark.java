@@ -195,7 +195,7 @@ public final class SyntheticBenchmark {
         Epsilon e = Epsilon.of(eps);
         WorkloadSpec base = AccuracyBenchmark.spec("marg3of" + d, "marginals", Map.of("attributes", names),
                 Map.of("way", 3)).toBuilder().inCentralMode(e, NeighbourRelation.ADD_REMOVE, 1).build();
-        base = base.toBuilder().epsilonPerCharge(e).budgetAtLeastOneCharge().build();
+        base = base.toBuilder().epsilonPerAnswer(e).budgetAtLeastOneCharge().build();
         return CentralPipeline.of(Workload.of(new Candidate(MechanismId.LAPLACE, null, null).apply(base, e, n)));
     }
 

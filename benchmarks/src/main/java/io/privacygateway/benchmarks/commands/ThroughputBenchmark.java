@@ -11,6 +11,7 @@ import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
 import io.privacygateway.schemas.WorkloadSpecRecords;
+import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
@@ -135,6 +136,26 @@ public final class ThroughputBenchmark {
         return WorkloadSpecParser.parse(t);
     }
 
+    /** The central-mode counterpart of {@link #histogram(String, int, String, String)}: Laplace, add/remove, L = 1. */
+    static WorkloadSpec centralHistogram(String id, int k, String size, String grace) {
+        List<String> labels = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            labels.add("v" + i);
+        }
+        Map<String, Object> t = WorkloadSpecParser.tree();
+        t.put("id", id);
+        t.put("version", 1);
+        t.put("family", "histogram");
+        t.put("domain", Map.of("labels", labels));
+        t.put("mode", "central");
+        t.put("mechanism", "laplace");
+        t.put("central", Map.of("epsilonPerRelease", 1.0, "neighbour", "add-remove", "contributionsPerWindow", 1));
+        t.put("budget", Map.of("epsilonPerPeriod", 1.0, "period", "1d"));
+        t.put("window", Map.of("size", size, "grace", grace));
+        t.put("expectedReportsPerWindow", 100_000);
+        return WorkloadSpecParser.parse(t);
+    }
+
     /** Runs everything; returns the throughput results and the live latency. */
     public List<Object> run(int reports64, int reports1024, int liveSeconds, int liveRate) throws Exception {
         List<Object> out = new ArrayList<>();
@@ -165,6 +186,15 @@ public final class ThroughputBenchmark {
             out.add(median(plain));
             out.add(plainCount(kafka, s64.gateway().localReportsTopic(), reports64, "exactly_once_v2", state, ""));
             out.add(median(gw));
+            // central mode, 64 labels: the gateway against a plain count of the same central topic
+            WorkloadSpec c64 = centralHistogram("benchc64", 64, "10s", "10m");
+            GatewaySettings sc = settings(kafka, registry, "bc64.", "bench-gateway-central", state);
+            GatewayService.ensureTopics(sc);
+            register(kafka, client, sc.gateway().workloadsTopic(), c64);
+            log.accept("producing " + reports64 + " central reports (64 labels)…");
+            produceCentral(kafka, client, sc.gateway().centralReportsTopic(), c64, reports64);
+            out.add(plainCount(kafka, sc.gateway().centralReportsTopic(), reports64, "at_least_once", state, "-central"));
+            out.add(gateway(sc, reports64, "gateway central, 64 labels, laplace (exactly-once)"));
             // m = 1024
             WorkloadSpec w1024 = histogram("bench1024", 1024, "10s", "10m");
             GatewaySettings s1024 = settings(kafka, registry, "b1024.", "bench-gateway-1024", state);
@@ -226,6 +256,28 @@ public final class ThroughputBenchmark {
                         .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(0)
                         .setEventTime(Instant.ofEpochMilli(now)).setMechanism(spec.mechanism().wireName())
                         .setEpsilon(spec.epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload)).build();
+                p.send(new ProducerRecord<>(topic, device.getBytes(), ser.serialize(topic, r)));
+            }
+            p.flush();
+        }
+    }
+
+    /** Produces n central reports (raw labels) of distinct devices with event time = now. */
+    private static void produceCentral(EmbeddedKafka kafka, SchemaRegistryClient client, String topic,
+            WorkloadSpec spec, int n) throws Exception {
+        Workload w = Workload.of(spec);
+        List<String> labels = w.universeLabels();
+        AvroSerializer<CentralReport> ser = new AvroSerializer<>(client);
+        int[] values = ReferenceData.ZIPF.stratified(w.universeSize(), n);
+        long period = Math.floorDiv(System.currentTimeMillis(), spec.budget().period().toMillis());
+        try (KafkaProducer<byte[], byte[]> p = new KafkaProducer<>(producerProps(kafka), new ByteArraySerializer(),
+                new ByteArraySerializer())) {
+            for (int i = 0; i < n; i++) {
+                String device = "device-" + i;
+                CentralReport r = CentralReport.newBuilder().setWorkloadId(spec.id()).setWorkloadVersion(spec.version())
+                        .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(0)
+                        .setEventTime(Instant.ofEpochMilli(System.currentTimeMillis())).setValue(labels.get(values[i]))
+                        .build();
                 p.send(new ProducerRecord<>(topic, device.getBytes(), ser.serialize(topic, r)));
             }
             p.flush();

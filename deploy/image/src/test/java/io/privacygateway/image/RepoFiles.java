@@ -91,27 +91,6 @@ final class RepoFiles {
         return names;
     }
 
-    /**
-     * Replaces {@code ${NAME}} and {@code ${NAME:-default}} in {@code text} by {@code env} (a default
-     * applies when the name is unset or empty); a name without a value and without a default fails.
-     */
-    static String substitute(String text, Map<String, String> env) {
-        Matcher m = VARIABLE.matcher(text);
-        StringBuilder out = new StringBuilder();
-        while (m.find()) {
-            String v = env.get(m.group(1));
-            if (v == null || v.isEmpty()) {
-                if (m.group(2) == null) {
-                    throw new AssertionError("${" + m.group(1) + "} has no value and no default");
-                }
-                v = m.group(3);
-            }
-            m.appendReplacement(out, Matcher.quoteReplacement(v));
-        }
-        m.appendTail(out);
-        return out.toString();
-    }
-
     @SuppressWarnings("unchecked")
     static Map<String, Object> map(Object o, String what) {
         if (!(o instanceof Map<?, ?>)) {

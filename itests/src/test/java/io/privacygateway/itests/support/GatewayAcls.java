@@ -31,13 +31,14 @@ public record GatewayAcls(String prefix, String app, String gateway, String devi
         String workloads = prefix + "workloads";
         String answers = prefix + "answers";
         String rejections = prefix + "rejections";
-        // the gateway: reads reports and workloads, writes answers and rejections ...
+        String synthetic = prefix + "synthetic";
+        // the gateway: reads reports and workloads, writes answers, synthetic records and rejections ...
         for (String t : List.of(local, central)) {
             allow(b, gateway, ResourceType.TOPIC, t, PatternType.LITERAL, AclOperation.READ, AclOperation.DESCRIBE,
                     AclOperation.DESCRIBE_CONFIGS);
         }
         allow(b, gateway, ResourceType.TOPIC, workloads, PatternType.LITERAL, AclOperation.READ, AclOperation.DESCRIBE);
-        for (String t : List.of(answers, rejections)) {
+        for (String t : List.of(answers, synthetic, rejections)) {
             allow(b, gateway, ResourceType.TOPIC, t, PatternType.LITERAL, AclOperation.WRITE, AclOperation.DESCRIBE);
         }
         // ... owns every topic named after its application id (partials, clock, deployment, changelogs) ...
@@ -54,8 +55,10 @@ public record GatewayAcls(String prefix, String app, String gateway, String devi
         // the registrar: reads (for version checks) and writes the workloads topic
         allow(b, registrar, ResourceType.TOPIC, workloads, PatternType.LITERAL, AclOperation.READ, AclOperation.WRITE,
                 AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS);
-        // answer consumers: read answers, in groups of their own prefix
-        allow(b, consumer, ResourceType.TOPIC, answers, PatternType.LITERAL, AclOperation.READ, AclOperation.DESCRIBE);
+        // answer consumers: read answers and synthetic records, in groups of their own prefix
+        for (String t : List.of(answers, synthetic)) {
+            allow(b, consumer, ResourceType.TOPIC, t, PatternType.LITERAL, AclOperation.READ, AclOperation.DESCRIBE);
+        }
         allow(b, consumer, ResourceType.GROUP, consumerGroupPrefix, PatternType.PREFIXED, AclOperation.READ);
         return b;
     }

@@ -4,8 +4,11 @@ import io.privacygateway.mechanisms.param.Require;
 
 /**
  * The public coordinates of one report: who sent it, in which budget period, with which sequence
- * number. Public coins are derived from them; the sequence number must lie in
- * {@code [0, reportsPerPeriod)} so a device cannot grind seeds by choosing report ids.
+ * number. Public coins are derived from them. The sequence number must lie in {@code [0, reportsPerPeriod)}, so
+ * a device cannot grind coins through its report ids; it can through its device id where the gateway does not
+ * authenticate devices (a modified app may try many ids): the poisoning bound
+ * ({@code mechanisms.robustness.PoisoningBound}) covers every choice of coins, and enrolled devices cannot pick
+ * their id.
  *
  * @param deviceId the device's identifier (non-empty; UTF-8 on the wire)
  * @param period the budget period index {@code ⌊eventTime / period⌋} (>= 0)

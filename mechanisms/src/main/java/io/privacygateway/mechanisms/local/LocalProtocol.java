@@ -65,6 +65,14 @@ public interface LocalProtocol {
     int stateLength();
 
     /**
+     * The most reports one window's aggregate can hold exactly: beyond it the integer sums could overflow and
+     * {@code estimate} refuses the window. Unbounded ({@link Long#MAX_VALUE}) unless a protocol says otherwise.
+     */
+    default long maxReportsPerWindow() {
+        return Long.MAX_VALUE;
+    }
+
+    /**
      * Server side: adds one report to {@code state} with exact integer arithmetic.
      *
      * @return {@code false}, leaving {@code state} untouched, if the payload is malformed (wrong

@@ -39,7 +39,7 @@ public record Candidate(MechanismId id, Alpha alpha, EpsilonSplit split) {
      * central mode) and {@code n} planned reports per window.
      */
     public WorkloadSpec apply(WorkloadSpec base, Epsilon epsilon, long n) {
-        WorkloadSpec.Builder b = base.toBuilder().epsilonPerCharge(epsilon).budgetAtLeastOneCharge().mechanism(id)
+        WorkloadSpec.Builder b = base.toBuilder().epsilonPerAnswer(epsilon).budgetAtLeastOneCharge().mechanism(id)
                 .expectedReportsPerWindow(n);
         if (alpha != null) {
             b.alpha(alpha);

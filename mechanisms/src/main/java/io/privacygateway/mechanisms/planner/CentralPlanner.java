@@ -30,6 +30,13 @@ public final class CentralPlanner {
 
     public static List<Candidate> candidates(WorkloadSpec spec) {
         List<Candidate> out = new ArrayList<>();
+        if (wideOnly(spec)) { // the universe is not materialised: only the wide releases apply
+            out.add(new Candidate(MechanismId.MWEM, null, null));
+            if (spec.central().synthetic() == null) {
+                out.add(new Candidate(MechanismId.WORST_CASE_CHAINING, null, null));
+            }
+            return out;
+        }
         if (spec.family().isWindowAnalytics()) { // window analytics: the family's own mechanisms (docs/analytics.md)
             for (MechanismId id : spec.family().centralMechanisms()) {
                 out.add(new Candidate(id, null, null));
@@ -69,14 +76,60 @@ public final class CentralPlanner {
         List<Prediction> list = LocalPlanner.withRegrets(List.of(preds), refs.size());
         Prediction choice = LocalPlanner.choose(list);
         String method = spec.family().isWindowAnalytics() ? AnalyticsPlanning.method(spec.family())
+                : wideOnly(spec) ? "closed form: the predicted maximum error over all marginals at n (mwem: its parameter"
+                        + " choice's model; worst-case chaining: its theoretical l-inf bound), the same for every"
+                        + " reference distribution"
                 : "simulation: " + TRIALS + " releases per reference distribution through the real central mechanism"
                         + " (exact samplers, seeded); closed form: the parameter choice's predicted error";
         return new Plan(epsilon.value(), n, refs, list, choice, choice.candidate().apply(spec, epsilon, n), method);
     }
 
+    /**
+     * Whether {@code auto} chooses among the wide releases only: a central marginals workload whose universe is larger
+     * than a materialised workload may be ({@link WorkloadSpec#MAX_UNIVERSE}: more than 16 attributes), or that
+     * declares {@code central.synthetic} (only mwem yields records). Smaller marginal workloads keep the materialised
+     * candidates (the wide ones can still be named explicitly).
+     */
+    static boolean wideOnly(WorkloadSpec spec) {
+        if (spec.family() != io.privacygateway.mechanisms.workload.QueryFamily.MARGINALS || spec.mode() != Mode.CENTRAL) {
+            return false;
+        }
+        int d = ((io.privacygateway.mechanisms.workload.Domain.Attributes) spec.domain()).names().size();
+        return (1L << d) > WorkloadSpec.MAX_UNIVERSE || spec.central().synthetic() != null;
+    }
+
+    /**
+     * The wide releases' closed-form prediction of the <b>maximum</b> error at n (the same for every reference
+     * distribution): mwem, its planner's predicted max error ({@code MwemParameters}); worst-case chaining, its
+     * theoretical l∞ bound at n.
+     */
+    private static Prediction predictWide(WorkloadSpec spec, Epsilon epsilon, long n, Candidate c,
+            List<ReferenceData> refs) {
+        double predicted;
+        try {
+            WorkloadSpec s = c.apply(spec, epsilon, n);
+            var w = (io.privacygateway.mechanisms.runtime.CentralWorkload)
+                    io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(s);
+            var release = w.wideRelease();
+            predicted = release instanceof io.privacygateway.mechanisms.central.wide.PurifiedMwemRelease m
+                    ? m.parameters().predictedMaxError()
+                    : ((io.privacygateway.mechanisms.central.worstcase.WorstCaseChainingRelease) release)
+                            .theoreticalBound(n);
+        } catch (IllegalArgumentException e) {
+            return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
+                    Double.POSITIVE_INFINITY);
+        }
+        double[] same = new double[refs.size()];
+        java.util.Arrays.fill(same, predicted);
+        return new Prediction(c, true, "", Double.NaN, predicted, same, Double.NaN);
+    }
+
     private static Prediction predict(WorkloadSpec spec, Epsilon epsilon, long n, Candidate c, List<ReferenceData> refs) {
         if (spec.family().isWindowAnalytics()) {
             return AnalyticsPlanning.predict(spec, epsilon, n, c, refs);
+        }
+        if (c.id().isWide()) {
+            return predictWide(spec, epsilon, n, c, refs);
         }
         CentralPipeline pipeline;
         try {

@@ -45,6 +45,26 @@ public final class LocalWorkload implements ResolvedWorkload {
         return slots;
     }
 
+    /**
+     * The most reports one device can have in a span of {@code spanMillis} aligned to a multiple of it (a window, or a
+     * span of a horizon): its reports per period times the most budget periods such a span meets — {@code span /
+     * period} when the period divides the span, 1 when the span divides the period, else {@code ⌈span / period⌉ + 1}
+     * (a bound). At least 1.
+     */
+    public int maxReportsPerDeviceIn(long spanMillis) {
+        long period = spec().budget().periodMillis();
+        long periods;
+        if (spanMillis % period == 0) {
+            periods = spanMillis / period;
+        } else if (period % spanMillis == 0) {
+            periods = 1;
+        } else {
+            periods = (spanMillis + period - 1) / period + 1;
+        }
+        long k = Math.multiplyExact(periods, (long) slots);
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, k));
+    }
+
     @Override
     public int aggregateLength() {
         return pipeline.protocol().stateLength();

@@ -11,7 +11,8 @@ import java.util.Collection;
 
 /**
  * A resolved workload version as a device and the gateway run it: the spec (its mechanism is never
- * {@code auto}), the materialized {@link Workload}, the mechanism's pipeline, and <b>the rules both sides
+ * {@code auto}), the materialized {@link Workload} (except for wide marginal workloads, whose {@code 2^d} universe is
+ * never formed: {@link CentralWorkload#wide()}), the mechanism's pipeline, and <b>the rules both sides
  * must agree on</b>, written once here: the window of an event time and when it closes
  * ({@link WorkloadSpec.Window}), the budget period of an event time ({@link #periodOf}), the sequence numbers
  * a report may carry ({@link #slots()}), and whether a report fits the device's budget ({@link #admit}, in
@@ -34,6 +35,9 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
             throw new IllegalArgumentException("workload " + spec.id() + " names mechanism auto: resolve it with the"
                     + " planner before running it (privacy-gateway register does)");
         }
+        if (spec.isWide()) { // never materialised: 2^d values (docs/wide-domains.md)
+            return CentralWorkload.wide(spec);
+        }
         Workload w = Workload.of(spec);
         return spec.mode() == Mode.LOCAL ? new LocalWorkload(w) : new CentralWorkload(w);
     }
@@ -41,8 +45,26 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
     /** The resolved spec. */
     WorkloadSpec spec();
 
-    /** The materialized workload (universe, queries, answer vectors). */
+    /**
+     * The materialized workload (universe, queries, answer vectors).
+     *
+     * @throws IllegalStateException for a wide central workload ({@link WorkloadSpec#isWide()}), which has none
+     */
     Workload workload();
+
+    /**
+     * The index of a raw value as written in a values file: its universe index ({@link Workload#encode}), or for a wide
+     * central workload its bit vector ({@link CentralWorkload#encode}). Devices, the gateway and the simulator all
+     * validate values here.
+     */
+    default int encode(String raw) throws io.privacygateway.mechanisms.workload.InvalidValueException {
+        return workload().encode(raw);
+    }
+
+    /** The labels of the answers' coordinates, in answer order. */
+    default java.util.List<String> queryLabels() {
+        return workload().queryLabels();
+    }
 
     /** The workload id. */
     default String id() {
@@ -78,6 +100,15 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
 
     /** The length of the window aggregate the gateway keeps: protocol state (local) or universe counts (central). */
     int aggregateLength();
+
+    /**
+     * The most reports one window's merged aggregate can hold exactly (the protocol's bound in local mode;
+     * unbounded in central mode, whose counts are plain longs). The gateway refuses reports beyond its share of it
+     * instead of building a window it could not release.
+     */
+    default long maxReportsPerWindow() {
+        return this instanceof LocalWorkload l ? l.protocol().maxReportsPerWindow() : Long.MAX_VALUE;
+    }
 
     /**
      * Whether one report fits the device's budget, and the updated usage if it does.

@@ -79,6 +79,9 @@ public final class CanonicalForm {
         t.put("mechanism", s.mechanism().wireName());
         if (s.modeParameters() instanceof WorkloadSpec.Local l) {
             t.put("epsilonPerReport", l.epsilonPerReport().exact());
+            if (l.amplificationDelta() != null) { // absent when not declared: older content hashes unchanged
+                t.put("amplification", new TreeMap<>(Map.of("delta", l.amplificationDelta())));
+            }
         }
         Map<String, Object> budget = new TreeMap<>(Map.of("epsilonPerPeriod", s.budget().epsilonPerPeriod().exact(),
                 "period", s.budget().period().toString()));
@@ -102,10 +105,17 @@ public final class CanonicalForm {
             t.put("expectedReportsPerWindow", s.expectedReportsPerWindow());
         }
         if (s.modeParameters() instanceof WorkloadSpec.Central c) {
-            t.put("central", new TreeMap<>(Map.of(
+            Map<String, Object> central = new TreeMap<>(Map.of(
                     "epsilonPerRelease", c.epsilonPerRelease().exact(),
                     "neighbour", c.neighbour().wireName(),
-                    "contributionsPerWindow", (long) c.contributionsPerWindow())));
+                    "contributionsPerWindow", (long) c.contributionsPerWindow()));
+            if (c.epsilonPerRunningTotal() != null) { // absent without running totals: older hashes unchanged
+                central.put("epsilonPerRunningTotal", c.epsilonPerRunningTotal().exact());
+            }
+            if (c.synthetic() != null) { // absent without synthetic records: older hashes unchanged
+                central.put("synthetic", new TreeMap<>(Map.of("records", (long) c.synthetic().records())));
+            }
+            t.put("central", central);
         }
         if (s.model() != null) {
             t.put("model", new TreeMap<>(Map.of("loss", s.model().loss(), "radius", s.model().radius(),

@@ -62,8 +62,12 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
 
     /** Binary attributes (1 to 16, unique); a value is a 0/1 vector in this order. */
     record Attributes(List<String> names) implements Domain {
-        /** The most binary attributes supported (a universe of 2^16 values). */
-        public static final int MAX = 16;
+        /**
+         * The most binary attributes supported: 26, the dense limit of the wide releases (mwem, worst-case-chaining),
+         * which never materialise the universe; every other mechanism is limited to a universe of
+         * {@link WorkloadSpec#MAX_UNIVERSE} values (16 attributes) by the spec's size rule.
+         */
+        public static final int MAX = io.privacygateway.mechanisms.central.wide.Hypercube.MAX_DENSE_ATTRIBUTES;
 
         public Attributes {
             names = Domain.names("domain.attributes", names, 1);
@@ -76,6 +80,32 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
         @Override
         public String kind() {
             return "attributes";
+        }
+
+        /**
+         * A raw value as written in a values file or a central report, exactly d comma-separated {@code 0}/{@code 1}
+         * flags in attribute order, as the integer {@code Σ_j b_j·2^j} (attribute 0 the least significant bit).
+         *
+         * @throws InvalidValueException for another number of flags or a flag other than 0 or 1 (the message
+         *     names the attribute)
+         */
+        public int encode(String raw) throws InvalidValueException {
+            String v = raw.trim();
+            String[] parts = v.split(",", -1);
+            if (parts.length != names.size()) {
+                throw new InvalidValueException("expected " + names.size() + " comma-separated 0/1 attributes, got "
+                        + parts.length);
+            }
+            int x = 0;
+            for (int j = 0; j < parts.length; j++) {
+                String p = parts[j].trim();
+                if (p.equals("1")) {
+                    x |= 1 << j;
+                } else if (!p.equals("0")) {
+                    throw new InvalidValueException("attribute " + names.get(j) + " must be 0 or 1, got \"" + p + "\"");
+                }
+            }
+            return x;
         }
     }
 

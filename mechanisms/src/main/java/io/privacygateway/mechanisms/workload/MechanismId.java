@@ -34,6 +34,15 @@ public enum MechanismId {
     /** Pure-DP baseline: (discrete) Laplace noise with the workload's l1 sensitivity, projection onto K. */
     LAPLACE("laplace", Mode.CENTRAL),
 
+    // ---- wide marginal workloads (central mode; docs/wide-domains.md) ----------------------------------
+    /**
+     * All k-way marginals over up to 26 binary attributes without materialising {@code {0,1}^d}: MWEM under zCDP,
+     * proportional subsampling and purification of the records (pure ε); answers are the records' marginals.
+     */
+    MWEM("mwem", Mode.CENTRAL),
+    /** Worst-case chaining over the same marginals: private multiplicative weights, purified; publishes an l∞ bound. */
+    WORST_CASE_CHAINING("worst-case-chaining", Mode.CENTRAL),
+
     // ---- window analytics (central mode; docs/analytics.md) --------------------------------------------
     /** Mode: distance-to-instability test (propose-test-release), purified on the binary embedding. */
     MODE_PTR("mode-ptr", Mode.CENTRAL),
@@ -76,6 +85,14 @@ public enum MechanismId {
     /** The trust model the mechanism runs in, or {@code null} for {@link #AUTO}. */
     public Mode mode() {
         return mode;
+    }
+
+    /**
+     * Whether the mechanism releases a wide marginal workload from its exact marginal counts (never from counts
+     * per universe value): {@link #MWEM} and {@link #WORST_CASE_CHAINING}.
+     */
+    public boolean isWide() {
+        return this == MWEM || this == WORST_CASE_CHAINING;
     }
 
     public static MechanismId fromWireName(String name) {

@@ -312,22 +312,7 @@ public final class Workload {
             }
             return lo;
         }
-        List<String> names = ((Domain.Attributes) dom).names();
-        String[] parts = v.split(",", -1);
-        if (parts.length != names.size()) {
-            throw new InvalidValueException("expected " + names.size() + " comma-separated 0/1 attributes, got "
-                    + parts.length);
-        }
-        int x = 0;
-        for (int j = 0; j < parts.length; j++) {
-            String p = parts[j].trim();
-            if (p.equals("1")) {
-                x |= 1 << j;
-            } else if (!p.equals("0")) {
-                throw new InvalidValueException("attribute " + names.get(j) + " must be 0 or 1, got \"" + p + "\"");
-            }
-        }
-        return x;
+        return ((Domain.Attributes) dom).encode(v);
     }
 
     private static int encodeGrid(Domain.Grid g, String v) throws InvalidValueException {

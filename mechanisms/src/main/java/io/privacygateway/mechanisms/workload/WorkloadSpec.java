@@ -70,8 +70,8 @@ public record WorkloadSpec(
         queryLabels = queryLabels == null ? List.of() : List.copyOf(queryLabels);
         checkDomain(family, domain);
         checkQueries(family, domain, marginalWay, queryLabels);
-        checkSize(family, domain, marginalWay);
         Mode mode = modeParameters.mode();
+        checkSize(family, domain, marginalWay, mechanism, mode);
         if (mechanism.mode() != null && mechanism.mode() != mode) {
             throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" is a "
                     + mechanism.mode().wireName() + "-mode mechanism but mode is " + mode.wireName());
@@ -80,6 +80,16 @@ public record WorkloadSpec(
                 && !(family == QueryFamily.HISTOGRAM && domain instanceof Domain.Buckets)) {
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
                     + "bucketed histogram), family is " + family.wireName());
+        }
+        if (modeParameters instanceof Central c) {
+            boolean totals = !window.horizons().isEmpty();
+            if (totals && c.epsilonPerRunningTotal() == null) {
+                throw new InvalidWorkloadException("central.epsilonPerRunningTotal", "is required with window.horizons in"
+                        + " central mode: the running totals over the horizons are released with their own ε per window");
+            }
+            if (!totals && c.epsilonPerRunningTotal() != null) {
+                throw new InvalidWorkloadException("central.epsilonPerRunningTotal", "is only used with window.horizons");
+            }
         }
         if (mode == Mode.LOCAL && window.horizons().stream().anyMatch(h -> h instanceof Horizon.SinceActivation)) {
             throw new InvalidWorkloadException("window.horizons", Horizon.SinceActivation.WIRE_NAME + " is a "
@@ -104,6 +114,15 @@ public record WorkloadSpec(
                 "expectedReportsPerWindow", "must be in [1, " + Long.MAX_VALUE / 4 + "], got " + expectedReportsPerWindow);
         checkAnalytics(family, domain, mode, mechanism, model);
         checkMean(family, mode, mechanism);
+        checkWide(family, domain, marginalWay, mechanism, modeParameters, window);
+    }
+
+    /**
+     * Whether the spec names a wide marginal mechanism ({@link MechanismId#isWide()}: mwem, worst-case-chaining): the
+     * runtime then keeps the window's exact marginal counts and never materialises the {@code 2^d} universe.
+     */
+    public boolean isWide() {
+        return mechanism.isWide();
     }
 
     // ---- numeric means (family mean; docs/local-accuracy.md) -------------------------------------------------
@@ -181,6 +200,14 @@ public record WorkloadSpec(
     }
 
     /**
+     * The ε of one window answer: per report (local) or per release (central). It differs from
+     * {@link #epsilonPerCharge()} when a central workload also releases running totals, whose ε is charged on top.
+     */
+    public Epsilon epsilonPerAnswer() {
+        return modeParameters instanceof Central c ? c.epsilonPerRelease() : modeParameters.epsilonPerCharge();
+    }
+
+    /**
      * How many charges a full budget pays for: the largest {@code k} with {@code k·ε ≤ budget} in exact
      * arithmetic (at least 1 by validation). Admission itself compares exact sums of ε (see
      * {@code BudgetRule}); this count is for display and for the device's choice of sequence numbers.
@@ -208,10 +235,31 @@ public record WorkloadSpec(
      * Local mode: devices randomize their own reports.
      *
      * @param epsilonPerReport pure ε charged per report
+     * @param amplificationDelta the δ of the amplified central (ε, δ) published with every answer of a mechanism
+     *     whose answers are functions of the multiset of payloads ({@code amplification.delta}), or {@code null}
+     *     for {@link #DEFAULT_AMPLIFICATION_DELTA}
      */
-    public record Local(Epsilon epsilonPerReport) implements ModeParameters {
+    public record Local(Epsilon epsilonPerReport, Double amplificationDelta) implements ModeParameters {
+        /** The δ of the amplified guarantee unless a workload declares one. */
+        public static final double DEFAULT_AMPLIFICATION_DELTA = 1e-8;
+        /** The largest δ a workload may declare for its amplified guarantee. */
+        public static final double MAX_AMPLIFICATION_DELTA = 1e-3;
+
         public Local {
             require(epsilonPerReport != null, "epsilonPerReport", "is required");
+            require(amplificationDelta == null || (amplificationDelta > 0
+                    && amplificationDelta <= MAX_AMPLIFICATION_DELTA), "amplification.delta",
+                    "must be in (0, " + MAX_AMPLIFICATION_DELTA + "], got " + amplificationDelta);
+        }
+
+        /** Local mode with the default amplification δ. */
+        public Local(Epsilon epsilonPerReport) {
+            this(epsilonPerReport, null);
+        }
+
+        /** The δ of the amplified guarantee: declared, or {@link #DEFAULT_AMPLIFICATION_DELTA}. */
+        public double amplificationDeltaOrDefault() {
+            return amplificationDelta == null ? DEFAULT_AMPLIFICATION_DELTA : amplificationDelta;
         }
 
         @Override
@@ -233,12 +281,15 @@ public record WorkloadSpec(
     /**
      * Central mode: devices send raw values to a trusted gateway, which adds the noise.
      *
-     * @param epsilonPerRelease the pure ε of each published answer (after purification)
+     * @param epsilonPerRelease the pure ε of each published window answer (after purification)
      * @param neighbour the neighbour relation
      * @param contributionsPerWindow L: the most reports one device may contribute to one window
+     * @param epsilonPerRunningTotal with {@code window.horizons}: the pure ε the running totals over the horizons cost
+     *     per window (one continual-release tree serves every horizon), else {@code null}
+     * @param synthetic {@code central.synthetic}: publish the release's synthetic records (mwem only), else {@code null}
      */
-    public record Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow)
-            implements ModeParameters {
+    public record Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow,
+            Epsilon epsilonPerRunningTotal, Synthetic synthetic) implements ModeParameters {
         public Central {
             require(epsilonPerRelease != null, "central.epsilonPerRelease", "is required");
             require(neighbour != null, "central.neighbour", "is required");
@@ -247,19 +298,51 @@ public record WorkloadSpec(
                             + contributionsPerWindow);
         }
 
+        /** Central mode without synthetic records. */
+        public Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow,
+                Epsilon epsilonPerRunningTotal) {
+            this(epsilonPerRelease, neighbour, contributionsPerWindow, epsilonPerRunningTotal, null);
+        }
+
+        /** Central mode without running totals. */
+        public Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow) {
+            this(epsilonPerRelease, neighbour, contributionsPerWindow, null, null);
+        }
+
         @Override
         public Mode mode() {
             return Mode.CENTRAL;
         }
 
+        /**
+         * What a device's first contribution to a window costs: the window answer's ε plus, with running totals,
+         * their ε per window (exact decimal sum).
+         */
         @Override
         public Epsilon epsilonPerCharge() {
-            return epsilonPerRelease;
+            return epsilonPerRunningTotal == null ? epsilonPerRelease : epsilonPerRelease.plus(epsilonPerRunningTotal);
         }
 
         @Override
         public String chargeUnit() {
             return "release";
+        }
+    }
+
+    /**
+     * {@code central.synthetic}: the wide MWEM release samples exactly {@code records} synthetic records per window
+     * (its answers are their marginals) and the gateway publishes them on the synthetic-data topic, one record per
+     * window. Every use of them is post-processing of the pure ε release.
+     *
+     * @param records the records per window, in {@code [1, }{@value #MAX_RECORDS}{@code ]}
+     */
+    public record Synthetic(int records) {
+        /** The most synthetic records one window publishes (one Kafka record holds them all). */
+        public static final int MAX_RECORDS = 4096;
+
+        public Synthetic {
+            require(records >= 1 && records <= MAX_RECORDS, "central.synthetic.records", "must be in [1, "
+                    + MAX_RECORDS + "], got " + records);
         }
     }
 
@@ -507,14 +590,16 @@ public record WorkloadSpec(
         }
 
         /**
-         * Sets the ε of one charge in the current mode (local: per report; central: per release), keeping the
-         * other mode parameters.
+         * Sets the ε of one window answer in the current mode (local: per report; central: per release), keeping
+         * the other mode parameters — in central mode the running totals' ε stays as declared, so a device's charge
+         * becomes {@code e + epsilonPerRunningTotal}.
          */
-        public Builder epsilonPerCharge(Epsilon e) {
+        public Builder epsilonPerAnswer(Epsilon e) {
             if (modeParameters instanceof Central c) {
-                return modeParameters(new Central(e, c.neighbour(), c.contributionsPerWindow()));
+                return modeParameters(new Central(e, c.neighbour(), c.contributionsPerWindow(),
+                        c.epsilonPerRunningTotal(), c.synthetic()));
             }
-            return local(e);
+            return modeParameters(new Local(e, modeParameters instanceof Local l ? l.amplificationDelta() : null));
         }
 
         /**
@@ -602,7 +687,7 @@ public record WorkloadSpec(
         }
     }
 
-    private static void checkSize(QueryFamily family, Domain domain, int way) {
+    private static void checkSize(QueryFamily family, Domain domain, int way, MechanismId mechanism, Mode mode) {
         long universe;
         long m;
         switch (family) {
@@ -642,9 +727,16 @@ public record WorkloadSpec(
                 m = p.dimension();
             }
         }
+        boolean wideAllowed = family == QueryFamily.MARGINALS && mode == Mode.CENTRAL
+                && (mechanism.isWide() || mechanism == MechanismId.AUTO);
+        if (wideAllowed && universe > MAX_UNIVERSE) {
+            return; // never materialised: the wide releases keep C(d,k)·2^k marginal counts (checkWide bounds them)
+        }
         if (universe > MAX_UNIVERSE) {
             throw new InvalidWorkloadException("domain", "the universe has " + universe + " values; at most "
-                    + MAX_UNIVERSE + " are supported");
+                    + MAX_UNIVERSE + " are supported" + (family == QueryFamily.MARGINALS
+                            ? " (in central mode, mechanisms mwem and worst-case-chaining take up to "
+                                    + Domain.Attributes.MAX + " attributes)" : ""));
         }
         if (universe * m > MAX_CELLS) {
             throw new InvalidWorkloadException("domain", "universe × queries = " + universe + " × " + m
@@ -696,6 +788,45 @@ public record WorkloadSpec(
         } else {
             require(model == null, "model", "is only allowed for family erm");
         }
+    }
+
+    // ---- wide marginal workloads (mwem, worst-case-chaining; docs/wide-domains.md) ---------------------------
+
+    /**
+     * The rules of the wide mechanisms: the marginal order at most {@code MarginalWorkload.MAX_WAY} and at most
+     * {@code MarginalWorkload.MAX_QUERIES} answers, attribute names usable in answer labels (no {@code ,} or
+     * {@code =}), no running totals (their continual release needs counts per universe value), and
+     * {@code central.synthetic} only where the mechanism yields records (mwem, or auto, which then chooses mwem).
+     */
+    private static void checkWide(QueryFamily family, Domain domain, int way, MechanismId mechanism,
+            ModeParameters mode, Window window) {
+        Synthetic synthetic = mode instanceof Central c ? c.synthetic() : null;
+        if (synthetic != null) {
+            require(family == QueryFamily.MARGINALS && (mechanism == MechanismId.MWEM || mechanism == MechanismId.AUTO),
+                    "central.synthetic", "needs family marginals and mechanism mwem (the release that yields"
+                            + " synthetic records), got family " + family.wireName() + ", mechanism "
+                            + mechanism.wireName());
+        }
+        boolean wide = mechanism.isWide() || (mechanism == MechanismId.AUTO && family == QueryFamily.MARGINALS
+                && mode instanceof Central && (1L << ((Domain.Attributes) domain).names().size()) > MAX_UNIVERSE);
+        if (!wide) {
+            return;
+        }
+        List<String> names = ((Domain.Attributes) domain).names();
+        for (int j = 0; j < names.size(); j++) {
+            String a = names.get(j);
+            require(!a.contains(",") && !a.contains("="), "domain.attributes[" + j + "]",
+                    "must not contain ',' or '=' (answer labels are name=bit,…), got \"" + a + "\"");
+        }
+        int maxWay = io.privacygateway.mechanisms.central.wide.MarginalWorkload.MAX_WAY;
+        require(way <= maxWay, "queries.way", "must be at most " + maxWay + " for mechanism " + mechanism.wireName()
+                + ", got " + way);
+        long queries = binomial(names.size(), way) << way;
+        int maxQueries = io.privacygateway.mechanisms.central.wide.MarginalWorkload.MAX_QUERIES;
+        require(queries <= maxQueries, "queries.way", "C(d,k)·2^k = " + queries + " marginal cells, more than the "
+                + maxQueries + " supported");
+        require(window.horizons().isEmpty(), "window.horizons", "running totals are not available for mechanism "
+                + mechanism.wireName() + " (they need counts per universe value)");
     }
 
     static long binomial(int n, int k) {

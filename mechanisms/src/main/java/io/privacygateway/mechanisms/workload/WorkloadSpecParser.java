@@ -23,7 +23,7 @@ import java.util.TreeSet;
  * domain:                     # exactly one of:
  *   labels: [social, video]   #   histogram
  *   buckets: [0, 10, 50, 100] #   histogram, cdf, range (k+1 increasing edges)
- *   attributes: [a, b, c]     #   marginals
+ *   attributes: [a, b, c]     #   marginals (at most 16; central mwem / worst-case-chaining: at most 26)
  *   points:                   #   points: label and answer vector Q(x) in [0,1]^m
  *     - {label: x, answer: [0, 1]}
  *   features:                 #   regression, erm: numeric axes, each buckets (edges) or values
@@ -36,6 +36,7 @@ import java.util.TreeSet;
  * mode: local                 # local (default) | central
  * mechanism: auto             # see MechanismId
  * epsilonPerReport: 1.0       # local mode
+ * amplification: {delta: 1e-8}   # local mode: δ of the amplified (ε, δ) on answers (default 1e-8)
  * budget: {epsilonPerPeriod: 4.0, period: 1d}   # group: {name: telemetry, epsilonPerPeriod: 6} (optional)
  * window: {size: 1m, grace: 10s}   # horizons: [1h, 1d] (rollups; central also since-activation)
  * confidence: 0.95            # default 0.95
@@ -47,11 +48,14 @@ import java.util.TreeSet;
  *   epsilonPerRelease: 1.0
  *   neighbour: add-remove     # add-remove | replace-one
  *   contributionsPerWindow: 1
+ *   epsilonPerRunningTotal: 0.5   # with window.horizons: ε of the running totals per window
+ *   synthetic: {records: 1024}    # mwem only: publish this many synthetic records per window (1..4096)
  * </pre>
  * Durations are ISO-8601 ({@code PT1M}, {@code P1D}) or a number with unit {@code ms, s, m, h, d}.
  */
 public final class WorkloadSpecParser {
     private static final Set<String> TOP_FIELDS = Set.of("id", "version", "family", "domain", "queries", "mode",
+            "amplification",
             "mechanism", "epsilonPerReport", "budget", "window", "confidence", "alpha", "epsilonSplit",
             "expectedReportsPerWindow", "central", "protocol", "model");
     /** Upper limits that keep materialized workloads in memory (see {@link WorkloadSpec}). */
@@ -113,18 +117,43 @@ public final class WorkloadSpecParser {
             if (tree.containsKey("central")) {
                 throw new InvalidWorkloadException("central", "is only allowed with mode: central");
             }
-            b.local(epsilon(tree, "", "epsilonPerReport"));
+            Double delta = null;
+            if (tree.containsKey("amplification")) {
+                Map<?, ?> a = map(tree, "amplification");
+                checkKnown("amplification.", a, Set.of("delta"));
+                delta = number(a, "amplification.", "delta");
+            }
+            Epsilon perReport = epsilon(tree, "", "epsilonPerReport");
+            Double amplificationDelta = delta;
+            b.modeParameters(wrap("amplification.delta", () -> new WorkloadSpec.Local(perReport, amplificationDelta)));
         } else {
             if (tree.containsKey("epsilonPerReport")) {
                 throw new InvalidWorkloadException("epsilonPerReport",
                         "is a local-mode field; central mode uses central.epsilonPerRelease");
             }
             Map<?, ?> c = map(tree, "central");
-            checkKnown("central.", c, Set.of("epsilonPerRelease", "neighbour", "contributionsPerWindow"));
-            b.central(epsilon(c, "central.", "epsilonPerRelease"),
+            if (tree.containsKey("amplification")) {
+                throw new InvalidWorkloadException("amplification", "is a local-mode field: central answers are not"
+                        + " amplified by shuffling");
+            }
+            checkKnown("central.", c, Set.of("epsilonPerRelease", "neighbour", "contributionsPerWindow",
+                    "epsilonPerRunningTotal", "synthetic"));
+            WorkloadSpec.Synthetic synthetic = null;
+            if (c.containsKey("synthetic")) {
+                if (!(c.get("synthetic") instanceof Map<?, ?> sm)) {
+                    throw new InvalidWorkloadException("central.synthetic", "must be a map {records}, got "
+                            + c.get("synthetic"));
+                }
+                checkKnown("central.synthetic.", sm, Set.of("records"));
+                synthetic = new WorkloadSpec.Synthetic((int) integer(sm, "central.synthetic.", "records", 1,
+                        WorkloadSpec.Synthetic.MAX_RECORDS));
+            }
+            b.modeParameters(new WorkloadSpec.Central(epsilon(c, "central.", "epsilonPerRelease"),
                     enumValue("central.neighbour", string(c, "central.", "neighbour"), NeighbourRelation::fromWireName),
                     c.containsKey("contributionsPerWindow")
-                            ? (int) integer(c, "central.", "contributionsPerWindow", 1, WorkloadSpec.MAX_CONTRIBUTIONS) : 1);
+                            ? (int) integer(c, "central.", "contributionsPerWindow", 1, WorkloadSpec.MAX_CONTRIBUTIONS) : 1,
+                    c.containsKey("epsilonPerRunningTotal") ? epsilon(c, "central.", "epsilonPerRunningTotal") : null,
+                    synthetic));
         }
         Map<?, ?> budgetTree = map(tree, "budget");
         checkKnown("budget.", budgetTree, Set.of("epsilonPerPeriod", "period", "group"));

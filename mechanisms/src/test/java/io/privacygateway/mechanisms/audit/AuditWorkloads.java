@@ -68,6 +68,6 @@ final class AuditWorkloads {
     static Workload withEpsilon(Workload w, double epsilon) {
         WorkloadSpec s = w.spec();
         var e = io.privacygateway.mechanisms.param.Epsilon.of(epsilon);
-        return Workload.of(s.toBuilder().epsilonPerCharge(e).budgetAtLeastOneCharge().build());
+        return Workload.of(s.toBuilder().epsilonPerAnswer(e).budgetAtLeastOneCharge().build());
     }
 }

@@ -4,7 +4,7 @@ import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,13 +41,7 @@ final class OverclaimingProtocol implements LocalProtocol {
     }
 
     @Override
-    public byte[] randomize(int value, ReportCoordinates coordinates, RandomBits secret) {
-        return actual.randomize(value, coordinates, secret);
-    }
-
-    @Override
-    public byte[] randomize(int value, ReportCoordinates coordinates,
-            io.privacygateway.mechanisms.random.SecretDraws draws) {
+    public byte[] randomize(int value, ReportCoordinates coordinates, SecretDraws draws) {
         return actual.randomize(value, coordinates, draws);
     }
 

@@ -440,7 +440,7 @@ class CentralReleaseTest {
                         continue; // a quarter of the combinations keeps the test fast; all ε are covered
                     }
                     WorkloadSpec s = spec("histogram", Map.of("labels", List.of("a", "b", "c", "d")), null, mech, rel,
-                            1.0, 5000).toBuilder().epsilonPerCharge(eps).budgetAtLeastOneCharge().build();
+                            1.0, 5000).toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
                     CentralParameters c = CentralPipeline.of(Workload.of(s)).parameters();
                     BigDecimal sum;
                     if (c instanceof CentralParameters.Gaussian g) {

@@ -202,7 +202,8 @@ class ContinualCounterTest {
         t.put("domain", Map.of("labels", List.of("a", "b")));
         t.put("mode", "central");
         t.put("mechanism", "laplace");
-        t.put("central", Map.of("epsilonPerRelease", 1.0, "neighbour", "add-remove", "contributionsPerWindow", 1));
+        t.put("central", Map.of("epsilonPerRelease", 1.0, "neighbour", "add-remove", "contributionsPerWindow", 1,
+                "epsilonPerRunningTotal", 0.5));
         t.put("budget", Map.of("epsilonPerPeriod", 40.0, "period", "1d"));
         t.put("window", Map.of("size", "1m", "horizons", List.of("1h", "1d", "since-activation")));
         Workload w = Workload.of(io.privacygateway.mechanisms.workload.WorkloadSpecParser.parse(t));

@@ -78,7 +78,7 @@ class WorkloadSpecRulesTest {
         assertThatThrownBy(local::central).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(c::epsilonPerReport).isInstanceOf(IllegalStateException.class);
         // changing ε through the builder keeps the mode's other parameters
-        WorkloadSpec c2 = c.toBuilder().epsilonPerCharge(Epsilon.of(0.5)).build();
+        WorkloadSpec c2 = c.toBuilder().epsilonPerAnswer(Epsilon.of(0.5)).build();
         assertThat(c2.central().contributionsPerWindow()).isEqualTo(2);
         assertThat(c2.central().epsilonPerRelease()).isEqualTo(Epsilon.of(0.5));
     }
@@ -169,8 +169,32 @@ class WorkloadSpecRulesTest {
                 new Horizon.Span(Duration.ofMinutes(3)), new Horizon.Span(Duration.ofMinutes(4)),
                 new Horizon.Span(Duration.ofMinutes(5)), new Horizon.Span(Duration.ofMinutes(6))))), "window.horizons");
         fails(b -> b.window(new WorkloadSpec.Window(m, g, List.of(new Horizon.SinceActivation()))), "window.horizons");
-        assertThat(central().window(new WorkloadSpec.Window(m, g, List.of(new Horizon.SinceActivation(),
-                new Horizon.Span(Duration.ofHours(1))))).build().window().horizons()).hasSize(2);
+        WorkloadSpec.Window withTotals = new WorkloadSpec.Window(m, g, List.of(new Horizon.SinceActivation(),
+                new Horizon.Span(Duration.ofHours(1))));
+        // central running totals cost their own ε per window, declared next to the release's
+        assertThatThrownBy(() -> central().window(withTotals).build()).isInstanceOf(InvalidWorkloadException.class)
+                .hasMessageStartingWith("central.epsilonPerRunningTotal:");
+        WorkloadSpec totals = central().window(withTotals).modeParameters(new WorkloadSpec.Central(Epsilon.of(1),
+                NeighbourRelation.ADD_REMOVE, 2, Epsilon.of(0.5))).build();
+        assertThat(totals.window().horizons()).hasSize(2);
+        assertThat(((WorkloadSpec.Central) totals.modeParameters()).epsilonPerCharge()).isEqualTo(Epsilon.of(1.5));
+        assertThat(CanonicalForm.of(totals)).contains("epsilonPerRunningTotal");
+        assertThatThrownBy(() -> central().modeParameters(new WorkloadSpec.Central(Epsilon.of(1),
+                NeighbourRelation.ADD_REMOVE, 2, Epsilon.of(0.5))).build()).isInstanceOf(InvalidWorkloadException.class)
+                .hasMessageStartingWith("central.epsilonPerRunningTotal:");
+        assertThat(CanonicalForm.of(central().build())).doesNotContain("epsilonPerRunningTotal");
+        // resolving `auto` plans for the release's ε and leaves the declared ε and budget alone (it once planned
+        // for the charge, release + running totals, and raised the release's ε and the budget with it)
+        WorkloadSpec auto = central().window(withTotals).mechanism(MechanismId.AUTO).modeParameters(
+                new WorkloadSpec.Central(Epsilon.of(1), NeighbourRelation.ADD_REMOVE, 2, Epsilon.of(0.5)))
+                .budget(Epsilon.of(3), Duration.ofDays(1)).expectedReportsPerWindow(1000).build();
+        assertThat(auto.epsilonPerAnswer()).isEqualTo(Epsilon.of(1));
+        WorkloadSpec resolved = io.privacygateway.mechanisms.planner.Planner.resolve(auto);
+        assertThat(resolved.mechanism()).isNotEqualTo(MechanismId.AUTO);
+        assertThat(resolved.central().epsilonPerRelease()).isEqualTo(Epsilon.of(1));
+        assertThat(resolved.central().epsilonPerRunningTotal()).isEqualTo(Epsilon.of(0.5));
+        assertThat(resolved.epsilonPerCharge()).isEqualTo(Epsilon.of(1.5));
+        assertThat(resolved.budget().epsilonPerPeriod()).isEqualTo(Epsilon.of(3));
         // the file syntax
         var tree = WorkloadSpecParser.tree();
         tree.put("id", "h");

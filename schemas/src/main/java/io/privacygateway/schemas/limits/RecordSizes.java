@@ -27,7 +27,10 @@ import org.apache.avro.specific.SpecificDatumWriter;
  *   <li>the answer: a {@link WindowAnswer} with every array full (m labels, estimates, bounds, standard errors,
  *       unprojected values) and one level per release level, serialized exactly; for the window-analytics
  *       families also the most items and named scalars they publish ({@code AnalyticsMechanisms});
- *   <li>the window partial: the aggregate's {@code 8 × length} bytes plus its header;
+ *   <li>the window partial: the aggregate's {@code 8 × length} bytes plus its header (a wide workload's aggregate is
+ *       its {@code C(d,k)·2^k} marginal cell counts);
+ *   <li>a wide workload's answer also with its named scalars and l∞ bound, and with {@code central.synthetic} its
+ *       synthetic-data record ({@code SyntheticData}) of the declared number of rows;
  *   <li>a device's budget entry: local, the used sequence numbers of a period; central, the windows a period's
  *       budget can pay for, each with its L contribution slots.
  * </ul>
@@ -44,9 +47,17 @@ public final class RecordSizes {
     private RecordSizes() {}
 
     /** The sizes of a workload version's records. */
-    public record Sizes(int answerBytes, long partialBytes, long budgetEntryBytes) {
+    public record Sizes(int answerBytes, long partialBytes, long budgetEntryBytes, long runningTotalStateBytes,
+            long syntheticBytes) {
         /** The first record over {@code limit}, described for an error message, or {@code null}. */
         public String overLimit(long limit) {
+            if (syntheticBytes > limit) {
+                return "its synthetic-data records could reach " + syntheticBytes + " bytes";
+            }
+            if (runningTotalStateBytes > limit) {
+                return "the state of its running totals (window.horizons) could reach " + runningTotalStateBytes
+                        + " bytes";
+            }
             if (answerBytes > limit) {
                 return "its answers would be " + answerBytes + " bytes";
             }
@@ -62,7 +73,7 @@ public final class RecordSizes {
 
     /** The sizes of {@code w}'s records. */
     public static Sizes of(ResolvedWorkload w) {
-        int m = w.workload().queryCount();
+        int m = w.queryLabels().size();
         List<Double> full = Collections.nCopies(m, -0.123456789);
         List<AnswerLevel> levels = new ArrayList<>();
         for (int i = 0; i < MAX_LEVELS; i++) {
@@ -74,12 +85,15 @@ public final class RecordSizes {
         WindowAnswer a = WindowAnswer.newBuilder().setWorkloadId(w.id()).setWorkloadVersion(w.spec().version())
                 .setContentHash(w.contentHash()).setMode(w.mode().wireName()).setWindowStart(Instant.EPOCH)
                 .setWindowEnd(Instant.EPOCH).setMechanism(w.spec().mechanism().wireName()).setEpsilon(1).setDelta(0)
-                .setN(Long.MAX_VALUE).setConfidence(0.95).setLabels(w.workload().queryLabels()).setEstimates(full)
+                .setN(Long.MAX_VALUE).setConfidence(0.95).setLabels(w.queryLabels()).setEstimates(full)
                 .setLower(full).setUpper(full).setStandardErrors(full).setUnprojected(full).setExpectedRmsError(1)
                 .setRmsErrorBoundAtConfidence(1).setLevels(levels).setCumulativeEpsilon(1).setUnprojectedEstimate(full)
                 .setCost(io.privacygateway.schemas.avro.PrivacyCostRecord.newBuilder().setKind("pure").setEpsilon(1)
                         .setDelta(0).build())
                 .setFamily(w.spec().family().wireName())
+                .setHorizon("since-activation")
+                .setAmplified(io.privacygateway.schemas.avro.AmplifiedGuarantee.newBuilder().setEpsilon(1).setDelta(1)
+                        .setMethod("variation-ratio").build())
                 .setReleasedAtStreamTime(Long.MAX_VALUE).build();
         if (w.spec().family().isWindowAnalytics()) { // analytics answers: a released label and named scalars
             int longest = w.workload().universeLabels().stream().mapToInt(String::length).max().orElse(0);
@@ -96,6 +110,15 @@ public final class RecordSizes {
             a.setScalars(scalars);
             a.setMaxErrorBound(1.0);
         }
+        boolean wide = w instanceof CentralWorkload cw && cw.wide().isPresent();
+        if (wide) { // the wide releases: named scalars (rounds, ε shares, bounds) and the l∞ bound
+            java.util.Map<String, Double> scalars = new java.util.TreeMap<>();
+            for (int i = 0; i < MAX_WIDE_SCALARS; i++) {
+                scalars.put(String.format("%032d", i), 1.0);
+            }
+            a.setScalars(scalars);
+            a.setMaxErrorBound(1.0);
+        }
         int answer = serializedSize(a) + 5 + 64; // wire-format header and a margin for fields added later
         long partial = 8L * w.aggregateLength() + 256;
         long budget;
@@ -109,7 +132,36 @@ public final class RecordSizes {
             long paid = Math.min(s.reportsPerPeriod(), windowsPerPeriod);
             budget = 128 + paid * (8 + 4 + (c.slots() + 7) / 8);
         }
-        return new Sizes(answer, partial, budget);
+        long state = w instanceof CentralWorkload c && c.parameters().epsilonPerRunningTotal() != null
+                ? c.runningTotals().orElseThrow().codec().maxBytes() : 0;
+        long synthetic = 0;
+        if (wide && s.central().synthetic() != null) {
+            synthetic = syntheticSize(w, s.central().synthetic().records());
+        }
+        return new Sizes(answer, partial, budget, state, synthetic);
+    }
+
+    /** Named scalars a wide answer publishes at most (docs/wide-domains.md §8; names of at most 32 characters). */
+    static final int MAX_WIDE_SCALARS = 32;
+
+    /** The largest synthetic-data record of {@code records} rows, every row and field at its widest. */
+    static long syntheticSize(ResolvedWorkload w, int records) {
+        io.privacygateway.schemas.avro.SyntheticData d = io.privacygateway.schemas.avro.SyntheticData.newBuilder()
+                .setWorkloadId(w.id()).setWorkloadVersion(w.spec().version()).setContentHash(w.contentHash())
+                .setWindowStart(Instant.EPOCH).setWindowEnd(Instant.EPOCH).setMechanism(w.spec().mechanism().wireName())
+                .setEpsilon(1).setDelta(0).setAttributes(((io.privacygateway.mechanisms.workload.Domain.Attributes)
+                        w.spec().domain()).names())
+                .setRecords(Collections.nCopies(records, Long.MIN_VALUE)).setN(Long.MAX_VALUE).setConfidence(0.95)
+                .setMaxErrorBound(1).setReleasedAtStreamTime(Long.MAX_VALUE).build();
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
+            new SpecificDatumWriter<>(io.privacygateway.schemas.avro.SyntheticData.class).write(d, enc);
+            enc.flush();
+            return out.size() + 5 + 64L;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**

@@ -115,6 +115,15 @@ public final class ReportAdmission {
         if (!v.accepted()) {
             return refuse(v.reason(), v.message());
         }
+        WindowKey wk = new WindowKey(w.id(), w.contentHash(), start);
+        WindowAggregate agg = aggregates.get(wk);
+        // each shard may fill its share of what a window can hold exactly, so the merged window always releases
+        long shardShare = w.maxReportsPerWindow() / partitions;
+        if (agg != null && agg.n() >= shardShare) {
+            return refuse(RejectReason.WINDOW_FULL, "the window already holds the " + shardShare + " reports this"
+                    + " partition may add to it (" + w.spec().mechanism().wireName() + " sums at most "
+                    + w.maxReportsPerWindow() + " reports per window exactly); nothing was charged");
+        }
         PeriodKey period = w.periodOf(report.eventTime());
         BudgetUsage current = budgets.current(w.id(), period, report.deviceId());
         BudgetRule.Admission admission = w.admit(current, budgets.others(w.id(), period, report.deviceId()),
@@ -140,8 +149,6 @@ public final class ReportAdmission {
             group = (BudgetRule.Admitted) g;
         }
         // decided: below, the report is counted
-        WindowKey wk = new WindowKey(w.id(), w.contentHash(), start);
-        WindowAggregate agg = aggregates.get(wk);
         boolean fresh = agg == null;
         if (fresh) {
             agg = WindowAggregate.empty(w.contentHash(), w.aggregateLength());

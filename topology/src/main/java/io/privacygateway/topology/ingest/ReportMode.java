@@ -82,7 +82,10 @@ public sealed interface ReportMode permits ReportMode.LocalReports, ReportMode.C
         }
     }
 
-    /** Central-mode reports: raw values (the gateway is trusted), aggregated as exact counts per universe value. */
+    /**
+     * Central-mode reports: raw values (the gateway is trusted), aggregated exactly as counts per universe value, or
+     * for a wide workload as the marginal cell counts of its bit vector ({@link CentralWorkload#accumulate}).
+     */
     record CentralReports(Deserializer<CentralReport> deserializer) implements ReportMode {
         @Override
         public Mode mode() {
@@ -112,7 +115,7 @@ public sealed interface ReportMode permits ReportMode.LocalReports, ReportMode.C
 
         @Override
         public boolean accumulate(ReportView r, ResolvedWorkload w, int index, long[] state) {
-            state[index] = Math.addExact(state[index], 1);
+            ((CentralWorkload) w).accumulate(index, state); // counts per value, or marginal cells (wide)
             return true;
         }
 

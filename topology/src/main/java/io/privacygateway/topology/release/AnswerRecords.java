@@ -64,6 +64,75 @@ public final class AnswerRecords {
                 .build();
     }
 
+    /**
+     * The synthetic-data record of a wide window: the released records (bit j attribute j), the attribute names, and
+     * the answer's ñ, ε, confidence and published l∞ bound (the records' marginals are the answer's estimates), δ = 0.
+     *
+     * @param releasedAt the window's close time, as on the answer
+     */
+    public static io.privacygateway.schemas.avro.SyntheticData synthetic(
+            io.privacygateway.mechanisms.central.wide.SyntheticRecords records, Answer a, ResolvedWorkload w,
+            long windowStart, long releasedAt) {
+        List<Long> rows = new ArrayList<>(records.size());
+        for (long r : records.records()) {
+            rows.add(r);
+        }
+        return io.privacygateway.schemas.avro.SyntheticData.newBuilder()
+                .setWorkloadId(w.id())
+                .setWorkloadVersion(w.spec().version())
+                .setContentHash(w.contentHash())
+                .setWindowStart(Instant.ofEpochMilli(windowStart))
+                .setWindowEnd(Instant.ofEpochMilli(w.window().endOf(windowStart)))
+                .setMechanism(a.mechanism().wireName())
+                .setEpsilon(records.cost().epsilon())
+                .setDelta(0.0) // PrivacyCost.Pure by its type
+                .setAttributes(records.workload().attributes())
+                .setRecords(rows)
+                .setN(a.n())
+                .setConfidence(a.confidence())
+                .setMaxErrorBound(a.extras().maxErrorBound().orElse(1.0))
+                .setReleasedAtStreamTime(releasedAt)
+                .build();
+    }
+
+    /** The mechanism name of answers over a horizon released by the continual-release tree (central mode). */
+    public static final String RUNNING_TOTAL_MECHANISM = "continual-tree";
+
+    /**
+     * The record of a central running total over a horizon: the span's first window start to the end of the last
+     * window it covers, {@code horizon} set, the mechanism {@value #RUNNING_TOTAL_MECHANISM}, and the cost of the
+     * running totals per window ({@code central.epsilonPerRunningTotal}).
+     */
+    public static WindowAnswer runningTotal(io.privacygateway.mechanisms.continual.HorizonAnswer h,
+            ResolvedWorkload w, long releasedAt) {
+        WindowAnswer r = toRecord(h.answer(), w, h.start(), 0.0, releasedAt);
+        r.setWindowEnd(Instant.ofEpochMilli(h.end()));
+        r.setHorizon(h.horizon().wireName());
+        r.setMechanism(RUNNING_TOTAL_MECHANISM);
+        return r;
+    }
+
+    /**
+     * Adds to a local answer of {@code n} reports over a span of {@code spanMillis} (a window or a horizon span) its
+     * amplified central (ε, δ): the guarantee against someone who sees only the answers, by amplification by
+     * shuffling ({@link io.privacygateway.mechanisms.amplification.AmplificationBound}), for the most reports one
+     * device can have in the span and the workload's declared δ. Nothing is added when the mechanism does not qualify
+     * (its reports are read with coins derived from the device) or the answer has no reports.
+     */
+    public static void amplify(WindowAnswer record, io.privacygateway.mechanisms.runtime.LocalWorkload w, long n,
+            long spanMillis) {
+        if (n < 1 || n > Integer.MAX_VALUE
+                || !io.privacygateway.mechanisms.amplification.AmplificationBound.appliesTo(w.spec().mechanism())) {
+            return;
+        }
+        var g = io.privacygateway.mechanisms.amplification.AmplificationBound.amplified(w.spec().epsilonPerReport(), n,
+                w.maxReportsPerDeviceIn(spanMillis),
+                ((io.privacygateway.mechanisms.workload.WorkloadSpec.Local) w.spec().modeParameters())
+                        .amplificationDeltaOrDefault());
+        record.setAmplified(io.privacygateway.schemas.avro.AmplifiedGuarantee.newBuilder().setEpsilon(g.epsilon())
+                .setDelta(g.delta()).setMethod(g.method()).build());
+    }
+
     static PrivacyCostRecord cost(PrivacyCost c) {
         if (c instanceof PrivacyCost.Pure p) {
             return PrivacyCostRecord.newBuilder().setKind("pure").setEpsilon(p.epsilon()).setDelta(0.0).build();
@@ -86,7 +155,7 @@ public final class AnswerRecords {
                 .setCost(cost(new PrivacyCost.Pure(w.spec().epsilonPerReport().value())))
                 .setN(0)
                 .setConfidence(w.spec().confidence().value())
-                .setLabels(w.workload().queryLabels())
+                .setLabels(w.queryLabels())
                 .setEstimates(List.of())
                 .setLower(List.of())
                 .setUpper(List.of())

@@ -1,11 +1,16 @@
 package io.privacygateway.topology.release;
 
+import io.privacygateway.mechanisms.central.wide.WideAnswer;
+import io.privacygateway.mechanisms.continual.ContinualCounter;
+import io.privacygateway.mechanisms.continual.ContinualState;
+import io.privacygateway.mechanisms.continual.HorizonAnswer;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.Horizon;
 import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.schemas.avro.SyntheticData;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
@@ -33,16 +38,19 @@ import org.slf4j.LoggerFactory;
  * shard's progress, and releases <b>every scheduled window exactly once</b> — one answer per window from each
  * version's activation on ({@link ReleaseSchedule}), also when no report arrived — as soon as every partition
  * of the workload's report topic has passed the window's end + grace: estimation and projection or chaining
- * (local), or noise, projection and purification (central), error bars, and the answer record, in the same
+ * (local), or noise, projection and purification (central), error bars, and the answer record (and for a wide
+ * workload that declares {@code central.synthetic}, its synthetic records on their own topic), in the same
  * transaction that deletes the window's aggregate and advances the schedule.
  *
  * <p>Everything read from the partials topic is validated ({@link ShardMessage}); an invalid message is counted
  * in {@code pgw.partials.invalid} and skipped, never a crash. A window whose release fails (a defect) is counted
  * in {@code pgw.release.failed}, logged without data, and skipped, so one window can never stop the others.
  */
-public final class ReleaseProcessor implements Processor<String, byte[], String, WindowAnswer> {
+public final class ReleaseProcessor implements Processor<String, byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(ReleaseProcessor.class);
     public static final String ANSWERS_SINK = "answers-sink";
+    /** Synthetic records of wide workloads that declare {@code central.synthetic} ({@code SyntheticData}). */
+    public static final String SYNTHETIC_SINK = "synthetic-sink";
     /** The most windows one workload releases per invocation (a backlog after an outage is spread out). */
     static final int MAX_RELEASES_PER_CALL = 64;
 
@@ -54,20 +62,23 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     private final java.util.function.LongSupplier monotonicMillis;
     /** Central answers computed and waiting for their fixed write time, by workload, in window order. */
     private final java.util.Map<String, java.util.ArrayDeque<Pending>> pending = new java.util.HashMap<>();
-    private ProcessorContext<String, WindowAnswer> context;
+    private ProcessorContext<String, Object> context;
     private WriteBehindStore<WindowKey, WindowAggregate> merged;
     private WriteBehindStore<String, Long> progress;
     private WriteBehindStore<String, ReleaseSchedule> schedules;
     private WriteBehindStore<String, ReleaseAccount> accounts;
     private WriteBehindStore<HorizonKey, WindowAggregate> horizons;
+    private WriteBehindStore<String, byte[]> totals;
 
     /**
      * A central answer computed at {@code startedAt} (monotonic) and written at {@code startedAt + delay}.
      *
      * @param segment the schedule segment (version) of the window
+     * @param synthetic the window's synthetic records (wide workloads with {@code central.synthetic}), or null
      */
     private record Pending(ReleaseSchedule.Segment segment, long windowStart, WindowAnswer record, long n,
-            BigDecimal epsilon, String mechanism, long writeAt) {}
+            BigDecimal epsilon, String mechanism, long writeAt, List<WindowAnswer> runningTotals,
+            ContinualState totalsState, SyntheticData synthetic) {}
 
     ReleaseProcessor(GatewayConfig config, WorkloadCatalog catalog, GatewayMetrics metrics, CentralReleaser central,
             ReleaseStores names, java.util.function.LongSupplier monotonicMillis) {
@@ -80,15 +91,17 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     }
 
     @Override
-    public void init(ProcessorContext<String, WindowAnswer> context) {
+    public void init(ProcessorContext<String, Object> context) {
         this.context = context;
         merged = context.getStateStore(names.merged());
         progress = context.getStateStore(names.progress());
         schedules = context.getStateStore(names.schedules());
         accounts = context.getStateStore(names.accounts());
         horizons = context.getStateStore(names.horizons());
+        totals = context.getStateStore(names.runningTotals());
         merged.loadAll();
         horizons.loadAll();
+        totals.loadAll();
         progress.loadAll();
         schedules.loadAll();
         accounts.loadAll();
@@ -268,6 +281,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
             WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, start, streamTime)
                     : AnswerRecords.toRecord(local.pipeline().release().release(agg.state(), n), w, start, 0.0,
                             streamTime);
+            AnswerRecords.amplify(record, local, n, w.window().sizeMillis());
             write(w, start, w.window().endOf(start), record, n);
         } catch (RuntimeException e) {
             metrics.releaseFailed(w.id());
@@ -315,6 +329,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                     : AnswerRecords.toRecord(w.pipeline().release().release(sum.state(), n), w, from, 0.0, streamTime);
             record.setWindowEnd(java.time.Instant.ofEpochMilli(windowEnd));
             record.setHorizon(span.wireName());
+            AnswerRecords.amplify(record, w, n, span.millis());
             write(w, from, windowEnd, record, n);
         } catch (RuntimeException e) {
             metrics.releaseFailed(w.id());
@@ -341,33 +356,109 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         }
         int computed = 0;
         while (computed < max && start < seg.endStart() && c.window().closedAt(start, progress)) {
-            queue.addLast(compute(c, seg, start));
+            queue.addLast(compute(c, seg, start, totalsBefore(c, seg, start)));
             start += seg.windowMillis();
             computed++;
         }
         return computed;
     }
 
-    private Pending compute(CentralWorkload c, ReleaseSchedule.Segment seg, long start) {
+    private Pending compute(CentralWorkload c, ReleaseSchedule.Segment seg, long start, ContinualState totalsBefore) {
         long startedAt = monotonicMillis.getAsLong();
         WindowAggregate agg = aggregate(c, new WindowKey(c.id(), c.contentHash(), start));
         long[] counts = agg == null ? new long[c.aggregateLength()] : agg.state();
+        long n = agg == null ? 0 : agg.n();
         WindowAnswer record = null;
+        SyntheticData synthetic = null;
         String mechanism = c.spec().mechanism().wireName();
+        List<WindowAnswer> runningTotals = List.of();
+        ContinualState totalsAfter = null;
         try {
-            Answer a = central.release(c, counts);
+            Answer a;
+            if (c.wide().isPresent()) { // the window's exact marginal counts, checked, never counts per value
+                WideAnswer wide = central.releaseWide(c, c.marginalCounts(n, counts));
+                a = wide.answer();
+                if (c.parameters().synthetic() != null && wide.records().isPresent()) {
+                    synthetic = AnswerRecords.synthetic(wide.records().get(), a, c, start, c.window().closesAt(start));
+                }
+            } else {
+                a = central.release(c, counts);
+            }
             mechanism = a.mechanism().wireName();
             record = AnswerRecords.toRecord(a, c, start, 0.0, c.window().closesAt(start));
+            if (totalsBefore != null) {
+                ContinualCounter counter = c.runningTotals().orElseThrow();
+                totalsAfter = central.runningTotals(counter, totalsBefore, start, counts);
+                List<WindowAnswer> out = new ArrayList<>();
+                for (HorizonAnswer h : counter.answers(totalsAfter)) {
+                    out.add(AnswerRecords.runningTotal(h, c, c.window().closesAt(start)));
+                }
+                runningTotals = out;
+            }
         } catch (RuntimeException e) {
             metrics.releaseFailed(c.id());
             LOG.error("releasing window {} of {} failed; the window is skipped ({})", start, c.id(),
                     e.getClass().getSimpleName(), e);
+            record = null;
+            synthetic = null;
+            runningTotals = List.of();
+            totalsAfter = totalsBefore == null ? null : skipped(c, totalsBefore, start);
         }
-        if (monotonicMillis.getAsLong() - startedAt > config.centralReleaseDelay().toMillis()) {
+        long delay = Math.max(config.centralReleaseDelay().toMillis(), c.minimumReleaseDelay().toMillis());
+        if (monotonicMillis.getAsLong() - startedAt > delay) {
             metrics.releaseOverrun(c.id());
         }
-        return new Pending(seg, start, record, agg == null ? 0 : agg.n(), c.parameters().epsilonPerRelease().exact(),
-                mechanism, startedAt + config.centralReleaseDelay().toMillis());
+        return new Pending(seg, start, record, n, c.parameters().epsilonPerCharge().exact(),
+                mechanism, startedAt + delay, runningTotals, totalsAfter, synthetic);
+    }
+
+    /**
+     * The running totals' state after a window whose release failed: the window is added with zero counts (the tree
+     * needs every window in order; no answer of this window or its totals is published, and none of its reports is
+     * in any later total), so later windows' totals stay correct for every other window.
+     */
+    private ContinualState skipped(CentralWorkload c, ContinualState before, long start) {
+        try {
+            return central.runningTotals(c.runningTotals().orElseThrow(), before, start,
+                    new long[c.aggregateLength()]);
+        } catch (RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The running totals' state before the window starting at {@code start} of central segment {@code seg}: after the
+     * last computed (pending) window of the segment, else as stored, else a new tree starting with this window. Empty
+     * ({@code null}) for a workload without running totals.
+     */
+    private ContinualState totalsBefore(CentralWorkload c, ReleaseSchedule.Segment seg, long start) {
+        if (c.parameters().epsilonPerRunningTotal() == null) {
+            return null;
+        }
+        ContinualCounter counter = c.runningTotals().orElseThrow();
+        java.util.ArrayDeque<Pending> queue = pending.get(c.id());
+        if (queue != null) {
+            for (java.util.Iterator<Pending> it = queue.descendingIterator(); it.hasNext(); ) {
+                Pending p = it.next();
+                if (p.segment().contentHash().equals(seg.contentHash()) && p.totalsState() != null) {
+                    return p.totalsState();
+                }
+            }
+        }
+        byte[] stored = totals.get(totalsKey(c));
+        if (stored != null) {
+            try {
+                return counter.codec().decode(stored);
+            } catch (IllegalArgumentException e) {
+                metrics.invalidPartial();
+                LOG.error("the stored running totals of {} are unreadable; they start again", c.id());
+            }
+        }
+        return counter.start(start);
+    }
+
+    private static String totalsKey(ResolvedWorkload w) {
+        return w.id() + "#" + w.contentHash();
     }
 
     /** Writes every pending central answer whose time has come, in window order, charging the privacy account. */
@@ -392,6 +483,19 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                     p.record().setCumulativeEpsilon(cumulative);
                     metrics.cumulativeEpsilon(id, cumulative);
                     write(w, p.windowStart(), w.window().endOf(p.windowStart()), p.record(), p.n());
+                    if (p.synthetic() != null) {
+                        context.forward(new Record<>(id, p.synthetic(), w.window().endOf(p.windowStart())),
+                                SYNTHETIC_SINK);
+                    }
+                    for (WindowAnswer total : p.runningTotals()) {
+                        total.setCumulativeEpsilon(cumulative);
+                        write(w, total.getWindowStart().toEpochMilli(), total.getWindowEnd().toEpochMilli(), total,
+                                total.getN());
+                    }
+                }
+                if (p.totalsState() != null && w != null) {
+                    totals.put(totalsKey(w), ((CentralWorkload) w).runningTotals().orElseThrow().codec()
+                            .encode(p.totalsState()));
                 }
                 WindowKey key = new WindowKey(id, p.segment().contentHash(), p.windowStart());
                 if (merged.get(key) != null) {
@@ -400,7 +504,13 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 ReleaseSchedule schedule = schedules.get(id);
                 ReleaseSchedule.Segment current = schedule == null ? null : schedule.segment(p.segment().contentHash());
                 if (current != null && current.nextStart() == p.windowStart()) {
-                    schedules.put(id, schedule.advance(current));
+                    ReleaseSchedule advanced = schedule.advance(current);
+                    schedules.put(id, advanced);
+                    ReleaseSchedule.Segment after = advanced.segment(p.segment().contentHash());
+                    String totalsKey = id + "#" + p.segment().contentHash();
+                    if (after != null && after.done() && totals.get(totalsKey) != null) {
+                        totals.delete(totalsKey); // the version's last window: its running totals end with it
+                    }
                 }
                 wrote = true;
             }

@@ -1,6 +1,5 @@
 package io.privacygateway.topology.release;
 
-import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
 import io.privacygateway.topology.state.StateSerdes;
@@ -13,7 +12,7 @@ import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
 
 /** Supplies the release processor and declares the stores it owns (all changelogged, typed). */
-public final class ReleaseSupplier implements ProcessorSupplier<String, byte[], String, WindowAnswer> {
+public final class ReleaseSupplier implements ProcessorSupplier<String, byte[], String, Object> {
     private final GatewayConfig config;
     private final WorkloadCatalog catalog;
     private final GatewayMetrics metrics;
@@ -31,7 +30,7 @@ public final class ReleaseSupplier implements ProcessorSupplier<String, byte[], 
     }
 
     @Override
-    public Processor<String, byte[], String, WindowAnswer> get() {
+    public Processor<String, byte[], String, Object> get() {
         return new ReleaseProcessor(config, catalog, metrics, central, names, monotonicMillis);
     }
 
@@ -44,6 +43,7 @@ public final class ReleaseSupplier implements ProcessorSupplier<String, byte[], 
                         StateSerdes.of(ReleaseSchedule::toBytes, ReleaseSchedule::fromBytes)),
                 WriteBehindStoreBuilder.live(names.accounts(), StateSerdes.STRING,
                         StateSerdes.of(ReleaseAccount::toBytes, ReleaseAccount::fromBytes)),
-                WriteBehindStoreBuilder.live(names.horizons(), StateSerdes.HORIZON_KEY, StateSerdes.WINDOW_AGGREGATE));
+                WriteBehindStoreBuilder.live(names.horizons(), StateSerdes.HORIZON_KEY, StateSerdes.WINDOW_AGGREGATE),
+                WriteBehindStoreBuilder.live(names.runningTotals(), StateSerdes.STRING, Serdes.ByteArray()));
     }
 }

@@ -53,5 +53,11 @@ public enum RejectReason {
      */
     NOT_ACTIVE,
     /** The report's ε would take the device over its budget group's budget (all the group's workloads together). */
-    GROUP_BUDGET_EXHAUSTED
+    GROUP_BUDGET_EXHAUSTED,
+    /**
+     * The report's window already holds the most reports its mechanism can sum exactly (this partition's share of
+     * it); nothing was charged. Only mechanisms with bounded fixed-point sums have such a limit (Gaussian-sign:
+     * 2^27 reports per window).
+     */
+    WINDOW_FULL
 }

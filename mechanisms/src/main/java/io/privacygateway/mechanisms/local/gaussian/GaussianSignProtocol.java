@@ -201,6 +201,12 @@ public final class GaussianSignProtocol implements LocalProtocol {
         return levelCount * dim;
     }
 
+    /** {@value #MAX_REPORTS}: the most reports whose fixed-point sums provably cannot overflow. */
+    @Override
+    public long maxReportsPerWindow() {
+        return MAX_REPORTS;
+    }
+
     /** The levels, in stream order. */
     public List<GaussianLevel> levels() {
         return levels;
