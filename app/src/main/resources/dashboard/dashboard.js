@@ -650,6 +650,9 @@
     container.dataset.points = String(idx.length);
   }
 
+  /** The most attribute sets drawn as small multiples (a wide workload has thousands). */
+  const MAX_MULTIPLES = 24;
+
   /** Marginal tables: labels "a=0,b=1,c=1" grouped by attribute set, one small chart each. */
   function drawMarginals(s, v, truth) {
     const groups = new Map();
@@ -665,12 +668,19 @@
     const width = widthOf(s.latestChart);
     const cols = Math.max(1, Math.floor((width + 18) / 268));
     const cellW = Math.floor((width - 18 * (cols - 1)) / cols);
+    let shown = 0;
     for (const [key, cells] of groups) {
+      if (shown++ >= MAX_MULTIPLES) break; // wide workloads: thousands of attribute sets
       const ticks = new Map(cells.map(([i, bits]) => [i, bits]));
       box.append(columns(v, cells.map(c => c[0]), cellW, 150, yMax, i => ticks.get(i), key, truth));
     }
+    const more = groups.size > MAX_MULTIPLES
+      ? ` Showing the first ${MAX_MULTIPLES} of ${fmtInt(groups.size)} attribute sets; every answer is on the answers`
+        + ' topic and in /api/answers.' : '';
     s.latestChart.replaceChildren(box, el('p', 'note', 'Each chart is one attribute set; ticks give the attribute values'
-      + ' in the title\'s order (1 = on). Hover a bar for its exact label and interval.' + (truth ? ' Red: the true value (demo).' : '')));
+      + ' in the title\'s order (1 = on). Hover a bar for its exact label and interval.' + (truth ? ' Red: the true value (demo).' : '')
+      + more));
+    s.latestChart.dataset.shownMultiples = String(Math.min(groups.size, MAX_MULTIPLES));
     s.latestChart.dataset.points = String(v.labels.length);
     s.latestChart.dataset.multiples = String(groups.size);
   }

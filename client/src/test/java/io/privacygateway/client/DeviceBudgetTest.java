@@ -8,6 +8,7 @@ import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.topology.GatewayConfig;
+import io.privacygateway.harness.testing.MutableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -108,11 +108,7 @@ public class DeviceClientGatewayTest {
 
     @Test
     void centralModeContributionsWithinLAreAllAcceptedByTheGateway(GatewayFixture g) throws Exception {
-        WorkloadSpec resolved;
-        try (WorkloadRegistrar registrar = g.registrar()) {
-            resolved = registrar.register(WorkloadFiles.parse(CENTRAL, "test"));
-        }
-        g.awaitGatewayKnows(resolved, Duration.ofSeconds(30));
+        WorkloadSpec resolved = g.registerAndAwait(CENTRAL);
         double before = accepted(g, resolved); // other tests of this class share the workload and the gateway
         long windowStart = nextWindowStart(2000);
         Clock clock = Clock.fixed(Instant.ofEpochMilli(windowStart + 100), ZoneOffset.UTC);

@@ -43,11 +43,7 @@ class DeviceCredentialGatewayTest {
 
     @Test
     void theSdkSendsItsCredentialAndTheEnrolledVerifierAcceptsOnlyItsOwnDevice(GatewayFixture g) throws Exception {
-        WorkloadSpec resolved;
-        try (WorkloadRegistrar registrar = g.registrar()) {
-            resolved = registrar.register(WorkloadFiles.parse(WORKLOAD, "test"));
-        }
-        g.awaitGatewayKnows(resolved, Duration.ofSeconds(30));
+        WorkloadSpec resolved = g.registerAndAwait(WORKLOAD);
         byte[] key = new byte[32];
         new Random(17).nextBytes(key);
         Clock clock = Clock.fixed(Instant.ofEpochMilli(DeviceClientGatewayTest.nextWindowStart(2000) + 100),

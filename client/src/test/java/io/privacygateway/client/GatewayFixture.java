@@ -7,32 +7,25 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.harness.registry.EmbeddedRegistry;
+import io.privacygateway.harness.testing.ClientConfigs;
+import io.privacygateway.harness.testing.RunScoped;
+import io.privacygateway.harness.testing.TopicReader;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
-import io.privacygateway.schemas.serde.AvroDeserializer;
+import io.privacygateway.schemas.testing.AvroTopicReader;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * One real gateway for the whole test run: an in-JVM KRaft broker, a real Apicurio registry (child process)
@@ -61,38 +54,15 @@ public final class GatewayFixture implements ExtensionContext.Store.CloseableRes
         reports = ReportProducers.avro(kafkaConfig(), registryClient);
     }
 
-    public static final class Extension implements BeforeAllCallback, ParameterResolver {
-        @Override
-        public void beforeAll(ExtensionContext context) {
-            get(context);
-        }
-
-        @Override
-        public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
-            return p.getParameter().getType() == GatewayFixture.class;
-        }
-
-        @Override
-        public Object resolveParameter(ParameterContext p, ExtensionContext e) {
-            return get(e);
-        }
-
-        private static GatewayFixture get(ExtensionContext context) {
-            return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).getOrComputeIfAbsent(
-                    GatewayFixture.class, k -> {
-                        try {
-                            return new GatewayFixture();
-                        } catch (Exception e) {
-                            throw new IllegalStateException("cannot start the gateway fixture", e);
-                        }
-                    }, GatewayFixture.class);
+    /** Resolves {@link GatewayFixture} parameters; the fixture lives in the root store for the whole run. */
+    public static final class Extension extends RunScoped.Extension<GatewayFixture> {
+        public Extension() {
+            super(GatewayFixture.class, "the gateway fixture", GatewayFixture::new);
         }
     }
 
     public Map<String, Object> kafkaConfig() {
-        Map<String, Object> m = new HashMap<>();
-        m.put("bootstrap.servers", kafka.bootstrapServers());
-        return m;
+        return ClientConfigs.bootstrap(kafka.bootstrapServers());
     }
 
     public GatewayTopics topics() {
@@ -101,6 +71,19 @@ public final class GatewayFixture implements ExtensionContext.Store.CloseableRes
 
     public WorkloadRegistrar registrar() {
         return WorkloadRegistrar.create(kafkaConfig(), registryClient, topics());
+    }
+
+    /**
+     * Parses a workload file, resolves and publishes it ({@link WorkloadRegistrar}), and waits (up to 30 s) until
+     * the gateway knows the resolved version; returns the resolved spec.
+     */
+    public WorkloadSpec registerAndAwait(String yaml) throws Exception {
+        WorkloadSpec resolved;
+        try (WorkloadRegistrar registrar = registrar()) {
+            resolved = registrar.register(WorkloadFiles.parse(yaml, "test"));
+        }
+        awaitGatewayKnows(resolved, Duration.ofSeconds(30));
+        return resolved;
     }
 
     /** Waits until the gateway's global workloads store holds {@code spec}'s version. */
@@ -115,33 +98,7 @@ public final class GatewayFixture implements ExtensionContext.Store.CloseableRes
      */
     public <T extends SpecificRecord> List<T> readUntil(String topic, Class<T> type, Predicate<T> filter,
             Predicate<List<T>> done, Duration timeout) {
-        Map<String, Object> c = kafkaConfig();
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        List<T> out = new ArrayList<>();
-        AvroDeserializer<T> values = new AvroDeserializer<>(type, registryClient);
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(c, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).toList();
-            consumer.assign(parts);
-            consumer.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = consumer.endOffsets(parts);
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (!(done.test(out) && caughtUp(consumer, end)) && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    T v = values.deserialize(topic, r.value());
-                    if (filter.test(v)) {
-                        out.add(v);
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
-    private static boolean caughtUp(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {
-        return end.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue());
+        return AvroTopicReader.readValues(kafkaConfig(), registryClient, topic, type, filter, done, timeout);
     }
 
     /**
@@ -165,9 +122,7 @@ public final class GatewayFixture implements ExtensionContext.Store.CloseableRes
     }
 
     public static String keyString(Rejection r) {
-        byte[] b = new byte[r.getOriginalKey().remaining()];
-        r.getOriginalKey().duplicate().get(b);
-        return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+        return TopicReader.string(TopicReader.bytes(r.getOriginalKey()));
     }
 
     @Override

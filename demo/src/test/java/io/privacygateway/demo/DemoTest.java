@@ -59,6 +59,7 @@ class DemoTest {
             assertThat(onBoard).containsAll(ids);
             assertThat(answers.get(0).get("answers").get(0).has("true")).isTrue();
             assertThat(demo.dashboard().url().getHost()).isEqualTo("127.0.0.1");
+            dashboardRendersInChromium(demo, ids);
 
             // the demo's Prometheus and health endpoint (127.0.0.1, a free port)
             assertThat(demo.metrics().metricsUrl().getHost()).isEqualTo("127.0.0.1");
@@ -78,5 +79,48 @@ class DemoTest {
                 .contains("amplified central guarantee (ε, δ) = (").contains("(running total)")
                 .contains("horizon since-activation")
                 .contains("synthetic data: feature-flags-wide").contains("512 records over 20 attributes");
+    }
+
+    /**
+     * The dashboard of the running demo, loaded in headless Chromium: every workload's section draws its estimates
+     * with data (DOM assertions on the chart elements); a screenshot goes to {@code target/demo-dashboard.png}.
+     * Skipped (with a message) where no Chromium is installed; CI installs it.
+     */
+    private static void dashboardRendersInChromium(Demo demo, Set<String> ids) throws Exception {
+        java.util.Optional<java.nio.file.Path> chromium = io.privacygateway.app.dashboard.HeadlessChromium.find();
+        if (chromium.isEmpty()) {
+            System.out.println("SKIPPED: no Chromium found; the demo dashboard's browser check did not run");
+            return;
+        }
+        java.nio.file.Path out = java.nio.file.Path.of("target");
+        try (var browser = io.privacygateway.app.dashboard.HeadlessChromium.start(chromium.get(), 1440, 1000,
+                out.resolve("demo-chromium.log"))) {
+            browser.navigate(demo.dashboard().url().toString());
+            String state = """
+                    (() => JSON.stringify([...document.querySelectorAll('section.workload')].map(s => ({
+                      id: s.dataset.workload,
+                      points: Number((s.querySelector('[data-chart=estimates]') || {dataset: {}}).dataset.points || 0),
+                      canvases: s.querySelectorAll('canvas').length,
+                      multiples: Number((s.querySelector('[data-chart=latest]') || {dataset: {}}).dataset.multiples || 0),
+                      shown: Number((s.querySelector('[data-chart=latest]') || {dataset: {}}).dataset.shownMultiples || 0)
+                    }))))()""";
+            JsonNode page = browser.waitFor(state, p -> {
+                Set<String> drawn = new HashSet<>();
+                p.forEach(w -> {
+                    if (w.path("points").asInt() >= 1 && w.path("canvases").asInt() >= 1) {
+                        drawn.add(w.path("id").asText());
+                    }
+                });
+                return drawn.containsAll(ids);
+            }, Duration.ofSeconds(30), "every demo workload's charts");
+            browser.screenshot(out.resolve("demo-dashboard.png"), 1440);
+            assertThat(page).hasSizeGreaterThanOrEqualTo(ids.size());
+            for (JsonNode w : page) {
+                if (w.path("id").asText().equals("feature-flags-wide")) {
+                    assertThat(w.path("multiples").asInt()).as("C(20,3) attribute sets").isEqualTo(1140);
+                    assertThat(w.path("shown").asInt()).as("drawn as small multiples").isEqualTo(24);
+                }
+            }
+        }
     }
 }

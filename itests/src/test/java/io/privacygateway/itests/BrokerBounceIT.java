@@ -2,7 +2,6 @@ package io.privacygateway.itests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.client.Workloads;
 import io.privacygateway.harness.EmbeddedKafka;
 import io.privacygateway.itests.support.ChildGateway;
 import io.privacygateway.itests.support.FaultRig;
@@ -13,7 +12,6 @@ import io.privacygateway.itests.support.Timed;
 import io.privacygateway.itests.support.Traffic;
 import io.privacygateway.itests.support.Windows;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
-import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.Rejection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,12 +51,10 @@ class BrokerBounceIT {
             Traffic traffic = null;
             try {
                 g.awaitReady(Duration.ofSeconds(120));
-                WorkloadSpec localSpec = rig.register(FaultWorkloads.local("bounce-local", "2s", "5s"));
-                WorkloadSpec centralSpec = rig.register(FaultWorkloads.central("bounce-central", "2s", "5s"));
-                FaultRig.awaitLoaded(g, localSpec);
-                FaultRig.awaitLoaded(g, centralSpec);
-                ResolvedWorkload local = Workloads.resolve(localSpec);
-                ResolvedWorkload central = Workloads.resolve(centralSpec);
+                FaultRig.Served served = rig.serve(FaultWorkloads.local("bounce-local", "2s", "5s"),
+                        FaultWorkloads.central("bounce-central", "2s", "5s"), g);
+                ResolvedWorkload local = served.local();
+                ResolvedWorkload central = served.central();
                 traffic = new Traffic(kafka.clientConfig(), c.registryClient, rig.topics, local, central, DEVICES,
                         "bounce-dev-", seed).start(Windows.nextWindowStart(WINDOW, 0));
                 for (int b = 0; b < BOUNCES; b++) {
@@ -85,13 +81,9 @@ class BrokerBounceIT {
                 List<SpecificRecord> sent = traffic.stop();
                 long last = traffic.lastWindow() + WINDOW;
 
-                Oracle lo = new Oracle(local, rig.activatedAt(localSpec)).addAll(sent);
-                Oracle co = new Oracle(central, rig.activatedAt(centralSpec)).addAll(sent);
-                rig.answersFor(local.id(), FaultRig.windows(lo.firstWindow(), last, WINDOW), Duration.ofSeconds(120));
-                rig.answersFor(central.id(), FaultRig.windows(co.firstWindow(), last, WINDOW), Duration.ofSeconds(60));
-                Thread.sleep(1500);
-                int lw = lo.verify(rig.answers(local.id()), last, "bounced broker");
-                int cw = co.verify(rig.answers(central.id()), last, "bounced broker");
+                int[] checked = rig.verify(served, sent, last, WINDOW, "bounced broker");
+                int lw = checked[0];
+                int cw = checked[1];
                 List<Rejection> rejected = rig.rejections();
                 log.forEach(l -> System.out.println("[bounce] " + l));
                 System.out.printf("[bounce] seed %d: %d reports in %d bursts; %d local and %d central windows checked,"

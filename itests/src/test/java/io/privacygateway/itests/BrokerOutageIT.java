@@ -4,23 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.ReportProducers;
-import io.privacygateway.client.Workloads;
 import io.privacygateway.harness.EmbeddedKafka;
 import io.privacygateway.itests.support.ChildGateway;
 import io.privacygateway.itests.support.FaultRig;
 import io.privacygateway.itests.support.FaultWorkloads;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.Timed;
-import io.privacygateway.itests.support.TopicReader;
 import io.privacygateway.itests.support.Windows;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
-import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.simulator.Reports;
+import io.privacygateway.harness.testing.TopicReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,13 +74,10 @@ class BrokerOutageIT {
             ChildGateway g = rig.start("outage", "outage");
             try {
                 g.awaitReady(Duration.ofSeconds(120));
-                WorkloadSpec localSpec = rig.register(FaultWorkloads.local("outage-local", "2s", "12s"));
-                WorkloadSpec centralSpec = rig.register(FaultWorkloads.central("outage-central", "2s", "1s", "laplace",
-                    "replace-one")); // n is exact
-                FaultRig.awaitLoaded(g, localSpec);
-                FaultRig.awaitLoaded(g, centralSpec);
-                ResolvedWorkload local = Workloads.resolve(localSpec);
-                ResolvedWorkload central = Workloads.resolve(centralSpec);
+                FaultRig.Served served = rig.serve(FaultWorkloads.local("outage-local", "2s", "12s"),
+                        FaultWorkloads.central("outage-central", "2s", "1s", "laplace", "replace-one"), g); // n is exact
+                ResolvedWorkload local = served.local();
+                ResolvedWorkload central = served.central();
                 long w = Windows.nextWindowStart(2000, 1000);
                 Map<String, Object> p = kafka.clientConfig();
                 p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);

@@ -2,7 +2,6 @@ package io.privacygateway.itests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.client.ReportProducers;
 import io.privacygateway.simulator.Reports;
 import io.privacygateway.client.Workloads;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
@@ -11,6 +10,7 @@ import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.TestGateway;
 import io.privacygateway.itests.support.Timed;
 import io.privacygateway.itests.support.Windows;
+import io.privacygateway.itests.support.ConcurrentReports;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
@@ -27,14 +27,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
@@ -102,7 +96,7 @@ class BudgetEnforcementIT {
         }
         Collections.shuffle(all, new Random(42));
         long t0 = System.nanoTime();
-        Map<LocalReport, RecordMetadata> sent = sendConcurrently(g, all);
+        Map<LocalReport, RecordMetadata> sent = ConcurrentReports.send(g, all, THREADS);
         System.out.printf("[budget] %d reports of %d device(s) sent from %d threads in %.1f s, %d ms before the"
                 + " window closes%n", all.size(), devices.size(), THREADS, (System.nanoTime() - t0) / 1e9,
                 windowStart + 3000 + 1000 - System.currentTimeMillis());
@@ -169,46 +163,6 @@ class BudgetEnforcementIT {
             out.add(Reports.local(w, c, t, ((LocalWorkload) w).protocol().randomize(values.nextInt(4), c, secret)));
         }
         return out;
-    }
-
-    /** Sends the reports from {@link #THREADS} threads at once, each with its own producer; keyed by device id. */
-    static Map<LocalReport, RecordMetadata> sendConcurrently(TestGateway g, List<LocalReport> reports)
-            throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<Map<LocalReport, RecordMetadata>>> results = new ArrayList<>();
-        String topic = g.topics().localReports();
-        for (int th = 0; th < THREADS; th++) {
-            int me = th;
-            results.add(pool.submit(() -> {
-                Map<LocalReport, RecordMetadata> out = new java.util.IdentityHashMap<>();
-                List<Future<RecordMetadata>> futures = new ArrayList<>();
-                List<LocalReport> mine = new ArrayList<>();
-                try (Producer<String, SpecificRecord> p = ReportProducers.avro(g.cluster.kafkaConfig(),
-                        g.cluster.registryClient)) {
-                    p.partitionsFor(topic);
-                    go.await();
-                    for (int i = me; i < reports.size(); i += THREADS) {
-                        LocalReport r = reports.get(i);
-                        mine.add(r);
-                        futures.add(p.send(new ProducerRecord<>(topic, r.getDeviceId(), r)));
-                    }
-                    p.flush();
-                    for (int i = 0; i < mine.size(); i++) {
-                        out.put(mine.get(i), futures.get(i).get(30, TimeUnit.SECONDS));
-                    }
-                }
-                return out;
-            }));
-        }
-        go.countDown();
-        Map<LocalReport, RecordMetadata> all = new java.util.IdentityHashMap<>();
-        for (Future<Map<LocalReport, RecordMetadata>> f : results) {
-            all.putAll(f.get(60, TimeUnit.SECONDS));
-        }
-        pool.shutdown();
-        assertThat(all).hasSize(reports.size());
-        return all;
     }
 
     /**

@@ -2,12 +2,12 @@ package io.privacygateway.itests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.client.ReportProducers;
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.client.Workloads;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.TestGateway;
 import io.privacygateway.itests.support.Timed;
+import io.privacygateway.itests.support.ConcurrentReports;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
@@ -22,20 +22,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.apache.avro.specific.SpecificRecord;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -101,7 +93,7 @@ class BudgetRaceIT {
         }
         Collections.shuffle(phase1, new Random(1));
         CompletableFuture<Long> registered = new CompletableFuture<>();
-        Map<LocalReport, RecordMetadata> sent = sendConcurrently(g, phase1, () -> {
+        Map<LocalReport, RecordMetadata> sent = ConcurrentReports.send(g, phase1, THREADS, () -> {
             try {
                 Thread.sleep(150); // into the burst
                 g.register(workload(2, "0.5"));
@@ -121,7 +113,7 @@ class BudgetRaceIT {
             }
         }
         Collections.shuffle(phase2, new Random(2));
-        sent.putAll(sendConcurrently(g, phase2, () -> { }));
+        sent.putAll(ConcurrentReports.send(g, phase2, THREADS));
         System.out.printf("[race] phase 2: %d more version-2 reports sent, %d ms before the last window of period k"
                 + " closes%n", phase2.size(), boundary + 1000 - System.currentTimeMillis());
         int total = phase1.size() + phase2.size();
@@ -169,53 +161,5 @@ class BudgetRaceIT {
     private static LocalReport report(ResolvedWorkload w, String device, long t, int seq, SecureRandomBits secret) {
         ReportCoordinates c = new ReportCoordinates(device, w.periodOf(t).index(), seq);
         return Reports.local(w, c, t, ((LocalWorkload) w).protocol().randomize(seq % 4, c, secret));
-    }
-
-    /** Sends from {@link #THREADS} producers at once (and runs {@code meanwhile} alongside); keyed by device id. */
-    private static Map<LocalReport, RecordMetadata> sendConcurrently(TestGateway g, List<LocalReport> reports,
-            Runnable meanwhile) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<Map<LocalReport, RecordMetadata>>> results = new ArrayList<>();
-        String topic = g.topics().localReports();
-        for (int th = 0; th < THREADS; th++) {
-            int me = th;
-            results.add(pool.submit(() -> {
-                Map<LocalReport, RecordMetadata> out = new IdentityHashMap<>();
-                List<Future<RecordMetadata>> futures = new ArrayList<>();
-                List<LocalReport> mine = new ArrayList<>();
-                try (Producer<String, SpecificRecord> p = ReportProducers.avro(g.cluster.kafkaConfig(),
-                        g.cluster.registryClient)) {
-                    p.partitionsFor(topic);
-                    go.await();
-                    for (int i = me; i < reports.size(); i += THREADS) {
-                        mine.add(reports.get(i));
-                        futures.add(p.send(new ProducerRecord<>(topic, reports.get(i).getDeviceId(), reports.get(i))));
-                    }
-                    p.flush();
-                    for (int i = 0; i < mine.size(); i++) {
-                        out.put(mine.get(i), futures.get(i).get(30, TimeUnit.SECONDS));
-                    }
-                }
-                return out;
-            }));
-        }
-        Future<?> side = pool.submit(() -> {
-            try {
-                go.await();
-            } catch (InterruptedException e) {
-                return;
-            }
-            meanwhile.run();
-        });
-        go.countDown();
-        Map<LocalReport, RecordMetadata> all = new IdentityHashMap<>();
-        for (Future<Map<LocalReport, RecordMetadata>> f : results) {
-            all.putAll(f.get(60, TimeUnit.SECONDS));
-        }
-        side.get(60, TimeUnit.SECONDS);
-        pool.shutdown();
-        assertThat(all).hasSize(reports.size());
-        return all;
     }
 }

@@ -16,7 +16,6 @@ import io.privacygateway.itests.support.Deployment;
 import io.privacygateway.itests.support.GatewayMain;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.Timed;
-import io.privacygateway.itests.support.TopicReader;
 import io.privacygateway.itests.support.Windows;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
@@ -24,6 +23,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.WindowAnswer;
+import io.privacygateway.schemas.testing.AvroTopicReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -341,7 +341,7 @@ class CrashRecoveryIT {
     }
 
     private static List<Rejection> rejections(ItCluster c, GatewayTopics topics) {
-        return TopicReader.readValues(c.kafkaConfig(), c.registryClient, topics.rejections(), Rejection.class,
+        return AvroTopicReader.readValues(c.kafkaConfig(), c.registryClient, topics.rejections(), Rejection.class,
                 x -> true, l -> true, Duration.ofSeconds(10));
     }
 

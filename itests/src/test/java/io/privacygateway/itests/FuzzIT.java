@@ -3,19 +3,16 @@ package io.privacygateway.itests;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.client.ReportProducers;
-import io.privacygateway.client.Workloads;
 import io.privacygateway.itests.support.ChildGateway;
 import io.privacygateway.itests.support.FaultRig;
 import io.privacygateway.itests.support.FaultWorkloads;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.Timed;
-import io.privacygateway.itests.support.TopicReader;
 import io.privacygateway.itests.support.Windows;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
-import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.Rejection;
@@ -23,6 +20,8 @@ import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.serde.AvroSerializer;
 import io.privacygateway.simulator.Reports;
 import io.privacygateway.topology.ingest.Rejections;
+import io.privacygateway.harness.testing.TopicReader;
+import io.privacygateway.schemas.testing.AvroTopicReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -86,13 +85,10 @@ class FuzzIT {
         ChildGateway g = rig.start("fuzz", "fuzz", "-Xmx256m");
         try {
             g.awaitReady(Duration.ofSeconds(120));
-            WorkloadSpec localSpec = rig.register(FaultWorkloads.local("fuzz-local", "2s", "1s"));
-            WorkloadSpec centralSpec = rig.register(FaultWorkloads.central("fuzz-central", "2s", "1s", "laplace",
-                    "replace-one")); // n is exact
-            FaultRig.awaitLoaded(g, localSpec);
-            FaultRig.awaitLoaded(g, centralSpec);
-            ResolvedWorkload local = Workloads.resolve(localSpec);
-            ResolvedWorkload central = Workloads.resolve(centralSpec);
+            FaultRig.Served served = rig.serve(FaultWorkloads.local("fuzz-local", "2s", "1s"),
+                    FaultWorkloads.central("fuzz-central", "2s", "1s", "laplace", "replace-one"), g); // n is exact
+            ResolvedWorkload local = served.local();
+            ResolvedWorkload central = served.central();
             long heapBefore = g.liveHeapAfterFullGc();
 
             List<Junk> junk = junk(c, rig, local, central, new Random(seed));
@@ -142,7 +138,7 @@ class FuzzIT {
             WindowAnswer la = rig.answersFor(local.id(), List.of(w), Duration.ofSeconds(90)).get(w).get(0);
             WindowAnswer ca = rig.answersFor(central.id(), List.of(w), Duration.ofSeconds(60)).get(w).get(0);
 
-            List<Rejection> rejections = TopicReader.readValues(c.kafkaConfig(), c.registryClient,
+            List<Rejection> rejections = AvroTopicReader.readValues(c.kafkaConfig(), c.registryClient,
                     rig.topics.rejections(), Rejection.class, x -> true, l -> l.size() >= junk.size(),
                     Duration.ofSeconds(60));
             Map<String, Integer> byReason = new TreeMap<>();

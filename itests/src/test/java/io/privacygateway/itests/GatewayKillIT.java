@@ -3,7 +3,6 @@ package io.privacygateway.itests;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.privacygateway.client.Workloads;
 import io.privacygateway.itests.support.ChildGateway;
 import io.privacygateway.itests.support.FaultRig;
 import io.privacygateway.itests.support.FaultWorkloads;
@@ -14,7 +13,6 @@ import io.privacygateway.itests.support.Timed;
 import io.privacygateway.itests.support.Traffic;
 import io.privacygateway.itests.support.Windows;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
-import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.WindowAnswer;
@@ -63,12 +61,10 @@ class GatewayKillIT {
         Traffic traffic = null;
         try {
             g.awaitReady(Duration.ofSeconds(120));
-            WorkloadSpec localSpec = rig.register(FaultWorkloads.local("kill-local", "2s", "1s"));
-            WorkloadSpec centralSpec = rig.register(FaultWorkloads.central("kill-central", "2s", "1s"));
-            FaultRig.awaitLoaded(g, localSpec);
-            FaultRig.awaitLoaded(g, centralSpec);
-            ResolvedWorkload local = Workloads.resolve(localSpec);
-            ResolvedWorkload central = Workloads.resolve(centralSpec);
+            FaultRig.Served served = rig.serve(FaultWorkloads.local("kill-local", "2s", "1s"),
+                    FaultWorkloads.central("kill-central", "2s", "1s"), g);
+            ResolvedWorkload local = served.local();
+            ResolvedWorkload central = served.central();
             traffic = new Traffic(c.kafkaConfig(), c.registryClient, rig.topics, local, central, DEVICES, "kill-dev-",
                     seed).start(Windows.nextWindowStart(WINDOW, 0));
 
@@ -114,23 +110,20 @@ class GatewayKillIT {
             List<SpecificRecord> sent = traffic.stop();
             long last = traffic.lastWindow() + WINDOW; // one empty window after the traffic, too
 
-            Oracle lo = new Oracle(local, rig.activatedAt(localSpec)).addAll(sent);
-            Oracle co = new Oracle(central, rig.activatedAt(centralSpec)).addAll(sent);
-            rig.answersFor(local.id(), FaultRig.windows(lo.firstWindow(), last, WINDOW), Duration.ofSeconds(120));
-            rig.answersFor(central.id(), FaultRig.windows(co.firstWindow(), last, WINDOW), Duration.ofSeconds(60));
-            Thread.sleep(1500); // several punctuations: a second release of any window would show now
-            int lw = lo.verify(rig.answers(local.id()), last, "killed gateway");
-            int cw = co.verify(rig.answers(central.id()), last, "killed gateway");
+            int[] checked = rig.verify(served, sent, last, WINDOW, "killed gateway");
+            int lw = checked[0];
+            int cw = checked[1];
             // the check's power: an oracle that misses a single report (as if one had been lost, or counted
             // twice by the gateway) disagrees with the published answers
             NavigableMap<Long, List<WindowAnswer>> published = rig.answers(local.id());
-            assertThatThrownBy(() -> new Oracle(local, rig.activatedAt(localSpec)).addAll(sent.subList(1, sent.size()))
+            assertThatThrownBy(() -> new Oracle(local, rig.activatedAt(served.localSpec()))
+                    .addAll(sent.subList(1, sent.size()))
                     .verify(published, last, "control")).isInstanceOf(AssertionError.class);
             NavigableMap<Long, List<WindowAnswer>> publishedCentral = rig.answers(central.id());
             List<SpecificRecord> withoutOneCentral = new ArrayList<>(sent);
             withoutOneCentral.remove(withoutOneCentral.stream().filter(r -> r instanceof CentralReport).findFirst()
                     .orElseThrow());
-            assertThatThrownBy(() -> new Oracle(central, rig.activatedAt(centralSpec)).addAll(withoutOneCentral)
+            assertThatThrownBy(() -> new Oracle(central, rig.activatedAt(served.centralSpec())).addAll(withoutOneCentral)
                     .verify(publishedCentral, last, "control")).isInstanceOf(AssertionError.class);
             List<Rejection> rejected = rig.rejections();
             log.forEach(l -> System.out.println("[kill] " + l));

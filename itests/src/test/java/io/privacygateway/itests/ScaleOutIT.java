@@ -2,7 +2,6 @@ package io.privacygateway.itests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.client.Workloads;
 import io.privacygateway.itests.support.ChildGateway;
 import io.privacygateway.itests.support.FaultRig;
 import io.privacygateway.itests.support.FaultWorkloads;
@@ -12,7 +11,6 @@ import io.privacygateway.itests.support.Timed;
 import io.privacygateway.itests.support.Traffic;
 import io.privacygateway.itests.support.Windows;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
-import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.Rejection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,14 +53,10 @@ class ScaleOutIT {
                 g.awaitReady(Duration.ofSeconds(180));
             }
             System.out.printf("[scale] 3 instances ready after %.1f s%n", (System.nanoTime() - t0) / 1e9);
-            WorkloadSpec localSpec = rig.register(FaultWorkloads.local("scale-local", "2s", "1s"));
-            WorkloadSpec centralSpec = rig.register(FaultWorkloads.central("scale-central", "2s", "1s"));
-            for (ChildGateway g : instances) {
-                FaultRig.awaitLoaded(g, localSpec);
-                FaultRig.awaitLoaded(g, centralSpec);
-            }
-            ResolvedWorkload local = Workloads.resolve(localSpec);
-            ResolvedWorkload central = Workloads.resolve(centralSpec);
+            FaultRig.Served served = rig.serve(FaultWorkloads.local("scale-local", "2s", "1s"),
+                    FaultWorkloads.central("scale-central", "2s", "1s"), instances);
+            ResolvedWorkload local = served.local();
+            ResolvedWorkload central = served.central();
             traffic = new Traffic(c.kafkaConfig(), c.registryClient, rig.topics, local, central, DEVICES, "scale-dev-",
                     seed).start(Windows.nextWindowStart(WINDOW, 0));
 
@@ -88,13 +82,9 @@ class ScaleOutIT {
             List<SpecificRecord> sent = traffic.stop();
             long last = traffic.lastWindow() + WINDOW;
 
-            Oracle lo = new Oracle(local, rig.activatedAt(localSpec)).addAll(sent);
-            Oracle co = new Oracle(central, rig.activatedAt(centralSpec)).addAll(sent);
-            rig.answersFor(local.id(), FaultRig.windows(lo.firstWindow(), last, WINDOW), Duration.ofSeconds(120));
-            rig.answersFor(central.id(), FaultRig.windows(co.firstWindow(), last, WINDOW), Duration.ofSeconds(60));
-            Thread.sleep(1500);
-            int lw = lo.verify(rig.answers(local.id()), last, "3 instances, one killed, one added");
-            int cw = co.verify(rig.answers(central.id()), last, "3 instances, one killed, one added");
+            int[] checked = rig.verify(served, sent, last, WINDOW, "3 instances, one killed, one added");
+            int lw = checked[0];
+            int cw = checked[1];
             List<Rejection> rejected = rig.rejections();
             for (int i = 0; i < instances.size(); i++) {
                 System.out.printf("[scale] instance-%d states: %s%n", i + 1, instances.get(i).states());

@@ -11,14 +11,13 @@ import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.registry.CompatibilityLevel;
 import io.privacygateway.schemas.registry.CompatibilityResult;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.registry.SchemaRegistryException;
 import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.schemas.serde.AvroSerializer;
 import io.privacygateway.schemas.testing.SampleRecords;
-import io.privacygateway.schemas.testing.TestRegistry;
 import io.privacygateway.schemas.wire.WireFormat;
+import io.privacygateway.schemas.testing.RegistryFixture;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -26,9 +25,8 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The compatibility policy against a real registry: the startup setup, an accepted evolution that
@@ -39,21 +37,8 @@ class SchemaEvolutionTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
-    static EmbeddedRegistry registry;
-    static SchemaRegistryClient client;
-
-    @BeforeAll
-    static void start() {
-        registry = TestRegistry.start(SchemaEvolutionTest.class);
-        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (registry != null) {
-            registry.close();
-        }
-    }
+    @RegisterExtension
+    static final RegistryFixture registry = RegistryFixture.perClass();
 
     static Function<ProjectTopic, String> prefixed(String prefix) {
         return t -> prefix + t.defaultName();
@@ -93,14 +78,14 @@ class SchemaEvolutionTest {
     @Test
     void setUpAppliesThePolicyToEverySubjectAndIsIdempotent() {
         Function<ProjectTopic, String> names = prefixed("setup.");
-        Map<ProjectTopic, Integer> ids = SchemaCompatibility.setUp(client, names);
+        Map<ProjectTopic, Integer> ids = SchemaCompatibility.setUp(registry.client(), names);
 
         assertThat(ids).containsOnlyKeys(ProjectTopic.values());
         for (ProjectTopic topic : ProjectTopic.values()) {
             String subject = SchemaRegistryClient.valueSubject(names.apply(topic));
-            assertThat(client.getCompatibility(subject)).as(subject).isEqualTo(SchemaCompatibility.POLICY);
-            assertThat(client.latest(subject).id()).isEqualTo(ids.get(topic));
-            assertThat(client.latest(subject).schema()).isEqualTo(topic.valueSchema());
+            assertThat(registry.client().getCompatibility(subject)).as(subject).isEqualTo(SchemaCompatibility.POLICY);
+            assertThat(registry.client().latest(subject).id()).isEqualTo(ids.get(topic));
+            assertThat(registry.client().latest(subject).schema()).isEqualTo(topic.valueSchema());
         }
         assertThat(SchemaCompatibility.POLICY).isEqualTo(CompatibilityLevel.FULL_TRANSITIVE);
 
@@ -117,14 +102,14 @@ class SchemaEvolutionTest {
     @Test
     void anOptionalFieldWithADefaultIsAcceptedAndOldAndNewInteroperate() throws Exception {
         Function<ProjectTopic, String> names = prefixed("evolve.");
-        SchemaCompatibility.setUp(client, names);
+        SchemaCompatibility.setUp(registry.client(), names);
         String topic = names.apply(ProjectTopic.ANSWERS);
         String subject = SchemaRegistryClient.valueSubject(topic);
 
-        CompatibilityResult check = client.testCompatibility(subject, ANSWER_V2);
+        CompatibilityResult check = registry.client().testCompatibility(subject, ANSWER_V2);
         assertThat(check.compatible()).as("%s", check.messages()).isTrue();
-        int v2Id = client.register(subject, ANSWER_V2);
-        assertThat(client.versions(subject)).containsExactly(1, 2);
+        int v2Id = registry.client().register(subject, ANSWER_V2);
+        assertThat(registry.client().versions(subject)).containsExactly(1, 2);
 
         WindowAnswer sample = SampleRecords.windowAnswer();
 
@@ -132,14 +117,14 @@ class SchemaEvolutionTest {
         GenericRecord v2Record = asGeneric(sample, ANSWER_V2);
         assertThat(v2Record.get("suppressedCells")).as("default filled in").isEqualTo(0);
         v2Record.put("suppressedCells", 3);
-        byte[] newBytes = new AvroSerializer<GenericRecord>(client).serialize(topic, v2Record);
+        byte[] newBytes = new AvroSerializer<GenericRecord>(registry.client()).serialize(topic, v2Record);
         assertThat(WireFormat.schemaId(newBytes)).isEqualTo(v2Id);
         AvroDeserializer<WindowAnswer> oldReader = new AvroDeserializer<>(WindowAnswer.class,
                 SchemaRegistryClient.forUrl(registry.ccompatUrl()));
         assertThat(oldReader.deserialize(topic, newBytes)).isEqualTo(sample);
 
         // Old writer (generated v1 class) -> new reader (v2 schema): the new field takes its default.
-        byte[] oldBytes = new AvroSerializer<WindowAnswer>(client).serialize(topic, sample);
+        byte[] oldBytes = new AvroSerializer<WindowAnswer>(registry.client()).serialize(topic, sample);
         assertThat(WireFormat.schemaId(oldBytes)).isNotEqualTo(v2Id);
         AvroDeserializer<GenericRecord> newReader = AvroDeserializer.generic(ANSWER_V2,
                 SchemaRegistryClient.forUrl(registry.ccompatUrl()));
@@ -163,7 +148,7 @@ class SchemaEvolutionTest {
     @Test
     void breakingChangesAreRejectedByTheRegistry() {
         Function<ProjectTopic, String> names = prefixed("break.");
-        SchemaCompatibility.setUp(client, names);
+        SchemaCompatibility.setUp(registry.client(), names);
         String subject = SchemaRegistryClient.valueSubject(names.apply(ProjectTopic.ANSWERS));
 
         Schema withoutN = edit(WindowAnswer.getClassSchema(), r -> fields(r).remove(indexOf(fields(r), "n")));
@@ -179,27 +164,27 @@ class SchemaEvolutionTest {
                 "n: long -> string", nAsString,
                 "add a field without default", requiredAddition,
                 "rename n to count", renamedField).entrySet()) {
-            CompatibilityResult result = client.testCompatibility(subject, change.getValue());
+            CompatibilityResult result = registry.client().testCompatibility(subject, change.getValue());
             assertThat(result.compatible()).as(change.getKey()).isFalse();
             assertThat(result.messages()).as(change.getKey()).isNotEmpty();
             SchemaRegistryException e = catchThrowableOfType(SchemaRegistryException.class,
-                    () -> client.register(subject, change.getValue()));
+                    () -> registry.client().register(subject, change.getValue()));
             assertThat(e.isIncompatible()).as(change.getKey()).isTrue();
         }
-        assertThat(client.versions(subject)).containsExactly(1);
+        assertThat(registry.client().versions(subject)).containsExactly(1);
     }
 
     @Test
     void aNewRejectionReasonIsAcceptedAndOldReadersSeeUnknown() {
         Function<ProjectTopic, String> names = prefixed("enum.");
-        SchemaCompatibility.setUp(client, names);
+        SchemaCompatibility.setUp(registry.client(), names);
         String topic = names.apply(ProjectTopic.REJECTIONS);
         Schema v2 = edit(Rejection.getClassSchema(), r -> {
             ObjectNode reason = (ObjectNode) fields(r).get(indexOf(fields(r), "reasonCode")).get("type");
             ((ArrayNode) reason.get("symbols")).add("RATE_LIMITED");
         });
 
-        CompatibilityResult check = client.testCompatibility(SchemaRegistryClient.valueSubject(topic), v2);
+        CompatibilityResult check = registry.client().testCompatibility(SchemaRegistryClient.valueSubject(topic), v2);
         System.out.println("new enum symbol: " + check);
         assertThat(check.compatible()).as("%s", check.messages()).isTrue();
 
@@ -210,9 +195,9 @@ class SchemaEvolutionTest {
             record.put(f.name(), value instanceof Enum<?> ? null : value);
         }
         record.put("reasonCode", new GenericData.EnumSymbol(v2.getField("reasonCode").schema(), "RATE_LIMITED"));
-        byte[] bytes = new AvroSerializer<GenericRecord>(client).serialize(topic, record);
+        byte[] bytes = new AvroSerializer<GenericRecord>(registry.client()).serialize(topic, record);
 
-        Rejection old = new AvroDeserializer<>(Rejection.class, client).deserialize(topic, bytes);
+        Rejection old = new AvroDeserializer<>(Rejection.class, registry.client()).deserialize(topic, bytes);
         assertThat(old.getReasonCode()).isEqualTo(RejectionReason.UNKNOWN);
         assertThat(old.getMessage()).isEqualTo(sample.getMessage());
     }

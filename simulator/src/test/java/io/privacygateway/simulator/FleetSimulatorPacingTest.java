@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.client.GatewayFixtureAccess;
 import io.privacygateway.client.GatewayTopics;
-import io.privacygateway.client.MutableClock;
 import io.privacygateway.client.ReportProducers;
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.harness.testing.MutableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.client.DeviceClientGatewayTest;
 import io.privacygateway.client.GatewayFixture;
-import io.privacygateway.client.WorkloadFiles;
-import io.privacygateway.client.WorkloadRegistrar;
 import io.privacygateway.client.Workloads;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
@@ -31,11 +29,7 @@ class MisbehavingDeviceGatewayTest {
      */
     @Test
     void rejectedCentralReportsDoNotExposeTheirRawValue(GatewayFixture g) throws Exception {
-        WorkloadSpec resolved;
-        try (WorkloadRegistrar registrar = g.registrar()) {
-            resolved = registrar.register(WorkloadFiles.parse(DeviceClientGatewayTest.CENTRAL.replace("client-it-central", "sim-leak-central"), "test"));
-        }
-        g.awaitGatewayKnows(resolved, Duration.ofSeconds(30));
+        WorkloadSpec resolved = g.registerAndAwait(DeviceClientGatewayTest.CENTRAL.replace("client-it-central", "sim-leak-central"));
         ResolvedWorkload w = Workloads.resolve(resolved);
         long t = DeviceClientGatewayTest.nextWindowStart(2000) + 100;
         String device = "dev-leak-1";

@@ -9,17 +9,15 @@ import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.WindowAnswer;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
-import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.testing.RegistryFixture;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The three window-analytics families end to end through the real topology (TopologyTestDriver, real registry):
@@ -27,21 +25,10 @@ import org.junit.jupiter.api.Test;
  * capped at L, one pure answer per workload and window out, with the family's error information.
  */
 class GatewayAnalyticsTest {
-    static EmbeddedRegistry registry;
-    static SchemaRegistryClient client;
+    @RegisterExtension
+    static final RegistryFixture registry = RegistryFixture.shared();
     static final long T0 = 1_800_000_000_000L; // a minute boundary
     static final long MINUTE = 60_000;
-
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = EmbeddedRegistry.start();
-        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
 
     static Map<String, Object> base(String id, String family, String mechanism) {
         Map<String, Object> t = WorkloadSpecParser.tree();
@@ -93,7 +80,7 @@ class GatewayAnalyticsTest {
         Workload reg = Workload.of(regression());
         Workload erm = Workload.of(erm());
         Random r = new Random(1);
-        try (GatewayDriver g = new GatewayDriver(client,
+        try (GatewayDriver g = new GatewayDriver(registry.client(),
                 GatewayConfig.builder(1, 1).applicationId("gateway-analytics-test").build(), T0)) {
             for (Workload w : List.of(mode, reg, erm)) {
                 g.register(w.spec(), T0);
@@ -171,7 +158,7 @@ class GatewayAnalyticsTest {
                 .ResolvedWorkload.of(spec)).minimumReleaseDelay()).isEqualTo(Duration.ofSeconds(1));
         assertThat(((io.privacygateway.mechanisms.runtime.CentralWorkload) io.privacygateway.mechanisms.runtime
                 .ResolvedWorkload.of(erm())).minimumReleaseDelay()).isZero();
-        try (GatewayDriver g = new GatewayDriver(client, GatewayConfig.builder(1, 1)
+        try (GatewayDriver g = new GatewayDriver(registry.client(), GatewayConfig.builder(1, 1)
                 .applicationId("gateway-analytics-grid").centralReleaseDelay(Duration.ofMillis(200)).build(), T0)) {
             g.register(spec, T0);
             g.advance(Duration.ofSeconds(73)); // window [T0, T0 + 1 min) is due: computed now

@@ -18,11 +18,10 @@ import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.identity.DeviceCredential;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
-import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroSerializer;
 import io.privacygateway.topology.identity.DeviceAuthentication;
 import io.privacygateway.topology.ingest.Rejections;
+import io.privacygateway.schemas.testing.RegistryFixture;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -37,30 +36,18 @@ import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The attack and failure paths of the reliability review, each reproduced against the topology: every test
  * here failed (or did not compile: the defence did not exist) on the gateway before the rebuild.
  */
 class GatewayHardeningTest {
-    static EmbeddedRegistry registry;
-    static SchemaRegistryClient client;
+    @RegisterExtension
+    static final RegistryFixture registry = RegistryFixture.shared();
     static final long T0 = 1_800_000_000_000L; // an hour boundary
     static final long MINUTE = 60_000;
-
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = EmbeddedRegistry.start();
-        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
 
     static WorkloadSpec local(String id, int version, double eps, double budget, String period, String window) {
         Map<String, Object> t = WorkloadSpecParser.tree();
@@ -76,7 +63,7 @@ class GatewayHardeningTest {
     }
 
     static GatewayDriver driver(GatewayConfig.Builder b) {
-        return new GatewayDriver(client, b.applicationId("hardening").build(), T0);
+        return new GatewayDriver(registry.client(), b.applicationId("hardening").build(), T0);
     }
 
     static LocalReport report(WorkloadSpec s, String device, int seq, long eventTime, int value) {
@@ -115,7 +102,7 @@ class GatewayHardeningTest {
             LocalReport tooLong = LocalReport.newBuilder(report(s, "d1", 0, T0 + 1_000, 1))
                     .setDeviceId("x".repeat(300_000)).build();
             g.local.pipeInput(tooLong.getDeviceId().getBytes(StandardCharsets.UTF_8),
-                    new AvroSerializer<LocalReport>(client).serialize(g.cfg.localReportsTopic(), tooLong), T0 + 1_000);
+                    new AvroSerializer<LocalReport>(registry.client()).serialize(g.cfg.localReportsTopic(), tooLong), T0 + 1_000);
             g.send(report(s, "d2", 0, T0 + 2_000, 1), T0 + 2_000);
             List<TestRecord<byte[], Rejection>> rejections = g.rejections.readRecordsToList();
             assertThat(rejections).hasSize(2);
@@ -149,7 +136,7 @@ class GatewayHardeningTest {
             }
         });
         GatewayConfig cfg = GatewayConfig.builder(1, 1).applicationId("hardening").build();
-        try (GatewayDriver g = new GatewayDriver(client, cfg, T0, new GatewayMetrics(meters))) {
+        try (GatewayDriver g = new GatewayDriver(registry.client(), cfg, T0, new GatewayMetrics(meters))) {
             g.register(poison, T0);
             g.register(fine, T0);
             g.send(report(poison, "d1", 0, T0 + 1_000, 1), T0 + 1_000);
@@ -274,7 +261,7 @@ class GatewayHardeningTest {
         DeviceAuthentication enrolled = new DeviceAuthentication.Enrolled(Map.of("k1", key));
         try (GatewayDriver g = driver(GatewayConfig.builder(1, 1).authentication(enrolled))) {
             g.register(s, T0);
-            AvroSerializer<LocalReport> ser = new AvroSerializer<>(client);
+            AvroSerializer<LocalReport> ser = new AvroSerializer<>(registry.client());
             LocalReport victim = report(s, "victim", 0, T0 + 1_000, 1);
             byte[] bytes = ser.serialize(g.cfg.localReportsTopic(), victim);
             g.local.pipeInput("attacker".getBytes(StandardCharsets.UTF_8), bytes, T0 + 1_000); // key ≠ device id

@@ -18,10 +18,9 @@ import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
-import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.schemas.serde.AvroSerializer;
+import io.privacygateway.schemas.testing.RegistryFixture;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
@@ -38,27 +37,15 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The topology with TopologyTestDriver (one partition per topic) and a real embedded schema registry. */
 class GatewayTopologyTest {
-    static EmbeddedRegistry registry;
-    static SchemaRegistryClient client;
+    @RegisterExtension
+    static final RegistryFixture registry = RegistryFixture.shared();
     static final long T0 = 1_800_000_000_000L; // a minute boundary
     static final long MINUTE = 60_000;
-
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = EmbeddedRegistry.start();
-        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
 
     static WorkloadSpec spec(String mechanism) {
         Map<String, Object> t = WorkloadSpecParser.tree();
@@ -75,7 +62,7 @@ class GatewayTopologyTest {
 
     /** The gateway topology under test, registered at T0. */
     static GatewayDriver gateway(int localPartitions) {
-        return new GatewayDriver(client, GatewayConfig.builder(localPartitions, 1).applicationId("gateway-test").build(),
+        return new GatewayDriver(registry.client(), GatewayConfig.builder(localPartitions, 1).applicationId("gateway-test").build(),
                 T0);
     }
 

@@ -2,7 +2,6 @@ package io.privacygateway.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
@@ -15,7 +14,7 @@ import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.SyntheticData;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.limits.RecordSizes;
-import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.testing.RegistryFixture;
 import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,9 +27,8 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Wide marginal workloads end to end through the real topology (TopologyTestDriver, real registry): all 3-way
@@ -40,22 +38,11 @@ import org.junit.jupiter.api.Test;
  * (with its l∞ bound), and every record within the sizes registration checked.
  */
 class GatewayWideTest {
-    static EmbeddedRegistry registry;
-    static SchemaRegistryClient client;
+    @RegisterExtension
+    static final RegistryFixture registry = RegistryFixture.shared();
     static final long T0 = 1_800_000_000_000L; // a minute boundary
     static final int D = 20;
     static final int RECORDS = 512;
-
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = EmbeddedRegistry.start();
-        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
 
     static WorkloadSpec spec(String id, String mechanism, String neighbour, Integer records) {
         List<String> flags = new ArrayList<>();
@@ -111,7 +98,7 @@ class GatewayWideTest {
         for (int j = 0; j < D; j++) {
             p[j] = 0.1 + 0.8 * r.nextDouble();
         }
-        try (GatewayDriver g = new GatewayDriver(client,
+        try (GatewayDriver g = new GatewayDriver(registry.client(),
                 GatewayConfig.builder(1, 1).applicationId("gateway-wide-test").build(), T0)) {
             g.register(mwem.spec(), T0);
             g.register(chaining.spec(), T0);

@@ -12,16 +12,14 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.WindowAnswer;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
-import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.testing.RegistryFixture;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -32,21 +30,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * span cut short by a new version covers exactly the windows that version had.
  */
 class HorizonRollupTest {
-    static EmbeddedRegistry registry;
-    static SchemaRegistryClient client;
+    @RegisterExtension
+    static final RegistryFixture registry = RegistryFixture.shared();
     static final long T0 = 1_800_000_000_000L; // an hour boundary
     static final long MINUTE = 60_000;
-
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = EmbeddedRegistry.start();
-        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
 
     static WorkloadSpec spec(String mechanism, int version) {
         Map<String, Object> t = WorkloadSpecParser.tree();
@@ -99,7 +86,7 @@ class HorizonRollupTest {
             }
         }
         long nDirect = reports.stream().filter(r -> r.getEventTime().toEpochMilli() < T0 + 5 * MINUTE).count();
-        try (GatewayDriver g = new GatewayDriver(client, GatewayConfig.builder(1, 1).applicationId("rollups").build(),
+        try (GatewayDriver g = new GatewayDriver(registry.client(), GatewayConfig.builder(1, 1).applicationId("rollups").build(),
                 T0)) {
             g.register(s, T0);
             for (LocalReport r : reports) {

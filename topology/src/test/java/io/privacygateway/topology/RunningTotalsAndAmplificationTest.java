@@ -13,17 +13,15 @@ import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.WindowAnswer;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
-import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.release.AnswerRecords;
+import io.privacygateway.schemas.testing.RegistryFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Issue 14 end to end through the topology: central running totals over declared horizons (the continual-release
@@ -31,21 +29,10 @@ import org.junit.jupiter.api.Test;
  * (ε, δ) on local answers whose mechanism reads payloads alone.
  */
 class RunningTotalsAndAmplificationTest {
-    static EmbeddedRegistry registry;
-    static SchemaRegistryClient client;
+    @RegisterExtension
+    static final RegistryFixture registry = RegistryFixture.shared();
     static final long T0 = 1_800_000_000_000L; // an hour boundary
     static final long MINUTE = 60_000;
-
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = EmbeddedRegistry.start();
-        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
 
     static WorkloadSpec central() {
         Map<String, Object> t = WorkloadSpecParser.tree();
@@ -66,7 +53,7 @@ class RunningTotalsAndAmplificationTest {
     void centralRunningTotalsFollowEveryWindowAndAreChargedOnTopOfTheWindowAnswer() {
         WorkloadSpec s = central();
         Workload w = Workload.of(s);
-        try (GatewayDriver g = new GatewayDriver(client, GatewayConfig.builder(1, 1).applicationId("totals").build(),
+        try (GatewayDriver g = new GatewayDriver(registry.client(), GatewayConfig.builder(1, 1).applicationId("totals").build(),
                 T0)) {
             g.register(s, T0);
             for (int window = 0; window < 7; window++) {
@@ -139,7 +126,7 @@ class RunningTotalsAndAmplificationTest {
             Workload w = Workload.of(s);
             var protocol = LocalPipeline.of(w).protocol();
             SeededRandomBits secret = new SeededRandomBits(3);
-            try (GatewayDriver g = new GatewayDriver(client, GatewayConfig.builder(1, 1).applicationId("amp-" + mechanism)
+            try (GatewayDriver g = new GatewayDriver(registry.client(), GatewayConfig.builder(1, 1).applicationId("amp-" + mechanism)
                     .build(), T0)) {
                 g.register(s, T0);
                 for (int window = 0; window < 2; window++) {

@@ -8,7 +8,7 @@ import io.privacygateway.client.WorkloadRegistrar;
 import io.privacygateway.harness.EmbeddedKafka;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
+import io.privacygateway.harness.testing.RealRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -16,15 +16,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code register} against a real broker and registry: topics created, the workload resolved and published. */
 class RegisterCommandTest {
+    @RegisterExtension
+    static final RealRegistry registry = RealRegistry.shared();
 
     @Test
     void registersResolvedWorkloadsOnceAndRefusesAChangedSpecUnderTheSameVersion(@TempDir Path dir) throws Exception {
-        try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedRegistry registry = EmbeddedRegistry.start()) {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             Path config = dir.resolve("gateway.yaml");
             Files.writeString(config, "bootstrapServers: " + kafka.bootstrapServers() + "\nschemaRegistryUrl: "
                     + registry.ccompatUrl() + "\ntopicPrefix: reg.\npartitions: {local: 2, central: 1}\n");

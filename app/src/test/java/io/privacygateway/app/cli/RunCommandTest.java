@@ -16,7 +16,7 @@ import io.privacygateway.harness.EmbeddedKafka;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
+import io.privacygateway.harness.testing.RealRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.GatewayService;
 import java.io.PrintWriter;
@@ -49,6 +49,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -59,7 +60,8 @@ import picocli.CommandLine;
  */
 class RunCommandTest {
     static EmbeddedKafka kafka;
-    static EmbeddedRegistry registry;
+    @RegisterExtension
+    static final RealRegistry registry = RealRegistry.shared();
     /** Guards against a hang only (a zombie {@code run}); never a timing assertion. */
     static final Duration HANG_GUARD = Duration.ofMinutes(4);
 
@@ -67,16 +69,12 @@ class RunCommandTest {
     Path dir;
 
     @BeforeAll
-    static void startBrokerAndRegistry() {
+    static void startBroker() {
         kafka = EmbeddedKafka.start();
-        registry = EmbeddedRegistry.start();
     }
 
     @AfterAll
     static void stop() {
-        if (registry != null) {
-            registry.close();
-        }
         if (kafka != null) {
             kafka.close();
         }

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.GatewayMetrics;
 import io.privacygateway.topology.validate.RejectReason;
+import io.privacygateway.harness.testing.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -9,6 +9,7 @@ import io.privacygateway.app.dashboard.WindowView.Chart;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.GatewayMetrics;
 import io.privacygateway.topology.validate.RejectReason;
+import io.privacygateway.harness.testing.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

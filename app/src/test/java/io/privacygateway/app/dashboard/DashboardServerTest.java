@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.GatewayMetrics;
 import io.privacygateway.topology.validate.RejectReason;
+import io.privacygateway.harness.testing.MutableClock;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -33,7 +33,7 @@ import java.util.stream.Stream;
  * take a screenshot. Every wait is bounded; {@link #close()} ends the browser process and its children and
  * removes the profile directory.
  */
-final class HeadlessChromium implements AutoCloseable {
+public final class HeadlessChromium implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Where to look for the browser unless {@code -Dprivacygateway.chromium=PATH} names one. */
     private static final List<String> CANDIDATES =
@@ -47,7 +47,7 @@ final class HeadlessChromium implements AutoCloseable {
     private final List<String> problems = Collections.synchronizedList(new ArrayList<>());
 
     /** The Chromium binary, if one is installed. */
-    static Optional<Path> find() {
+    public static Optional<Path> find() {
         String configured = System.getProperty("privacygateway.chromium");
         if (configured != null && !configured.isBlank()) {
             Path p = Path.of(configured);
@@ -67,7 +67,7 @@ final class HeadlessChromium implements AutoCloseable {
      *
      * @param log where the browser's own output goes
      */
-    static HeadlessChromium start(Path binary, int width, int height, Path log) throws IOException, InterruptedException {
+    public static HeadlessChromium start(Path binary, int width, int height, Path log) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory("pgw-chromium-profile");
         List<String> cmd = List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -148,12 +148,12 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** Loads a page and waits for its load event (or 30 s). */
-    void navigate(String url) throws IOException {
+    public void navigate(String url) throws IOException {
         call("Page.navigate", JSON.createObjectNode().put("url", url));
     }
 
     /** Evaluates an expression in the page (awaiting a promise) and returns its value as JSON. */
-    JsonNode evaluate(String expression) throws IOException {
+    public JsonNode evaluate(String expression) throws IOException {
         JsonNode r = call("Runtime.evaluate", JSON.createObjectNode().put("expression", expression)
                 .put("returnByValue", true).put("awaitPromise", true));
         if (r.has("exceptionDetails")) {
@@ -166,7 +166,7 @@ final class HeadlessChromium implements AutoCloseable {
      * Evaluates {@code expression} (which must return a JSON string) every 200 ms until {@code done} accepts
      * the parsed value, and returns it; fails after {@code timeout} with the last value seen.
      */
-    JsonNode waitFor(String expression, Predicate<JsonNode> done, Duration timeout, String what)
+    public JsonNode waitFor(String expression, Predicate<JsonNode> done, Duration timeout, String what)
             throws IOException, InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         Object last = null;
@@ -190,7 +190,7 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** Takes a PNG screenshot of the whole page (its full height at the window's width). */
-    void screenshot(Path file, int width) throws IOException {
+    public void screenshot(Path file, int width) throws IOException {
         JsonNode metrics = call("Page.getLayoutMetrics", null);
         JsonNode size = metrics.has("cssContentSize") ? metrics.get("cssContentSize") : metrics.get("contentSize");
         int height = (int) Math.ceil(size.path("height").asDouble(900));
@@ -207,13 +207,13 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     /** Uncaught page exceptions and console or log errors seen so far. */
-    List<String> problems() {
+    public List<String> problems() {
         synchronized (problems) {
             return List.copyOf(problems);
         }
     }
 
-    void clearProblems() {
+    public void clearProblems() {
         problems.clear();
     }
 

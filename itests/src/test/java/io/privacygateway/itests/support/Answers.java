@@ -2,6 +2,7 @@ package io.privacygateway.itests.support;
 
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.testing.AvroTopicReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,7 +33,7 @@ public final class Answers {
     public static Map<Long, List<WindowAnswer>> byWindow(Map<String, Object> kafka, SchemaRegistryClient registry,
             String topic, String workloadId, Collection<Long> starts, Duration timeout) {
         Set<Long> wanted = new TreeSet<>(starts);
-        List<WindowAnswer> read = TopicReader.readValues(kafka, registry, topic, WindowAnswer.class,
+        List<WindowAnswer> read = AvroTopicReader.readValues(kafka, registry, topic, WindowAnswer.class,
                 a -> a.getWorkloadId().equals(workloadId) && wanted.contains(a.getWindowStart().toEpochMilli()),
                 l -> l.stream().map(a -> a.getWindowStart().toEpochMilli()).distinct().count() >= wanted.size(),
                 timeout);
@@ -46,7 +47,7 @@ public final class Answers {
     public static java.util.NavigableMap<Long, List<WindowAnswer>> all(Map<String, Object> kafka,
             SchemaRegistryClient registry, String topic, String workloadId) {
         java.util.NavigableMap<Long, List<WindowAnswer>> out = new TreeMap<>();
-        TopicReader.readValues(kafka, registry, topic, WindowAnswer.class, a -> a.getWorkloadId().equals(workloadId),
+        AvroTopicReader.readValues(kafka, registry, topic, WindowAnswer.class, a -> a.getWorkloadId().equals(workloadId),
                 l -> true, Duration.ofSeconds(30))
                 .forEach(a -> out.computeIfAbsent(a.getWindowStart().toEpochMilli(), k -> new ArrayList<>()).add(a));
         return out;

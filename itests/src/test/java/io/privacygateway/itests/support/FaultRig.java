@@ -3,11 +3,14 @@ package io.privacygateway.itests.support;
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.client.WorkloadRegistrar;
+import io.privacygateway.client.Workloads;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.testing.AvroTopicReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * One gateway deployment of a fault test: its own application id, topic prefix and work directory (state
@@ -94,6 +98,48 @@ public final class FaultRig {
         }
     }
 
+    /** A local and a central workload of the deployment: the registered specs and their resolved forms. */
+    public record Served(WorkloadSpec localSpec, WorkloadSpec centralSpec, ResolvedWorkload local,
+            ResolvedWorkload central) {}
+
+    /**
+     * Registers a local and a central workload file, waits until every gateway process in {@code gateways} has
+     * loaded both, and resolves them.
+     */
+    public Served serve(String localYaml, String centralYaml, Collection<ChildGateway> gateways) throws Exception {
+        WorkloadSpec localSpec = register(localYaml);
+        WorkloadSpec centralSpec = register(centralYaml);
+        for (ChildGateway g : gateways) {
+            awaitLoaded(g, localSpec);
+            awaitLoaded(g, centralSpec);
+        }
+        return new Served(localSpec, centralSpec, Workloads.resolve(localSpec), Workloads.resolve(centralSpec));
+    }
+
+    /** As {@link #serve(String, String, Collection)} with one gateway process. */
+    public Served serve(String localYaml, String centralYaml, ChildGateway gateway) throws Exception {
+        return serve(localYaml, centralYaml, List.of(gateway));
+    }
+
+    /**
+     * The fault tests' check: waits until every window of both workloads from the first window an oracle sees
+     * through {@code last} is answered (or the timeouts pass), waits several punctuations more (a second release
+     * of any window would show then), and checks the published answers against oracles of what was {@code sent}
+     * ({@link Oracle#verify}: every window answered once, bit for bit the oracle's). Returns the numbers of local
+     * and central windows checked.
+     */
+    public int[] verify(Served w, List<SpecificRecord> sent, long last, long windowSize, String label)
+            throws InterruptedException {
+        Oracle lo = new Oracle(w.local(), activatedAt(w.localSpec())).addAll(sent);
+        Oracle co = new Oracle(w.central(), activatedAt(w.centralSpec())).addAll(sent);
+        answersFor(w.local().id(), windows(lo.firstWindow(), last, windowSize), Duration.ofSeconds(120));
+        answersFor(w.central().id(), windows(co.firstWindow(), last, windowSize), Duration.ofSeconds(60));
+        Thread.sleep(1500);
+        int lw = lo.verify(answers(w.local().id()), last, label);
+        int cw = co.verify(answers(w.central().id()), last, label);
+        return new int[] {lw, cw};
+    }
+
     /** Waits until the gateway process has loaded the workload version. */
     public static void awaitLoaded(ChildGateway g, WorkloadSpec spec) throws InterruptedException {
         g.awaitLine("WORKLOAD " + spec.id() + "=" + CanonicalForm.contentHash(spec), Duration.ofSeconds(60));
@@ -116,7 +162,7 @@ public final class FaultRig {
 
     /** Every rejection on the deployment's rejections topic now. */
     public List<Rejection> rejections() {
-        return TopicReader.readValues(kafka, registry, topics.rejections(), Rejection.class, x -> true, l -> true,
+        return AvroTopicReader.readValues(kafka, registry, topics.rejections(), Rejection.class, x -> true, l -> true,
                 Duration.ofSeconds(30));
     }
 

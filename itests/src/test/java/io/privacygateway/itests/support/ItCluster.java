@@ -4,15 +4,13 @@ import io.privacygateway.harness.KafkaHarness;
 import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.GatewayConfig;
+import io.privacygateway.harness.testing.RunScoped;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.junit.jupiter.api.extension.ParameterContext;
-import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * What every IT of the module shares: one real broker ({@link KafkaHarness#start()}: a Testcontainers
@@ -84,32 +82,19 @@ public final class ItCluster implements ExtensionContext.Store.CloseableResource
     }
 
     /** Resolves {@link ItCluster} parameters; the cluster lives in the root store for the whole run. */
-    public static final class Extension implements BeforeAllCallback, ParameterResolver {
-        @Override
-        public void beforeAll(ExtensionContext context) {
-            get(context);
+    public static final class Extension extends RunScoped.Extension<ItCluster> {
+        public Extension() {
+            super(ItCluster.class, "the broker and the registry", ItCluster::new);
         }
 
         @Override
-        public boolean supportsParameter(ParameterContext p, ExtensionContext e) {
-            return p.getParameter().getType() == ItCluster.class || p.getParameter().getType() == TestGateway.class;
+        protected boolean resolves(Class<?> wanted) {
+            return wanted == TestGateway.class;
         }
 
         @Override
-        public Object resolveParameter(ParameterContext p, ExtensionContext e) {
-            ItCluster c = get(e);
-            return p.getParameter().getType() == ItCluster.class ? c : c.sharedGateway();
-        }
-
-        private static ItCluster get(ExtensionContext context) {
-            return context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).getOrComputeIfAbsent(
-                    ItCluster.class, k -> {
-                        try {
-                            return new ItCluster();
-                        } catch (Exception e) {
-                            throw new IllegalStateException("cannot start the broker and the registry", e);
-                        }
-                    }, ItCluster.class);
+        protected Object resolve(ItCluster c, Class<?> wanted) {
+            return c.sharedGateway();
         }
     }
 }

@@ -13,6 +13,7 @@ import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.release.AnswerRecords;
+import io.privacygateway.harness.testing.TopicReader;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Collection;
@@ -114,7 +115,10 @@ public final class Oracle {
                 return AnswerRecords.emptyLocal(w, start, 0);
             }
             Answer a = local.pipeline().release().release(s.clone(), count);
-            return AnswerRecords.toRecord(a, w, start, 0.0, 0);
+            WindowAnswer record = AnswerRecords.toRecord(a, w, start, 0.0, 0);
+            // the amplified (ε, δ) the gateway adds to every local window answer (the gateway's own rule)
+            AnswerRecords.amplify(record, local, count, w.window().sizeMillis());
+            return record;
         }
         CentralWorkload c = (CentralWorkload) w;
         long[] counts = s == null ? new long[w.aggregateLength()] : s.clone();

@@ -3,6 +3,7 @@ package io.privacygateway.itests.support;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroDeserializer;
+import io.privacygateway.harness.testing.TopicReader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -14,6 +14,8 @@ import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.release.CentralReleaser;
+import io.privacygateway.harness.testing.TopicReader;
+import io.privacygateway.schemas.testing.AvroTopicReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,7 +101,7 @@ public final class TestGateway implements AutoCloseable {
 
     /** Answers of a workload (read_committed), read until {@code done} holds or the timeout passes. */
     public List<WindowAnswer> answers(String workloadId, Predicate<List<WindowAnswer>> done, Duration timeout) {
-        return TopicReader.readValues(cluster.kafkaConfig(), cluster.registryClient, config.answersTopic(),
+        return AvroTopicReader.readValues(cluster.kafkaConfig(), cluster.registryClient, config.answersTopic(),
                 WindowAnswer.class, a -> a.getWorkloadId().equals(workloadId), done, timeout);
     }
 
@@ -135,7 +137,7 @@ public final class TestGateway implements AutoCloseable {
 
     /** Rejections matching {@code filter} (read_committed), read until {@code done} holds or the timeout passes. */
     public List<Rejection> rejections(Predicate<Rejection> filter, Predicate<List<Rejection>> done, Duration timeout) {
-        return TopicReader.readValues(cluster.kafkaConfig(), cluster.registryClient, config.rejectionsTopic(),
+        return AvroTopicReader.readValues(cluster.kafkaConfig(), cluster.registryClient, config.rejectionsTopic(),
                 Rejection.class, filter, done, timeout);
     }
 

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.continual;
 
+import io.privacygateway.mechanisms.codec.Varints;
 import java.io.ByteArrayOutputStream;
 
 /**
@@ -41,11 +42,11 @@ public final class ContinualStateCodec {
     public byte[] encode(ContinualState s) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 + universe * 4);
         out.write(VERSION);
-        putVarint(out, depth);
-        putVarint(out, universe);
-        putVarint(out, horizons);
-        putVarint(out, zigzag(s.origin));
-        putVarint(out, s.next);
+        Varints.put(out, depth);
+        Varints.put(out, universe);
+        Varints.put(out, horizons);
+        Varints.put(out, Varints.zigzag(s.origin));
+        Varints.put(out, s.next);
         for (long[][] level : new long[][][] {s.open, s.waiting}) {
             for (int l = 0; l <= depth; l++) {
                 if (level[l] == null) {
@@ -57,10 +58,10 @@ public final class ContinualStateCodec {
             }
         }
         for (ContinualState.HorizonState h : s.horizons) {
-            putVarint(out, zigzag(h.period));
-            putVarint(out, h.start);
-            putVarint(out, h.frozenNodes);
-            putVarint(out, h.publicCount + 1);
+            Varints.put(out, Varints.zigzag(h.period));
+            Varints.put(out, h.start);
+            Varints.put(out, h.frozenNodes);
+            Varints.put(out, h.publicCount + 1);
             putVector(out, h.frozen);
         }
         return out.toByteArray();
@@ -74,20 +75,20 @@ public final class ContinualStateCodec {
             throw new IllegalArgumentException("continual state: " + bytes.length + " bytes, more than the " + maxBytes()
                     + " a state of this shape can take");
         }
-        Reader r = new Reader(bytes);
+        Varints.Reader r = new Varints.Reader(bytes, "continual state");
         int version = r.u8();
         if (version != VERSION) {
             throw new IllegalArgumentException("continual state: version " + version + ", expected " + VERSION);
         }
-        long d = r.varint();
-        long n = r.varint();
-        long hz = r.varint();
+        long d = r.varint(Varints.MAX_BYTES);
+        long n = r.varint(Varints.MAX_BYTES);
+        long hz = r.varint(Varints.MAX_BYTES);
         if (d != depth || n != universe || hz != horizons) {
             throw new IllegalArgumentException("continual state: shape (depth " + d + ", universe " + n + ", horizons "
                     + hz + ") differs from the counter's (" + depth + ", " + universe + ", " + horizons + ")");
         }
-        long origin = unzigzag(r.varint());
-        long next = r.varint();
+        long origin = Varints.unzigzag(r.varint(Varints.MAX_BYTES));
+        long next = r.varint(Varints.MAX_BYTES);
         if (next < 0 || next > (Long.MAX_VALUE >> 2)) {
             throw new IllegalArgumentException("continual state: impossible window count " + next);
         }
@@ -97,7 +98,7 @@ public final class ContinualStateCodec {
             for (int l = 0; l <= depth; l++) {
                 int flag = r.u8();
                 if (flag == 1) {
-                    level[l] = r.vector(universe);
+                    level[l] = vector(r, universe);
                 } else if (flag != 0) {
                     throw new IllegalArgumentException("continual state: flag " + flag + " at level " + l);
                 }
@@ -105,83 +106,34 @@ public final class ContinualStateCodec {
         }
         ContinualState.HorizonState[] hs = new ContinualState.HorizonState[horizons];
         for (int i = 0; i < horizons; i++) {
-            long period = unzigzag(r.varint());
-            long start = r.varint();
-            long frozenNodes = r.varint();
-            long count = r.varint() - 1;
+            long period = Varints.unzigzag(r.varint(Varints.MAX_BYTES));
+            long start = r.varint(Varints.MAX_BYTES);
+            long frozenNodes = r.varint(Varints.MAX_BYTES);
+            long count = r.varint(Varints.MAX_BYTES) - 1;
             if (start < 0 || start > next || frozenNodes < 0 || frozenNodes > 2L * depth + (next >> depth) + 2 || count < -1) {
                 throw new IllegalArgumentException("continual state: horizon " + i + " has first window " + start
                         + " and " + frozenNodes + " permanent nodes after " + next + " windows");
             }
-            hs[i] = new ContinualState.HorizonState(period, start, (int) frozenNodes, r.vector(universe), count);
+            hs[i] = new ContinualState.HorizonState(period, start, (int) frozenNodes, vector(r, universe), count);
         }
-        if (r.pos != bytes.length) {
-            throw new IllegalArgumentException("continual state: " + (bytes.length - r.pos) + " trailing bytes");
-        }
+        r.requireEnd();
         return new ContinualState(origin, next, open, waiting, hs);
     }
 
     private void putVector(ByteArrayOutputStream out, long[] v) {
         for (long x : v) {
-            putVarint(out, zigzag(x));
+            Varints.put(out, Varints.zigzag(x));
         }
     }
 
-    static long zigzag(long v) {
-        return (v << 1) ^ (v >> 63);
-    }
-
-    static long unzigzag(long z) {
-        return (z >>> 1) ^ -(z & 1);
-    }
-
-    static void putVarint(ByteArrayOutputStream out, long v) {
-        while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
+    private static long[] vector(Varints.Reader r, int n) {
+        if (r.remaining() < n) {
+            throw new IllegalArgumentException("continual state: truncated vector at byte " + r.position());
         }
-        out.write((int) v);
-    }
-
-    private static final class Reader {
-        private final byte[] b;
-        private int pos;
-
-        Reader(byte[] b) {
-            this.b = b;
+        long[] v = new long[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = Varints.unzigzag(r.varint(Varints.MAX_BYTES));
         }
-
-        int u8() {
-            if (pos >= b.length) {
-                throw new IllegalArgumentException("continual state: truncated at byte " + pos);
-            }
-            return b[pos++] & 0xFF;
-        }
-
-        long varint() {
-            long v = 0;
-            for (int i = 0; i < 10; i++) {
-                int x = u8();
-                if (i == 9 && (x & 0xFE) != 0) {
-                    throw new IllegalArgumentException("continual state: varint too long at byte " + (pos - 1));
-                }
-                v |= (long) (x & 0x7F) << (7 * i);
-                if ((x & 0x80) == 0) {
-                    return v;
-                }
-            }
-            throw new IllegalArgumentException("continual state: varint too long at byte " + pos);
-        }
-
-        long[] vector(int n) {
-            if ((long) b.length - pos < n) {
-                throw new IllegalArgumentException("continual state: truncated vector at byte " + pos);
-            }
-            long[] v = new long[n];
-            for (int i = 0; i < n; i++) {
-                v[i] = unzigzag(varint());
-            }
-            return v;
-        }
+        return v;
     }
 }

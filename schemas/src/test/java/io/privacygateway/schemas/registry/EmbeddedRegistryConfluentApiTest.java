@@ -1,14 +1,14 @@
 package io.privacygateway.schemas.registry;
 
 import io.privacygateway.harness.registry.EmbeddedRegistry;
+import io.privacygateway.harness.testing.RealRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.privacygateway.schemas.registry.CcompatClient.Response;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Talks to a real Apicurio Registry through the Confluent Schema Registry REST API only, over
@@ -42,27 +42,13 @@ class EmbeddedRegistryConfluentApiTest {
                {"name": "age", "type": "int"}
              ]}""";
 
-    static EmbeddedRegistry registry;
+    @RegisterExtension
+    static final RealRegistry registry = RealRegistry.perClass();
     static CcompatClient client;
 
     @BeforeAll
     static void startRegistry() {
-        EmbeddedRegistry.Builder builder = EmbeddedRegistry.builder();
-        String logDir = System.getProperty("privacygateway.registry.log.dir");
-        if (logDir != null) {
-            builder.logFile(Path.of(logDir, EmbeddedRegistryConfluentApiTest.class.getSimpleName() + ".log"));
-        }
-        long start = System.nanoTime();
-        registry = builder.start();
-        System.out.printf("Registry %s answered after %d ms%n", registry, (System.nanoTime() - start) / 1_000_000);
         client = new CcompatClient(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        if (registry != null) {
-            registry.close();
-        }
     }
 
     @Test

@@ -1,17 +1,15 @@
 package io.privacygateway.schemas.registry;
 
-import io.privacygateway.harness.registry.EmbeddedRegistry;
+import io.privacygateway.harness.testing.RealRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.privacygateway.schemas.testing.TestRegistry;
 import java.net.ServerSocket;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.Schema;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The registry client against a real Apicurio Registry (Confluent API). Each test uses its own subjects. */
 class SchemaRegistryClientTest {
@@ -27,19 +25,8 @@ class SchemaRegistryClientTest {
             {"type": "record", "name": "User", "namespace": "io.privacygateway.test",
              "fields": [{"name": "id", "type": "string"}, {"name": "country", "type": "string"}]}""");
 
-    static EmbeddedRegistry registry;
-
-    @BeforeAll
-    static void start() {
-        registry = TestRegistry.start(SchemaRegistryClientTest.class);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (registry != null) {
-            registry.close();
-        }
-    }
+    @RegisterExtension
+    static final RealRegistry registry = RealRegistry.perClass();
 
     static SchemaRegistryClient newClient() {
         return SchemaRegistryClient.forUrl(registry.ccompatUrl());

@@ -1,6 +1,6 @@
 package io.privacygateway.schemas.registry;
 
-import io.privacygateway.harness.registry.EmbeddedRegistry;
+import io.privacygateway.harness.testing.RealRegistry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -9,7 +9,6 @@ import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.schemas.serde.AvroSerializer;
 import io.privacygateway.schemas.testing.SampleRecords;
-import io.privacygateway.schemas.testing.TestRegistry;
 import io.privacygateway.schemas.wire.WireFormat;
 import io.privacygateway.schemas.wire.WireFormatException;
 import java.nio.ByteBuffer;
@@ -20,9 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A flood of records with distinct schema ids that are not registered under the topic's subject,
@@ -35,19 +33,8 @@ class UnknownIdFloodTest {
     /** The default lookup interval (schema.registry.lookup.interval.ms). */
     static final Duration INTERVAL = Duration.ofSeconds(5);
 
-    static EmbeddedRegistry registry;
-
-    @BeforeAll
-    static void start() {
-        registry = TestRegistry.start(UnknownIdFloodTest.class);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (registry != null) {
-            registry.close();
-        }
-    }
+    @RegisterExtension
+    static final RealRegistry registry = RealRegistry.perClass();
 
     /** LocalReport plus an optional field: a compatible next version of the reports' schema. */
     static final Schema LOCAL_REPORT_V2 = new Schema.Parser().parse(LocalReport.getClassSchema().toString()

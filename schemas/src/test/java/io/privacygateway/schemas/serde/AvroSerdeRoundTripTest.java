@@ -10,14 +10,13 @@ import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.registry.SchemaRegistryConfig;
 import io.privacygateway.schemas.testing.SampleRecords;
-import io.privacygateway.schemas.testing.TestRegistry;
 import io.privacygateway.schemas.wire.WireFormat;
 import io.privacygateway.schemas.wire.WireFormatException;
 import io.privacygateway.schemas.wire.WireFormatException.Reason;
+import io.privacygateway.schemas.testing.RegistryFixture;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.util.EnumMap;
@@ -26,28 +25,14 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.errors.SerializationException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Every record type through AvroSerializer → bytes → AvroDeserializer, against a real registry. */
 class AvroSerdeRoundTripTest {
 
-    static EmbeddedRegistry registry;
-    static SchemaRegistryClient client;
-
-    @BeforeAll
-    static void start() {
-        registry = TestRegistry.start(AvroSerdeRoundTripTest.class);
-        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stop() {
-        if (registry != null) {
-            registry.close();
-        }
-    }
+    @RegisterExtension
+    static final RegistryFixture registry = RegistryFixture.perClass();
 
     static String topicOf(SpecificRecord record, String suffix) {
         for (ProjectTopic t : ProjectTopic.values()) {
@@ -63,13 +48,13 @@ class AvroSerdeRoundTripTest {
     void everyRecordTypeRoundTripsThroughTheSerdes() {
         for (SpecificRecord record : SampleRecords.all()) {
             String topic = topicOf(record, ".roundtrip");
-            AvroSerde serde = AvroSerdes.specific((Class) record.getClass(), client);
+            AvroSerde serde = AvroSerdes.specific((Class) record.getClass(), registry.client());
 
             byte[] bytes = serde.serializer().serialize(topic, record);
 
             assertThat(bytes[0]).isEqualTo(WireFormat.MAGIC_BYTE);
             int id = WireFormat.schemaId(bytes);
-            assertThat(client.latest(topic + "-value").id()).isEqualTo(id);
+            assertThat(registry.client().latest(topic + "-value").id()).isEqualTo(id);
             Object back = serde.deserializer().deserialize(topic, bytes);
             assertThat(back).isInstanceOf(record.getClass()).isEqualTo(record);
         }
@@ -98,7 +83,7 @@ class AvroSerdeRoundTripTest {
 
     @Test
     void nullIsATombstoneBothWays() {
-        AvroSerde<WorkloadSpecRecord> serde = AvroSerdes.specific(WorkloadSpecRecord.class, client);
+        AvroSerde<WorkloadSpecRecord> serde = AvroSerdes.specific(WorkloadSpecRecord.class, registry.client());
         assertThat(serde.serializer().serialize("pgw.workloads", null)).isNull();
         assertThat(serde.deserializer().deserialize("pgw.workloads", null)).isNull();
     }
@@ -112,18 +97,18 @@ class AvroSerdeRoundTripTest {
                 () -> serializer.serialize(topic, SampleRecords.rejection()));
         assertThat(e).hasMessageContaining("look up").hasMessageContaining(topic + "-value").hasMessageContaining("404");
 
-        int id = client.register(topic + "-value", Rejection.getClassSchema());
+        int id = registry.client().register(topic + "-value", Rejection.getClassSchema());
         byte[] bytes = serializer.serialize(topic, SampleRecords.rejection());
         assertThat(WireFormat.schemaId(bytes)).isEqualTo(id);
-        assertThat(client.versions(topic + "-value")).containsExactly(1);
+        assertThat(registry.client().versions(topic + "-value")).containsExactly(1);
     }
 
     @Test
     void keySerializersUseTheKeySubject() {
-        AvroSerializer<WorkloadSpecRecord> serializer = new AvroSerializer<>(client);
+        AvroSerializer<WorkloadSpecRecord> serializer = new AvroSerializer<>(registry.client());
         serializer.configure(Map.of(), true);
         serializer.serialize("pgw.keys", SampleRecords.workloadSpecRecord());
-        assertThat(client.subjects()).contains("pgw.keys-key");
+        assertThat(registry.client().subjects()).contains("pgw.keys-key");
     }
 
     @Test
@@ -163,7 +148,7 @@ class AvroSerdeRoundTripTest {
         String topic = "pgw.reports.local.bad";
         AvroDeserializer<LocalReport> deserializer = new AvroDeserializer<>(LocalReport.class,
                 SchemaRegistryClient.forUrl(registry.ccompatUrl()));
-        byte[] good = new AvroSerializer<LocalReport>(client).serialize(topic, SampleRecords.localReport());
+        byte[] good = new AvroSerializer<LocalReport>(registry.client()).serialize(topic, SampleRecords.localReport());
 
         assertThat(reason(deserializer, topic, new byte[0])).isEqualTo(Reason.TOO_SHORT);
         assertThat(reason(deserializer, topic, new byte[] {0})).isEqualTo(Reason.TOO_SHORT);
@@ -181,10 +166,10 @@ class AvroSerdeRoundTripTest {
                 .isEqualTo(Reason.TRAILING_BYTES);
 
         // A record of another topic: its id is real but not under this topic's subject.
-        byte[] answer = new AvroSerializer<WindowAnswer>(client).serialize("pgw.answers.bad", SampleRecords.windowAnswer());
+        byte[] answer = new AvroSerializer<WindowAnswer>(registry.client()).serialize("pgw.answers.bad", SampleRecords.windowAnswer());
         assertThat(reason(deserializer, topic, answer)).isEqualTo(Reason.SCHEMA_NOT_IN_SUBJECT);
         // The same schema registered under this subject too (the registry's level allows it): incompatible.
-        client.register(topic + "-value", WindowAnswer.getClassSchema());
+        registry.client().register(topic + "-value", WindowAnswer.getClassSchema());
         AvroDeserializer<LocalReport> fresh = new AvroDeserializer<>(LocalReport.class,
                 SchemaRegistryClient.forUrl(registry.ccompatUrl()));
         assertThat(reason(fresh, topic, answer)).isEqualTo(Reason.INCOMPATIBLE_SCHEMA);
@@ -220,7 +205,7 @@ class AvroSerdeRoundTripTest {
 
     @Test
     void registryTroubleIsNotTheRecordsFault() throws Exception {
-        byte[] good = new AvroSerializer<LocalReport>(client).serialize("pgw.reports.local.trouble",
+        byte[] good = new AvroSerializer<LocalReport>(registry.client()).serialize("pgw.reports.local.trouble",
                 SampleRecords.localReport());
         int deadPort;
         try (ServerSocket s = new ServerSocket(0)) {
@@ -241,9 +226,9 @@ class AvroSerdeRoundTripTest {
     void randomGarbageThroughTheDeserializerOnlyThrowsWireFormatException() {
         // Real ids of every project schema, so random bodies reach the Avro decoder.
         int[] ids = SampleRecords.all().stream()
-                .mapToInt(r -> client.register(topicOf(r, ".fuzz") + "-value", r.getSchema())).toArray();
+                .mapToInt(r -> registry.client().register(topicOf(r, ".fuzz") + "-value", r.getSchema())).toArray();
         // By id, so that bodies written with every schema reach the decoder.
-        AvroDeserializer<WindowAnswer> deserializer = new AvroDeserializer<>(WindowAnswer.class, client)
+        AvroDeserializer<WindowAnswer> deserializer = new AvroDeserializer<>(WindowAnswer.class, registry.client())
                 .subjectCheck(false);
         Random random = new Random(0x5eed_0004L);
         Map<Reason, Integer> reasons = new EnumMap<>(Reason.class);

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.central.wide;
 
+import io.privacygateway.mechanisms.codec.Varints;
 import io.privacygateway.mechanisms.param.Require;
 import java.io.ByteArrayOutputStream;
 
@@ -40,11 +41,11 @@ public final class MarginalCountsCodec {
         long[] cells = counts.cellsView();
         ByteArrayOutputStream out = new ByteArrayOutputStream(16 + cells.length * 3);
         out.write(VERSION);
-        putVarint(out, workload.attributeCount());
-        putVarint(out, workload.way());
-        putVarint(out, counts.n());
+        Varints.put(out, workload.attributeCount());
+        Varints.put(out, workload.way());
+        Varints.put(out, counts.n());
         for (long c : cells) {
-            putVarint(out, c);
+            Varints.put(out, c);
         }
         return out.toByteArray();
     }
@@ -57,70 +58,26 @@ public final class MarginalCountsCodec {
             throw new IllegalArgumentException("marginal counts: " + bytes.length + " bytes, more than the " + maxBytes()
                     + " an aggregate of " + workload + " can take");
         }
-        Reader r = new Reader(bytes);
+        Varints.Reader r = new Varints.Reader(bytes, "marginal counts");
         int version = r.u8();
         if (version != VERSION) {
             throw new IllegalArgumentException("marginal counts: version " + version + ", expected " + VERSION);
         }
-        long d = r.varint();
-        long k = r.varint();
+        long d = r.varint(MAX_VARINT);
+        long k = r.varint(MAX_VARINT);
         if (d != workload.attributeCount() || k != workload.way()) {
             throw new IllegalArgumentException("marginal counts: shape d=" + d + ", k=" + k + ", expected d="
                     + workload.attributeCount() + ", k=" + workload.way());
         }
-        long n = r.varint();
+        long n = r.varint(MAX_VARINT);
         if (n > MarginalCounts.MAX_REPORTS) {
             throw new IllegalArgumentException("marginal counts: n = " + n + " above " + MarginalCounts.MAX_REPORTS);
         }
         long[] cells = new long[workload.queryCount()];
         for (int q = 0; q < cells.length; q++) {
-            cells[q] = r.varint();
+            cells[q] = r.varint(MAX_VARINT);
         }
-        if (r.pos != bytes.length) {
-            throw new IllegalArgumentException("marginal counts: " + (bytes.length - r.pos) + " trailing bytes");
-        }
+        r.requireEnd();
         return MarginalCounts.of(workload, n, cells);
-    }
-
-    private static void putVarint(ByteArrayOutputStream out, long v) {
-        while ((v & ~0x7FL) != 0) {
-            out.write((int) ((v & 0x7F) | 0x80));
-            v >>>= 7;
-        }
-        out.write((int) v);
-    }
-
-    private static final class Reader {
-        private final byte[] b;
-        private int pos;
-
-        Reader(byte[] b) {
-            this.b = b;
-        }
-
-        int u8() {
-            if (pos >= b.length) {
-                throw new IllegalArgumentException("marginal counts: truncated at byte " + pos);
-            }
-            return b[pos++] & 0xFF;
-        }
-
-        /** An unsigned, minimal varint of at most 9 bytes (63 bits). */
-        long varint() {
-            long v = 0;
-            for (int i = 0; i < MAX_VARINT; i++) {
-                int x = u8();
-                long group = x & 0x7F;
-                v |= group << (7 * i);
-                if ((x & 0x80) == 0) {
-                    if (i > 0 && group == 0) {
-                        throw new IllegalArgumentException("marginal counts: non-minimal varint at byte " + (pos - 1));
-                    }
-                    return v;
-                }
-            }
-            throw new IllegalArgumentException("marginal counts: varint longer than " + MAX_VARINT + " bytes at byte "
-                    + (pos - 1));
-        }
     }
 }

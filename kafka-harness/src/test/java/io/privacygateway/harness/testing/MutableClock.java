@@ -1,4 +1,4 @@
-package io.privacygateway.client;
+package io.privacygateway.harness.testing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,16 +7,28 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
-/** A clock tests set and advance by hand (thread-safe). */
+/**
+ * A clock that tests set and advance by hand, in UTC, with millisecond resolution. Thread-safe: a test
+ * thread may move it while the code under test (a device SDK, a dashboard, a simulator) reads it on
+ * another. The one copy for every module's tests.
+ */
 public final class MutableClock extends Clock {
     private final AtomicLong millis;
 
-    public MutableClock(long millis) {
-        this.millis = new AtomicLong(millis);
+    public MutableClock(long epochMillis) {
+        this.millis = new AtomicLong(epochMillis);
     }
 
-    public void set(long t) {
-        millis.set(t);
+    public MutableClock(Instant start) {
+        this(start.toEpochMilli());
+    }
+
+    public void set(long epochMillis) {
+        millis.set(epochMillis);
+    }
+
+    public void set(Instant t) {
+        set(t.toEpochMilli());
     }
 
     public void advance(Duration d) {
