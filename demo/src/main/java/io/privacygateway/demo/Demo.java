@@ -60,7 +60,8 @@ import org.apache.kafka.clients.producer.Producer;
  * registry, the gateway itself (exactly-once, both modes) with its Prometheus and health endpoint on a free
  * port, the example workloads (a screen-usage histogram, a latency CDF and feature-flag marginals in local
  * mode; session-length ranges in central mode; the window-analytics families; and 3-way marginals over 20 feature
- * flags by mwem, whose synthetic records are printed as they arrive on the synthetic-data topic), a fleet of
+ * flags by mwem and certified synthetic data over 6 survey answers, whose synthetic records are printed as they
+ * arrive on the synthetic-data topic), a fleet of
  * simulated devices (some misbehaving) and the dashboard. Every published answer is
  * printed with the true values the simulator sent, so the error bars can be checked by eye.
  *
@@ -77,7 +78,9 @@ public final class Demo implements AutoCloseable {
                     // numeric means (docs/local-accuracy.md)
                     "latency-mean.yaml",
                     // a wide domain (docs/wide-domains.md): 3-way marginals over 20 flags, mwem, synthetic records
-                    "feature-flags-wide.yaml");
+                    "feature-flags-wide.yaml",
+                    // certified synthetic data (docs/synthetic-data.md §10): 2-way marginals over 6 answers
+                    "survey-certified.yaml");
     /** What misbehaving devices do (each bad device one of these, round-robin). */
     static final ReportKind[] MISBEHAVIOURS = {ReportKind.DUPLICATE, ReportKind.OVER_BUDGET, ReportKind.GARBAGE,
         ReportKind.WRONG_EPSILON, ReportKind.LATE, ReportKind.CLOCK_SKEW};

@@ -97,6 +97,12 @@ final class SyntheticFeed implements AutoCloseable {
                 }
             }
         }
+        if (s.getCertificate() != null) { // certified-synthetic: the certificate and the queries it covers
+            return String.format(java.util.Locale.ROOT, "synthetic data: %s %s: %d records over %d attributes, ε = %.4g,"
+                    + " δ = 0; certificate %.4f (%.0f%%) for %s; first record: {%s}", s.getWorkloadId(), windowText,
+                    s.getRecords().size(), names.size(), s.getEpsilon(), s.getCertificate(), 100 * s.getConfidence(),
+                    s.getCertificateQueries(), first);
+        }
         return String.format(java.util.Locale.ROOT, "synthetic data: %s %s: %d records over %d attributes, ε = %.4g,"
                 + " δ = 0; every marginal of them within ±%.4f of the truth (%.0f%%); first record: {%s}",
                 s.getWorkloadId(), windowText, s.getRecords().size(), names.size(), s.getEpsilon(),

@@ -34,7 +34,7 @@ class DemoTest {
             ids.add(s.id());
         }
         assertThat(ids).containsExactlyInAnyOrder("screen-usage", "latency-cdf", "feature-flags", "session-length",
-                "top-app", "usage-regression", "churn", "latency-mean", "feature-flags-wide");
+                "top-app", "usage-regression", "churn", "latency-mean", "feature-flags-wide", "survey-certified");
         assertThat(Demo.exampleWorkloads()).anyMatch(s -> s.mode() == Mode.CENTRAL);
         try (Demo demo = Demo.start(new Demo.Options(400, 0.1, 0, 7, 4), out, Clock.systemUTC())) {
             long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();
@@ -78,7 +78,9 @@ class DemoTest {
                 .contains("δ = 0").contains("true values inside the 95% intervals").contains("(the simulator sent")
                 .contains("amplified central guarantee (ε, δ) = (").contains("(running total)")
                 .contains("horizon since-activation")
-                .contains("synthetic data: feature-flags-wide").contains("512 records over 20 attributes");
+                .contains("synthetic data: feature-flags-wide").contains("512 records over 20 attributes")
+                .contains("synthetic data: survey-certified").contains("1024 records over 6 attributes")
+                .contains("for s-sparse 1-Lipschitz, s = 2");
     }
 
     /**

@@ -35,6 +35,9 @@ public final class CentralPlanner {
             if (spec.central().synthetic() == null) {
                 out.add(new Candidate(MechanismId.WORST_CASE_CHAINING, null, null));
             }
+            if (spec.mechanism() == MechanismId.CERTIFIED_SYNTHETIC) { // plan shows it where named; auto never picks it
+                out.add(new Candidate(MechanismId.CERTIFIED_SYNTHETIC, null, null));
+            }
             return out;
         }
         if (spec.family().isWindowAnalytics()) { // window analytics: the family's own mechanisms (docs/analytics.md)
@@ -111,10 +114,14 @@ public final class CentralPlanner {
             var w = (io.privacygateway.mechanisms.runtime.CentralWorkload)
                     io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(s);
             var release = w.wideRelease();
-            predicted = release instanceof io.privacygateway.mechanisms.central.wide.PurifiedMwemRelease m
-                    ? m.parameters().predictedMaxError()
-                    : ((io.privacygateway.mechanisms.central.worstcase.WorstCaseChainingRelease) release)
-                            .theoreticalBound(n);
+            if (release instanceof io.privacygateway.mechanisms.central.wide.PurifiedMwemRelease m) {
+                predicted = m.parameters().predictedMaxError();
+            } else if (release instanceof io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease cs) {
+                predicted = cs.predictedCertificate(n); // its certificate's noise and count terms (the fit adds to it)
+            } else {
+                predicted = ((io.privacygateway.mechanisms.central.worstcase.WorstCaseChainingRelease) release)
+                        .theoreticalBound(n);
+            }
         } catch (IllegalArgumentException e) {
             return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
                     Double.POSITIVE_INFINITY);

@@ -42,6 +42,12 @@ public enum MechanismId {
     MWEM("mwem", Mode.CENTRAL),
     /** Worst-case chaining over the same marginals: private multiplicative weights, purified; publishes an l∞ bound. */
     WORST_CASE_CHAINING("worst-case-chaining", Mode.CENTRAL),
+    /**
+     * Certified synthetic data over the same marginals (at most 24 attributes, k <= 4): discrete Laplace on the
+     * marginal tables, the LP that makes them consistent, synthetic records and their certificate (a private bound on
+     * the utility loss over every query on at most k attributes); answers are the records' marginals.
+     */
+    CERTIFIED_SYNTHETIC("certified-synthetic", Mode.CENTRAL),
 
     // ---- window analytics (central mode; docs/analytics.md) --------------------------------------------
     /** Mode: distance-to-instability test (propose-test-release), purified on the binary embedding. */
@@ -89,10 +95,10 @@ public enum MechanismId {
 
     /**
      * Whether the mechanism releases a wide marginal workload from its exact marginal counts (never from counts
-     * per universe value): {@link #MWEM} and {@link #WORST_CASE_CHAINING}.
+     * per universe value): {@link #MWEM}, {@link #WORST_CASE_CHAINING} and {@link #CERTIFIED_SYNTHETIC}.
      */
     public boolean isWide() {
-        return this == MWEM || this == WORST_CASE_CHAINING;
+        return this == MWEM || this == WORST_CASE_CHAINING || this == CERTIFIED_SYNTHETIC;
     }
 
     public static MechanismId fromWireName(String name) {

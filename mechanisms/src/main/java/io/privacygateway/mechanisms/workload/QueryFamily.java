@@ -65,8 +65,8 @@ public enum QueryFamily {
 
     /**
      * The central-mode mechanisms the family can run ({@code auto} chooses among them): the purified Gaussian
-     * mechanisms and the Laplace baseline for the linear families (marginals also the wide mechanisms, mwem and
-     * worst-case-chaining), each analytics family's own mechanisms otherwise.
+     * mechanisms and the Laplace baseline for the linear families (marginals also the wide mechanisms, mwem,
+     * worst-case-chaining and certified-synthetic), each analytics family's own mechanisms otherwise.
      */
     public java.util.List<MechanismId> centralMechanisms() {
         return switch (this) {
@@ -75,7 +75,8 @@ public enum QueryFamily {
             case ERM -> java.util.List.of(MechanismId.ERM_EXPONENTIAL, MechanismId.ERM_DPSGD,
                     MechanismId.ERM_OUTPUT_PERTURBATION);
             case MARGINALS -> java.util.List.of(MechanismId.CENTRAL_PROJECTION, MechanismId.CENTRAL_CHAINING,
-                    MechanismId.LAPLACE, MechanismId.MWEM, MechanismId.WORST_CASE_CHAINING);
+                    MechanismId.LAPLACE, MechanismId.MWEM, MechanismId.WORST_CASE_CHAINING,
+                    MechanismId.CERTIFIED_SYNTHETIC);
             default -> java.util.List.of(MechanismId.CENTRAL_PROJECTION, MechanismId.CENTRAL_CHAINING,
                     MechanismId.LAPLACE);
         };

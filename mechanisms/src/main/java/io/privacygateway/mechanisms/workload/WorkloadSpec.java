@@ -286,7 +286,8 @@ public record WorkloadSpec(
      * @param contributionsPerWindow L: the most reports one device may contribute to one window
      * @param epsilonPerRunningTotal with {@code window.horizons}: the pure ε the running totals over the horizons cost
      *     per window (one continual-release tree serves every horizon), else {@code null}
-     * @param synthetic {@code central.synthetic}: publish the release's synthetic records (mwem only), else {@code null}
+     * @param synthetic {@code central.synthetic}: publish the release's synthetic records (mwem, optional;
+     *     certified-synthetic, required), else {@code null}
      */
     public record Central(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributionsPerWindow,
             Epsilon epsilonPerRunningTotal, Synthetic synthetic) implements ModeParameters {
@@ -330,9 +331,10 @@ public record WorkloadSpec(
     }
 
     /**
-     * {@code central.synthetic}: the wide MWEM release samples exactly {@code records} synthetic records per window
-     * (its answers are their marginals) and the gateway publishes them on the synthetic-data topic, one record per
-     * window. Every use of them is post-processing of the pure ε release.
+     * {@code central.synthetic}: the wide MWEM release samples exactly {@code records} synthetic records per window,
+     * and the certified-synthetic release rounds its consistent distribution to exactly {@code records} records (their
+     * certificate is evaluated on them); the answers are the records' marginals and the gateway publishes the records
+     * on the synthetic-data topic, one record per window. Every use of them is post-processing of the pure ε release.
      *
      * @param records the records per window, in {@code [1, }{@value #MAX_RECORDS}{@code ]}
      */
@@ -796,16 +798,29 @@ public record WorkloadSpec(
      * The rules of the wide mechanisms: the marginal order at most {@code MarginalWorkload.MAX_WAY} and at most
      * {@code MarginalWorkload.MAX_QUERIES} answers, attribute names usable in answer labels (no {@code ,} or
      * {@code =}), no running totals (their continual release needs counts per universe value), and
-     * {@code central.synthetic} only where the mechanism yields records (mwem, or auto, which then chooses mwem).
+     * {@code central.synthetic} only where the mechanism yields records (mwem, or auto, which then chooses mwem;
+     * certified-synthetic, which requires it and takes at most 24 attributes and {@code k <= 4}).
      */
     private static void checkWide(QueryFamily family, Domain domain, int way, MechanismId mechanism,
             ModeParameters mode, Window window) {
         Synthetic synthetic = mode instanceof Central c ? c.synthetic() : null;
         if (synthetic != null) {
-            require(family == QueryFamily.MARGINALS && (mechanism == MechanismId.MWEM || mechanism == MechanismId.AUTO),
-                    "central.synthetic", "needs family marginals and mechanism mwem (the release that yields"
-                            + " synthetic records), got family " + family.wireName() + ", mechanism "
-                            + mechanism.wireName());
+            require(family == QueryFamily.MARGINALS && (mechanism == MechanismId.MWEM || mechanism == MechanismId.AUTO
+                    || mechanism == MechanismId.CERTIFIED_SYNTHETIC),
+                    "central.synthetic", "needs family marginals and mechanism mwem or certified-synthetic (the"
+                            + " releases that yield synthetic records), got family " + family.wireName()
+                            + ", mechanism " + mechanism.wireName());
+        }
+        if (mechanism == MechanismId.CERTIFIED_SYNTHETIC && mode instanceof Central) {
+            require(synthetic != null, "central.synthetic", "is required for mechanism certified-synthetic: declare"
+                    + " {records: N}, the synthetic records published per window (1.." + Synthetic.MAX_RECORDS + ")");
+            int d = ((Domain.Attributes) domain).names().size();
+            int maxD = io.privacygateway.mechanisms.central.synthetic.MarginalLayout.MAX_ATTRIBUTES;
+            require(d <= maxD, "domain.attributes", "at most " + maxD + " attributes for mechanism"
+                    + " certified-synthetic, got " + d);
+            int maxS = io.privacygateway.mechanisms.central.synthetic.MarginalLayout.MAX_WAY;
+            require(way <= maxS, "queries.way", "must be at most " + maxS + " for mechanism certified-synthetic (the"
+                    + " certificate covers queries on at most this many attributes), got " + way);
         }
         boolean wide = mechanism.isWide() || (mechanism == MechanismId.AUTO && family == QueryFamily.MARGINALS
                 && mode instanceof Central && (1L << ((Domain.Attributes) domain).names().size()) > MAX_UNIVERSE);

@@ -152,7 +152,9 @@ public final class RecordSizes {
                 .setEpsilon(1).setDelta(0).setAttributes(((io.privacygateway.mechanisms.workload.Domain.Attributes)
                         w.spec().domain()).names())
                 .setRecords(Collections.nCopies(records, Long.MIN_VALUE)).setN(Long.MAX_VALUE).setConfidence(0.95)
-                .setMaxErrorBound(1).setReleasedAtStreamTime(Long.MAX_VALUE).build();
+                .setMaxErrorBound(1).setReleasedAtStreamTime(Long.MAX_VALUE).setCertificate(1.0)
+                .setCertificateQueries(io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease
+                        .queryClass(io.privacygateway.mechanisms.central.synthetic.MarginalLayout.MAX_WAY)).build();
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);

@@ -66,13 +66,19 @@ public final class AnswerRecords {
 
     /**
      * The synthetic-data record of a wide window: the released records (bit j attribute j), the attribute names, and
-     * the answer's ñ, ε, confidence and published l∞ bound (the records' marginals are the answer's estimates), δ = 0.
+     * the answer's ñ, ε, confidence and published l∞ bound (the records' marginals are the answer's estimates), δ = 0;
+     * for certified-synthetic also the certificate (which is the answer's l∞ bound) and the query class it covers.
      *
      * @param releasedAt the window's close time, as on the answer
      */
     public static io.privacygateway.schemas.avro.SyntheticData synthetic(
             io.privacygateway.mechanisms.central.wide.SyntheticRecords records, Answer a, ResolvedWorkload w,
             long windowStart, long releasedAt) {
+        // certified-synthetic: its certificate (the answer's l∞ bound) and the query class it covers
+        boolean certified = a.mechanism() == io.privacygateway.mechanisms.workload.MechanismId.CERTIFIED_SYNTHETIC;
+        Double certificate = certified ? a.extras().maxErrorBound().orElse(1.0) : null;
+        String certificateQueries = certified ? io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease
+                .queryClass(records.workload().way()) : null;
         List<Long> rows = new ArrayList<>(records.size());
         for (long r : records.records()) {
             rows.add(r);
@@ -92,6 +98,8 @@ public final class AnswerRecords {
                 .setConfidence(a.confidence())
                 .setMaxErrorBound(a.extras().maxErrorBound().orElse(1.0))
                 .setReleasedAtStreamTime(releasedAt)
+                .setCertificate(certificate)
+                .setCertificateQueries(certificateQueries)
                 .build();
     }
 

@@ -16,7 +16,9 @@ import java.util.OptionalInt;
  * <ul>
  *   <li>{@link MechanismId#MWEM}: {@link PurifiedMwemRelease} (answers and synthetic records);</li>
  *   <li>{@link MechanismId#WORST_CASE_CHAINING}: {@link WorstCaseChainingRelease#forMarginals} (answers with a
- *       published l∞ bound, no records).</li>
+ *       published l∞ bound, no records);</li>
+ *   <li>{@link MechanismId#CERTIFIED_SYNTHETIC}: {@code CertifiedSyntheticRelease} (records, their marginals as
+ *       answers, and the certificate as the l∞ bound; {@code records} required).</li>
  * </ul>
  */
 public interface WideRelease {
@@ -29,7 +31,8 @@ public interface WideRelease {
     /**
      * The release a wide mechanism names, with parameters planned for the settings' ε and planned count.
      *
-     * @param records MWEM only: the number of synthetic records to sample per window (fixed instead of planned)
+     * @param records MWEM: the number of synthetic records to sample per window (fixed instead of planned);
+     *     certified-synthetic: the records per window (required)
      * @throws IllegalArgumentException for a mechanism that is not wide, or records with worst-case chaining
      */
     static WideRelease of(MarginalWorkload workload, WideSettings settings, MechanismId mechanism,
@@ -45,6 +48,9 @@ public interface WideRelease {
                 }
                 yield WorstCaseChainingRelease.forMarginals(workload, settings, mechanism);
             }
+            case CERTIFIED_SYNTHETIC -> io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease.of(
+                    workload, settings, mechanism, records.orElseThrow(() -> new IllegalArgumentException(
+                            "certified-synthetic needs the number of synthetic records per window")));
             default -> throw new IllegalArgumentException("mechanism " + mechanism.wireName()
                     + " is not a wide marginal release");
         };
