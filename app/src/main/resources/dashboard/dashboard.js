@@ -408,12 +408,65 @@
       if (isNum(sc.errorEstimate)) facts.push(`estimated ‖θ̂ − θ‖ ${fmt(sc.errorEstimate, 3)}`);
       if (isNum(sc.predictedExcessRisk)) facts.push(`predicted excess risk ${fmt(sc.predictedExcessRisk, 3)}`);
       if (facts.length) s.latestChart.append(el('p', 'note', facts.join(' · ')));
+    } else if (w.chart === 'mean') {
+      s.latestTitle.textContent = `Latest window: the mean with its ${conf} error bar (on the declared range)`;
+      s.latestLegend.replaceChildren();
+      dropPlots(s.key + 'latest');
+      drawMean(s.latestChart, latest, truth);
     } else {
       s.latestTitle.textContent = `Latest window: estimates with ${conf} error bars`;
       s.latestLegend.replaceChildren();
       dropPlots(s.key + 'latest');
       drawBars(s.latestChart, latest, truth);
     }
+  }
+
+  /**
+   * A mean (family mean): one horizontal line for the published mean with its error bar drawn as a band, and the
+   * numbers; the history chart above shows the mean over time with its band like any other estimate.
+   */
+  function drawMean(container, v, truth) {
+    const est = (v.estimates || [])[0];
+    const lo = (v.lower || [])[0];
+    const hi = (v.upper || [])[0];
+    const box = el('div', 'mean');
+    if (!isNum(est)) {
+      box.append(el('p', 'note', 'no reports in this window'));
+      container.replaceChildren(box);
+      container.dataset.points = '0';
+      return;
+    }
+    const span = isNum(lo) && isNum(hi) && hi > lo ? hi - lo : Math.abs(est) || 1;
+    const from = (isNum(lo) ? lo : est) - span * 0.5;
+    const to = (isNum(hi) ? hi : est) + span * 0.5;
+    const pct = x => `${(100 * (x - from) / (to - from)).toFixed(2)}%`;
+    const line = el('div', 'mean-line');
+    line.style.position = 'relative';
+    line.style.height = '28px';
+    line.style.borderBottom = `1px solid ${cssVar('--grid')}`;
+    const band = el('div', 'mean-band');
+    Object.assign(band.style, { position: 'absolute', top: '8px', height: '12px', left: pct(isNum(lo) ? lo : est),
+      width: `calc(${pct(isNum(hi) ? hi : est)} - ${pct(isNum(lo) ? lo : est)})`,
+      background: rgba(cssVar('--accent') || '#3b6fd8', 0.3) });
+    const mark = el('div', 'mean-mark');
+    Object.assign(mark.style, { position: 'absolute', top: '2px', height: '24px', width: '2px', left: pct(est),
+      background: cssVar('--accent') || '#3b6fd8' });
+    line.append(band, mark);
+    if (truth && isNum(v.truth[0])) {
+      const t = el('div', 'mean-truth');
+      Object.assign(t.style, { position: 'absolute', top: '0', height: '28px', width: '0', left: pct(v.truth[0]),
+        borderLeft: `2px dashed ${cssVar('--bad')}` });
+      line.append(t);
+    }
+    box.append(line);
+    const facts = [`mean ${fmt(est, 3)}`];
+    if (isNum(lo) && isNum(hi)) facts.push(`error bar [${fmt(lo, 3)}, ${fmt(hi, 3)}]`);
+    const sc = v.scalars || {};
+    if (isNum(sc.standardError)) facts.push(`standard error ${fmt(sc.standardError, 3)}`);
+    if (truth && isNum(v.truth[0])) facts.push(`true mean (demo) ${fmt(v.truth[0], 3)}`);
+    box.append(el('p', 'note', facts.join(' · ')));
+    container.replaceChildren(box);
+    container.dataset.points = '1';
   }
 
   /** A mode release: the released label (or none), whether it was stable, and the public conditions. */

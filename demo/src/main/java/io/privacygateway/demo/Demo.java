@@ -75,6 +75,8 @@ public final class Demo implements AutoCloseable {
             List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml",
                     // window analytics (docs/analytics.md): one workload of each family
                     "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml",
+                    // numeric means (docs/local-accuracy.md)
+                    "latency-mean.yaml",
                     // a wide domain (docs/wide-domains.md): 3-way marginals over 20 flags, mwem, synthetic records
                     "feature-flags-wide.yaml",
                     // certified synthetic data (docs/synthetic-data.md §10): 2-way marginals over 6 answers

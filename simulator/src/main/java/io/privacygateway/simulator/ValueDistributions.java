@@ -57,6 +57,14 @@ public final class ValueDistributions {
         if (w.spec().domain() instanceof Domain.Attributes) {
             return correlatedAttributes(w, defaultAttributeProbabilities(w.spec()), DEFAULT_CORRELATION);
         }
+        if (w.spec().domain() instanceof Domain.Range r) { // mean: a right-skewed bump (a gamma(2) shape) at ~1/8 of the range
+            double[] weights = new double[r.levels()];
+            double scale = (r.levels() - 1) / 16.0;
+            for (int x = 0; x < weights.length; x++) {
+                weights[x] = (x / scale) * Math.exp(-x / scale) + 1e-3;
+            }
+            return categorical(w, weights);
+        }
         if (w.spec().domain() instanceof Domain.Grid) { // regression and erm: a linear or logistic signal
             return categorical(w, io.privacygateway.mechanisms.analytics.SyntheticWindows.frequencies(w,
                     io.privacygateway.mechanisms.reference.ReferenceData.UNIFORM));

@@ -62,7 +62,9 @@ public record WindowView(String workloadId, int version, String contentHash, Str
         /** A mode release: the released label, or none, with what can be said about it. */
         MODE,
         /** Fitted coefficients (regression, erm): signed bars with their approximate error bars. */
-        COEFFICIENTS;
+        COEFFICIENTS,
+        /** The mean of a bounded scalar (family mean): the number on its range with its error bar. */
+        MEAN;
 
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);
@@ -196,6 +198,8 @@ public record WindowView(String workloadId, int version, String contentHash, Str
                 case "regression":
                 case "erm":
                     return Chart.COEFFICIENTS;
+                case "mean":
+                    return Chart.MEAN;
                 default:
                     break;
             }

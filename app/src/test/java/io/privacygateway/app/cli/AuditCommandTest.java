@@ -69,7 +69,7 @@ class AuditCommandTest {
                         .forEach(out::add);
             }
         }
-        assertThat(out).hasSize(9);
+        assertThat(out).hasSize(10); // 9 + the demo's latency-mean.yaml (family mean)
         return out.stream();
     }
 

@@ -172,7 +172,7 @@ class DashboardChromiumTest {
         Map<String, JsonNode> byId = new HashMap<>();
         page.path("workloads").forEach(w -> byId.put(w.path("id").asText(), w));
         assertThat(byId).containsOnlyKeys("screen-usage", "latency-cdf", "feature-flags", "session-length", "top-app",
-                "usage-regression", "churn");
+                "usage-regression", "churn", "latency-mean");
         for (Map.Entry<String, JsonNode> e : byId.entrySet()) {
             WindowAnswer a = latest.get(e.getKey());
             JsonNode w = e.getValue();
@@ -220,6 +220,10 @@ class DashboardChromiumTest {
         assertThat(byId.get("usage-regression").path("latestSvgs").asInt()).isEqualTo(1);
         assertThat(byId.get("usage-regression").path("latestPoints").asInt()).isEqualTo(3);
         assertThat(byId.get("churn").path("latestPoints").asInt()).isEqualTo(3);
+        // a mean: one mark with its bar on a line (no svg, no canvas), the numbers below it
+        JsonNode mean = byId.get("latency-mean");
+        assertThat(mean.path("latestPoints").asInt()).isEqualTo(1);
+        assertThat(mean.path("latestSvgs").asInt()).isZero();
         // rejections: every reason counted, one point per interval between samples (one at start, one per window)
         List<String> reasons = new ArrayList<>();
         page.path("rejections").path("legend").forEach(r -> reasons.add(r.asText()));

@@ -46,7 +46,7 @@ final class RealAnswers {
     /** The demo's workload files, in the order the demo registers them (a file of the demo module). */
     static final List<String> DEMO_WORKLOADS =
             List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml",
-                    "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml");
+                    "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml", "latency-mean.yaml");
 
     /** The demo's example workloads (local, central, window analytics), resolved as the registrar resolves them. */
     RealAnswers(long seed) {

@@ -34,7 +34,8 @@ public final class BenchCommand implements Runnable, ToolCommand {
     @Command(name = "accuracy", mixinStandardHelpOptions = true,
             description = {"Every applicable mechanism on histograms k ∈ {16, 64, 256}, CDF k = 128 and 3-way marginals",
                 "over 8 attributes, ε ∈ {0.5, 1, 2, 4}, uniform / Zipf(1.1) / 3-point sparse data: RMS error per query",
-                "and its ratio to the best projected frequency-oracle/hierarchical peer."})
+                "and its ratio to the best projected frequency-oracle/hierarchical peer; then the mean family's rows",
+                "(duchi, piecewise, hybrid on uniform / skewed / bimodal scalars; docs/local-accuracy.md)."})
     public static final class Accuracy implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -79,6 +80,19 @@ public final class BenchCommand implements Runnable, ToolCommand {
                     ws.add(w);
                 }
             }
+            boolean means = only == null || only.stream().anyMatch("mean"::contains);
+            if (only != null && only.contains("wfm")) { // the workload-factorization prototype's CDF row only
+                o.printf("bench accuracy, workload factorization vs tree: cdf k=128, n = %d, %d trials per row;"
+                        + " RMS = ‖estimate − truth‖₂/√m%n", n, trials);
+                o.flush();
+                long t0 = System.nanoTime();
+                o.println(FactorizationBenchmark.table(new FactorizationBenchmark(n, trials).run(epsilons, 128)));
+                o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+                return 0;
+            }
+            if (ws.isEmpty() && means) { // --workloads mean: only the mean family's rows
+                return runMeans(o, th);
+            }
             o.printf("bench accuracy: n = %d, %d trials per row, %d threads; RMS = ‖estimate − truth‖₂/√m%n", n, trials, th);
             o.flush();
             long t0 = System.nanoTime();
@@ -95,6 +109,17 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 Files.writeString(out, AccuracyReport.csv(rows));
                 o.printf("wrote %s%n", out);
             }
+            return means ? runMeans(o, th) : 0;
+        }
+
+        /** The mean family's rows ({@link MeanAccuracyBenchmark}). */
+        private int runMeans(PrintWriter o, int th) throws Exception {
+            o.printf("bench accuracy, mean family: range [0, 1] (1025 levels), n = %d, %d trials per row;"
+                    + " RMS of the published mean in units of the range%n", n, trials);
+            o.flush();
+            long t0 = System.nanoTime();
+            o.println(MeanAccuracyBenchmark.table(new MeanAccuracyBenchmark(n, trials, th).run(epsilons)));
+            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
             return 0;
         }
     }

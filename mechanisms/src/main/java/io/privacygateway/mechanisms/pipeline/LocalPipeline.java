@@ -38,6 +38,8 @@ import java.util.List;
  *       component is folded into the first informative level and it spends no ε.
  *   <li>frequency oracles and the tree: the oracle over the universe, answers {@code Σ_x p̂_x Q(x)},
  *       projected onto K.
+ *   <li>{@code duchi}, {@code piecewise}, {@code hybrid} (family mean): an unbiased scalar randomizer over the
+ *       range's levels ({@code local.mean}), the mean clipped to {@code [lo, hi]}.
  * </ul>
  */
 public final class LocalPipeline {
@@ -86,6 +88,10 @@ public final class LocalPipeline {
             }
             case LOCAL_CHAINING:
                 return chaining(w, eps);
+            case DUCHI: // numeric means (family mean; docs/local-accuracy.md)
+            case PIECEWISE:
+            case HYBRID:
+                return new LocalPipeline(w, io.privacygateway.mechanisms.local.mean.MeanProtocol.of(w, id, eps), null);
             default:
                 return new LocalPipeline(w, FrequencyOracleProtocol.of(w, id, eps), null);
         }

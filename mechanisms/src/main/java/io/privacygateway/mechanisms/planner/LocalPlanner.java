@@ -53,6 +53,12 @@ public final class LocalPlanner {
     /** The candidates considered for a local-mode workload. */
     public static List<Candidate> candidates(WorkloadSpec spec) {
         List<Candidate> out = new ArrayList<>();
+        if (spec.family() == QueryFamily.MEAN) { // numeric means: only the scalar randomizers answer them
+            for (MechanismId id : MechanismId.MEAN_MECHANISMS) {
+                out.add(new Candidate(id, null, null));
+            }
+            return out;
+        }
         out.add(new Candidate(MechanismId.LOCAL_PROJECTION, null, null));
         List<Alpha> alphas = new ArrayList<>();
         if (spec.alpha() != null) {
@@ -97,6 +103,9 @@ public final class LocalPlanner {
             throw new IllegalArgumentException("n must be >= 1, got " + n);
         }
         List<ReferenceData> refs = ReferenceData.all();
+        if (spec.family() == QueryFamily.MEAN) {
+            return planMean(spec, epsilon, n, candidates, refs);
+        }
         int size = candidates.size();
         LocalPipeline[] pipelines = new LocalPipeline[size];
         String[] notes = new String[size];
@@ -142,6 +151,42 @@ public final class LocalPlanner {
                 "simulation: " + TRIALS + " trials × " + Math.min(n, SIMULATED_REPORTS)
                         + " reports per reference distribution, noise rescaled to n; closed forms for the unprojected"
                         + " error and the §3 bound");
+    }
+
+    // ---- numeric means (family mean; docs/local-accuracy.md) -------------------------------------------------
+
+    /**
+     * The mean family's plan, all in closed form: each randomizer's exact variance {@code Var(t̂ | x)} averaged
+     * over each reference distribution of the levels gives the RMS error of the unprojected mean at n,
+     * {@code (hi − lo)/2 · √(Σ_x h_x Var(t̂|x) / n)} (clipping to {@code [lo, hi]} can only lower it); the
+     * unprojected and bound columns are the worst case over levels, {@code (hi − lo)/2 · √(V_max/n)}.
+     */
+    private static Plan planMean(WorkloadSpec spec, Epsilon epsilon, long n, List<Candidate> candidates,
+            List<ReferenceData> refs) {
+        Domain.Range range = (Domain.Range) spec.domain();
+        double half = (range.hi() - range.lo()) / 2;
+        List<Prediction> preds = new ArrayList<>();
+        for (Candidate c : candidates) {
+            io.privacygateway.mechanisms.local.mean.ScalarRandomizer r;
+            try {
+                r = io.privacygateway.mechanisms.local.mean.MeanProtocol.randomizer(c.id(), range.levels(), epsilon);
+            } catch (IllegalArgumentException e) {
+                preds.add(new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
+                        Double.POSITIVE_INFINITY));
+                continue;
+            }
+            double[] simulated = new double[refs.size()];
+            for (int i = 0; i < refs.size(); i++) {
+                simulated[i] = half * Math.sqrt(r.varianceUnder(refs.get(i).frequencies(range.levels())) / n);
+            }
+            double worst = half * Math.sqrt(r.worstVariance() / n);
+            preds.add(new Prediction(c, true, "", worst, worst, simulated, Double.NaN));
+        }
+        List<Prediction> list = withRegrets(preds, refs.size());
+        Prediction choice = choose(list);
+        return new Plan(epsilon.value(), n, refs, list, choice, choice.candidate().apply(spec, epsilon, n),
+                "closed form: each randomizer's exact variance per level, averaged over each reference distribution"
+                        + " (worst case over levels for the unprojected and bound columns)");
     }
 
     static List<Prediction> withRegrets(List<Prediction> preds, int refs) {

@@ -81,6 +81,17 @@ public final class ErrorBars {
      */
     public static Bounds compute(double[] published, double[] unprojected, double[] standardErrors,
             double[] perCoordinateBias, LevelNoise[] levels, double biasBound, ConfidenceLevel confidence) {
+        return compute(published, unprojected, standardErrors, perCoordinateBias, levels, biasBound, confidence, 0, 1);
+    }
+
+    /**
+     * As {@link #compute(double[], double[], double[], double[], LevelNoise[], double, ConfidenceLevel)}, with the
+     * bars clipped to {@code [clipLo, clipHi]} instead of [0, 1] (the mean family: the range {@code [lo, hi]},
+     * which contains every coordinate of K).
+     */
+    public static Bounds compute(double[] published, double[] unprojected, double[] standardErrors,
+            double[] perCoordinateBias, LevelNoise[] levels, double biasBound, ConfidenceLevel confidence,
+            double clipLo, double clipHi) {
         int m = published.length;
         double z = confidence.twoSidedZ();
         double[] lo = new double[m];
@@ -88,8 +99,8 @@ public final class ErrorBars {
         for (int q = 0; q < m; q++) {
             double h = Math.abs(published[q] - unprojected[q]) + z * standardErrors[q]
                     + (perCoordinateBias == null ? 0 : perCoordinateBias[q]);
-            lo[q] = Math.max(0, published[q] - h);
-            hi[q] = Math.min(1, published[q] + h);
+            lo[q] = Math.max(clipLo, published[q] - h);
+            hi[q] = Math.min(clipHi, published[q] + h);
         }
         double expected = biasBound;
         double atConfidence = biasBound;

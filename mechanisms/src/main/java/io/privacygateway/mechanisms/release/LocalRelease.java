@@ -106,13 +106,24 @@ public final class LocalRelease {
         for (int q = 0; q < m; q++) {
             se[q] = Math.sqrt(seSq[q]);
         }
+        // bars are clipped to a box containing K: [0, 1] for the linear families, [lo, hi] for a mean
+        double clipLo = workload.spec().domain() instanceof io.privacygateway.mechanisms.workload.Domain.Range r
+                ? r.lo() : 0;
+        double clipHi = workload.spec().domain() instanceof io.privacygateway.mechanisms.workload.Domain.Range r
+                ? r.hi() : 1;
         ErrorBars.Bounds b = ErrorBars.compute(published, unprojected, se, perCoordinateBias, noise, est.biasBound(),
-                workload.spec().confidence());
+                workload.spec().confidence(), clipLo, clipHi);
         double trivial = feasibleDiameter / Math.sqrt(m);
-        return new Answer(protocol.id(), PrivacyCost.pure(protocol.epsilon()), n, workload.queryLabels(), published,
+        Answer answer = new Answer(protocol.id(), PrivacyCost.pure(protocol.epsilon()), n, workload.queryLabels(), published,
                 Optional.of(unprojected), Optional.of(se), b.lower(), b.upper(), workload.spec().confidence().value(),
                 Math.min(trivial, b.expectedRmsError()), Math.min(trivial, b.rmsErrorBoundAtConfidence()), details,
                 workload.contentHash());
+        if (workload.spec().domain() instanceof io.privacygateway.mechanisms.workload.Domain.Range) {
+            // the mean family also publishes its one number and its bar as named scalars (docs/local-accuracy.md)
+            answer = answer.withExtras(new Answer.Extras(List.of(), java.util.Map.of("mean", published[0],
+                    "lower", b.lower()[0], "upper", b.upper()[0], "standardError", se[0]), OptionalDouble.empty()));
+        }
+        return answer;
     }
 
     private synchronized LevelGeometry geometryOf(PointSet hull) {

@@ -46,6 +46,8 @@ public final class CanonicalForm {
             d.put("buckets", b.edges());
         } else if (dom instanceof Domain.Attributes a) {
             d.put("attributes", a.names());
+        } else if (dom instanceof Domain.Range r) {
+            d.put("range", new TreeMap<>(Map.of("lo", r.lo(), "hi", r.hi(), "levels", (long) r.levels())));
         } else if (dom instanceof Domain.Grid g) {
             List<Map<String, Object>> fs = new java.util.ArrayList<>();
             for (Domain.Grid.Axis a : g.features()) {

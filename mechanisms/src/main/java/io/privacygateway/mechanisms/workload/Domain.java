@@ -9,7 +9,8 @@ import java.util.Set;
  * a violated rule is an {@link InvalidWorkloadException} naming the field as written in a workload file
  * ({@code domain.labels}, {@code domain.buckets[3]}, ...).
  */
-public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Attributes, Domain.Points, Domain.Grid {
+public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Attributes, Domain.Points, Domain.Grid,
+        Domain.Range {
 
     /** The field name of this kind in a workload file ({@code labels}, {@code buckets}, ...). */
     String kind();
@@ -397,6 +398,65 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
                 }
                 return best;
             }
+        }
+    }
+
+    // ---- numeric means: a bounded scalar (family mean; docs/local-accuracy.md) ---------------------------------
+
+    /**
+     * A bounded scalar {@code v ∈ [lo, hi]} (family mean), represented on {@code levels} equally spaced levels
+     * {@code lo + (hi − lo)·x/(levels − 1)}, {@code x = 0..levels−1} (the universe): a raw value is mapped to the
+     * nearest level (the lower on a tie), so the represented value is within {@code (hi − lo)/(2(levels − 1))}
+     * of the raw one. The default 1025 levels make {@code levels − 1} a power of two, which keeps the piecewise
+     * mechanism's start rounding exact.
+     *
+     * @param lo the lower bound (finite, magnitude at most 1e12)
+     * @param hi the upper bound ({@code > lo}, finite, magnitude at most 1e12)
+     * @param levels the number of levels in {@code [2, 65536]}
+     */
+    record Range(double lo, double hi, int levels) implements Domain {
+        /** The default number of levels. */
+        public static final int DEFAULT_LEVELS = 1025;
+
+        public Range {
+            for (String f : new String[] {"lo", "hi"}) {
+                double v = f.equals("lo") ? lo : hi;
+                if (!Double.isFinite(v) || Math.abs(v) > 1e12) {
+                    throw new InvalidWorkloadException("domain.range." + f, "must be a finite number of magnitude at"
+                            + " most 1e12, got " + v);
+                }
+            }
+            if (!(hi > lo)) {
+                throw new InvalidWorkloadException("domain.range.hi", "must be greater than lo (" + lo + "), got " + hi);
+            }
+            if (levels < 2 || levels > 65536) {
+                throw new InvalidWorkloadException("domain.range.levels", "must be in [2, 65536], got " + levels);
+            }
+        }
+
+        /** A range with {@link #DEFAULT_LEVELS}. */
+        public static Range of(double lo, double hi) {
+            return new Range(lo, hi, DEFAULT_LEVELS);
+        }
+
+        /** The value of level {@code x}. */
+        public double valueOf(int x) {
+            return x == levels - 1 ? hi : lo + (hi - lo) * x / (levels - 1);
+        }
+
+        /** The nearest level of a raw value (the lower on a tie), or −1 if it is not a number in {@code [lo, hi]}. */
+        public int levelOf(double v) {
+            if (!Double.isFinite(v) || v < lo || v > hi) {
+                return -1;
+            }
+            double pos = (v - lo) / (hi - lo) * (levels - 1);
+            int below = (int) Math.min(levels - 1, Math.floor(pos));
+            return below < levels - 1 && pos - below > 0.5 ? below + 1 : below;
+        }
+
+        @Override
+        public String kind() {
+            return "range";
         }
     }
 

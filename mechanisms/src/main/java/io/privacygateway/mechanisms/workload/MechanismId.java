@@ -63,7 +63,18 @@ public enum MechanismId {
     /** ERM: noisy (full-batch) gradient descent under zCDP, purified. */
     ERM_DPSGD("purified-dpsgd", Mode.CENTRAL),
     /** ERM baseline: output perturbation of the regularized minimiser with discrete Laplace noise. */
-    ERM_OUTPUT_PERTURBATION("output-perturbation", Mode.CENTRAL);
+    ERM_OUTPUT_PERTURBATION("output-perturbation", Mode.CENTRAL),
+
+    // ---- numeric means (family mean, local mode; docs/local-accuracy.md) ------------------------------------
+    /** Mean: Duchi et al.'s one-bit randomizer of a bounded scalar. */
+    DUCHI("duchi", Mode.LOCAL),
+    /** Mean: the piecewise mechanism of Wang et al. (ICDE 2019), discretised. */
+    PIECEWISE("piecewise", Mode.LOCAL),
+    /** Mean: the hybrid of the piecewise mechanism and Duchi et al.'s (Wang et al., ICDE 2019). */
+    HYBRID("hybrid", Mode.LOCAL);
+
+    /** The mechanisms of the mean family (local mode; {@code auto} chooses among them). */
+    public static final java.util.List<MechanismId> MEAN_MECHANISMS = java.util.List.of(DUCHI, PIECEWISE, HYBRID);
 
     private final String wireName;
     private final Mode mode;

@@ -22,7 +22,11 @@ public enum QueryFamily {
     /** Ordinary least squares of a bounded response on bounded features (a grid); the answer is θ. */
     REGRESSION("regression", null),
     /** A convex model (logistic regression) fitted to a grid of features and a binary label; the answer is θ. */
-    ERM("erm", null);
+    ERM("erm", null),
+
+    // ---- numeric means (local mode; docs/local-accuracy.md) -------------------------------------------------
+    /** The mean of a bounded scalar in {@code [lo, hi]} (a range domain); K is the interval {@code [lo, hi]}. */
+    MEAN("mean", FeasibleSetShape.HULL);
 
     private final String wireName;
     private final FeasibleSetShape shape;

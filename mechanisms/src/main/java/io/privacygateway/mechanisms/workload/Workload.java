@@ -163,6 +163,15 @@ public final class Workload {
                     ul.add(sb.append(fmt(g.responseOf(x))).toString());
                 }
             }
+            case MEAN -> {
+                Domain.Range r = (Domain.Range) dom;
+                ql.add("mean");
+                rows = new double[r.levels()][1];
+                for (int x = 0; x < r.levels(); x++) {
+                    rows[x][0] = r.valueOf(x);
+                    ul.add(fmt(r.valueOf(x)));
+                }
+            }
             default -> {
                 Domain.Points p = (Domain.Points) dom;
                 ul.addAll(p.labels());
@@ -255,6 +264,19 @@ public final class Workload {
         Domain dom = spec.domain();
         if (dom instanceof Domain.Grid g) {
             return encodeGrid(g, v);
+        }
+        if (dom instanceof Domain.Range r) { // family mean: the nearest level
+            double x;
+            try {
+                x = Double.parseDouble(v);
+            } catch (NumberFormatException e) {
+                throw new InvalidValueException("not a number: \"" + v + "\"");
+            }
+            int level = r.levelOf(x);
+            if (level < 0) {
+                throw new InvalidValueException("value " + v + " is outside [" + fmt(r.lo()) + ", " + fmt(r.hi()) + "]");
+            }
+            return level;
         }
         if (dom instanceof Domain.Labels || dom instanceof Domain.Points) {
             Integer i = labelIndex.get(v);

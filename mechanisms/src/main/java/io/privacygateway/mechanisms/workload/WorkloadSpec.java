@@ -113,6 +113,7 @@ public record WorkloadSpec(
         require(expectedReportsPerWindow >= 0 && expectedReportsPerWindow <= Long.MAX_VALUE / 4,
                 "expectedReportsPerWindow", "must be in [1, " + Long.MAX_VALUE / 4 + "], got " + expectedReportsPerWindow);
         checkAnalytics(family, domain, mode, mechanism, model);
+        checkMean(family, mode, mechanism);
         checkWide(family, domain, marginalWay, mechanism, modeParameters, window);
     }
 
@@ -122,6 +123,20 @@ public record WorkloadSpec(
      */
     public boolean isWide() {
         return mechanism.isWide();
+    }
+
+    // ---- numeric means (family mean; docs/local-accuracy.md) -------------------------------------------------
+
+    private static void checkMean(QueryFamily family, Mode mode, MechanismId mechanism) {
+        if (family == QueryFamily.MEAN) {
+            require(mode == Mode.LOCAL, "mode", "family mean runs in local mode only, got " + mode.wireName());
+            require(mechanism == MechanismId.AUTO || MechanismId.MEAN_MECHANISMS.contains(mechanism), "mechanism",
+                    "\"" + mechanism.wireName() + "\" does not answer family mean (its mechanisms: duchi, piecewise,"
+                            + " hybrid)");
+        } else {
+            require(!MechanismId.MEAN_MECHANISMS.contains(mechanism), "mechanism", "\"" + mechanism.wireName()
+                    + "\" answers family mean only, family is " + family.wireName());
+        }
     }
 
     /** A builder with the defaults of a workload file: local mode, {@code auto}, confidence 0.95, optimal split. */
@@ -641,6 +656,7 @@ public record WorkloadSpec(
             case POINTS -> domain instanceof Domain.Points;
             case MODE -> domain instanceof Domain.Labels;
             case REGRESSION, ERM -> domain instanceof Domain.Grid;
+            case MEAN -> domain instanceof Domain.Range;
         };
         if (!ok) {
             throw new InvalidWorkloadException("domain", "family " + family.wireName() + " needs "
@@ -651,6 +667,7 @@ public record WorkloadSpec(
                         case POINTS -> "points";
                         case MODE -> "labels";
                         case REGRESSION, ERM -> "features and a response";
+                        case MEAN -> "a range {lo, hi}";
                     } + ", got " + domain.kind());
         }
     }
@@ -701,6 +718,10 @@ public record WorkloadSpec(
                 Domain.Grid g = (Domain.Grid) domain;
                 universe = g.cellCount();
                 m = g.dimension();
+            }
+            case MEAN -> {
+                universe = ((Domain.Range) domain).levels();
+                m = 1;
             }
             default -> {
                 Domain.Points p = (Domain.Points) domain;

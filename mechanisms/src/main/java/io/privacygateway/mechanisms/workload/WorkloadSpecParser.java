@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * <pre>
  * id: screen-usage            # [A-Za-z0-9._-]{1,100}
  * version: 1                  # >= 1
- * family: histogram           # histogram | cdf | range | marginals | points | mode | regression | erm
+ * family: histogram           # histogram | cdf | range | marginals | points | mode | regression | erm | mean
  * domain:                     # exactly one of:
  *   labels: [social, video]   #   histogram
  *   buckets: [0, 10, 50, 100] #   histogram, cdf, range (k+1 increasing edges)
@@ -29,6 +29,7 @@ import java.util.TreeSet;
  *   features:                 #   regression, erm: numeric axes, each buckets (edges) or values
  *     - {name: x1, buckets: [0, 1, 2]}
  *   response: {name: y, values: [0, 1]}
+ *   range: {lo: 0, hi: 120, levels: 1025}   #   mean (levels optional, default 1025)
  * model: {loss: logistic, radius: 4, regularization: 0.001}   # erm only
  * queries:                    # marginals: way (k); points: labels of the m coordinates (optional)
  *   way: 3
@@ -207,7 +208,7 @@ public final class WorkloadSpecParser {
 
     /** Maps the domain tree (exactly one kind, as the family requires) onto a {@link Domain}, which validates it. */
     private static Domain domain(QueryFamily family, Map<?, ?> d) {
-        checkKnown("domain.", d, Set.of("labels", "buckets", "attributes", "points", "features", "response"));
+        checkKnown("domain.", d, Set.of("labels", "buckets", "attributes", "points", "features", "response", "range"));
         Set<String> present = new TreeSet<>();
         for (Object k : d.keySet()) {
             present.add(String.valueOf(k));
@@ -219,6 +220,7 @@ public final class WorkloadSpecParser {
             case POINTS -> Set.of("points");
             case MODE -> Set.of("labels");
             case REGRESSION, ERM -> Set.of("features", "response");
+            case MEAN -> Set.of("range");
         };
         if (family == QueryFamily.REGRESSION || family == QueryFamily.ERM) {
             if (!present.equals(allowed)) {
@@ -242,6 +244,7 @@ public final class WorkloadSpecParser {
                 yield new Domain.Buckets(edges);
             }
             case "attributes" -> new Domain.Attributes(strings(d, "domain.", "attributes"));
+            case "range" -> range(d);
             default -> {
                 List<?> raw = list(d, "domain.", "points");
                 List<String> labels = new ArrayList<>();
@@ -263,6 +266,18 @@ public final class WorkloadSpecParser {
                 yield new Domain.Points(labels, answers);
             }
         };
+    }
+
+    /** Maps {@code domain.range} ({@code {lo, hi, levels?}}) onto a {@link Domain.Range} (family mean). */
+    private static Domain.Range range(Map<?, ?> d) {
+        Object r = required(d, "domain.", "range");
+        if (!(r instanceof Map<?, ?> m)) {
+            throw new InvalidWorkloadException("domain.range", "must be a map {lo, hi, levels}, got " + r);
+        }
+        checkKnown("domain.range.", m, Set.of("lo", "hi", "levels"));
+        int levels = m.containsKey("levels") ? (int) integer(m, "domain.range.", "levels", 2, 65536)
+                : Domain.Range.DEFAULT_LEVELS;
+        return new Domain.Range(number(m, "domain.range.", "lo"), number(m, "domain.range.", "hi"), levels);
     }
 
     /** Maps {@code domain.features} and {@code domain.response} onto a {@link Domain.Grid}. */

@@ -67,7 +67,8 @@ class LocalPipelineTest {
         List<Arguments> out = new ArrayList<>();
         for (WorkloadSpec s : List.of(hist, cdf, marg)) {
             for (MechanismId id : MechanismId.values()) {
-                if (id == MechanismId.AUTO || id.mode() != io.privacygateway.mechanisms.workload.Mode.LOCAL) {
+                if (id == MechanismId.AUTO || id.mode() != io.privacygateway.mechanisms.workload.Mode.LOCAL
+                        || MechanismId.MEAN_MECHANISMS.contains(id)) { // the mean family's own (MeanProtocolTest)
                     continue;
                 }
                 if (id == MechanismId.TREE && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.CDF) {

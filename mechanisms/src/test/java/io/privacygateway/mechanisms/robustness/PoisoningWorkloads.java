@@ -94,6 +94,10 @@ final class PoisoningWorkloads {
             if (id == MechanismId.TREE && !(s.domain() instanceof io.privacygateway.mechanisms.workload.Domain.Buckets)) {
                 continue;
             }
+            if (MechanismId.MEAN_MECHANISMS.contains(id)
+                    && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.MEAN) {
+                continue; // duchi, piecewise and hybrid answer the mean family only
+            }
             out.add(id);
         }
         return out;

@@ -20,15 +20,15 @@ import java.math.RoundingMode;
  * {@code <= L <= e^ε}. The rounding can only lower the ratio, so the mechanism is ε-LDP exactly after
  * rounding, at a utility cost of at most one grid step.
  */
-final class Grid {
-    static final long ONE = DyadicProbability.ONE;
+public final class Grid {
+    public static final long ONE = DyadicProbability.ONE;
     static final BigDecimal ONE_BD = BigDecimal.valueOf(ONE);
     private static final MathContext DOWN = new MathContext(90, RoundingMode.DOWN);
 
     private Grid() {}
 
     /** A certified lower bound {@code L <= e^ε} (about 40 significant digits). */
-    static BigDecimal expLower(Epsilon eps) {
+    public static BigDecimal expLower(Epsilon eps) {
         return ExpBounds.lowerBoundExact(eps.value(), 40);
     }
 
@@ -36,7 +36,7 @@ final class Grid {
      * The largest {@code N ∈ [0, 2^53]} with {@code N · b <= a · (2^53 − N)}, i.e. {@code N <= 2^53 a/(a+b)},
      * for {@code a, b >= 0} not both zero. The inequality is verified exactly.
      */
-    static long largestWithRatio(BigDecimal a, BigDecimal b) {
+    public static long largestWithRatio(BigDecimal a, BigDecimal b) {
         if (a.signum() < 0 || b.signum() < 0 || a.add(b).signum() == 0) {
             throw new IllegalArgumentException("ratio terms must be >= 0 and not both 0, got " + a + ", " + b);
         }
