@@ -2,7 +2,6 @@ package io.privacygateway.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
@@ -13,15 +12,14 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.WindowAnswer;
-import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.testing.RegistryFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The mean family end to end through the real topology (TopologyTestDriver, real embedded registry): reports of
@@ -29,20 +27,9 @@ import org.junit.jupiter.api.Test;
  * bit-for-bit the library's release of the same reports.
  */
 class GatewayMeanTest {
-    static EmbeddedRegistry registry;
-    static SchemaRegistryClient client;
+    @RegisterExtension
+    static final RegistryFixture registry = RegistryFixture.shared();
     static final long T0 = GatewayTopologyTest.T0;
-
-    @BeforeAll
-    static void startRegistry() throws Exception {
-        registry = EmbeddedRegistry.start();
-        client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-    }
-
-    @AfterAll
-    static void stopRegistry() {
-        registry.close();
-    }
 
     static WorkloadSpec spec(String mechanism) {
         Map<String, Object> t = WorkloadSpecParser.tree();
@@ -81,7 +68,7 @@ class GatewayMeanTest {
                         state);
             }
             Answer expected = pipeline.release().release(state, n);
-            try (GatewayDriver g = new GatewayDriver(client, GatewayConfig.builder(1, 1).applicationId("mean-test")
+            try (GatewayDriver g = new GatewayDriver(registry.client(), GatewayConfig.builder(1, 1).applicationId("mean-test")
                     .build(), T0)) {
                 g.register(s, T0);
                 for (LocalReport r : reports) {
