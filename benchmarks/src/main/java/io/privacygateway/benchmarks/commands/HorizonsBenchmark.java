@@ -91,7 +91,7 @@ public final class HorizonsBenchmark {
         int[] nodes = new int[cps];
         double[] predicted = new double[2];
         for (int trial = 0; trial < trials; trial++) {
-            Random data = new Random(7919L * trial);
+            Random data = new Random(7919L * trial); // public benchmark data (seeded for reproducible figures)
             SeededRandomBits bitsTree = new SeededRandomBits(1_000_003L * trial + 1);
             SeededRandomBits bitsBase = new SeededRandomBits(1_000_003L * trial + 2);
             ContinualState st = tree.start(0);

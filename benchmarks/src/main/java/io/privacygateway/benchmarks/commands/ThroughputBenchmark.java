@@ -119,25 +119,23 @@ public final class ThroughputBenchmark {
      * short grace would (correctly) reject many of them as late.
      */
     static WorkloadSpec histogram(String id, int k, String size, String grace) {
-        List<String> labels = new ArrayList<>();
-        for (int i = 0; i < k; i++) {
-            labels.add("v" + i);
-        }
-        Map<String, Object> t = WorkloadSpecParser.tree();
-        t.put("id", id);
-        t.put("version", 1);
-        t.put("family", "histogram");
-        t.put("domain", Map.of("labels", labels));
+        Map<String, Object> t = histogramTree(id, k, size, grace);
         t.put("mechanism", "projection");
         t.put("epsilonPerReport", 1.0);
-        t.put("budget", Map.of("epsilonPerPeriod", 1.0, "period", "1d"));
-        t.put("window", Map.of("size", size, "grace", grace));
-        t.put("expectedReportsPerWindow", 100_000);
         return WorkloadSpecParser.parse(t);
     }
 
     /** The central-mode counterpart of {@link #histogram(String, int, String, String)}: Laplace, add/remove, L = 1. */
     static WorkloadSpec centralHistogram(String id, int k, String size, String grace) {
+        Map<String, Object> t = histogramTree(id, k, size, grace);
+        t.put("mode", "central");
+        t.put("mechanism", "laplace");
+        t.put("central", Map.of("epsilonPerRelease", 1.0, "neighbour", "add-remove", "contributionsPerWindow", 1));
+        return WorkloadSpecParser.parse(t);
+    }
+
+    /** What both modes' benchmark workloads share: k labels, one charge of ε = 1 per day, the window. */
+    private static Map<String, Object> histogramTree(String id, int k, String size, String grace) {
         List<String> labels = new ArrayList<>();
         for (int i = 0; i < k; i++) {
             labels.add("v" + i);
@@ -147,13 +145,10 @@ public final class ThroughputBenchmark {
         t.put("version", 1);
         t.put("family", "histogram");
         t.put("domain", Map.of("labels", labels));
-        t.put("mode", "central");
-        t.put("mechanism", "laplace");
-        t.put("central", Map.of("epsilonPerRelease", 1.0, "neighbour", "add-remove", "contributionsPerWindow", 1));
         t.put("budget", Map.of("epsilonPerPeriod", 1.0, "period", "1d"));
         t.put("window", Map.of("size", size, "grace", grace));
         t.put("expectedReportsPerWindow", 100_000);
-        return WorkloadSpecParser.parse(t);
+        return t;
     }
 
     /** Runs everything; returns the throughput results and the live latency. */
