@@ -98,12 +98,12 @@ public final class ChainingDecomposition {
                 levelSets[0] = nets.net(1);
             } else {
                 int[] prevMap = maps[j - 2];
-                Map<Key, Integer> seen = new HashMap<>();
+                Map<ExactVectorKey, Integer> seen = new HashMap<>();
                 double[] rows = new double[net.length * m];
                 int count = 0;
                 for (int y : net) {
                     double[] v = difference(points, y, prevMap[y]);
-                    Integer row = seen.putIfAbsent(new Key(v), count);
+                    Integer row = seen.putIfAbsent(new ExactVectorKey(v), count);
                     if (row == null) {
                         System.arraycopy(v, 0, rows, count * m, m);
                         rowOfNetPoint[y] = count;
@@ -129,19 +129,6 @@ public final class ChainingDecomposition {
             v[c] = (points.get(y, c) - points.get(p, c)) + 0.0;
         }
         return v;
-    }
-
-    /** Exact-content key for de-duplication (lookup only; never iterated). */
-    private record Key(double[] v) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key other && Arrays.equals(v, other.v);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(v);
-        }
     }
 
     /** The nested nets the decomposition is built from. */

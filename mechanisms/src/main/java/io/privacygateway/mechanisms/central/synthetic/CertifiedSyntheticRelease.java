@@ -60,7 +60,7 @@ public final class CertifiedSyntheticRelease implements WideRelease {
         this.mechanism = mechanism;
         this.data = data;
         this.labels = workload.labels();
-        this.trivialRms = Math.sqrt(2.0 / workload.cellsPerSubset());
+        this.trivialRms = workload.trivialRms();
     }
 
     /**

@@ -132,6 +132,14 @@ public final class MarginalWorkload {
         return 1 << way;
     }
 
+    /**
+     * The RMS error bound that holds whatever the data: each subset's cells are a distribution over
+     * {@link #cellsPerSubset()} values, and two distributions over c values differ by at most √(2/c) in RMS.
+     */
+    public double trivialRms() {
+        return Math.sqrt(2.0 / cellsPerSubset());
+    }
+
     /** {@code C(d,k)·2^k}: the number of answers. */
     public int queryCount() {
         return subsets.length << way;

@@ -79,7 +79,7 @@ public final class PurifiedMwemRelease implements WideRelease {
         this.check = new MaxErrorCheck(settings.contributions(), params.epsilonCheck());
         this.failures = Failures.of(settings.beta(), settings.countPublic());
         this.labels = workload.labels();
-        this.trivialRms = Math.sqrt(2.0 / workload.cellsPerSubset());
+        this.trivialRms = workload.trivialRms();
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.central.worstcase;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.nets.ExactVectorKey;
 import io.privacygateway.mechanisms.param.Require;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -129,7 +130,7 @@ public final class LinfDecomposition {
         List<PointSet> sets = new ArrayList<>();
         List<int[]> index = new ArrayList<>();
         for (int j = 0; j < k; j++) {
-            Map<Key, Integer> seen = new HashMap<>();
+            Map<ExactVectorKey, Integer> seen = new HashMap<>();
             List<double[]> rows = new ArrayList<>();
             int[] idx = new int[n];
             for (int x = 0; x < n; x++) {
@@ -140,10 +141,10 @@ public final class LinfDecomposition {
                         v[q] = (v[q] - prev[q]) + 0.0;
                     }
                 }
-                Integer row = seen.get(new Key(v));
+                Integer row = seen.get(new ExactVectorKey(v));
                 if (row == null) {
                     row = rows.size();
-                    seen.put(new Key(v), row);
+                    seen.put(new ExactVectorKey(v), row);
                     rows.add(v);
                 }
                 idx[x] = row;
@@ -160,10 +161,10 @@ public final class LinfDecomposition {
 
     private static LinfDecomposition binary(PointSet points) {
         int n = points.size();
-        Map<Key, Integer> first = new HashMap<>();
+        Map<ExactVectorKey, Integer> first = new HashMap<>();
         int[] map = new int[n];
         for (int x = 0; x < n; x++) {
-            Integer f = first.putIfAbsent(new Key(points.row(x)), x);
+            Integer f = first.putIfAbsent(new ExactVectorKey(points.row(x)), x);
             map[x] = f == null ? x : f;
         }
         LinfDecomposition d = fromMaps(points, new int[][] {map});
@@ -223,18 +224,6 @@ public final class LinfDecomposition {
             }
         }
         return worst;
-    }
-
-    private record Key(double[] v) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key other && Arrays.equals(v, other.v);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(v);
-        }
     }
 
     public PointSet points() {
