@@ -59,7 +59,10 @@ final class DirectedRounding {
 
     static double mulUp(double a, double b) {
         double p = a * b;
-        if (Double.isInfinite(p) || a == 0 || b == 0) {
+        if (Double.isInfinite(p)) { // a finite product below −MAX_VALUE rounds up to −MAX_VALUE, not −∞
+            return p < 0 && Double.isFinite(a) && Double.isFinite(b) ? -Double.MAX_VALUE : p;
+        }
+        if (a == 0 || b == 0) {
             return p;
         }
         if (Math.abs(p) < TINY) {
@@ -85,10 +88,13 @@ final class DirectedRounding {
     /** {@code a / b} rounded up; {@code b} finite and {@code > 0}. */
     static double divUp(double a, double b) {
         double q = a / b;
-        if (Double.isInfinite(q) || a == 0) {
+        if (Double.isInfinite(q)) { // a finite quotient below −MAX_VALUE rounds up to −MAX_VALUE, not −∞
+            return q < 0 && Double.isFinite(a) ? -Double.MAX_VALUE : q;
+        }
+        if (a == 0) {
             return q;
         }
-        if (Math.abs(q) < TINY) {
+        if (Math.abs(q) < TINY || Math.abs(a) < TINY) { // the residual a − q·b may underflow
             return Math.nextUp(q);
         }
         return Math.fma(-q, b, a) > 0 ? Math.nextUp(q) : q;
@@ -103,7 +109,7 @@ final class DirectedRounding {
         if (a == 0) {
             return q;
         }
-        if (Math.abs(q) < TINY) {
+        if (Math.abs(q) < TINY || Math.abs(a) < TINY) { // the residual a − q·b may underflow
             return Math.nextDown(q);
         }
         return Math.fma(-q, b, a) < 0 ? Math.nextDown(q) : q;
