@@ -210,10 +210,8 @@ public final class Conversions {
     public static double largestRho(double epsilon, LogDelta logDelta) {
         Require.finitePositive("epsilon", epsilon);
         Require.nonNull("logDelta", logDelta);
-        if (zcdpToEpsilon(Double.MAX_VALUE, logDelta) <= epsilon) {
-            return Double.MAX_VALUE; // not reached for finite ε: the conversion of MAX_VALUE overflows to +∞
-        }
-        // Invariant: lo passes the test (0 gives ε = 0), hi fails it.
+        // Invariant: lo passes the test (0 gives ε = 0), hi fails it (the conversion of MAX_VALUE is +∞, rounded
+        // up, above every finite ε).
         long lo = Double.doubleToRawLongBits(0.0);
         long hi = Double.doubleToRawLongBits(Double.MAX_VALUE);
         while (hi - lo > 1) {
@@ -227,8 +225,8 @@ public final class Conversions {
         return Double.longBitsToDouble(lo);
     }
 
-    /** ε(α) at α = 1 + β, every step rounded up; may be negative or +∞. */
-    private static double cksUp(double rho, double l, double beta) {
+    /** ε(α) at α = 1 + β, every step rounded up; may be negative or +∞. Package-private for its test. */
+    static double cksUp(double rho, double l, double beta) {
         double a = mulUp(addUp(1.0, beta), rho);                    // αρ
         double log1pBetaDown = log1pDown(beta);                      // ln α, rounded down
         double b = divUp(subUp(l, log1pBetaDown), beta);             // (L − ln α)/(α − 1)

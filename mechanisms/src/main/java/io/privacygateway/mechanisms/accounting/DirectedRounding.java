@@ -65,8 +65,8 @@ final class DirectedRounding {
         if (a == 0 || b == 0) {
             return p;
         }
-        if (Math.abs(p) < TINY) {
-            return Math.nextUp(p);
+        if (Math.abs(p) < TINY) { // one ulp up, but never above 0 for a negative product
+            return (a > 0) == (b > 0) ? Math.nextUp(p) : Math.min(Math.nextUp(p), 0.0);
         }
         return Math.fma(a, b, -p) > 0 ? Math.nextUp(p) : p;
     }
@@ -79,8 +79,8 @@ final class DirectedRounding {
         if (a == 0 || b == 0) {
             return p;
         }
-        if (Math.abs(p) < TINY) {
-            return Math.nextDown(p);
+        if (Math.abs(p) < TINY) { // one ulp down, but never below 0 for a positive product
+            return (a > 0) == (b > 0) ? Math.max(Math.nextDown(p), 0.0) : Math.nextDown(p);
         }
         return Math.fma(a, b, -p) < 0 ? Math.nextDown(p) : p;
     }
@@ -94,8 +94,8 @@ final class DirectedRounding {
         if (a == 0) {
             return q;
         }
-        if (Math.abs(q) < TINY || Math.abs(a) < TINY) { // the residual a − q·b may underflow
-            return Math.nextUp(q);
+        if (Math.abs(q) < TINY || Math.abs(a) < TINY) { // the residual a − q·b may underflow: one ulp up,
+            return a > 0 ? Math.nextUp(q) : Math.min(Math.nextUp(q), 0.0); // never above 0 for a negative a
         }
         return Math.fma(-q, b, a) > 0 ? Math.nextUp(q) : q;
     }
@@ -109,8 +109,8 @@ final class DirectedRounding {
         if (a == 0) {
             return q;
         }
-        if (Math.abs(q) < TINY || Math.abs(a) < TINY) { // the residual a − q·b may underflow
-            return Math.nextDown(q);
+        if (Math.abs(q) < TINY || Math.abs(a) < TINY) { // the residual a − q·b may underflow: one ulp down,
+            return a > 0 ? Math.max(Math.nextDown(q), 0.0) : Math.nextDown(q); // never below 0 for a positive a
         }
         return Math.fma(-q, b, a) < 0 ? Math.nextDown(q) : q;
     }

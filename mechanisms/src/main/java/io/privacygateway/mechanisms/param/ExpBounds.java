@@ -29,26 +29,32 @@ public final class ExpBounds {
         return Math.exp(x) * UP;
     }
 
+    /** The largest x {@link #lowerBoundExact} accepts ({@code e^700} is near the largest double). */
+    public static final double MAX_EXACT_EXPONENT = 700;
+
     /**
-     * An exact lower bound of {@code e^x} for {@code x >= 0} (x taken as the exact binary value of the
-     * double), correct to about {@code digits} significant digits.
+     * An exact lower bound of {@code e^x} for {@code 0 <= x <= 700} (x taken as the exact binary value of the
+     * double), correct to about {@code digits} significant digits: a partial sum of the Taylor series, whose terms
+     * are all positive and each rounded down, stopped once the terms have started to fall ({@code i > x}) and the
+     * last one is below {@code 10^-(digits+5)} of the sum, so the omitted tail (at most twice the last term there)
+     * is far below the stated precision.
      */
     public static BigDecimal lowerBoundExact(double x, int digits) {
-        if (!(x >= 0 && Double.isFinite(x))) {
-            throw new IllegalArgumentException("x must be a finite number >= 0, got " + x);
+        if (!(x >= 0 && x <= MAX_EXACT_EXPONENT)) {
+            throw new IllegalArgumentException("x must be a finite number in [0, " + MAX_EXACT_EXPONENT + "], got " + x);
         }
+        Require.positive("digits", digits);
         MathContext down = new MathContext(digits + 10, RoundingMode.DOWN);
         BigDecimal bx = new BigDecimal(x);
         BigDecimal term = BigDecimal.ONE;
         BigDecimal sum = BigDecimal.ONE;
         BigDecimal tiny = BigDecimal.ONE.movePointLeft(digits + 5);
-        for (int i = 1; i < 10_000; i++) {
+        for (int i = 1; ; i++) { // ends: for i > x the terms shrink at least geometrically once i > 2x
             term = term.multiply(bx, down).divide(BigDecimal.valueOf(i), down);
             sum = sum.add(term, down);
             if (i > x && term.compareTo(tiny.multiply(sum)) < 0) {
-                break;
+                return sum;
             }
         }
-        return sum;
     }
 }

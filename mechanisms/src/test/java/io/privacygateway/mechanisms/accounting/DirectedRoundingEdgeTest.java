@@ -20,7 +20,9 @@ import org.junit.jupiter.api.Test;
  * <p>Found by this test: {@code divUp}/{@code divDown} trusted the fma residual when the numerator was below
  * the guard but the quotient was not (e.g. {@code 2^-1074 / (2^-969/3)}); the residual underflowed to 0 and
  * the quotient was returned rounded to nearest, on the unsafe side half the time; and {@code mulUp}/{@code divUp}
- * returned −∞ for a finite product or quotient below −MAX_VALUE (an "upper bound" below the value).
+ * returned −∞ for a finite product or quotient below −MAX_VALUE (an "upper bound" below the value); and below the
+ * guard {@code mulDown} and {@code divDown} stepped a positive value that underflowed to 0 down to −2^-1074, so
+ * {@code Conversions.gaussianRho} returned a negative ρ for a σ whose square underflows.
  */
 class DirectedRoundingEdgeTest {
     private static final double TINY = 0x1p-969;
@@ -87,6 +89,7 @@ class DirectedRoundingEdgeTest {
                 // up: the smallest double q with q·b >= a; down: the largest with q·b <= a
                 assertThat(atLeast(up, b, a)).as("%s / %s up is above", a, b).isTrue();
                 assertThat(atMost(down, b, a)).as("%s / %s down is below", a, b).isTrue();
+                assertThat(a > 0 ? down >= 0 : a == 0 || up <= 0).as("%s / %s keeps its sign", a, b).isTrue();
                 if (a == 0 || (Math.abs(a) >= TINY && Math.abs(a / b) >= TINY)) { // tight outside the guard
                     assertThat(atLeast(Math.nextDown(up), b, a)).as("%s / %s up is tight", a, b).isFalse();
                     assertThat(atMost(Math.nextUp(down), b, a)).as("%s / %s down is tight", a, b).isFalse();
@@ -114,10 +117,16 @@ class DirectedRoundingEdgeTest {
     }
 
     private static boolean above(double r, BigDecimal exact) {
+        if (exact.signum() < 0 && r > 0) {
+            return false; // an upper bound of a negative value need not be positive: 0 is one
+        }
         return r == Double.POSITIVE_INFINITY || (r != Double.NEGATIVE_INFINITY && bd(r).compareTo(exact) >= 0);
     }
 
     private static boolean below(double r, BigDecimal exact) {
+        if (exact.signum() > 0 && r < 0) {
+            return false; // a lower bound of a positive value must not turn negative: 0 is one
+        }
         return r == Double.NEGATIVE_INFINITY || (r != Double.POSITIVE_INFINITY && bd(r).compareTo(exact) <= 0);
     }
 
