@@ -104,11 +104,6 @@ public sealed interface CentralParameters permits CentralParameters.Laplace, Cen
             return levelRho.clone();
         }
 
-        /** The Gaussian part's guarantee before purification (never the guarantee of anything published). */
-        public PrivacyCost.Approximate approximateCost() {
-            return new PrivacyCost.Approximate(epsilonApprox, new LogDelta(logDelta));
-        }
-
         /**
          * Purification turns the {@code (ε_apx, δ)} part into pure {@code ε_apx + ε'} (purification paper,
          * Theorem 1; {@code docs/purification-discretised.md} for the grid), composed with the pure count.
