@@ -85,11 +85,18 @@ public final class DiscretePurifier {
         long[] z = cube.purifyToGrid(x, secret);
         long out = 0;
         for (int i = 0; i < bits; i++) {
-            if (z[i] >= 0) {
-                out |= 1L << i;
-            }
+            out |= bitOf(z[i]) << i;
         }
         return out;
+    }
+
+    /**
+     * The bit a purified cube coordinate (grid units, offset from the centre ½) stands for: 1 from the centre
+     * up ({@code z >= 0}), 0 below it. Post-processing; {@link #probabilityUnchangedLowerBound} counts on
+     * exactly this threshold.
+     */
+    static long bitOf(long z) {
+        return z >= 0 ? 1L : 0L;
     }
 
     /**

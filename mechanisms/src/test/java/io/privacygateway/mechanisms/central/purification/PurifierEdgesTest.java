@@ -72,4 +72,27 @@ class PurifierEdgesTest {
         DiscretePurifier dp = new DiscretePurifier(3, EPS, DELTA);
         assertThat(dp.toString()).startsWith("DiscretePurifier(bits=3, Purifier(LINF, d=3, R=1.0");
     }
+
+    @Test
+    void theCubeCentreCountsAsOne() {
+        assertThat(DiscretePurifier.bitOf(0)).isEqualTo(1);
+        assertThat(DiscretePurifier.bitOf(5)).isEqualTo(1);
+        assertThat(DiscretePurifier.bitOf(-1)).isZero();
+    }
+
+    /**
+     * On the coarsest grid (N = 1 grid unit from the centre) flips are likely, so every term of the bound
+     * {@code (1 − ω)·(1 − β^N/(1+β))^d} matters; recomputed here from the noise's β and the cube's parameters.
+     */
+    @Test
+    void theProbabilityThatTheChoiceSurvivesMatchesItsFormula() {
+        DiscretePurifier dp = new DiscretePurifier(3, EPS, DELTA, 1);
+        Purifier cube = dp.cubePurifier();
+        assertThat(cube.gridRadius()).isEqualTo(1.0);
+        double beta = cube.noiseDistribution().beta();
+        double flip = Math.pow(beta, cube.gridRadius()) / (1 + beta);
+        assertThat(flip).isGreaterThan(0.01); // the test has teeth: flips are not negligible here
+        double expected = (1 - cube.omega()) * Math.pow(1 - flip, 3);
+        assertThat(dp.probabilityUnchangedLowerBound()).isCloseTo(expected, org.assertj.core.data.Offset.offset(1e-12));
+    }
 }
