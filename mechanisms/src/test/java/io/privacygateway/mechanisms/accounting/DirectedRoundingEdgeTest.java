@@ -104,10 +104,18 @@ class DirectedRoundingEdgeTest {
             if (x < 0) {
                 continue;
             }
+            if (x == Double.MAX_VALUE) {
+                assertThat(DirectedRounding.sqrtDown(Double.POSITIVE_INFINITY)).isEqualTo(Double.MAX_VALUE);
+                assertThat(DirectedRounding.sqrtUp(Double.POSITIVE_INFINITY)).isEqualTo(Double.POSITIVE_INFINITY);
+            }
             double up = DirectedRounding.sqrtUp(x);
             double down = DirectedRounding.sqrtDown(x);
             assertThat(squareAtLeast(up, x)).as("sqrt %s up is above", x).isTrue();
             assertThat(squareAtMost(down, x)).as("sqrt %s down is below", x).isTrue();
+            assertThat(down).as("sqrt %s down is at most one ulp looser than nearest", x)
+                    .isGreaterThanOrEqualTo(Math.nextDown(Math.sqrt(x)));
+            assertThat(up).as("sqrt %s up is at most one ulp looser than nearest", x)
+                    .isLessThanOrEqualTo(Math.nextUp(Math.sqrt(x)));
             if (x == 0 || x >= TINY) { // tight outside the underflow guard
                 assertThat(x == 0 ? up == 0 : !squareAtLeast(Math.nextDown(up), x)).as("sqrt %s up is tight", x)
                         .isTrue();

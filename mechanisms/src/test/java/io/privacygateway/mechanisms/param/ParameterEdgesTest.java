@@ -98,6 +98,12 @@ class ParameterEdgesTest {
         assertThat(a).isNotEqualTo(Epsilon.of(0.2)).isNotEqualTo("0.1");
         assertThat(a.hashCode()).isNotEqualTo(Epsilon.of(0.2).hashCode());
         assertThat(a.toString()).isEqualTo("ε=0.1");
+        assertThat(a.compareTo(Epsilon.of(0.2))).isNegative();
+        assertThat(Epsilon.of(0.2).compareTo(a)).isPositive();
+        assertThat(a.compareTo(Epsilon.exactly(new BigDecimal("0.10")))).isZero();
+        assertThat(Require.positive("n", 3)).isEqualTo(3);
+        assertThat(ConfidenceLevel.of(0.9).beta()).isCloseTo(0.1, org.assertj.core.data.Offset.offset(1e-15));
+        assertThat(Alpha.of(0.5).value()).isEqualTo(0.5);
         assertThat(Epsilon.of(1.0).exp()).isEqualTo(Math.E);
         assertThat(Epsilon.of(2.0).exp()).isEqualTo(Math.exp(2.0));
     }

@@ -68,6 +68,12 @@ class PurifierEdgesTest {
         Purifier p = new Purifier(LqNorm.L2, new double[] {0.25, -3}, 8.0, EPS, DELTA, 0.5);
         assertThat(p.center()).containsExactly(0.25, -3);
         assertThat(p.diameter()).isEqualTo(8.0);
+        assertThat(p.dimension()).isEqualTo(2);
+        assertThat(p.roundingErrorBound()).isEqualTo(2 * p.gridStep());
+        assertThat(p.expectedL1ErrorBound())
+                .isEqualTo(p.mixingErrorBound() + p.noiseErrorBound() + p.roundingErrorBound());
+        assertThat(p.noiseErrorBound()).isPositive();
+        assertThat(p.mixingErrorBound()).isPositive();
         assertThat(p.toString()).startsWith("Purifier(L2, d=2, R=8.0, ε=1, ");
         DiscretePurifier dp = new DiscretePurifier(3, EPS, DELTA);
         assertThat(dp.toString()).startsWith("DiscretePurifier(bits=3, Purifier(LINF, d=3, R=1.0");
