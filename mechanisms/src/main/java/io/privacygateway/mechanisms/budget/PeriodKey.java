@@ -45,7 +45,7 @@ public record PeriodKey(long lengthMillis, long index) implements Comparable<Per
     public java.util.List<PeriodKey> overlappingOfLength(long lengthMillis) {
         long first = Math.floorDiv(start(), lengthMillis);
         long last = Math.floorDiv(end() - 1, lengthMillis);
-        java.util.List<PeriodKey> out = new java.util.ArrayList<>((int) Math.min(1024, last - first + 1));
+        java.util.List<PeriodKey> out = new java.util.ArrayList<>();
         for (long i = first; i <= last; i++) {
             out.add(new PeriodKey(lengthMillis, i));
         }

@@ -303,8 +303,9 @@ public final class Purifier {
         return norm == LqNorm.L2 ? Math.sqrt(acc) : acc;
     }
 
+    /** {@code ⌊ρ⌋}: no lattice point of the ball has a coordinate beyond it, in every norm. */
     private long coordinateBound() {
-        return norm == LqNorm.L2 ? (long) Math.floor(gridRadius) : lattice.bound();
+        return (long) Math.floor(gridRadius);
     }
 
     /** {@code c + h·z} in real units. */
