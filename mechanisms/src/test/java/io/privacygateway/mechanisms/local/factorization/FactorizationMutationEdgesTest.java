@@ -92,8 +92,37 @@ class FactorizationMutationEdgesTest {
         return g;
     }
 
-    /** tr(M⁻¹ WᵀW), the documented objective. */
+    /**
+     * Whether a symmetric matrix is (numerically) positive definite: every pivot of Gaussian elimination without
+     * pivoting is above 10⁻¹⁰ of the largest diagonal entry (a singular information matrix has pivots at rounding
+     * level).
+     */
+    static boolean positiveDefinite(double[][] a) {
+        int n = a.length;
+        double[][] m = deepCopy(a);
+        double scale = 0;
+        for (int i = 0; i < n; i++) {
+            scale = Math.max(scale, Math.abs(a[i][i]));
+        }
+        for (int c = 0; c < n; c++) {
+            if (!(m[c][c] > 1e-10 * scale)) {
+                return false;
+            }
+            for (int r = c + 1; r < n; r++) {
+                double f = m[r][c] / m[c][c];
+                for (int j = c; j < n; j++) {
+                    m[r][j] -= f * m[c][j];
+                }
+            }
+        }
+        return true;
+    }
+
+    /** tr(M⁻¹ WᵀW), the documented objective; +∞ when M is singular. */
     static double referenceLoss(double[][] q, double[][] w) {
+        if (!positiveDefinite(info(q))) {
+            return Double.POSITIVE_INFINITY;
+        }
         double[][] mi = gaussJordan(info(q));
         double[][] g = gramOf(w);
         double t = 0;
@@ -295,6 +324,17 @@ class FactorizationMutationEdgesTest {
         assertThat(Dense.transpose(new double[][] {{1, 2}})).isDeepEqualTo(new double[][] {{1}, {2}});
     }
 
+    /**
+     * An infinite diagonal entry (infinite variance) inverts to 0 in its row and column, the rest being the inverse
+     * of the finite block: the factorisation never multiplies an entry it has not computed yet by an infinite one.
+     */
+    @Test
+    void inverseSpdWithAnInfiniteDiagonalEntry() {
+        double inf = Double.POSITIVE_INFINITY;
+        assertThat(Dense.inverseSpd(new double[][] {{inf, 0}, {0, 4}})).isDeepEqualTo(new double[][] {{0, 0}, {0, 0.25}});
+        assertThat(Dense.inverseSpd(new double[][] {{4, 0}, {0, inf}})).isDeepEqualTo(new double[][] {{0.25, 0}, {0, 0}});
+    }
+
     // ---------------------------------------------------------------- StrategyOptimizer
 
     /** K must lie strictly inside (0, p): both ends and NaN are rejected, values just inside accepted. */
@@ -462,6 +502,24 @@ class FactorizationMutationEdgesTest {
         int[] halvings = new int[1];
         referenceOptimise(w, 3, 3, 1, 30, 11, halvings);
         assertThat(halvings[0]).as("the path backtracks").isPositive();
+    }
+
+    /**
+     * From seed 7 the first trial step 10⁻³ does not lower the loss: the search must halve it (the projected trials are singular strategies) and
+     * go on rather than stop at the start; the path is the reference one.
+     */
+    @Test
+    void aRejectedFirstStepIsHalvedNotTheEnd() {
+        double eps = 1.0;
+        double k = StrategyOptimizer.defaultK(eps, 4);
+        int[] halvings = new int[1];
+        double[][] ref = referenceOptimise(W3, eps, 4, k, 1, 7, halvings);
+        assertThat(halvings[0]).as("the first step is rejected").isPositive();
+        double[][] start = referenceOptimise(W3, eps, 4, k, 0, 7);
+        assertThat(lossOfS(ref, W3, eps, k)).isLessThan(lossOfS(start, W3, eps, k));
+        StrategyOptimizer opt = new StrategyOptimizer(W3, eps, 4, k);
+        assertMatrixClose(opt.optimise(1, 7), ref, 1e-9, "one iteration");
+        assertMatrixClose(opt.optimise(4, 7), referenceOptimise(W3, eps, 4, k, 4, 7), 1e-9, "four iterations");
     }
 
     /** A constant objective (one value: L = WᵀW whatever s) stops at the start: no trial ever lowers it. */
@@ -682,6 +740,68 @@ class FactorizationMutationEdgesTest {
         }
         assertThatThrownBy(() -> m.randomize(-1, null)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> m.randomize(3, null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * p = 4 outputs: every u maps to the first output whose cumulative weight exceeds u (the search's upper end is
+     * output p − 1, never past it).
+     */
+    @Test
+    void samplingWithFourOutputs() {
+        FactorizationMechanism m = new FactorizationMechanism(prefix(2), Epsilon.of(1), 4, 20, 8, 9);
+        for (int x = 0; x < 2; x++) {
+            long[] cum = new long[4];
+            long c = 0;
+            for (int o = 0; o < 4; o++) {
+                c += m.probability(x, o).multiply(Rational.of(256, 1)).numerator().longValueExact();
+                cum[o] = c;
+            }
+            for (int u = 0; u < 256; u++) {
+                int expected = 0;
+                while (cum[expected] <= u) {
+                    expected++;
+                }
+                int uu = u;
+                assertThat(m.randomize(x, new SecretDraws() {
+                    @Override
+                    public boolean bernoulli(long numerator, int gridBits) {
+                        throw new AssertionError();
+                    }
+
+                    @Override
+                    public int uniformInt(int n) {
+                        return uu;
+                    }
+                })).as("x=%d u=%d", x, u).isEqualTo(expected);
+            }
+        }
+    }
+
+    /**
+     * ε = 10⁻³⁰⁰: e^ε is 1 in double (the strategy is exactly uniform, 2^8/4 = 64 per output, no remainder to
+     * distribute) and the certified bound is exactly 1, so equal weights (ratio exactly 1) pass with no mixing.
+     */
+    @Test
+    void exactlyUniformWeightsPassARatioBoundOfOne() {
+        Epsilon e = Epsilon.of(1e-300);
+        assertThat(Grid.expLower(e).compareTo(BigDecimal.ONE)).isZero();
+        FactorizationMechanism m = new FactorizationMechanism(new double[][] {{1}}, e, 4, 3, 8, 1);
+        assertThat(m.mixing()).isZero();
+        for (int o = 0; o < 4; o++) {
+            assertThat(m.probability(0, o)).isEqualTo(Rational.of(1, 4));
+        }
+        assertThat(m.worstRatio()).isEqualTo(1.0);
+        assertThat(m.estimateFrequencies(new long[] {1, 2, 3, 4}, 10)[0]).isCloseTo(1.0, within(1e-12));
+    }
+
+    /**
+     * 300 outputs on a 2^8 grid: some output always gets weight 0 (256 units for 300 rows), which the exact check
+     * refuses whatever the mixing, so construction fails with the rounding error (not later in the reconstruction).
+     */
+    @Test
+    void moreOutputsThanGridUnitsCannotBePrivate() {
+        assertThatThrownBy(() -> new FactorizationMechanism(new double[][] {{1}}, Epsilon.of(1), 300, 2, 8, 1))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no rounding");
     }
 
     /**

@@ -454,6 +454,25 @@ class MeanMutationEdgesTest {
         assertThat(p.payloadBytes()).isEqualTo(2);
     }
 
+    /** An off-zero range [−50, 150]: half-width (hi − lo)/2 = 100 and mean lo + 100(t̄ + 1). */
+    @Test
+    void offZeroRange() {
+        Map<String, Object> t = WorkloadSpecParser.tree();
+        t.put("id", "temp");
+        t.put("version", 1);
+        t.put("family", "mean");
+        t.put("domain", Map.of("range", Map.of("lo", -50, "hi", 150)));
+        t.put("mechanism", "duchi");
+        t.put("epsilonPerReport", 1.0);
+        t.put("budget", Map.of("epsilonPerPeriod", 4.0, "period", "1d"));
+        t.put("window", Map.of("size", "1m"));
+        MeanProtocol p = MeanProtocol.of(Workload.of(WorkloadSpecParser.parse(t)), MechanismId.DUCHI, Epsilon.of(1));
+        assertThat(p.halfWidth()).isEqualTo(100.0);
+        double c = p.randomizer().estimateOf(1);
+        assertThat(p.estimate(new long[] {1, 3}, 4).levels().get(0).mean()[0]).isCloseTo(-50 + 100 * (c / 2 + 1),
+                within(1e-9));
+    }
+
     /** The payload is the symbol big-endian: hybrid's Duchi + is M + 1 = 1025 = 0x0401. */
     @Test
     void payloadIsTheSymbolBigEndian() {
