@@ -529,6 +529,20 @@ class FactorizationMutationEdgesTest {
         assertThat(opt.loss(new double[][] {{0.1}, {0.2}, {0.7}}, null)).isCloseTo(4, within(1e-12));
         double[][] start = opt.optimise(0, 3);
         assertMatrixClose(opt.optimise(50, 3), start, 1e-12, "no move");
+        // p = 4, seed 1: every trial down to a step below 10⁻¹⁴ lands on a point a few ulps away with exactly the
+        // same loss; a tie is not an improvement, so the result is the start bit for bit
+        StrategyOptimizer four = new StrategyOptimizer(new double[][] {{2}}, 1, 4, 1);
+        double[][] s0 = four.optimise(0, 1);
+        double[][] g = new double[4][1];
+        double loss = four.loss(s0, g);
+        double[][] next = new double[4][1];
+        for (int o = 0; o < 4; o++) {
+            next[o][0] = s0[o][0] - 1e-3 * g[o][0];
+        }
+        four.project(next);
+        assertThat(four.loss(next, null)).isEqualTo(loss);
+        assertThat(next).isNotEqualTo(s0); // a tie at a moved point
+        assertThat(four.optimise(50, 1)).isDeepEqualTo(s0);
     }
 
     static double[][] referenceOptimise(double[][] w, double eps, int p, double k, int iterations, long seed) {
