@@ -457,6 +457,25 @@ class FactorizationMutationEdgesTest {
         assertMatrixClose(d, new double[][] {{0}, {0}, {0.1}}, 1e-12, "K near 0");
     }
 
+    /**
+     * The projection bit for bit (device and gateway must derive the same strategy): 100 halvings of the bracket
+     * [min − 1, max], the lower end moving while the clipped sum exceeds K, then the bracket's midpoint. The
+     * expected bits come from a transcription of that description run outside Java (IEEE doubles): within 2^-53
+     * of the exact projection (the identity for [0.5, 0.5, 0]; [1, 0, 0] for [1.5, 0.2, −0.3]).
+     */
+    @Test
+    void projectionBitsAreTheDocumentedBisection() {
+        StrategyOptimizer opt = new StrategyOptimizer(new double[][] {{1, 1}}, 1, 3, 1);
+        double[][] s = {{0.5, 1.5}, {0.5, 0.2}, {0.0, -0.3}};
+        opt.project(s);
+        assertThat(s[0][0]).isEqualTo(0x1.0000000000001p-1);
+        assertThat(s[1][0]).isEqualTo(0x1.0000000000001p-1);
+        assertThat(s[2][0]).isEqualTo(0x1.0000000000030p-54);
+        assertThat(s[0][1]).isEqualTo(1.0);
+        assertThat(s[1][1]).isEqualTo(0x1p-53);
+        assertThat(s[2][1]).isEqualTo(0.0);
+    }
+
     /** Zero iterations: the start is the seeded uniforms (row-major) projected onto the capped simplex. */
     @Test
     void startIsTheProjectedSeededUniforms() {
