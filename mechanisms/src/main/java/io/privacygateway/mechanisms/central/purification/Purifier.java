@@ -274,6 +274,15 @@ public final class Purifier {
         for (int i = 0; i < dimension; i++) {
             z[i] = (long) clamp(u[i] * lambda, cap);
         }
+        return stepInside(z);
+    }
+
+    /**
+     * Steps the coordinate of largest magnitude (the first on ties) one unit toward the centre until {@code z}
+     * lies in Θ, and returns it. A safety net: after the radial shrink by {@code (1 − 2^-40)} the point is
+     * inside unless rounding in the norm's sum (large {@code d}) ate the margin.
+     */
+    long[] stepInside(long[] z) {
         while (!lattice.contains(z)) {
             int j = 0;
             for (int i = 1; i < dimension; i++) {

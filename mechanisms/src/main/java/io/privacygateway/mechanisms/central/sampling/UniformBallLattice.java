@@ -235,10 +235,9 @@ public final class UniformBallLattice {
                 return sum;
             }
             default: {
-                double work = (double) dimension * bound * (Math.sqrt((double) bound) + 1);
-                if (work > 5e7) {
+                if (!l2SizeWithinLimit(dimension, bound)) {
                     throw new UnsupportedOperationException(
-                            "size() of an l2 lattice ball is only computed for d·M·√M <= 5e7, got d=" + dimension
+                            "size() of an l2 lattice ball is only computed for d·M·(√M+1) <= 5e7, got d=" + dimension
                                     + ", M=" + bound);
                 }
                 int m = (int) bound;
@@ -304,5 +303,13 @@ public final class UniformBallLattice {
     @Override
     public String toString() {
         return "UniformBallLattice(" + norm + ", d=" + dimension + (norm == LqNorm.L2 ? ", M=" : ", N=") + bound + ")";
+    }
+
+    /** The largest work {@code d·M·(√M+1)} for which {@link #size()} counts an l2 ball (seconds at the limit). */
+    static final double MAX_L2_SIZE_WORK = 5e7;
+
+    /** Whether {@link #size()} counts the l2 ball of this dimension and squared radius (the limit itself is in). */
+    static boolean l2SizeWithinLimit(long dimension, long bound) {
+        return (double) dimension * bound * (Math.sqrt((double) bound) + 1) <= MAX_L2_SIZE_WORK;
     }
 }

@@ -83,4 +83,21 @@ class PurifierMutationEdgesTest {
             assertThat(got).as("seed %d", seed).containsExactly(expected);
         }
     }
+
+    /**
+     * The safety net of the rounding to Θ: the largest coordinate (the first on ties) steps toward the centre
+     * until the point is in the ball; a point already inside is returned as it is.
+     */
+    @Test
+    void pointsOutsideTheBallStepTheLargestCoordinateTowardTheCentre() {
+        Purifier p = new Purifier(LqNorm.L2, new double[2], 10.0, Epsilon.of(1.0), LogDelta.ofDelta(1e-6), 0.5, 0);
+        assertThat(p.gridRadius()).isEqualTo(5.0);
+        assertThat(p.stepInside(new long[] {5, 5})).containsExactly(3, 4);
+        assertThat(p.stepInside(new long[] {-5, -5})).containsExactly(-3, -4);
+        assertThat(p.stepInside(new long[] {-7, 0})).containsExactly(-5, 0);
+        assertThat(p.stepInside(new long[] {0, 9})).containsExactly(0, 5);
+        assertThat(p.stepInside(new long[] {3, -4})).containsExactly(3, -4);
+        Purifier cube = new Purifier(LqNorm.LINF, new double[3], 4.0, Epsilon.of(1.0), LogDelta.ofDelta(1e-6), 0.5, 0);
+        assertThat(cube.stepInside(new long[] {1, 3, -3})).containsExactly(1, 2, -2);
+    }
 }
