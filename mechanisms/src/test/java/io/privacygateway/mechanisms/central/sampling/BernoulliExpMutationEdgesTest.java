@@ -3,7 +3,7 @@ package io.privacygateway.mechanisms.central.sampling;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.ScriptedWords;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
 
@@ -14,26 +14,6 @@ import org.junit.jupiter.api.Test;
  * failure came at an odd k; a whole step {@code e^{-1}} fails on an odd word at k = 2.
  */
 class BernoulliExpMutationEdgesTest {
-    /** Scripted words that count how many were drawn. */
-    private static final class Words implements RandomBits {
-        private final long[] w;
-        private int i;
-
-        Words(long... w) {
-            this.w = w;
-        }
-
-        @Override
-        public long nextLong() {
-            assertThat(i).as("words drawn").isLessThan(w.length);
-            return w[i++];
-        }
-
-        int drawn() {
-            return i;
-        }
-    }
-
     private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
 
     /**
@@ -43,7 +23,7 @@ class BernoulliExpMutationEdgesTest {
      */
     @Test
     void aNumeratorBeyondSixtyThreeBitsIsNotTruncated() {
-        Words words = new Words(1L);
+        ScriptedWords words = new ScriptedWords(1L);
         assertThat(BernoulliExp.sample(words, TWO_64, BigInteger.ONE.shiftLeft(62))).isFalse();
         assertThat(words.drawn()).isEqualTo(1);
     }
@@ -54,7 +34,7 @@ class BernoulliExpMutationEdgesTest {
      */
     @Test
     void aDenominatorBeyondSixtyThreeBitsIsNotTruncated() {
-        Words words = new Words(0L, Long.MIN_VALUE);
+        ScriptedWords words = new ScriptedWords(0L, Long.MIN_VALUE);
         assertThat(BernoulliExp.sample(words, BigInteger.ONE, TWO_64)).isTrue();
         assertThat(words.drawn()).isEqualTo(2);
     }
@@ -62,13 +42,13 @@ class BernoulliExpMutationEdgesTest {
     /**
      * γ = 2^62/2^62 on the long path: k = 1 is certain; den·k overflows a long from k = 2 on (2^63 and 3·2^62
      * wrap negative, 2^64 wraps to 0, 5·2^62 wraps to the positive 2^62), so every later step must use the
-     * exact product. Words: k = 2 and k = 3 one word each (0: success), k = 4 two words (0, 0: success), k = 5
+     * exact product. ScriptedWords: k = 2 and k = 3 one word each (0: success), k = 4 two words (0, 0: success), k = 5
      * two words giving 2^62, not below the numerator: failure at odd k, true.
      */
     @Test
     void denominatorTimesKIsNeverTakenFromAWrappedLong() {
         long[] script = {0L, 0L, 0L, 0L, 1L << 61, 0L};
-        Words words = new Words(script);
+        ScriptedWords words = new ScriptedWords(script);
         assertThat(BernoulliExp.sample(words, 1L << 62, 1L << 62)).isTrue();
         assertThat(words.drawn()).isEqualTo(script.length);
     }
@@ -79,11 +59,11 @@ class BernoulliExpMutationEdgesTest {
      */
     @Test
     void aProductOfExactlyTwoToTheSixtyThreeIsFormedExactly() {
-        Words words = new Words(1L);
+        ScriptedWords words = new ScriptedWords(1L);
         assertThat(BernoulliExp.sampleProduct(words, 1L << 32, 1L << 31, 1L << 62)).isFalse();
         assertThat(words.drawn()).isEqualTo(1);
         // the same γ = 2 with both whole steps succeeding, then e^{-0}: true after four words
-        Words twice = new Words(0L, 2L, 0L, 2L);
+        ScriptedWords twice = new ScriptedWords(0L, 2L, 0L, 2L);
         assertThat(BernoulliExp.sampleProduct(twice, 1L << 32, 1L << 31, 1L << 62)).isTrue();
         assertThat(twice.drawn()).isEqualTo(4);
     }
@@ -104,7 +84,7 @@ class BernoulliExpMutationEdgesTest {
     void aDenominatorOfExactlyMaxBitsIsAcceptedAndSampled() {
         long[] script = new long[64];
         script[0] = 1L;
-        Words words = new Words(script);
+        ScriptedWords words = new ScriptedWords(script);
         BigInteger den = BigInteger.ONE.shiftLeft(BernoulliExp.MAX_BITS - 1);
         assertThat(new BernoulliExp(io.privacygateway.mechanisms.random.Rational.of(BigInteger.ONE, den))
                 .sample(words)).isTrue();
@@ -114,7 +94,7 @@ class BernoulliExpMutationEdgesTest {
     /** A zero denominator is refused by name also when the numerator is beyond the long range. */
     @Test
     void aZeroDenominatorIsRefusedWhateverTheNumerator() {
-        assertThatThrownBy(() -> BernoulliExp.sample(new Words(), TWO_64, BigInteger.ZERO))
+        assertThatThrownBy(() -> BernoulliExp.sample(new ScriptedWords(), TWO_64, BigInteger.ZERO))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("need num >= 0 and den >= 1, got 18446744073709551616/0");
     }

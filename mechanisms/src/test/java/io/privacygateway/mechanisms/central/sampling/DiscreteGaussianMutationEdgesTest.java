@@ -2,7 +2,7 @@ package io.privacygateway.mechanisms.central.sampling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.ScriptedWords;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,26 +17,6 @@ import org.junit.jupiter.api.Test;
  * {@code k = 3}; the stop: an odd word failing {@code k = 2}), then the sign word.
  */
 class DiscreteGaussianMutationEdgesTest {
-    /** Scripted words that count how many were drawn. */
-    private static final class Words implements RandomBits {
-        private final long[] w;
-        private int i;
-
-        Words(long... w) {
-            this.w = w;
-        }
-
-        @Override
-        public long nextLong() {
-            assertThat(i).as("words drawn").isLessThan(w.length);
-            return w[i++];
-        }
-
-        int drawn() {
-            return i;
-        }
-    }
-
     /** A word from which the exact uniform sampler (n not a power of two) takes {@code v}. */
     private static long uniform(long v) {
         return v << 1;
@@ -83,7 +63,7 @@ class DiscreteGaussianMutationEdgesTest {
         for (int y : new int[] {8, 2, 1}) {
             for (boolean negative : new boolean[] {false, true}) {
                 long[] script = concat(proposal(y, negative), new long[] {1L}, acceptZero);
-                Words words = new Words(script);
+                ScriptedWords words = new ScriptedWords(script);
                 assertThat(g.sample(words)).as("y=%d negative=%s", y, negative).isZero();
                 assertThat(words.drawn()).isEqualTo(script.length);
             }
@@ -99,7 +79,7 @@ class DiscreteGaussianMutationEdgesTest {
     void theSmallestExponentIsTheExactRational() {
         DiscreteGaussian g = DiscreteGaussian.withSigma2(1, 1L << 60);
         long[] script = concat(proposal(0, false), new long[] {0L, 1L}, proposal(0, false), new long[] {1L});
-        Words words = new Words(script);
+        ScriptedWords words = new ScriptedWords(script);
         assertThat(g.sample(words)).isZero();
         assertThat(words.drawn()).isEqualTo(script.length);
     }
@@ -116,7 +96,7 @@ class DiscreteGaussianMutationEdgesTest {
         assertThat(g.proposalScale()).isEqualTo((1L << 20) + 1);
         long y = (1L << 20) - 1;
         long[] script = {uniform(y), uniform(1L << 20), 1L, 0L, 0L, 1L << 46};
-        Words words = new Words(script);
+        ScriptedWords words = new ScriptedWords(script);
         assertThat(g.sample(words)).isEqualTo(y);
         assertThat(words.drawn()).isEqualTo(script.length);
     }
@@ -129,7 +109,7 @@ class DiscreteGaussianMutationEdgesTest {
     void aVarianceDenominatorOfExactlySixtyTwoBitsIsAccepted() {
         DiscreteGaussian g = DiscreteGaussian.withSigma2(1, (1L << 61) + 1);
         long[] script = {0L, 1L, 0L, uniform(1)};
-        Words words = new Words(script);
+        ScriptedWords words = new ScriptedWords(script);
         assertThat(g.sample(words)).isZero();
         assertThat(words.drawn()).isEqualTo(script.length);
     }

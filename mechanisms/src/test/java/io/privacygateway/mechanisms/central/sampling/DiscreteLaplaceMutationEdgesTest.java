@@ -2,7 +2,7 @@ package io.privacygateway.mechanisms.central.sampling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.ScriptedWords;
 import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
@@ -15,26 +15,6 @@ import org.junit.jupiter.api.Test;
  * {@code y = ⌊(u + 5v)/2⌋} and the sign word; "−0" is rejected.
  */
 class DiscreteLaplaceMutationEdgesTest {
-    /** Scripted words that count how many were drawn. */
-    private static final class Words implements RandomBits {
-        private final long[] w;
-        private int i;
-
-        Words(long... w) {
-            this.w = w;
-        }
-
-        @Override
-        public long nextLong() {
-            assertThat(i).as("words drawn").isLessThan(w.length);
-            return w[i++];
-        }
-
-        int drawn() {
-            return i;
-        }
-    }
-
     /** A word from which the exact uniform sampler (n not a power of two) takes {@code v}. */
     private static long uniform(long v) {
         return v << 1;
@@ -44,7 +24,7 @@ class DiscreteLaplaceMutationEdgesTest {
     private static final long[] E_STEP = {0L, uniform(1)};
 
     private static long sample(long... script) {
-        Words words = new Words(script);
+        ScriptedWords words = new ScriptedWords(script);
         long y = DiscreteLaplace.withScale(5, 2).sample(words);
         assertThat(words.drawn()).as("words drawn").isEqualTo(script.length);
         return y;
@@ -99,7 +79,7 @@ class DiscreteLaplaceMutationEdgesTest {
             script[head.length + 2 * v + 1] = 0L;
             long expected = BigInteger.valueOf(a).multiply(BigInteger.valueOf(v)).add(BigInteger.valueOf(u))
                     .divide(BigInteger.valueOf(b)).longValueExact();
-            Words words = new Words(script);
+            ScriptedWords words = new ScriptedWords(script);
             assertThat(lap.sample(words)).as("u=%d v=%d", u, v).isEqualTo(expected);
             assertThat(words.drawn()).isEqualTo(script.length);
         }
@@ -109,7 +89,7 @@ class DiscreteLaplaceMutationEdgesTest {
     @Test
     void aScaleDenominatorOfExactlySixtyTwoBitsIsAccepted() {
         DiscreteLaplace lap = new DiscreteLaplace(Rational.of(BigInteger.ONE, BigInteger.ONE.shiftLeft(61).add(BigInteger.ONE)));
-        Words words = new Words(0L, 1L, 0L);
+        ScriptedWords words = new ScriptedWords(0L, 1L, 0L);
         assertThat(lap.sample(words)).isZero();
         assertThat(words.drawn()).isEqualTo(3);
     }

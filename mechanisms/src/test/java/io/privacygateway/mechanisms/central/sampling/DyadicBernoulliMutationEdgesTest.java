@@ -2,7 +2,7 @@ package io.privacygateway.mechanisms.central.sampling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.ScriptedWords;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
@@ -15,26 +15,6 @@ import org.junit.jupiter.api.Test;
  * (mutants found by PIT; docs/mutation-testing.md).
  */
 class DyadicBernoulliMutationEdgesTest {
-    /** Scripted words that count how many were drawn. */
-    private static final class Words implements RandomBits {
-        private final long[] w;
-        private int i;
-
-        Words(long... w) {
-            this.w = w;
-        }
-
-        @Override
-        public long nextLong() {
-            assertThat(i).as("words drawn").isLessThan(w.length);
-            return w[i++];
-        }
-
-        int drawn() {
-            return i;
-        }
-    }
-
     /**
      * The expansion of {@code p} in whole 64-bit words, most significant first: {@code p = M·2^-s} with the
      * 53-bit significand {@code M} (or the subnormal unit 2^-1074), so {@code ⌈s/64⌉} words, computed here with
@@ -55,7 +35,7 @@ class DyadicBernoulliMutationEdgesTest {
 
     /** Runs {@code sample} on the script and checks the answer and that every scripted word was drawn. */
     private static void check(DyadicBernoulli b, boolean expected, long... script) {
-        Words words = new Words(script);
+        ScriptedWords words = new ScriptedWords(script);
         assertThat(b.sample(words)).as("p=%s on %s", b.probability(), java.util.Arrays.toString(script))
                 .isEqualTo(expected);
         assertThat(words.drawn()).as("words drawn").isEqualTo(script.length);
