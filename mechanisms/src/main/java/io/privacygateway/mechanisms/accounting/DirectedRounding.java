@@ -23,13 +23,13 @@ import java.math.BigDecimal;
  * </ul>
  * NaN is never produced from finite inputs in the ranges the callers use; callers validate their inputs.
  */
-final class DirectedRounding {
+public final class DirectedRounding {
     /** Below this magnitude the fma residuals may underflow; results are then stepped unconditionally. */
     private static final double TINY = 0x1p-969;
 
     private DirectedRounding() {}
 
-    static double addUp(double a, double b) {
+    public static double addUp(double a, double b) {
         double s = a + b;
         if (Double.isInfinite(s)) {
             return s > 0 || Double.isInfinite(a) || Double.isInfinite(b) ? s : -Double.MAX_VALUE;
@@ -39,7 +39,7 @@ final class DirectedRounding {
         return err > 0 ? Math.nextUp(s) : s;
     }
 
-    static double addDown(double a, double b) {
+    public static double addDown(double a, double b) {
         double s = a + b;
         if (Double.isInfinite(s)) {
             return s < 0 || Double.isInfinite(a) || Double.isInfinite(b) ? s : Double.MAX_VALUE;
@@ -49,15 +49,15 @@ final class DirectedRounding {
         return err < 0 ? Math.nextDown(s) : s;
     }
 
-    static double subUp(double a, double b) {
+    public static double subUp(double a, double b) {
         return addUp(a, -b);
     }
 
-    static double subDown(double a, double b) {
+    public static double subDown(double a, double b) {
         return addDown(a, -b);
     }
 
-    static double mulUp(double a, double b) {
+    public static double mulUp(double a, double b) {
         double p = a * b;
         if (Double.isInfinite(p)) { // a finite product below −MAX_VALUE rounds up to −MAX_VALUE, not −∞
             return p < 0 && Double.isFinite(a) && Double.isFinite(b) ? -Double.MAX_VALUE : p;
@@ -71,7 +71,7 @@ final class DirectedRounding {
         return Math.fma(a, b, -p) > 0 ? Math.nextUp(p) : p;
     }
 
-    static double mulDown(double a, double b) {
+    public static double mulDown(double a, double b) {
         double p = a * b;
         if (Double.isInfinite(p)) {
             return p > 0 ? Double.MAX_VALUE : p;
@@ -86,7 +86,7 @@ final class DirectedRounding {
     }
 
     /** {@code a / b} rounded up; {@code b} finite and {@code > 0}. */
-    static double divUp(double a, double b) {
+    public static double divUp(double a, double b) {
         double q = a / b;
         if (Double.isInfinite(q)) { // a finite quotient below −MAX_VALUE rounds up to −MAX_VALUE, not −∞
             return q < 0 && Double.isFinite(a) ? -Double.MAX_VALUE : q;
@@ -101,7 +101,7 @@ final class DirectedRounding {
     }
 
     /** {@code a / b} rounded down; {@code b} finite and {@code > 0}. */
-    static double divDown(double a, double b) {
+    public static double divDown(double a, double b) {
         double q = a / b;
         if (Double.isInfinite(q)) {
             return q > 0 ? Double.MAX_VALUE : q;
@@ -116,7 +116,7 @@ final class DirectedRounding {
     }
 
     /** {@code √x} rounded up; {@code x >= 0}. */
-    static double sqrtUp(double x) {
+    public static double sqrtUp(double x) {
         double s = Math.sqrt(x);
         if (x == 0 || Double.isInfinite(s)) {
             return s;
@@ -128,7 +128,7 @@ final class DirectedRounding {
     }
 
     /** {@code √x} rounded down; {@code x >= 0}. */
-    static double sqrtDown(double x) {
+    public static double sqrtDown(double x) {
         double s = Math.sqrt(x);
         if (x == 0) {
             return s;
@@ -143,37 +143,37 @@ final class DirectedRounding {
     }
 
     /** An upper bound of {@code ln x}, {@code x > 0}. */
-    static double logUp(double x) {
+    public static double logUp(double x) {
         return x == 1.0 ? 0.0 : Math.nextUp(StrictMath.log(x));
     }
 
     /** A lower bound of {@code ln x}, {@code x > 0}. */
-    static double logDown(double x) {
+    public static double logDown(double x) {
         return x == 1.0 ? 0.0 : Math.nextDown(StrictMath.log(x));
     }
 
     /** An upper bound of {@code ln(1 + x)}, {@code x > −1}. */
-    static double log1pUp(double x) {
+    public static double log1pUp(double x) {
         return x == 0 ? 0.0 : Math.nextUp(StrictMath.log1p(x));
     }
 
     /** A lower bound of {@code ln(1 + x)}, {@code x > −1}. */
-    static double log1pDown(double x) {
+    public static double log1pDown(double x) {
         return x == 0 ? 0.0 : Math.nextDown(StrictMath.log1p(x));
     }
 
     /** An upper bound of {@code e^x}. */
-    static double expUp(double x) {
+    public static double expUp(double x) {
         return x == 0 ? 1.0 : Math.nextUp(StrictMath.exp(x));
     }
 
     /** The smallest double {@code >= v} (may be +∞ above {@code MAX_VALUE}). */
-    static double toDoubleUp(BigDecimal v) {
+    public static double toDoubleUp(BigDecimal v) {
         return io.privacygateway.mechanisms.param.DirectedDoubles.ceil(v);
     }
 
     /** The largest double {@code <= v} (may be −∞ below {@code −MAX_VALUE}). */
-    static double toDoubleDown(BigDecimal v) {
+    public static double toDoubleDown(BigDecimal v) {
         return io.privacygateway.mechanisms.param.DirectedDoubles.floor(v);
     }
 }

@@ -35,9 +35,12 @@ public final class ExpBounds {
     /**
      * An exact lower bound of {@code e^x} for {@code 0 <= x <= 700} (x taken as the exact binary value of the
      * double), correct to about {@code digits} significant digits: a partial sum of the Taylor series, whose terms
-     * are all positive and each rounded down, stopped once the terms have started to fall ({@code i > x}) and the
-     * last one is below {@code 10^-(digits+5)} of the sum, so the omitted tail (at most twice the last term there)
-     * is far below the stated precision.
+     * are all positive and each rounded down, held to {@code digits + 10} significant digits (rounded down) and
+     * stopped at the first term whose addition leaves the sum unchanged. That term is below one unit in the last
+     * place of the sum, so it cannot come while the terms still grow (for {@code i <= x} the i-th term is at least
+     * every earlier one, hence at least {@code 1/(i+1) >= 1/701} of the sum); after it they fall by the ratio
+     * {@code x/(i+1) < 1}, and the omitted tail is at most {@code (i+1)/(i+1−x) <= 702} such terms, far below the
+     * stated precision.
      */
     public static BigDecimal lowerBoundExact(double x, int digits) {
         if (!(x >= 0 && x <= MAX_EXACT_EXPONENT)) {
@@ -48,13 +51,13 @@ public final class ExpBounds {
         BigDecimal bx = new BigDecimal(x);
         BigDecimal term = BigDecimal.ONE;
         BigDecimal sum = BigDecimal.ONE;
-        BigDecimal tiny = BigDecimal.ONE.movePointLeft(digits + 5);
-        for (int i = 1; ; i++) { // ends: for i > x the terms shrink at least geometrically once i > 2x
+        for (int i = 1; ; i++) {
             term = term.multiply(bx, down).divide(BigDecimal.valueOf(i), down);
-            sum = sum.add(term, down);
-            if (i > x && term.compareTo(tiny.multiply(sum)) < 0) {
+            BigDecimal next = sum.add(term, down);
+            if (next.compareTo(sum) == 0) {
                 return sum;
             }
+            sum = next;
         }
     }
 }

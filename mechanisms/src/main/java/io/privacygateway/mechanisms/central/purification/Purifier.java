@@ -1,12 +1,18 @@
 package io.privacygateway.mechanisms.central.purification;
 
+import static io.privacygateway.mechanisms.accounting.DirectedRounding.addUp;
+import static io.privacygateway.mechanisms.accounting.DirectedRounding.divUp;
+import static io.privacygateway.mechanisms.accounting.DirectedRounding.expUp;
+import static io.privacygateway.mechanisms.accounting.DirectedRounding.logDown;
+import static io.privacygateway.mechanisms.accounting.DirectedRounding.mulUp;
+import static io.privacygateway.mechanisms.accounting.DirectedRounding.subUp;
+
 import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
 import io.privacygateway.mechanisms.central.sampling.DyadicBernoulli;
 import io.privacygateway.mechanisms.central.sampling.LqNorm;
 import io.privacygateway.mechanisms.central.sampling.Rationals;
 import io.privacygateway.mechanisms.central.sampling.UniformBallLattice;
 import io.privacygateway.mechanisms.param.Epsilon;
-import io.privacygateway.mechanisms.param.ExpBounds;
 import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
@@ -75,8 +81,8 @@ public final class Purifier {
     public static final double MAX_MAGNITUDE = 1e300;
     public static final double MIN_DIAMETER = 1e-300;
 
-    private static final double SAFETY = 1 + 0x1p-45;
-    private static final double LN2 = Math.log(2);
+    /** The double just below ln 2 (ln 2 = 0.693147180559945309…; this is 0.693147180559945286…). */
+    static final double LN2 = 0x1.62e42fefa39efp-1;
 
     private final LqNorm norm;
     private final int dimension;
@@ -138,11 +144,12 @@ public final class Purifier {
         double lnDelta = logDelta.value();
         double lnOmega = Math.log(omega);
         this.logKappa = (lnDelta - LN2 - lnOmega) / d;
-        // Certified upper bound on ln κ: every rounding in the three subtractions and the division is
-        // at most 2^-52 of (|ln δ| + |ln ω| + 1); Math.log is within 1 ulp.
-        double lnKappaUp = logKappa + (Math.abs(lnDelta) + Math.abs(lnOmega) + 1) * 0x1p-47 / d;
-        lnKappaUp = Math.min(lnKappaUp, 700);
-        this.kappaUpper = lnKappaUp < -700 ? Math.exp(-700) : ExpBounds.upper(lnKappaUp);
+        // Certified upper bound on ln κ = (ln δ − ln 2 − ln ω)/d: ln δ is the exact input, LN2 is below ln 2,
+        // ln ω is bounded below, and every operation rounds up. No clamp is needed: e^x rounded up is a valid
+        // bound for every x (nextUp(0) when it underflows; +∞ when it overflows, and then the cap 2ρ below
+        // is the transport bound).
+        double lnKappaUp = divUp(subUp(subUp(lnDelta, LN2), logDown(omega)), d);
+        this.kappaUpper = expUp(lnKappaUp);
 
         double radius = diameter / 2; // exact
         double s = norm.halfCubeDiagonal(d);
@@ -153,10 +160,12 @@ public final class Purifier {
         this.gridRadius = Math.scalb(radius, gridExponent); // exact: scaling by a power of two
         this.lattice = UniformBallLattice.of(norm, d, latticeBound(norm, gridRadius));
 
-        double alpha = (4 * (gridRadius + s) * kappaUpper + 4 * s + 2) * SAFETY;
+        // Every step rounds up (the multiplications by 2 and 4 are exact), so each bound is at least the
+        // formula's exact value on the same inputs.
+        double alpha = addUp(mulUp(4 * addUp(gridRadius, s), kappaUpper), addUp(4 * s, 2));
         this.transportLq = Math.min(alpha, 2 * gridRadius);
-        this.transportL1 = transportLq * norm.l1Factor(d) * SAFETY;
-        double t = 2 * transportL1 / epsilonPrime.value() * SAFETY;
+        this.transportL1 = mulUp(transportLq, norm.l1Factor(d));
+        double t = divUp(2 * transportL1, epsilonPrime.value());
         if (!(t <= MAX_NOISE_SCALE_GRID_UNITS)) {
             throw new IllegalArgumentException("noise scale 2Δ/ε' must be at most 2^40 grid units, got " + t
                     + " (epsilonPrime=" + epsilonPrime.value() + ", gridExponent=" + gridExponent

@@ -150,13 +150,13 @@ public final class DiscreteGaussian {
         if (s2 >= 1) {
             double corr = 0;
             for (int j = 1; j <= 3; j++) {
-                corr += Math.exp(-2 * Math.PI * Math.PI * s2 * j * j);
+                corr += StrictMath.exp(-2 * Math.PI * Math.PI * s2 * j * j);
             }
             return Math.sqrt(2 * Math.PI * s2) * (1 + 2 * corr);
         }
         double z = 1;
         for (int k = 40; k >= 1; k--) {
-            z += 2 * Math.exp(-(double) k * k / (2 * s2));
+            z += 2 * StrictMath.exp(-(double) k * k / (2 * s2));
         }
         return z;
     }

@@ -269,9 +269,9 @@ public final class UniformBallLattice {
 
     /** The σ² minimising {@code d·ln Z(σ²) + M/(2σ²)} (golden-section search on {@code ln σ²}). */
     static double bestSigma2(int d, long m) {
-        double centre = Math.log((double) m / d);
+        double centre = StrictMath.log((double) m / d);
         double lo = centre - 15;
-        double hi = Math.min(centre + 3, Math.log(0x1p60));
+        double hi = Math.min(centre + 3, StrictMath.log(0x1p60));
         double g = (Math.sqrt(5) - 1) / 2;
         double x1 = hi - g * (hi - lo);
         double x2 = lo + g * (hi - lo);
@@ -292,12 +292,12 @@ public final class UniformBallLattice {
                 f2 = objective(d, m, x2);
             }
         }
-        return Math.exp((lo + hi) / 2);
+        return StrictMath.exp((lo + hi) / 2);
     }
 
     private static double objective(int d, long m, double logSigma2) {
-        double s2 = Math.exp(logSigma2);
-        return d * Math.log(DiscreteGaussian.computeNormaliser(s2)) + m / (2 * s2);
+        double s2 = StrictMath.exp(logSigma2);
+        return d * StrictMath.log(DiscreteGaussian.computeNormaliser(s2)) + m / (2 * s2);
     }
 
     @Override

@@ -20,7 +20,8 @@ import java.math.BigInteger;
  * <p><b>Guarantee.</b> ε-LDP exactly: for every output row, {@code max_x w[o][x] <= L · min_x w[o][x]} with
  * {@code L <= e^ε} a certified lower bound, checked on the integers at construction. The optimiser's real-valued
  * {@code Q} has row ratios at most {@code e^ε}; before rounding it is mixed with the uniform strategy by the smallest
- * {@code λ ∈ {0, 10^-6·2^j}} for which the rounded weights pass the exact check.
+ * {@code λ ∈ {0, 2^-20, 2^-19, …, 1/2, 1}} for which the rounded weights pass the exact check (at λ = 1 every
+ * column is the same, which passes whenever {@code p <= 2^g}, so one always does).
  *
  * <p><b>Unbiasedness.</b> The reconstruction uses the rounded weights, and any left inverse of {@code Q} is unbiased:
  * {@code E[x̂] = x} exactly (up to floating point).
@@ -49,6 +50,10 @@ public final class FactorizationMechanism {
         if (gridBits < 8 || gridBits > 30) {
             throw new IllegalArgumentException("gridBits must be in [8, 30], got " + gridBits);
         }
+        if (outputs > (1L << gridBits)) {
+            throw new IllegalArgumentException("outputs must be at most 2^gridBits = " + (1L << gridBits) + ", got "
+                    + outputs + ": an output with weight 0 cannot pass the ratio check");
+        }
         this.epsilon = epsilon;
         this.values = workload[0].length;
         this.outputs = outputs;
@@ -57,18 +62,14 @@ public final class FactorizationMechanism {
                 StrategyOptimizer.defaultK(epsilon.value(), outputs));
         double[][] q = opt.strategy(opt.optimise(iterations, seed));
         BigDecimal bound = Grid.expLower(epsilon);
-        long[][] w = null;
         double lambda = 0;
-        for (int attempt = 0; attempt < 60; attempt++) {
-            w = round(q, lambda);
-            if (private_(w, bound)) {
-                break;
+        long[][] w = round(q, 0, gridBits);
+        for (int j = -20; !private_(w, bound); j++) { // λ = 2^-20, 2^-19, …, 1/2, 1
+            if (j > 0) { // unreachable: at λ = 1 every column is the same and every weight >= 1 (outputs <= 2^g)
+                throw new IllegalStateException("no rounding of the strategy passed the exact ratio check");
             }
-            w = null;
-            lambda = lambda == 0 ? 1e-6 : lambda * 2;
-        }
-        if (w == null) {
-            throw new IllegalStateException("no rounding of the strategy passed the exact ratio check");
+            lambda = Math.scalb(1.0, j);
+            w = round(q, lambda, gridBits);
         }
         this.mixing = lambda;
         this.weights = w;
@@ -109,7 +110,15 @@ public final class FactorizationMechanism {
         this.reconstruction = Dense.multiply(mi, qtd);
     }
 
-    private long[][] round(double[][] q, double lambda) {
+    /**
+     * The weights {@code ((1−λ)·q + λ/p)·2^g} of each column, floored, then the column's remaining units (so that
+     * it sums to {@code 2^g} exactly) given one each to the outputs with the largest fractional parts (ties to the
+     * lower output). A column may sum to slightly below 1 by rounding, leaving up to p units; more, or a sum above
+     * 1, means it was not a probability column.
+     */
+    static long[][] round(double[][] q, double lambda, int gridBits) {
+        int outputs = q.length;
+        int values = q[0].length;
         long one = 1L << gridBits;
         long[][] w = new long[outputs][values];
         for (int x = 0; x < values; x++) {

@@ -17,6 +17,9 @@ import java.util.SplittableRandom;
  * start: a deterministic function of (W, ε, p, K, iterations), so device and gateway derive the same strategy.
  */
 public final class StrategyOptimizer {
+    /** Halvings of the step per iteration before the descent gives up (2^-40 of the step it started from). */
+    static final int MAX_HALVINGS = 40;
+
     private final double[][] gram;
     private final int n;
     private final int p;
@@ -32,7 +35,7 @@ public final class StrategyOptimizer {
     public StrategyOptimizer(double[][] workload, double epsilon, int outputs, double k) {
         this.n = workload[0].length;
         this.p = outputs;
-        this.e = Math.exp(epsilon);
+        this.e = StrictMath.exp(epsilon);
         this.k = k;
         if (!(k > 0 && k < outputs)) {
             throw new IllegalArgumentException("K must be in (0, p), got " + k);
@@ -52,7 +55,7 @@ public final class StrategyOptimizer {
 
     /** The default K: {@code p/(e^ε + 1)}, subset selection's optimal proportion. */
     public static double defaultK(double epsilon, int outputs) {
-        return outputs / (Math.exp(epsilon) + 1);
+        return outputs / (StrictMath.exp(epsilon) + 1);
     }
 
     /** Q of a parameter matrix s. */
@@ -83,7 +86,7 @@ public final class StrategyOptimizer {
         double[][] next = new double[p][n];
         for (int it = 0; it < iterations; it++) {
             double trial;
-            while (true) {
+            for (int halvings = 0; ; halvings++) { // backtracking: halve the step until the loss falls
                 for (int o = 0; o < p; o++) {
                     for (int i = 0; i < n; i++) {
                         next[o][i] = s[o][i] - step * g[o][i];
@@ -91,7 +94,7 @@ public final class StrategyOptimizer {
                 }
                 project(next);
                 trial = loss(next, null);
-                if (trial < loss || step < 1e-14) {
+                if (trial < loss || halvings == MAX_HALVINGS) {
                     break;
                 }
                 step /= 2;

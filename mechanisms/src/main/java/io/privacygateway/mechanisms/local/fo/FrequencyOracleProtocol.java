@@ -155,13 +155,21 @@ public final class FrequencyOracleProtocol implements LocalProtocol {
                 break;
             }
             u = v;
-            boolean done = Math.abs(next - lambda) <= 1e-6 * Math.abs(next);
+            boolean done = settled(next, lambda);
             lambda = Math.max(lambda, next);
             if (done) {
                 break;
             }
         }
         return Math.max(Math.sqrt(maxVar), 1.05 * Math.sqrt(Math.max(0, lambda)));
+    }
+
+    /**
+     * The power iteration's stop rule: the new Rayleigh quotient is within a relative {@code 10^-6} of the previous
+     * one, the boundary included.
+     */
+    static boolean settled(double next, double previous) {
+        return Math.abs(next - previous) <= 1e-6 * Math.abs(next);
     }
 
     private static double normalize(double[] v) {

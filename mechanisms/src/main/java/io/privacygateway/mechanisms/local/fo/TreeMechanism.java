@@ -125,7 +125,16 @@ public final class TreeMechanism extends AbstractOracle {
         GeneralizedRandomizedResponse grr = new GeneralizedRandomizedResponse(size, eps);
         OptimizedLocalHashing olh = new OptimizedLocalHashing(size, eps, OptimizedLocalHashing.optimalRange(eps),
                 PublicCoins.Stream.TREE_HASH, MechanismId.OLH);
-        return uniformNodeVariance(olh, size, 1) < uniformNodeVariance(grr, size, 1) ? olh : grr;
+        return strictlyBetter(uniformNodeVariance(olh, size, 1), uniformNodeVariance(grr, size, 1)) ? olh : grr;
+    }
+
+    /**
+     * The tie rule of the tree's public design choices: a candidate replaces the current choice only when its
+     * predicted variance is strictly lower, so on a tie the earlier, simpler choice stays (GRR before OLH for a
+     * level, the smaller branching factor).
+     */
+    static boolean strictlyBetter(double candidateVariance, double currentVariance) {
+        return candidateVariance < currentVariance;
     }
 
     private static double uniformNodeVariance(AbstractOracle o, int size, double n) {
@@ -512,7 +521,7 @@ public final class TreeMechanism extends AbstractOracle {
         double bestV = Double.POSITIVE_INFINITY;
         for (int b = 2; b <= Math.min(16, domainSize); b++) {
             double v = new TreeMechanism(domainSize, epsilon, b).averageRangeVariance(1);
-            if (v < bestV) {
+            if (strictlyBetter(v, bestV)) {
                 bestV = v;
                 best = b;
             }

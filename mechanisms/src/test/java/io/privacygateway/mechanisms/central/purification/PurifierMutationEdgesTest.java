@@ -13,42 +13,61 @@ import java.math.RoundingMode;
 import org.junit.jupiter.api.Test;
 
 /**
- * The purifier's transport bound and noise scale against the paper's formula evaluated exactly, and its draw
- * sequence word for word. Written against mutants that shrank a safety factor or changed the sign of the added
- * noise (same law, different outputs): the bounds here must hold above the exact value, not just approximately.
+ * The purifier's transport bound and noise scale against the paper's formula evaluated exactly (above it, and
+ * tightly), the noise-scale limit at its boundary, and its draw sequence word for word. Written against
+ * mutants that changed a term of a bound or changed the sign of the added noise (same law, different outputs).
  */
 class PurifierMutationEdgesTest {
     private static final MathContext MC = new MathContext(60, RoundingMode.HALF_EVEN);
 
-    /** e^{-x} for x >= 0 to 60 digits (Taylor series of e^x, inverted). */
-    private static BigDecimal expNeg(int x) {
-        BigDecimal bx = BigDecimal.valueOf(x);
+    /** ln 2 to 60 digits. */
+    private static final BigDecimal LN2 = new BigDecimal("0.693147180559945309417232121458176568075500134360255254120680");
+
+    /** e^x to 60 digits for |x| <= 50 (Taylor series of e^{|x|}, inverted for negative x). */
+    private static BigDecimal exp(BigDecimal x) {
+        BigDecimal ax = x.abs();
         BigDecimal term = BigDecimal.ONE;
         BigDecimal sum = BigDecimal.ONE;
         for (int i = 1; i < 400; i++) {
-            term = term.multiply(bx, MC).divide(BigDecimal.valueOf(i), MC);
+            term = term.multiply(ax, MC).divide(BigDecimal.valueOf(i), MC);
             sum = sum.add(term, MC);
         }
-        return BigDecimal.ONE.divide(sum, MC);
+        return x.signum() < 0 ? BigDecimal.ONE.divide(sum, MC) : sum;
+    }
+
+    @Test
+    void theLn2ConstantIsTheDoubleJustBelowLn2() {
+        assertThat(new BigDecimal(Purifier.LN2)).isLessThan(LN2);
+        assertThat(new BigDecimal(Math.nextUp(Purifier.LN2))).isGreaterThan(LN2);
     }
 
     /**
-     * With ω = 1/2, κ = (δ/(2ω))^{1/d} = e^{ln δ/d} exactly; the lattice transport bound must be at least
-     * {@code min(4(ρ+s)κ + 4s + 2, 2ρ)} and within 2^-40 of it, and Δ_L at least it times d^{1−1/q}.
-     * ln δ = −1 (d = 1) leaves the κ margin smaller than the final safety factor; ln δ = −10⁴ (d = 1000)
-     * makes the κ margin the larger one: each safety step is checked where it is the one that matters.
+     * κ = (δ/(2ω))^{1/d}, evaluated exactly from ln δ, ln 2 and ln ω; the lattice transport bound must be at least
+     * {@code min(4(ρ+s)κ + 4s + 2, 2ρ)} and within 2^-40 of it, Δ_L at least it times the l1 factor and within
+     * 2^-50 of that, and the noise scale at least 2Δ_L/ε′ and within 2^-29 of it (it is rounded up to 31 bits).
+     * The cases cover each norm, ω = 1/2 (where ln ω cancels ln 2), ω = 1/4 and 1/8, and a dimension where
+     * the κ term is small next to the constant terms.
      */
     @Test
-    void theTransportBoundIsAtLeastThePapersFormulaEvaluatedExactly() {
-        check(-1.0, 1, 1);
-        check(-10_000.0, 1000, 10);
+    void theTransportBoundAndNoiseScaleAreThePapersFormulaRoundedUpTightly() {
+        check(LqNorm.LINF, -1.0, 1, 0.5, 1.0);
+        check(LqNorm.LINF, -10_000.0, 1000, 0.5, 1.0);
+        check(LqNorm.L1, -3.0, 2, 0.25, 0.5);
+        check(LqNorm.L2, -13.8, 3, 0.125, 2.0);
+        check(LqNorm.L2, -40.0, 7, 0.25, 0.1);
+        check(LqNorm.L1, -20.0, 5, 0.5, 3.0);
     }
 
-    private static void check(double lnDelta, int d, int minusLnKappa) {
-        Purifier p = new Purifier(LqNorm.LINF, new double[d], 2.0, Epsilon.of(1.0), new LogDelta(lnDelta), 0.5);
-        BigDecimal kappa = expNeg(minusLnKappa);
+    private static void check(LqNorm norm, double lnDelta, int d, double omega, double epsilonPrime) {
+        Purifier p = new Purifier(norm, new double[d], 2.0, Epsilon.of(epsilonPrime), new LogDelta(lnDelta), omega);
+        // ln κ = (ln δ − ln 2 − ln ω)/d with ω = 2^-k: ln ω = −k ln 2
+        int k = -Math.getExponent(omega);
+        assertThat(Math.scalb(1.0, -k)).isEqualTo(omega);
+        BigDecimal lnKappa = new BigDecimal(lnDelta).subtract(LN2).add(LN2.multiply(BigDecimal.valueOf(k)))
+                .divide(BigDecimal.valueOf(d), MC);
+        BigDecimal kappa = exp(lnKappa);
         BigDecimal rho = new BigDecimal(p.gridRadius());
-        BigDecimal s = new BigDecimal(LqNorm.LINF.halfCubeDiagonal(d));
+        BigDecimal s = new BigDecimal(norm.halfCubeDiagonal(d));
         BigDecimal four = BigDecimal.valueOf(4);
         BigDecimal alpha = four.multiply(rho.add(s)).multiply(kappa).add(four.multiply(s)).add(BigDecimal.valueOf(2));
         BigDecimal exact = alpha.min(rho.multiply(BigDecimal.valueOf(2)));
@@ -57,10 +76,34 @@ class PurifierMutationEdgesTest {
         assertThat(lq).isGreaterThanOrEqualTo(exact);
         assertThat(lq).isLessThanOrEqualTo(exact.multiply(BigDecimal.ONE.add(new BigDecimal(0x1p-40))));
         BigDecimal l1 = new BigDecimal(p.wassersteinBoundGridUnits());
-        BigDecimal lqTimesFactor = lq.multiply(new BigDecimal(LqNorm.LINF.l1Factor(d)));
-        assertThat(l1).isGreaterThan(lqTimesFactor);
-        BigDecimal scale = new BigDecimal(p.noiseScaleGridUnits().numerator()).divide(new BigDecimal(p.noiseScaleGridUnits().denominator()), MC);
-        assertThat(scale).isGreaterThanOrEqualTo(l1.multiply(BigDecimal.valueOf(2)));
+        BigDecimal lqTimesFactor = lq.multiply(new BigDecimal(norm.l1Factor(d)));
+        assertThat(l1).isGreaterThanOrEqualTo(lqTimesFactor);
+        assertThat(l1).isLessThanOrEqualTo(lqTimesFactor.multiply(BigDecimal.ONE.add(new BigDecimal(0x1p-50))));
+        BigDecimal scale = new BigDecimal(p.noiseScaleGridUnits().numerator())
+                .divide(new BigDecimal(p.noiseScaleGridUnits().denominator()), MC);
+        BigDecimal minimum = l1.multiply(BigDecimal.valueOf(2)).divide(new BigDecimal(epsilonPrime), MC);
+        assertThat(scale).isGreaterThanOrEqualTo(minimum);
+        assertThat(scale).isLessThanOrEqualTo(minimum.multiply(BigDecimal.ONE.add(new BigDecimal(0x1p-29))));
+    }
+
+    /**
+     * The noise scale limit is inclusive: an ε′ that makes 2Δ_L/ε′ exactly 2^40 grid units is accepted (with that
+     * scale), the next smaller ε′ is refused.
+     */
+    @Test
+    void aNoiseScaleOfExactlyTheLimitIsAcceptedAndOneStepBeyondIsRefused() {
+        Purifier reference = new Purifier(LqNorm.L2, new double[2], 2.0, Epsilon.of(1.0), LogDelta.ofDelta(1e-6),
+                0.5, 6);
+        double transport = reference.wassersteinBoundGridUnits();
+        double atLimit = Math.scalb(transport, -39); // 2·Δ_L / ε′ = 2^40 exactly (ε′ given as its exact binary value)
+        Purifier limit = new Purifier(LqNorm.L2, new double[2], 2.0, Epsilon.exactly(new BigDecimal(atLimit)), LogDelta.ofDelta(1e-6),
+                0.5, 6);
+        assertThat(limit.wassersteinBoundGridUnits()).isEqualTo(transport);
+        assertThat(limit.noiseScaleGridUnits().doubleValue()).isEqualTo(Purifier.MAX_NOISE_SCALE_GRID_UNITS);
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                .isThrownBy(() -> new Purifier(LqNorm.L2, new double[2], 2.0, Epsilon.exactly(new BigDecimal(Math.nextDown(atLimit))),
+                        LogDelta.ofDelta(1e-6), 0.5, 6))
+                .withMessageContaining("2^40");
     }
 
     /**

@@ -162,6 +162,20 @@ class SamplerEdgesTest {
         }
     }
 
+    /**
+     * The proposal variance is a public design choice that replicas must agree on, so its bits are computed with
+     * StrictMath (the same on every JVM) and pinned here: 80 golden-section steps, ties between the two interior
+     * points moving the upper end. One step more, or ties moving the lower end, changes these values in their
+     * last digits (the cost is flat there, so either would be as good; the pin is about agreement).
+     */
+    @Test
+    void theProposalVarianceBitsArePinned() {
+        assertThat(UniformBallLattice.bestSigma2(1, 2)).isEqualTo(1.999999940435057);
+        assertThat(UniformBallLattice.bestSigma2(2, 5)).isEqualTo(2.49999995015481);
+        assertThat(UniformBallLattice.bestSigma2(3, 5)).isEqualTo(1.6666665968554222);
+        assertThat(UniformBallLattice.bestSigma2(4096, 2306)).isEqualTo(0.5633593599801071);
+    }
+
     private static double cost(int d, long m, double s2) {
         return d * Math.log(DiscreteGaussian.computeNormaliser(s2)) + m / (2 * s2);
     }

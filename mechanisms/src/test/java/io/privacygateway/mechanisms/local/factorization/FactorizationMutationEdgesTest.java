@@ -678,8 +678,8 @@ class FactorizationMutationEdgesTest {
         double[][] q = opt.strategy(opt.optimise(iterations, seed));
         BigDecimal bound = Grid.expLower(e);
         double lambda = 0;
-        for (int j = -1; j < 59; j++) {
-            lambda = j < 0 ? 0 : 1e-6 * Math.pow(2, j);
+        for (int j = -21; j <= 0; j++) {
+            lambda = j < -20 ? 0 : Math.pow(2, j);
             long[][] w = referenceRound(q, lambda, bits);
             if (referencePrivate(w, bound)) {
                 return new Expected(w, lambda);
@@ -701,7 +701,7 @@ class FactorizationMutationEdgesTest {
 
     /**
      * On the coarse 2^8 grid the rounded optimum breaks the exact ratio check, so the mechanism mixes in the
-     * uniform strategy: the weights and λ equal the independent rounding's (the smallest passing λ of 0, 10⁻⁶·2^j).
+     * uniform strategy: the weights and λ equal the independent rounding's (the smallest passing λ of 0, 2^-20, …, 1/2, 1).
      */
     @Test
     void coarseGridNeedsMixingAndRoundsByLargestRemainders() {
@@ -828,13 +828,53 @@ class FactorizationMutationEdgesTest {
     }
 
     /**
-     * 300 outputs on a 2^8 grid: some output always gets weight 0 (256 units for 300 rows), which the exact check
-     * refuses whatever the mixing, so construction fails with the rounding error (not later in the reconstruction).
+     * 300 outputs on a 2^8 grid: some output would always get weight 0 (256 units for 300 rows), which the exact
+     * check refuses whatever the mixing, so construction refuses it up front naming the field; 256 outputs (one
+     * unit each at full mixing) are accepted.
      */
     @Test
     void moreOutputsThanGridUnitsCannotBePrivate() {
         assertThatThrownBy(() -> new FactorizationMechanism(new double[][] {{1}}, Epsilon.of(1), 300, 2, 8, 1))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no rounding");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("outputs must be at most 2^gridBits = 256");
+        FactorizationMechanism full = new FactorizationMechanism(new double[][] {{1}}, Epsilon.of(1), 256, 2, 8, 1);
+        for (int o = 0; o < 256; o++) {
+            assertThat(full.probability(0, o)).isEqualTo(Rational.of(1, 256));
+        }
+    }
+
+    /**
+     * With ε = 10⁻³⁰⁰ the certified bound is exactly 1, so every row must be constant: only full mixing (λ = 1, every
+     * column the same) passes the ratio check, and the mechanism reaches it — where it then stops because a
+     * strategy that is the same for every value carries no information (not because no rounding passed).
+     */
+    @Test
+    void fullMixingIsTheLastResortAndAlwaysPassesTheRatioCheck() {
+        Epsilon e = Epsilon.of(1e-300);
+        assertThatThrownBy(() -> new FactorizationMechanism(prefix(3), e, 6, 20, 8, 3))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("does not identify the data");
+        long[][] w = FactorizationMechanism.round(new double[][] {{0.9, 0.1}, {0.1, 0.9}}, 1.0, 8);
+        assertThat(w).isDeepEqualTo(new long[][] {{128, 128}, {128, 128}});
+        long[][] six = FactorizationMechanism.round(new double[][] {{1, 0}, {0, 0}, {0, 1}, {0, 0}, {0, 0}, {0, 0}},
+                1.0, 8);
+        for (int o = 0; o < 6; o++) {
+            assertThat(six[o]).containsExactly(o < 4 ? 43 : 42, o < 4 ? 43 : 42);
+        }
+    }
+
+    /**
+     * A column that sums to just below 1 by rounding leaves exactly p units after flooring; they are distributed
+     * (largest remainders), not refused. A column summing to more than 1, or short by more than p units, is refused.
+     */
+    @Test
+    void aColumnShortByRoundingGetsItsRemainingUnits() {
+        double below = 0.5 - 1e-9;
+        long[][] w = FactorizationMechanism.round(new double[][] {{below}, {below}}, 0, 8);
+        assertThat(w[0][0]).isEqualTo(128);
+        assertThat(w[1][0]).isEqualTo(128);
+        assertThatThrownBy(() -> FactorizationMechanism.round(new double[][] {{0.49}, {0.49}}, 0, 8))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("column 0 does not sum to 1");
+        assertThatThrownBy(() -> FactorizationMechanism.round(new double[][] {{0.6}, {0.6}}, 0, 8))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("column 0 does not sum to 1");
     }
 
     /**
@@ -876,5 +916,22 @@ class FactorizationMutationEdgesTest {
         }
         double loss = referenceLoss(q, w);
         assertThat(m.perUserTotalVariance()).isCloseTo(loss / n, within(1e-9 * loss));
+    }
+
+    /**
+     * The optimiser is a deterministic function of its inputs, so device and gateway derive the same strategy: its
+     * output is pinned bit for bit (it uses StrictMath, so this holds on every JVM). The pins also fix the
+     * backtracking rule: a trial step is accepted only if it lowers the loss strictly (accepting an exact tie
+     * changes the last bits of both cases here).
+     */
+    @Test
+    void theOptimisersOutputIsPinnedBitForBit() {
+        StrategyOptimizer one = new StrategyOptimizer(new double[][] {{1}}, 1.0, 4, StrategyOptimizer.defaultK(1.0, 4));
+        assertThat(one.optimise(5, 1)).isDeepEqualTo(new double[][] {
+            {0.15357667077288845}, {0.3327968528633086}, {0.5580178491874037}, {0.03137431265637963}});
+        StrategyOptimizer two = new StrategyOptimizer(new double[][] {{1, 0}, {1, 1}}, 2.0, 3,
+                StrategyOptimizer.defaultK(2.0, 3));
+        assertThat(two.optimise(30, 1)).isDeepEqualTo(new double[][] {
+            {0.0, 0.0}, {0.3576087660663527, 0.0}, {0.0, 0.3576087660663527}});
     }
 }

@@ -220,4 +220,15 @@ class FrequencyOracleProtocolMutationEdgesTest {
         assertThat(level.standardErrors()).containsExactly(0, 0);
         assertThat(level.noiseScale()).isZero();
     }
+
+    /** The power iteration stops when the change is at most 10^-6 of the new value, the boundary included. */
+    @Test
+    void thePowerIterationStopsAtARelativeChangeOfExactlyOneMillionth() {
+        assertThat(1e-6 * 1e6).isEqualTo(1.0); // so |10^6 − 999999| = 1 is exactly on the boundary
+        assertThat(FrequencyOracleProtocol.settled(1e6, 999_999)).isTrue();
+        assertThat(FrequencyOracleProtocol.settled(1e6, 1_000_001)).isTrue();
+        assertThat(FrequencyOracleProtocol.settled(1e6, 999_998)).isFalse();
+        assertThat(FrequencyOracleProtocol.settled(-1e6, -999_999)).isTrue();
+        assertThat(FrequencyOracleProtocol.settled(1.0, 0.0)).isFalse();
+    }
 }

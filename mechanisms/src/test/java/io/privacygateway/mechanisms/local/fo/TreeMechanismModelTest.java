@@ -678,4 +678,26 @@ class TreeMechanismModelTest {
                 .hasMessage("state[2] (reports of level 3) must be >= 0, got -1");
         assertThatThrownBy(() -> t.estimate(new long[t.stateLength()], 0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    /** Ties keep the current choice: a candidate must be strictly better (GRR stays before OLH, smaller B first). */
+    @Test
+    void aCandidateReplacesTheCurrentChoiceOnlyWhenStrictlyBetter() {
+        assertThat(TreeMechanism.strictlyBetter(1.0, 1.0)).isFalse();
+        assertThat(TreeMechanism.strictlyBetter(Math.nextDown(1.0), 1.0)).isTrue();
+        assertThat(TreeMechanism.strictlyBetter(Math.nextUp(1.0), 1.0)).isFalse();
+        assertThat(TreeMechanism.strictlyBetter(1e300, Double.POSITIVE_INFINITY)).isTrue();
+    }
+
+    /**
+     * The average range variance, bit for bit, where the summation over prefixes includes the whole domain: its
+     * coefficients are zero in exact arithmetic (the root is fixed) but rounding residues here, so these bits pin
+     * the summation as written (the value itself is checked against brute force in
+     * {@link #averageRangeVarianceIsTheMeanOverAllRangesByBruteForce}). Without the whole-domain prefix the
+     * last bits differ: 11.173126120839893 and 7.699446758168416.
+     */
+    @Test
+    void averageRangeVarianceBitsArePinned() {
+        assertThat(new TreeMechanism(5, Epsilon.of(0.5), 5).averageRangeVariance(1)).isEqualTo(11.17312612083989);
+        assertThat(new TreeMechanism(8, Epsilon.of(1.0), 6).averageRangeVariance(1)).isEqualTo(7.699446758168417);
+    }
 }
