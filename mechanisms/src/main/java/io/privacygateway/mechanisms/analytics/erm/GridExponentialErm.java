@@ -1,6 +1,5 @@
 package io.privacygateway.mechanisms.analytics.erm;
 
-import io.privacygateway.mechanisms.accounting.Composition;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
 import io.privacygateway.mechanisms.analytics.CoefficientAnswers;
@@ -8,7 +7,7 @@ import io.privacygateway.mechanisms.analytics.ExactRationals;
 import io.privacygateway.mechanisms.analytics.LogisticModel;
 import io.privacygateway.mechanisms.analytics.Matrices;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
-import io.privacygateway.mechanisms.analytics.WindowMechanism;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.central.sampling.BernoulliExp;
 import io.privacygateway.mechanisms.param.DirectedDoubles;
 import io.privacygateway.mechanisms.param.Require;
@@ -53,14 +52,12 @@ import java.util.OptionalDouble;
  * (at most {@code n/(2P)} in F) cost accuracy only. Expected proposals: {@code |Θ_h|/Σ_θ e^{−k(Ê(θ)−Ê_min)}}, at
  * most {@code |Θ_h|}.
  */
-public final class GridExponentialErm implements WindowMechanism {
+public final class GridExponentialErm extends AbstractWindowMechanism {
     /** The most grid points. */
     public static final int MAX_POINTS = 1 << 16;
     /** Loss resolution: {@code M = ⌈ℓ_max·P⌉ + 1 <= 2^(LOSS_BITS+1)}. */
     static final int LOSS_BITS = 20;
 
-    private final Workload workload;
-    private final AnalyticsBudget budget;
     private final LogisticModel model;
     private final double[][] points;
     private final double step;
@@ -69,11 +66,9 @@ public final class GridExponentialErm implements WindowMechanism {
     private final double k;
     private final Rational kExact;
     private final double spent;
-    private final PrivacyCost.Pure cost;
 
     public GridExponentialErm(Workload workload, AnalyticsBudget budget) {
-        this.workload = Require.nonNull("workload", workload);
-        this.budget = Require.nonNull("budget", budget);
+        super(MechanismId.ERM_EXPONENTIAL, workload, budget);
         this.model = LogisticModel.of(workload);
         int d = model.grid().dimension();
         int m = (int) Math.floor(Math.pow(MAX_POINTS, 1.0 / d) + 1e-9);
@@ -116,22 +111,7 @@ public final class GridExponentialErm implements WindowMechanism {
         Require.finitePositive("k", k);
         this.kExact = ExactRationals.of(k);
         this.spent = DirectedDoubles.ceil(new BigDecimal(k).multiply(new BigDecimal(sensitivity)));
-        this.cost = new PrivacyCost.Pure(Composition.sumEpsilon(budget.epsilonCount(), spent));
-    }
-
-    @Override
-    public MechanismId id() {
-        return MechanismId.ERM_EXPONENTIAL;
-    }
-
-    @Override
-    public Workload workload() {
-        return workload;
-    }
-
-    @Override
-    public PrivacyCost.Pure cost() {
-        return cost;
+        charge(spent);
     }
 
     /** The grid Θ_h (copies). */
@@ -260,7 +240,7 @@ public final class GridExponentialErm implements WindowMechanism {
         s.put("epsilonSampling", spent);
         List<Answer.LevelDetail> levels = List.of(new Answer.LevelDetail(1, new PrivacyCost.Pure(spent),
                 model.radius(), 1 / (k * lossScale), 0, points.length, OptionalDouble.empty()));
-        return CoefficientAnswers.of(workload, id(), cost, count.published(), theta, err, budget.confidence(), levels,
+        return CoefficientAnswers.of(workload, id(), cost(), count.published(), theta, err, budget.confidence(), levels,
                 s);
     }
 }

@@ -1,6 +1,5 @@
 package io.privacygateway.mechanisms.analytics.erm;
 
-import io.privacygateway.mechanisms.accounting.Composition;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
 import io.privacygateway.mechanisms.analytics.CoefficientAnswers;
@@ -8,9 +7,8 @@ import io.privacygateway.mechanisms.analytics.LogisticModel;
 import io.privacygateway.mechanisms.analytics.Matrices;
 import io.privacygateway.mechanisms.analytics.Noise;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
-import io.privacygateway.mechanisms.analytics.WindowMechanism;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
-import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -43,39 +41,20 @@ import java.util.OptionalDouble;
  * <p><b>Λ</b> = {@code max(ñλ, Λ₀)}, both public given the released count: {@code Λ₀ = √(2√2·ñ·d·L·‖𝒳‖²/(ε·B²))}
  * balances the regularisation bias {@code Λ₀B²/2} against the noise's cost {@code ñ‖𝒳‖·√2·d·L‖𝒳‖/(Λ₀ε)}.
  */
-public final class OutputPerturbationErm implements WindowMechanism {
+public final class OutputPerturbationErm extends AbstractWindowMechanism {
     /** Grid step of the released point, relative to B. */
     static final double GRID = 0x1p-24;
     /** Certified accuracy of the minimiser, relative to the sensitivity {@code L‖𝒳‖/Λ}. */
     static final double TOLERANCE = 1e-3;
 
-    private final Workload workload;
-    private final AnalyticsBudget budget;
     private final LogisticModel model;
     private final double h;
-    private final PrivacyCost.Pure cost;
 
     public OutputPerturbationErm(Workload workload, AnalyticsBudget budget) {
-        this.workload = Require.nonNull("workload", workload);
-        this.budget = Require.nonNull("budget", budget);
+        super(MechanismId.ERM_OUTPUT_PERTURBATION, workload, budget);
         this.model = LogisticModel.of(workload);
         this.h = model.radius() * GRID;
-        this.cost = new PrivacyCost.Pure(Composition.sumEpsilon(budget.epsilonCount(), budget.epsilon()));
-    }
-
-    @Override
-    public MechanismId id() {
-        return MechanismId.ERM_OUTPUT_PERTURBATION;
-    }
-
-    @Override
-    public Workload workload() {
-        return workload;
-    }
-
-    @Override
-    public PrivacyCost.Pure cost() {
-        return cost;
+        charge(budget.epsilon());
     }
 
     /** Λ for a released count. */
@@ -167,7 +146,7 @@ public final class OutputPerturbationErm implements WindowMechanism {
         s.put("laplaceScale", noise.scaleDouble() * h);
         List<Answer.LevelDetail> levels = List.of(new Answer.LevelDetail(1, new PrivacyCost.Pure(budget.epsilon()),
                 model.radius(), Math.sqrt(noise.variance()) * h, 0, counts.length, OptionalDouble.empty()));
-        return CoefficientAnswers.of(workload, id(), cost, count.published(), out, err, budget.confidence(), levels,
+        return CoefficientAnswers.of(workload, id(), cost(), count.published(), out, err, budget.confidence(), levels,
                 s);
     }
 

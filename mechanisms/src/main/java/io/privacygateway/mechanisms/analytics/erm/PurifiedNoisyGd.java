@@ -1,6 +1,5 @@
 package io.privacygateway.mechanisms.analytics.erm;
 
-import io.privacygateway.mechanisms.accounting.Composition;
 import io.privacygateway.mechanisms.accounting.Conversions;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
@@ -11,14 +10,13 @@ import io.privacygateway.mechanisms.analytics.Matrices;
 import io.privacygateway.mechanisms.analytics.Noise;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
 import io.privacygateway.mechanisms.analytics.Sensitivity;
-import io.privacygateway.mechanisms.analytics.WindowMechanism;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.central.PrivacySplit;
 import io.privacygateway.mechanisms.central.purification.Purifier;
 import io.privacygateway.mechanisms.central.sampling.DiscreteGaussian;
 import io.privacygateway.mechanisms.central.sampling.LqNorm;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.LogDelta;
-import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -55,7 +53,7 @@ import java.util.OptionalDouble;
  * <p><b>Planning</b> (public, once per workload): the purification share ε'/ε, ω and δ minimise a closed-form
  * prediction of the excess risk at the planned n ({@link #predictedError}).
  */
-public final class PurifiedNoisyGd implements WindowMechanism {
+public final class PurifiedNoisyGd extends AbstractWindowMechanism {
     /** Gradient steps per release. */
     public static final int STEPS = 200;
     /** Resolution of the gridded gradients: {@code |r_x| <= 2^GRADIENT_BITS} per coordinate. */
@@ -63,8 +61,6 @@ public final class PurifiedNoisyGd implements WindowMechanism {
     private static final double[] PURIFICATION_SHARES = {0.1, 0.2, 0.3, 0.4, 0.5};
     private static final double[] OMEGAS = {1e-3, 1e-5, 1e-7};
 
-    private final Workload workload;
-    private final AnalyticsBudget budget;
     private final LogisticModel model;
     private final double scale;
     private final long maxNormSquared;
@@ -76,11 +72,9 @@ public final class PurifiedNoisyGd implements WindowMechanism {
     private final DiscreteGaussian noise;
     private final Purifier purifier;
     private final double predicted;
-    private final PrivacyCost.Pure cost;
 
     public PurifiedNoisyGd(Workload workload, AnalyticsBudget budget) {
-        this.workload = Require.nonNull("workload", workload);
-        this.budget = Require.nonNull("budget", budget);
+        super(MechanismId.ERM_DPSGD, workload, budget);
         this.model = LogisticModel.of(workload);
         int d = model.grid().dimension();
         double x = Math.max(model.lipschitz(), 1e-300);
@@ -112,7 +106,7 @@ public final class PurifiedNoisyGd implements WindowMechanism {
         this.noise = best.noise;
         this.purifier = best.purifier;
         this.predicted = best.error;
-        this.cost = new PrivacyCost.Pure(Composition.sumEpsilon(budget.epsilonCount(), epsilonApprox, epsilonPrime));
+        charge(epsilonApprox, epsilonPrime);
     }
 
     private record Choice(double[] parts, double omega, LogDelta logDelta, double rho, DiscreteGaussian noise,
@@ -164,21 +158,6 @@ public final class PurifiedNoisyGd implements WindowMechanism {
         double opt = Math.pow(Math.max(0, 1 - mu / Math.max(beta, 1e-300)), STEPS) * beta * model.radius()
                 * model.radius() / (2 * STEPS / 2.0);
         return (0.5 * tr / h.length * err * err + opt) / n;
-    }
-
-    @Override
-    public MechanismId id() {
-        return MechanismId.ERM_DPSGD;
-    }
-
-    @Override
-    public Workload workload() {
-        return workload;
-    }
-
-    @Override
-    public PrivacyCost.Pure cost() {
-        return cost;
     }
 
     @Override
@@ -292,7 +271,7 @@ public final class PurifiedNoisyGd implements WindowMechanism {
         s.put("purificationNoiseScale", purifier.noiseScale());
         List<Answer.LevelDetail> levels = List.of(new Answer.LevelDetail(1, new PrivacyCost.Zcdp(rho),
                 model.lipschitz(), Noise.sigma(noise) / scale, 0, counts.length, OptionalDouble.empty()));
-        return CoefficientAnswers.of(workload, id(), cost, count.published(), pure, err, budget.confidence(), levels,
+        return CoefficientAnswers.of(workload, id(), cost(), count.published(), pure, err, budget.confidence(), levels,
                 s);
     }
 }

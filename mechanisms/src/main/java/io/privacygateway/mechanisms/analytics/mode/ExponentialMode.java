@@ -1,6 +1,6 @@
 package io.privacygateway.mechanisms.analytics.mode;
 
-import io.privacygateway.mechanisms.accounting.Composition;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
 import io.privacygateway.mechanisms.analytics.ExactRationals;
@@ -36,39 +36,20 @@ import java.util.Map;
  * has probability exactly {@code ∝ e^{k c_i}}. The expected number of proposals is at most the number of labels.
  * This is equivalent to report-noisy-max with Gumbel noise; no floating-point sampling is involved.
  */
-public final class ExponentialMode implements ModeMechanism {
-    private final Workload workload;
-    private final AnalyticsBudget budget;
+public final class ExponentialMode extends AbstractWindowMechanism implements ModeMechanism {
     private final double k;
     private final Rational kExact;
     private final long step;
     private final double spent;
-    private final PrivacyCost.Pure cost;
 
     public ExponentialMode(Workload workload, AnalyticsBudget budget) {
-        this.workload = Require.nonNull("workload", workload);
-        this.budget = Require.nonNull("budget", budget);
+        super(MechanismId.MODE_EXPONENTIAL, workload, budget);
         this.step = budget.contributions() * (budget.addRemove() ? 1L : 2L);
         this.k = ExactRationals.floorQuotient(budget.epsilon(), BigInteger.valueOf(step));
         Require.finitePositive("k", k);
         this.kExact = ExactRationals.of(k);
         this.spent = DirectedDoubles.ceil(new BigDecimal(k).multiply(BigDecimal.valueOf(step)));
-        this.cost = new PrivacyCost.Pure(Composition.sumEpsilon(budget.epsilonCount(), spent));
-    }
-
-    @Override
-    public MechanismId id() {
-        return MechanismId.MODE_EXPONENTIAL;
-    }
-
-    @Override
-    public Workload workload() {
-        return workload;
-    }
-
-    @Override
-    public PrivacyCost.Pure cost() {
-        return cost;
+        charge(spent);
     }
 
     /** The exponent's factor k (the utility of label i is {@code k·c_i}). */
@@ -145,6 +126,6 @@ public final class ExponentialMode implements ModeMechanism {
         List<io.privacygateway.mechanisms.release.Answer.LevelDetail> levels = List.of(
                 new Answer.LevelDetail(1, new PrivacyCost.Pure(spent), 1, 1 / k, 0, counts.length,
                         java.util.OptionalDouble.empty()));
-        return ModeMechanism.answer(workload, id(), cost, count.published(), i, s, budget.confidence(), levels);
+        return ModeMechanism.answer(workload, id(), cost(), count.published(), i, s, budget.confidence(), levels);
     }
 }

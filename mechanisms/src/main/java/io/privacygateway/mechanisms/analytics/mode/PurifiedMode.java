@@ -1,6 +1,6 @@
 package io.privacygateway.mechanisms.analytics.mode;
 
-import io.privacygateway.mechanisms.accounting.Composition;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
@@ -45,20 +45,17 @@ import java.util.OptionalDouble;
  * mode with the workload's confidence ({@link #gapForConfidence}); the purifier's probability of leaving the
  * index unchanged ({@link DiscretePurifier#probabilityUnchangedLowerBound}) caps what any gap can give.
  */
-public final class PurifiedMode implements ModeMechanism {
+public final class PurifiedMode extends AbstractWindowMechanism implements ModeMechanism {
     private static final double[] TEST_SHARES = {0.3, 0.4, 0.5, 0.6, 0.7};
     private static final double[] LOG_INVERSE_DELTA = {5, 7, 10, 14, 20, 28, 40, 56, 80, 113, 160, 226, 320};
     private static final int EXTRA_BITS = 6;
 
-    private final Workload workload;
-    private final AnalyticsBudget budget;
     private final long step;
     private final DistanceTest test;
     private final DiscretePurifier purifier;
     private final double epsilonPrime;
     private final double keep;
     private final long gapForConfidence;
-    private final PrivacyCost.Pure cost;
 
     /**
      * The release with explicit parameters (for exact privacy tests on small grids; the public constructor
@@ -70,8 +67,7 @@ public final class PurifiedMode implements ModeMechanism {
     }
 
     private PurifiedMode(Workload workload, AnalyticsBudget budget, DistanceTest test, DiscretePurifier purifier) {
-        this.workload = Require.nonNull("workload", workload);
-        this.budget = Require.nonNull("budget", budget);
+        super(MechanismId.MODE_PTR, workload, budget);
         this.step = ModeMechanism.differenceStep(budget.addRemove(), budget.contributions());
         this.test = Require.nonNull("test", test);
         this.purifier = Require.nonNull("purifier", purifier);
@@ -85,12 +81,11 @@ public final class PurifiedMode implements ModeMechanism {
         this.keep = purifier.probabilityUnchangedLowerBound();
         this.gapForConfidence = keep > budget.confidence()
                 ? test.distanceFor(budget.confidence() / keep) * step + 1 : Long.MAX_VALUE;
-        this.cost = new PrivacyCost.Pure(Composition.sumEpsilon(budget.epsilonCount(), test.epsilon(), epsilonPrime));
+        charge(test.epsilon(), epsilonPrime);
     }
 
     public PurifiedMode(Workload workload, AnalyticsBudget budget) {
-        this.workload = Require.nonNull("workload", workload);
-        this.budget = Require.nonNull("budget", budget);
+        super(MechanismId.MODE_PTR, workload, budget);
         this.step = ModeMechanism.differenceStep(budget.addRemove(), budget.contributions());
         int k = workload.universeSize();
         int minBits = 64 - Long.numberOfLeadingZeros(k); // ⌈log2(k + 1)⌉
@@ -116,7 +111,7 @@ public final class PurifiedMode implements ModeMechanism {
         this.epsilonPrime = best.epsilonPrime;
         this.keep = best.keep;
         this.gapForConfidence = best.gap;
-        this.cost = new PrivacyCost.Pure(Composition.sumEpsilon(budget.epsilonCount(), test.epsilon(), epsilonPrime));
+        charge(test.epsilon(), epsilonPrime);
     }
 
     /** One candidate parameter set and its planning figures. */
@@ -142,21 +137,6 @@ public final class PurifiedMode implements ModeMechanism {
             }
             return keep > o.keep;
         }
-    }
-
-    @Override
-    public MechanismId id() {
-        return MechanismId.MODE_PTR;
-    }
-
-    @Override
-    public Workload workload() {
-        return workload;
-    }
-
-    @Override
-    public PrivacyCost.Pure cost() {
-        return cost;
     }
 
     public DistanceTest test() {
@@ -226,6 +206,6 @@ public final class PurifiedMode implements ModeMechanism {
         s.put("logDelta", test.logDelta().value());
         List<Answer.LevelDetail> levels = List.of(new Answer.LevelDetail(1, new PrivacyCost.Pure(test.epsilon()), 1,
                 test.noise().scaleDouble(), 0, counts.length + 1, OptionalDouble.empty()));
-        return ModeMechanism.answer(workload, id(), cost, count.published(), released, s, budget.confidence(), levels);
+        return ModeMechanism.answer(workload, id(), cost(), count.published(), released, s, budget.confidence(), levels);
     }
 }

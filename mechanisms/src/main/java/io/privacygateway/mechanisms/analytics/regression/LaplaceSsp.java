@@ -9,10 +9,9 @@ import io.privacygateway.mechanisms.analytics.Matrices;
 import io.privacygateway.mechanisms.analytics.Noise;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
 import io.privacygateway.mechanisms.analytics.Sensitivity;
-import io.privacygateway.mechanisms.analytics.WindowMechanism;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.central.PrivacySplit;
 import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
-import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -32,9 +31,7 @@ import java.util.OptionalDouble;
  * <p>The published error estimate uses only the noisy (pure) statistics: {@code √(d·(2b_y² + 2b_X²‖θ‖²))/λ_min} of
  * the projected matrix (b the noise scales in real units), the first-order effect of the noise on θ.
  */
-public final class LaplaceSsp implements WindowMechanism {
-    private final Workload workload;
-    private final AnalyticsBudget budget;
+public final class LaplaceSsp extends AbstractWindowMechanism {
     private final GridData grid;
     private final long[][] xxVectors;
     private final long[][] xyVectors;
@@ -43,11 +40,9 @@ public final class LaplaceSsp implements WindowMechanism {
     private final DiscreteLaplace xyNoise;
     private final double bXx;
     private final double bXy;
-    private final PrivacyCost.Pure cost;
 
     public LaplaceSsp(Workload workload, AnalyticsBudget budget) {
-        this.workload = Require.nonNull("workload", workload);
-        this.budget = Require.nonNull("budget", budget);
+        super(MechanismId.REGRESSION_SSP, workload, budget);
         this.grid = GridData.of(workload);
         this.xxVectors = grid.secondMomentVectors();
         this.xyVectors = grid.crossMomentVectors();
@@ -56,22 +51,7 @@ public final class LaplaceSsp implements WindowMechanism {
         this.xyNoise = Noise.laplace(Sensitivity.l1(xyVectors, budget.relation(), budget.contributions()), parts[1]);
         this.bXx = xxNoise.scaleDouble() / (grid.featureScale() * grid.featureScale());
         this.bXy = xyNoise.scaleDouble() / (grid.featureScale() * grid.responseScale());
-        this.cost = new PrivacyCost.Pure(Composition.sumEpsilon(budget.epsilonCount(), parts[0], parts[1]));
-    }
-
-    @Override
-    public MechanismId id() {
-        return MechanismId.REGRESSION_SSP;
-    }
-
-    @Override
-    public Workload workload() {
-        return workload;
-    }
-
-    @Override
-    public PrivacyCost.Pure cost() {
-        return cost;
+        charge(parts[0], parts[1]);
     }
 
     /** The closed-form prediction at the planned n on the uniform design (noise only, first order). */
@@ -142,7 +122,7 @@ public final class LaplaceSsp implements WindowMechanism {
                 new PrivacyCost.Pure(Composition.sumEpsilon(parts[0], parts[1])), grid.maxFeatureNorm(),
                 Noise.sigma(xxNoise) / (grid.featureScale() * grid.featureScale()), 0, grid.cells(),
                 OptionalDouble.empty()));
-        return CoefficientAnswers.of(workload, id(), cost, count.published(), theta, err, budget.confidence(), levels,
+        return CoefficientAnswers.of(workload, id(), cost(), count.published(), theta, err, budget.confidence(), levels,
                 s);
     }
 }

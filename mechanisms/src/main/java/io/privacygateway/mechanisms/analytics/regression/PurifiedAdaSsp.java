@@ -1,6 +1,5 @@
 package io.privacygateway.mechanisms.analytics.regression;
 
-import io.privacygateway.mechanisms.accounting.Composition;
 import io.privacygateway.mechanisms.accounting.Conversions;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
@@ -11,7 +10,7 @@ import io.privacygateway.mechanisms.analytics.Matrices;
 import io.privacygateway.mechanisms.analytics.Noise;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
 import io.privacygateway.mechanisms.analytics.Sensitivity;
-import io.privacygateway.mechanisms.analytics.WindowMechanism;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.central.PrivacySplit;
 import io.privacygateway.mechanisms.central.purification.Purifier;
 import io.privacygateway.mechanisms.central.sampling.DiscreteGaussian;
@@ -19,7 +18,6 @@ import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
 import io.privacygateway.mechanisms.central.sampling.LqNorm;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.LogDelta;
-import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -61,15 +59,13 @@ import java.util.OptionalDouble;
  * <p><b>Planning</b> (public, once per workload): ε' and (δ, ω) minimise a closed-form prediction of the error at
  * the planned n on the uniform distribution over the feature grid ({@link #predictedError}).
  */
-public final class PurifiedAdaSsp implements WindowMechanism {
+public final class PurifiedAdaSsp extends AbstractWindowMechanism {
     /** Failure probability of the high-probability bounds used for the ridge and the trust region. */
     static final double ZETA = 0.01;
     private static final double LAMBDA_SHARE = 0.1;
     private static final double[] PURIFICATION_SHARES = {0.1, 0.2, 0.3, 0.4};
     private static final double[] OMEGAS = {1e-3, 1e-5, 1e-7, 1e-9};
 
-    private final Workload workload;
-    private final AnalyticsBudget budget;
     private final GridData grid;
     private final long[][] xxVectors;
     private final long[][] xyVectors;
@@ -87,11 +83,9 @@ public final class PurifiedAdaSsp implements WindowMechanism {
     private final double sigmaXx;
     private final double sigmaXy;
     private final double predicted;
-    private final PrivacyCost.Pure cost;
 
     public PurifiedAdaSsp(Workload workload, AnalyticsBudget budget) {
-        this.workload = Require.nonNull("workload", workload);
-        this.budget = Require.nonNull("budget", budget);
+        super(MechanismId.REGRESSION_ADASSP, workload, budget);
         this.grid = GridData.of(workload);
         this.xxVectors = grid.secondMomentVectors();
         this.xyVectors = grid.crossMomentVectors();
@@ -140,8 +134,8 @@ public final class PurifiedAdaSsp implements WindowMechanism {
         this.sigmaXx = Noise.sigma(xxNoise) / (grid.featureScale() * grid.featureScale());
         this.sigmaXy = Noise.sigma(xyNoise) / (grid.featureScale() * grid.responseScale());
         this.predicted = best.error;
-        this.cost = new PrivacyCost.Pure(Composition.sumEpsilon(budget.epsilonCount(), epsilonLambda, epsilonApprox,
-                epsilonPrime));
+        charge(epsilonLambda, epsilonApprox,
+                epsilonPrime);
     }
 
     /** One parameter choice and its predicted error at the planned n. */
@@ -211,21 +205,6 @@ public final class PurifiedAdaSsp implements WindowMechanism {
             }
             return 0.5 * tr / s.length * error * error;
         }
-    }
-
-    @Override
-    public MechanismId id() {
-        return MechanismId.REGRESSION_ADASSP;
-    }
-
-    @Override
-    public Workload workload() {
-        return workload;
-    }
-
-    @Override
-    public PrivacyCost.Pure cost() {
-        return cost;
     }
 
     @Override
@@ -344,7 +323,7 @@ public final class PurifiedAdaSsp implements WindowMechanism {
                         lambdaNoise.scaleDouble() * lambdaStep / s2, 0, grid.cells(), OptionalDouble.empty()),
                 new Answer.LevelDetail(2, new PrivacyCost.Zcdp(rho), grid.maxFeatureNorm(), sigmaXx, 0, grid.cells(),
                         OptionalDouble.empty()));
-        return CoefficientAnswers.of(workload, id(), cost, count.published(), pure, published.error,
+        return CoefficientAnswers.of(workload, id(), cost(), count.published(), pure, published.error,
                 budget.confidence(), levels, s);
     }
 }
