@@ -121,8 +121,12 @@ public final class WorkloadRegistrar implements AutoCloseable {
      */
     public synchronized WorkloadSpec register(WorkloadSpec spec) throws TimeoutException, InterruptedException {
         WorkloadSpec resolved = Planner.resolve(spec);
-        // the gateway builds the same; fail here rather than have it skip the record
-        io.privacygateway.schemas.limits.RecordSizes.check(Workloads.resolve(resolved));
+        // the gateway builds the same; fail here rather than have it skip the record or every window
+        var runtime = Workloads.resolve(resolved);
+        io.privacygateway.schemas.limits.RecordSizes.check(runtime);
+        if (runtime instanceof io.privacygateway.mechanisms.runtime.CentralWorkload central) {
+            central.checkReleasable();
+        }
         checkTopic();
         String hash = CanonicalForm.contentHash(resolved);
         Optional<WorkloadSpec> current = find(resolved.id());

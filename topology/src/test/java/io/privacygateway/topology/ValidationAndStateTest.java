@@ -134,6 +134,35 @@ class ValidationAndStateTest {
                 CanonicalForm.contentHash(spec()), 0)).hasMessageContaining("differs from the spec id");
     }
 
+    /**
+     * A wide workload whose release cannot be built (worst-case chaining planned for 50 reports has no parameters
+     * with a finite bound at ε = 1) is refused at activation with the reason; planned for 500 it is accepted. It
+     * used to be accepted and then fail at every window, publishing nothing.
+     */
+    @Test
+    void catalogRefusesAWorkloadNoReleaseCanBeBuiltFor() {
+        assertThatThrownBy(() -> activateChaining(50)).isInstanceOf(WorkloadCatalog.BadSpecException.class)
+                .hasMessageContaining("cannot be released").hasMessageContaining("no worst-case chaining parameters");
+        assertThat(activateChaining(500).workload().id()).isEqualTo("flags");
+    }
+
+    private static io.privacygateway.topology.workload.Registration activateChaining(long planned) {
+        Map<String, Object> t = new java.util.LinkedHashMap<>();
+        t.put("id", "flags");
+        t.put("version", 1);
+        t.put("family", "marginals");
+        t.put("domain", Map.of("attributes", List.of("a", "b", "c", "d", "e", "f", "g", "h")));
+        t.put("queries", Map.of("way", 3));
+        t.put("mode", "central");
+        t.put("mechanism", "worst-case-chaining");
+        t.put("central", Map.of("epsilonPerRelease", 1.0, "neighbour", "add-remove", "contributionsPerWindow", 1));
+        t.put("budget", Map.of("epsilonPerPeriod", 1.0, "period", "2s"));
+        t.put("window", Map.of("size", "2s", "grace", "1s"));
+        t.put("expectedReportsPerWindow", planned);
+        WorkloadSpec s = WorkloadSpecParser.parse(t);
+        return new WorkloadCatalog().activate("flags", CanonicalForm.of(s), CanonicalForm.contentHash(s), 0);
+    }
+
     /** A deployment answers windows from its first start on, not a workload's whole past. */
     @Test
     void registrationsBeforeTheDeploymentStartCountFromIt() {

@@ -146,6 +146,26 @@ public final class CentralWorkload implements ResolvedWorkload {
     }
 
     /**
+     * Builds every release this workload will use (its window release, wide or materialised, and its running
+     * totals), so that a workload no release can be built for is refused where it is registered or activated,
+     * with the reason, instead of failing at every window.
+     *
+     * @throws IllegalArgumentException naming the reason if a release cannot be built for the declared parameters
+     */
+    public void checkReleasable() {
+        try {
+            if (marginals != null) {
+                wideRelease();
+            } else {
+                release();
+            }
+            runningTotals();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("workload " + spec.id() + " cannot be released: " + e.getMessage(), e);
+        }
+    }
+
+    /**
      * The exact marginal counts of a wide window from its aggregate, with every invariant checked
      * ({@link MarginalCounts#of}).
      *

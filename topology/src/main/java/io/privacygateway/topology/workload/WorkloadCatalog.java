@@ -79,6 +79,9 @@ public final class WorkloadCatalog {
         ResolvedWorkload w = resolve(specJson, contentHash);
         try {
             io.privacygateway.schemas.limits.RecordSizes.check(w);
+            if (w instanceof io.privacygateway.mechanisms.runtime.CentralWorkload central) {
+                central.checkReleasable();
+            }
         } catch (IllegalArgumentException e) {
             throw new BadSpecException(e.getMessage(), e);
         }

@@ -61,17 +61,9 @@ public final class FactorizationMechanism {
         StrategyOptimizer opt = new StrategyOptimizer(workload, epsilon.value(), outputs,
                 StrategyOptimizer.defaultK(epsilon.value(), outputs));
         double[][] q = opt.strategy(opt.optimise(iterations, seed));
-        BigDecimal bound = Grid.expLower(epsilon);
-        double lambda = 0;
-        long[][] w = round(q, 0, gridBits);
-        for (int j = -20; !private_(w, bound); j++) { // λ = 2^-20, 2^-19, …, 1/2, 1
-            if (j > 0) { // unreachable: at λ = 1 every column is the same and every weight >= 1 (outputs <= 2^g)
-                throw new IllegalStateException("no rounding of the strategy passed the exact ratio check");
-            }
-            lambda = Math.scalb(1.0, j);
-            w = round(q, lambda, gridBits);
-        }
-        this.mixing = lambda;
+        Mixed mixed = mix(q, Grid.expLower(epsilon), gridBits);
+        long[][] w = mixed.weights();
+        this.mixing = mixed.lambda();
         this.weights = w;
         this.cumulative = new long[values][outputs];
         for (int x = 0; x < values; x++) {
@@ -150,7 +142,32 @@ public final class FactorizationMechanism {
         return w;
     }
 
-    private boolean private_(long[][] w, BigDecimal bound) {
+    /** Rounded weights that passed the exact ratio check, and the mixing weight λ that made them pass. */
+    record Mixed(long[][] weights, double lambda) {}
+
+    /**
+     * The rounding of {@code (1−λ)·q + λ·uniform} for the smallest λ of 0, 2^-20, 2^-19, …, 1/2, 1 that passes
+     * {@link #passes}. At λ = 1 every column is the same, so every row is constant and, as {@code p <= 2^g}, every
+     * weight is at least 1: the last step always passes.
+     */
+    static Mixed mix(double[][] q, BigDecimal bound, int gridBits) {
+        double lambda = 0;
+        long[][] w = round(q, 0, gridBits);
+        for (int j = -20; !passes(w, bound); j++) {
+            if (j > 0) { // unreachable for p <= 2^g (see above)
+                throw new IllegalStateException("no rounding of the strategy passed the exact ratio check");
+            }
+            lambda = Math.scalb(1.0, j);
+            w = round(q, lambda, gridBits);
+        }
+        return new Mixed(w, lambda);
+    }
+
+    /**
+     * The exact privacy check on the integers: every weight is at least 1 (an output that can never occur would
+     * leave the reconstruction undefined) and in every row {@code max <= bound·min}.
+     */
+    static boolean passes(long[][] w, BigDecimal bound) {
         for (long[] row : w) {
             long max = Long.MIN_VALUE;
             long min = Long.MAX_VALUE;

@@ -862,6 +862,29 @@ class FactorizationMutationEdgesTest {
     }
 
     /**
+     * The mixing schedule on crafted strategies: with a ratio bound of exactly 1 only constant rows pass, so a
+     * non-uniform strategy needs λ = 1 (and gets it); an output that no column uses (a row of zeros) is refused at
+     * λ = 0 although its ratio is 0/0, and mixing gives it weight.
+     */
+    @Test
+    void theMixingScheduleEndsAtFullMixingAndRefusesUnusedOutputs() {
+        FactorizationMechanism.Mixed full = FactorizationMechanism.mix(new double[][] {{0.9, 0.1}, {0.1, 0.9}},
+                BigDecimal.ONE, 8);
+        assertThat(full.lambda()).isEqualTo(1.0);
+        assertThat(full.weights()).isDeepEqualTo(new long[][] {{128, 128}, {128, 128}});
+
+        double[][] unused = {{1, 1}, {0, 0}};
+        assertThat(FactorizationMechanism.passes(new long[][] {{256, 256}, {0, 0}}, BigDecimal.valueOf(3))).isFalse();
+        FactorizationMechanism.Mixed mixed = FactorizationMechanism.mix(unused, BigDecimal.valueOf(3), 8);
+        assertThat(mixed.lambda()).isPositive();
+        for (long[] row : mixed.weights()) {
+            assertThat(Arrays.stream(row).min().getAsLong()).isGreaterThanOrEqualTo(1);
+        }
+        assertThat(mixed.weights()).isDeepEqualTo(referenceRound(unused, mixed.lambda(), 8));
+        assertThat(referencePrivate(referenceRound(unused, mixed.lambda() / 2, 8), BigDecimal.valueOf(3))).isFalse();
+    }
+
+    /**
      * A column that sums to just below 1 by rounding leaves exactly p units after flooring; they are distributed
      * (largest remainders), not refused. A column summing to more than 1, or short by more than p units, is refused.
      */
