@@ -52,6 +52,37 @@ public final class WideReference {
     }
 
     /**
+     * The reference data as one window of exactly n reports: the values of {@code {0,1}^d} in order, value x
+     * reported {@code ⌊n·P(X <= x)⌋ − ⌊n·P(X < x)⌋} times (systematic rounding of n·p, p the {@link #distribution}:
+     * deterministic, every count within one of n·p(x), even where n is far below {@code 2^d}), and the workload's
+     * exact marginal counts of that histogram.
+     *
+     * @param n the planned report count, {@code >= 1}
+     */
+    public static MarginalCounts window(MarginalWorkload w, long n) {
+        Require.inRange("n", n, 1, MarginalCounts.MAX_REPORTS);
+        double[] p = distribution(w.attributeCount());
+        double[] f = new double[p.length];
+        double cumulative = 0;
+        long before = 0;
+        for (int x = 0; x < p.length; x++) {
+            cumulative += p[x];
+            long upTo = x == p.length - 1 ? n : Math.min(n, (long) Math.floor(n * cumulative));
+            f[x] = upTo - before;
+            before = upTo;
+        }
+        double[][] out = new double[w.subsetCount()][w.cellsPerSubset()];
+        new Hypercube(w).marginals(f, new double[f.length], out);
+        long[] cells = new long[w.queryCount()];
+        for (int s = 0; s < out.length; s++) {
+            for (int c = 0; c < out[s].length; c++) {
+                cells[s * w.cellsPerSubset() + c] = Math.round(out[s][c]); // exact: sums of integers below 2^53
+            }
+        }
+        return MarginalCounts.of(w, n, cells);
+    }
+
+    /**
      * {@code curve[T−1]}: the max error of noiseless MW's average after T rounds on the reference data, for T a
      * power of two or {@code rounds} (NaN for the other T).
      */
