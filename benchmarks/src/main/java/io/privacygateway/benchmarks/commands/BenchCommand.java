@@ -60,8 +60,8 @@ public final class BenchCommand implements Runnable, ToolCommand {
 
         @Option(names = "--mode", defaultValue = "local", paramLabel = "local|central",
                 description = "local (default) or central: purified Gaussian projection, purified chaining and the"
-                        + " Laplace baseline at n ∈ {10^3, 10^4, 10^5}, then the window-analytics families (bench"
-                        + " analytics).")
+                        + " Laplace baseline at n ∈ {10^3, 10^4, 10^5}, then the wide marginal releases at d = 8 (bench"
+                        + " wide for the full grid) and the window-analytics families (bench analytics).")
         String mode;
 
         @Option(names = "--ns", split = ",", defaultValue = "1000,10000,100000", description = "Central mode: n values.")
@@ -146,7 +146,27 @@ public final class BenchCommand implements Runnable, ToolCommand {
         });
         o.println(io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.table(rows));
         o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        if (only == null || only.stream().anyMatch("wide-marginals"::contains)) {
+            runWide(o, epsilons, ns);
+        }
         return runAnalytics(o, Math.max(trials, 5), epsilons, ns, only, 2000);
+    }
+
+    /** The wide marginal releases at d = 8 (the full grid up to d = 20 is {@code bench wide}). */
+    static void runWide(PrintWriter o, double[] epsilons, long[] ns) {
+        o.printf("wide-marginals: all 3-way marginals over d = 8 binary attributes (mwem, worst-case chaining, Laplace,"
+                + " projected Laplace, central projection), add/remove, L = 1, 2 windows per cell; bench wide runs"
+                + " d up to 20%n");
+        o.flush();
+        long t0 = System.nanoTime();
+        WideBenchmark bench = new WideBenchmark(2, line -> {
+            synchronized (o) {
+                o.println("  " + line);
+                o.flush();
+            }
+        });
+        o.println(WideBenchmark.table(bench.run(new int[] {8}, ns, epsilons)));
+        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
     }
 
     /** The window-analytics families (mode, regression, erm): every mechanism side by side. */

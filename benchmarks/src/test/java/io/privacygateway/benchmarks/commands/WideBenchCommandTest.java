@@ -32,6 +32,24 @@ class WideBenchCommandTest {
         }
     }
 
+    /** {@code bench accuracy --mode central} covers the wide marginal releases too (here alone, at one cell). */
+    @Test
+    void centralAccuracyCoversTheWideReleases() {
+        CommandLine cl = Main.commandLine();
+        StringWriter out = new StringWriter();
+        cl.setOut(new PrintWriter(out));
+        StringWriter err = new StringWriter();
+        cl.setErr(new PrintWriter(err, true));
+        assertThat(cl.execute("bench", "accuracy", "--mode", "central", "--workloads", "wide-marginals", "--ns", "10000",
+                "--epsilons", "1", "--trials", "1")).as("%s", err).isZero();
+        String text = out.toString();
+        assertThat(text).contains("wide-marginals: all 3-way marginals over d = 8");
+        for (String m : new String[] {WideBenchmark.MWEM, WideBenchmark.CHAINING}) {
+            assertThat(text).as(text).containsPattern("\\| 8 \\| 10,000 \\| 1 \\| " + java.util.regex.Pattern.quote(m)
+                    + " \\|");
+        }
+    }
+
     @Test
     void windowsAreTheExactMarginalsOfTheValues() {
         MarginalWorkload w = MarginalWorkload.anonymous(9, 3);
