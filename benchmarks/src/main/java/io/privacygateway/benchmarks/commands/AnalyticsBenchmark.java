@@ -109,7 +109,31 @@ public final class AnalyticsBenchmark {
                 values("x2", -1, 0, 1)), "response", values("y", 0, 1)));
         e.put("model", Map.of("loss", "logistic", "radius", 4, "regularization", 0.001));
         out.add(new BenchWorkload("erm logistic d=3", WorkloadSpecParser.parse(e)));
+        Map<String, Object> rd = base("diabetes", "regression");
+        rd.put("domain", Map.of("features", List.of(values("one", 1), values("bmi", -1, -0.5, 0, 0.5, 1),
+                values("bp", -1, -0.5, 0, 0.5, 1)), "response", values("progression", 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6,
+                0.7, 0.8, 0.9, 1)));
+        out.add(new BenchWorkload(DIABETES, WorkloadSpecParser.parse(rd)));
+        Map<String, Object> eb = base("breast", "erm");
+        eb.put("domain", Map.of("features", List.of(values("bias", 1), values("radius", -1, -0.5, 0, 0.5, 1),
+                values("texture", -1, -0.5, 0, 0.5, 1)), "response", values("malignant", 0, 1)));
+        eb.put("model", Map.of("loss", "logistic", "radius", 4, "regularization", 0.001));
+        out.add(new BenchWorkload(BREAST_CANCER, WorkloadSpecParser.parse(eb)));
         return out;
+    }
+
+    /** The regression workload on public data (diabetes progression against BMI and blood pressure). */
+    public static final String DIABETES = "regression d=3, public data: diabetes";
+    /** The erm workload on public data (malignancy against mean radius and texture). */
+    public static final String BREAST_CANCER = "erm logistic d=3, public data: breast cancer";
+
+    /** The window's cell frequencies: the public data set's, or the seeded synthetic generator's. */
+    static double[] frequencies(BenchWorkload bw, Workload w) {
+        return switch (bw.name()) {
+            case DIABETES -> PublicData.DIABETES.frequencies(w);
+            case BREAST_CANCER -> PublicData.BREAST_CANCER.frequencies(w);
+            default -> SyntheticWindows.frequencies(w, ReferenceData.ZIPF);
+        };
     }
 
     /** Every mechanism of a regression or erm workload at ε and n. */
@@ -127,7 +151,7 @@ public final class AnalyticsBenchmark {
                 continue;
             }
             Workload w = p.workload();
-            double[] freq = SyntheticWindows.frequencies(w, ReferenceData.ZIPF);
+            double[] freq = frequencies(bw, w);
             double[] errors = new double[trials];
             double[] ms = new double[trials];
             for (int t = 0; t < trials; t++) {

@@ -183,13 +183,14 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 continue;
             }
             if (w.spec().family() == io.privacygateway.mechanisms.workload.QueryFamily.MODE) {
-                long n = ns.length > 1 ? ns[1] : ns[0];
-                List<AnalyticsBenchmark.ModeRow> mr = new ArrayList<>();
-                for (double e : epsilons) {
-                    mr.addAll(bench.modeRows(w, e, n, simulations));
+                for (long n : ns) { // the probabilities depend on the gap only; every n shows which gaps it allows
+                    List<AnalyticsBenchmark.ModeRow> mr = new ArrayList<>();
+                    for (double e : epsilons) {
+                        mr.addAll(bench.modeRows(w, e, n, simulations));
+                    }
+                    o.println(AnalyticsBenchmark.modeTable(mr, n));
+                    o.flush();
                 }
-                o.println(AnalyticsBenchmark.modeTable(mr, n));
-                o.flush();
                 continue;
             }
             for (long n : ns) {
