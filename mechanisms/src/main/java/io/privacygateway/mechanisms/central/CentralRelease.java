@@ -56,8 +56,13 @@ public sealed interface CentralRelease permits LaplaceRelease, PurifiedGaussianR
 
     CentralParameters parameters();
 
-    /** The pure-DP guarantee of every answer with data: the exact sum of the shares spent, rounded up. */
-    PrivacyCost.Pure cost();
+    /**
+     * The pure-DP guarantee of every answer with data: the exact sum of the shares spent, rounded up — the
+     * parameters' cost ({@link CentralParameters#cost()}), unless a release spends differently.
+     */
+    default PrivacyCost.Pure cost() {
+        return parameters().cost();
+    }
 
     /**
      * Releases a window from its exact counts per universe value, with secret randomness.

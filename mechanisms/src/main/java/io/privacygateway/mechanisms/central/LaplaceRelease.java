@@ -69,10 +69,6 @@ public final class LaplaceRelease implements CentralRelease {
         return params;
     }
 
-    @Override
-    public PrivacyCost.Pure cost() {
-        return params.cost();
-    }
 
     /** The count's release. */
     CountRelease count() {

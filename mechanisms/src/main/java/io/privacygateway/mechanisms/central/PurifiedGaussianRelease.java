@@ -263,14 +263,6 @@ public final class PurifiedGaussianRelease implements CentralRelease {
         return params;
     }
 
-    /**
-     * The count, then the purified Gaussian part: pure {@code ε_count + ε_apx + ε'}, the exact sum of the shares
-     * rounded up (see {@link CentralParameters.Gaussian#cost()}).
-     */
-    @Override
-    public PrivacyCost.Pure cost() {
-        return params.cost();
-    }
 
     public Purifier purifier() {
         return purifier;
