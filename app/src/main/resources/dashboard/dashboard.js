@@ -232,7 +232,14 @@
     latestLegend.dataset.legend = 'latest';
     const latestChart = el('div', 'chart');
     latestChart.dataset.chart = 'latest';
-    latest.append(latestTitle, latestLegend, latestChart);
+    // wide marginal workloads: choose which attribute sets the small multiples show
+    const setFilter = document.createElement('input');
+    setFilter.type = 'search';
+    setFilter.className = 'set-filter';
+    setFilter.dataset.filter = 'attribute-sets';
+    setFilter.placeholder = 'Attribute sets containing… (e.g. two attribute names)';
+    setFilter.hidden = true;
+    latest.append(latestTitle, latestLegend, setFilter, latestChart);
     const nPanel = el('div', 'panel');
     const nChart = el('div', 'chart');
     nChart.dataset.chart = 'n';
@@ -255,9 +262,15 @@
     }
     card.append(head, grid);
     return {
-      card, h2, chips, kpis, estTitle, estLegend, estChart, pick, latestTitle, latestLegend, latestChart,
+      card, h2, chips, kpis, estTitle, estLegend, estChart, pick, latestTitle, latestLegend, latestChart, setFilter,
       nChart, eTitle, eChart, chart: w.chart, labels: null, selected: null, key: 'w:' + w.workload + ':',
     };
+  }
+
+  /** Redraws a card's latest window now (after the reader changed a choice), from the data already fetched. */
+  function redrawLatest(s, id) {
+    const cur = state.data && state.data.workloads.find(x => x.workload === id);
+    if (cur && cur.windows.length) drawLatest(s, cur, cur.windows[cur.windows.length - 1]);
   }
 
   function chip(text, cls) {
@@ -668,19 +681,29 @@
     const width = widthOf(s.latestChart);
     const cols = Math.max(1, Math.floor((width + 18) / 268));
     const cellW = Math.floor((width - 18 * (cols - 1)) / cols);
-    let shown = 0;
-    for (const [key, cells] of groups) {
-      if (shown++ >= MAX_MULTIPLES) break; // wide workloads: thousands of attribute sets
+    // wide workloads (thousands of attribute sets): the sets whose attributes match every word of the filter
+    const wide = groups.size > MAX_MULTIPLES;
+    s.setFilter.hidden = !wide;
+    const words = wide ? s.setFilter.value.toLowerCase().split(/[\s,×]+/).filter(Boolean) : [];
+    const matching = [...groups].filter(([key]) => {
+      const attrs = key.toLowerCase().split(' × ');
+      return words.every(word => attrs.some(a => a.includes(word)));
+    });
+    for (const [key, cells] of matching.slice(0, MAX_MULTIPLES)) {
       const ticks = new Map(cells.map(([i, bits]) => [i, bits]));
       box.append(columns(v, cells.map(c => c[0]), cellW, 150, yMax, i => ticks.get(i), key, truth));
     }
-    const more = groups.size > MAX_MULTIPLES
-      ? ` Showing the first ${MAX_MULTIPLES} of ${fmtInt(groups.size)} attribute sets; every answer is on the answers`
-        + ' topic and in /api/answers.' : '';
+    const which = words.length ? ` matching “${words.join(' ')}”` : '';
+    const more = !wide ? ''
+      : matching.length === 0 ? ` No attribute set of ${fmtInt(groups.size)} matches “${words.join(' ')}”.`
+      : ` Showing ${matching.length > MAX_MULTIPLES ? 'the first ' : ''}${Math.min(matching.length, MAX_MULTIPLES)} of`
+        + ` ${fmtInt(matching.length)} attribute sets${which}${words.length ? ` (${fmtInt(groups.size)} in all)` : ''};`
+        + ' type attribute names above to choose others. Every answer is on the answers topic and in /api/answers.';
     s.latestChart.replaceChildren(box, el('p', 'note', 'Each chart is one attribute set; ticks give the attribute values'
       + ' in the title\'s order (1 = on). Hover a bar for its exact label and interval.' + (truth ? ' Red: the true value (demo).' : '')
       + more));
-    s.latestChart.dataset.shownMultiples = String(Math.min(groups.size, MAX_MULTIPLES));
+    s.latestChart.dataset.shownMultiples = String(Math.min(matching.length, MAX_MULTIPLES));
+    s.latestChart.dataset.matchingMultiples = String(matching.length);
     s.latestChart.dataset.points = String(v.labels.length);
     s.latestChart.dataset.multiples = String(groups.size);
   }
@@ -858,6 +881,8 @@
       if (!s) {
         s = createCard(w);
         state.cards.set(w.workload, s);
+        const card = s;
+        s.setFilter.addEventListener('input', () => redrawLatest(card, w.workload));
       }
       if (s.card.parentNode !== container || container.children[seen.size - 1] !== s.card) {
         container.insertBefore(s.card, container.children[seen.size - 1] || null);

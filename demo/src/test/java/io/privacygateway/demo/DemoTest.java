@@ -123,6 +123,20 @@ class DemoTest {
                     assertThat(w.path("shown").asInt()).as("drawn as small multiples").isEqualTo(24);
                 }
             }
+            // the wide workload's filter: the attribute sets holding both named attributes (18 of 1,140), drawn now
+            browser.evaluate("""
+                    (() => { const f = document.querySelector('#w-feature-flags-wide [data-filter=attribute-sets]');
+                      f.value = 'dark_mode beta_ui'; f.dispatchEvent(new Event('input')); return !f.hidden; })()""");
+            String filtered = """
+                    (() => { const c = document.querySelector('#w-feature-flags-wide [data-chart=latest]');
+                      return JSON.stringify({matching: Number(c.dataset.matchingMultiples || -1),
+                        shown: Number(c.dataset.shownMultiples || -1), charts: c.querySelectorAll('svg').length,
+                        titles: [...c.querySelectorAll('svg')].map(g => g.textContent).join('|')}); })()""";
+            JsonNode f = browser.waitFor(filtered, p -> p.path("matching").asInt() == 18, Duration.ofSeconds(10),
+                    "the filtered attribute sets");
+            assertThat(f.path("shown").asInt()).isEqualTo(18);
+            assertThat(f.path("charts").asInt()).isEqualTo(18);
+            assertThat(f.path("titles").asText()).contains("dark_mode").contains("beta_ui");
         }
     }
 }
