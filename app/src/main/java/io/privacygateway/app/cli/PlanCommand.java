@@ -84,7 +84,8 @@ public final class PlanCommand implements Callable<Integer> {
                 effective == Mode.CENTRAL ? "release (pure, δ = 0)" : "report", n);
         boolean analytics = ws.family().isWindowAnalytics();
         if (wide) {
-            out.printf("Predicted maximum error over all marginals (closed forms; the wide releases publish an l∞ bound).%n");
+            out.printf("Maximum error over all marginals: closed form, and simulated on the wide reference data (the"
+                    + " wide releases publish an l∞ bound).%n");
         } else if (analytics) {
             out.printf("Predicted %s.%n",
                     io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.errorMeasure(ws.family()));
@@ -92,12 +93,16 @@ public final class PlanCommand implements Callable<Integer> {
             out.printf("Predicted per-answer RMS error ‖estimate − truth‖₂/√m of the published (projected) answer.%n");
         }
         boolean local = effective == Mode.LOCAL && !analytics;
-        out.printf("%-38s %12s %10s", "mechanism", "unprojected", analytics ? "predicted" : wide ? "max error" : "§3 bound");
+        out.printf("%-38s %12s %10s", "mechanism", "unprojected", analytics ? "predicted" : wide ? "closed form" : "§3 bound");
         if (local) {
             out.printf(" %9s %9s", "n·Δ∞", "n·Δ₂");
         }
-        for (ReferenceData r : p.references()) {
-            out.printf(" %10s", r.label());
+        if (wide) { // one figure: the wide reference data
+            out.printf(" %10s", "simulated");
+        } else {
+            for (ReferenceData r : p.references()) {
+                out.printf(" %10s", r.label());
+            }
         }
         out.printf(" %8s%n", "regret");
         for (Prediction pr : p.predictions()) {
@@ -113,8 +118,12 @@ public final class PlanCommand implements Callable<Integer> {
                 PoisoningBound b = PoisoningBound.of(LocalPipeline.of(Workload.of(pr.candidate().apply(ws, eps, n))));
                 out.printf(" %9.2f %9.2f", b.worst().linf(), b.worst().projectedL2());
             }
-            for (double v : pr.simulatedRms()) {
-                out.printf(analytics ? " %10.3g" : " %10.5f", v);
+            if (wide) {
+                out.printf(" %10.5f", pr.simulatedRms()[0]);
+            } else {
+                for (double v : pr.simulatedRms()) {
+                    out.printf(analytics ? " %10.3g" : " %10.5f", v);
+                }
             }
             out.printf(" %8.3f%s%n", pr.regret(), pr.note().isEmpty() ? "" : "  (" + pr.note() + ")");
         }
