@@ -1,13 +1,23 @@
 package io.privacygateway.mechanisms.planner;
 
 import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease;
+import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
+import io.privacygateway.mechanisms.central.wide.PurifiedMwemRelease;
+import io.privacygateway.mechanisms.central.wide.WideReference;
+import io.privacygateway.mechanisms.central.wide.WideRelease;
+import io.privacygateway.mechanisms.central.worstcase.WorstCaseChainingRelease;
 import io.privacygateway.mechanisms.param.Alpha;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.runtime.CentralWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.ArrayList;
@@ -100,10 +110,10 @@ public final class CentralPlanner {
      * candidates (the wide ones can still be named explicitly).
      */
     static boolean wideOnly(WorkloadSpec spec) {
-        if (spec.family() != io.privacygateway.mechanisms.workload.QueryFamily.MARGINALS || spec.mode() != Mode.CENTRAL) {
+        if (spec.family() != QueryFamily.MARGINALS || spec.mode() != Mode.CENTRAL) {
             return false;
         }
-        int d = ((io.privacygateway.mechanisms.workload.Domain.Attributes) spec.domain()).names().size();
+        int d = ((Domain.Attributes) spec.domain()).names().size();
         return (1L << d) > WorkloadSpec.MAX_UNIVERSE || spec.central().synthetic() != null;
     }
 
@@ -121,20 +131,19 @@ public final class CentralPlanner {
         double simulated;
         try {
             WorkloadSpec s = c.apply(spec, epsilon, n);
-            var w = (io.privacygateway.mechanisms.runtime.CentralWorkload)
-                    io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(s);
+            var w = (CentralWorkload) ResolvedWorkload.of(s);
             var release = w.wideRelease();
-            if (release instanceof io.privacygateway.mechanisms.central.wide.PurifiedMwemRelease m) {
+            if (release instanceof PurifiedMwemRelease m) {
                 predicted = m.parameters().predictedMaxError();
-            } else if (release instanceof io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease cs) {
+            } else if (release instanceof CertifiedSyntheticRelease cs) {
                 predicted = cs.predictedCertificate(n); // its certificate's noise and count terms (the fit adds to it)
             } else {
-                predicted = ((io.privacygateway.mechanisms.central.worstcase.WorstCaseChainingRelease) release)
+                predicted = ((WorstCaseChainingRelease) release)
                         .theoreticalBound(n);
             }
             var marginals = w.wide().orElseThrow();
             simulated = marginals.attributeCount() <= MAX_SIMULATED_ATTRIBUTES
-                    && !(release instanceof io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease)
+                    && !(release instanceof CertifiedSyntheticRelease)
                     ? simulatedMaxError(release, marginals, n) : predicted;
         } catch (IllegalArgumentException e) {
             return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
@@ -149,9 +158,9 @@ public final class CentralPlanner {
      * The mean over {@link #WIDE_TRIALS} seeded releases of the largest error over all marginals, on the wide
      * reference window of about n reports ({@code WideReference.window}): the quantity the wide releases bound.
      */
-    static double simulatedMaxError(io.privacygateway.mechanisms.central.wide.WideRelease release,
-            io.privacygateway.mechanisms.central.wide.MarginalWorkload marginals, long n) {
-        var window = io.privacygateway.mechanisms.central.wide.WideReference.window(marginals, n);
+    static double simulatedMaxError(WideRelease release,
+            MarginalWorkload marginals, long n) {
+        var window = WideReference.window(marginals, n);
         double[] truth = window.answers();
         double sum = 0;
         for (int t = 0; t < WIDE_TRIALS; t++) {
