@@ -1,5 +1,6 @@
 package io.privacygateway.benchmarks.commands;
 
+import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
 import io.privacygateway.mechanisms.analytics.SyntheticWindows;
 import io.privacygateway.mechanisms.analytics.WindowStatistics;
 import io.privacygateway.mechanisms.analytics.mode.ModeMechanism;
@@ -22,6 +23,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 
 /**
  * {@code bench analytics} (and the analytics part of {@code bench accuracy --mode central}): every mechanism of the
@@ -34,9 +36,10 @@ import java.util.Map;
  *   <li><b>regression</b> (d = 3 and d = 8 features on a grid): the excess MSE over OLS, mean over trials;</li>
  *   <li><b>erm</b> (logistic, d = 3): the excess regularized empirical risk and the median release time.</li>
  * </ul>
- * Data generator (regression, erm): n i.i.d. draws (seeded) from {@link SyntheticWindows#frequencies} with the
- * Zipf(1.1) reference distribution over the feature cells: a linear (regression) or logistic (erm) signal with
- * noise, see that class. No public real data set is available offline, so none is used.
+ * Data (regression, erm): the synthetic workloads are measured on every {@link ReferenceData} distribution over the
+ * feature cells (the signal of {@link SyntheticWindows}), n i.i.d. draws per window (seeded), and judged by the
+ * planner's criterion, minimax regret over the three, with a bootstrap of the trials to tell a difference from noise
+ * ({@link Row#autoFollows}); the public-data workloads on their data set ({@link PublicData}).
  */
 public final class AnalyticsBenchmark {
     /** Gaps of the mode table. */
@@ -49,16 +52,57 @@ public final class AnalyticsBenchmark {
     }
 
     /**
-     * One mechanism's result in one cell.
+     * One mechanism's result in one cell, per data set of the cell (the three reference distributions for synthetic
+     * workloads, in {@link ReferenceData} order; the data set itself for public data).
      *
-     * @param error the median error over the trials
-     * @param meanError the mean error (rare failures, such as a near-singular noisy XᵀX, dominate it)
+     * @param meanError the mean error over the trials, per data set (what {@code auto}'s planner predicts)
+     * @param medianError the median error over the trials, per data set (rare failures, such as a near-singular
+     *     noisy XᵀX, dominate the mean)
+     * @param regret the largest ratio, over the data sets, of this mechanism's mean error to the best mechanism's
      * @param milliseconds the median release time
      */
-    public record Cell(MechanismId mechanism, double error, double meanError, double milliseconds) {}
+    public record Cell(MechanismId mechanism, double[] meanError, double[] medianError, double regret,
+            double milliseconds) {
+        boolean applicable() {
+            return !Double.isNaN(milliseconds);
+        }
+    }
 
-    /** One row: a workload, ε, n, the auto choice and every mechanism's figures. */
-    public record Row(String workload, QueryFamily family, double epsilon, long n, List<Cell> cells, String auto) {}
+    /**
+     * One row: a workload, ε, n, every mechanism's figures, the measured choice (minimax regret over the data sets,
+     * the criterion {@code auto} uses on its reference windows) and {@code auto}.
+     *
+     * @param dataSets the data sets each cell was measured on
+     * @param autoRegret the measured regret of the mechanism {@code auto} picked
+     * @param autoShare the fraction of bootstrap resamples of the trials in which {@code auto}'s pick is the
+     *     minimax choice ({@link #BOOTSTRAP} resamples, seeded)
+     */
+    public record Row(String workload, QueryFamily family, double epsilon, long n, List<String> dataSets,
+            List<Cell> cells, String measured, double measuredRegret, String auto, double autoRegret,
+            double autoShare) {
+        /**
+         * Whether {@code auto} follows the measurement: it picked the measured choice, or the trials cannot tell its
+         * pick from the measured choice (its pick is the minimax choice in at least {@link #INDISTINGUISHABLE} of the
+         * bootstrap resamples).
+         */
+        public boolean autoFollows() {
+            return auto.equals(measured) || autoShare >= INDISTINGUISHABLE;
+        }
+    }
+
+    /** Bootstrap resamples of the trials per cell. */
+    public static final int BOOTSTRAP = 1000;
+    /** The bootstrap share at or above which the measurement cannot tell auto's pick from the measured choice. */
+    public static final double INDISTINGUISHABLE = 0.10;
+
+    /** The data sets a workload is measured on: its public data set, or every reference distribution. */
+    static List<String> dataSets(BenchWorkload bw) {
+        return switch (bw.name()) {
+            case DIABETES, BREAST_CANCER -> List.of(bw.name().substring(bw.name().indexOf("public data: ")
+                    + "public data: ".length()));
+            default -> ReferenceData.all().stream().map(ReferenceData::label).toList();
+        };
+    }
 
     /** One row of the mode table: ε, the gap, and P(true mode) per mechanism. */
     public record ModeRow(double epsilon, long gap, double exponential, double purified, double purifiedBound,
@@ -127,49 +171,146 @@ public final class AnalyticsBenchmark {
     /** The erm workload on public data (malignancy against mean radius and texture). */
     public static final String BREAST_CANCER = "erm logistic d=3, public data: breast cancer";
 
-    /** The window's cell frequencies: the public data set's, or the seeded synthetic generator's. */
-    static double[] frequencies(BenchWorkload bw, Workload w) {
+    /**
+     * The window's cell frequencies on data set {@code d} of {@link #dataSets}: the public data set's, or the
+     * synthetic generator's on the d-th reference distribution.
+     */
+    static double[] frequencies(BenchWorkload bw, Workload w, int d) {
         return switch (bw.name()) {
             case DIABETES -> PublicData.DIABETES.frequencies(w);
             case BREAST_CANCER -> PublicData.BREAST_CANCER.frequencies(w);
-            default -> SyntheticWindows.frequencies(w, ReferenceData.ZIPF);
+            default -> SyntheticWindows.frequencies(w, ReferenceData.all().get(d));
         };
     }
 
-    /** Every mechanism of a regression or erm workload at ε and n. */
+    /**
+     * Every mechanism of a regression or erm workload at ε and n, {@code trials} windows of n i.i.d. reports per data
+     * set (seeded; the same windows for every mechanism).
+     */
     public Row run(BenchWorkload bw, double epsilon, long n) {
         Epsilon eps = new Epsilon(epsilon);
         WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
         String auto = CentralPlanner.plan(base, eps, n).choice().candidate().label();
-        List<Cell> cells = new ArrayList<>();
-        for (MechanismId id : base.family().centralMechanisms()) {
+        List<String> sets = dataSets(bw);
+        List<MechanismId> ids = base.family().centralMechanisms();
+        double[][] means = new double[ids.size()][];
+        double[][] medians = new double[ids.size()][];
+        double[][][] raw = new double[ids.size()][][];
+        double[] ms = new double[ids.size()];
+        for (int i = 0; i < ids.size(); i++) {
             CentralPipeline p;
             try {
-                p = CentralPipeline.of(Workload.of(new Candidate(id, null, null).apply(base, eps, n)));
+                p = CentralPipeline.of(Workload.of(new Candidate(ids.get(i), null, null).apply(base, eps, n)));
             } catch (IllegalArgumentException ex) {
-                cells.add(new Cell(id, Double.NaN, Double.NaN, Double.NaN));
+                ms[i] = Double.NaN;
                 continue;
             }
             Workload w = p.workload();
-            double[] freq = frequencies(bw, w);
-            double[] errors = new double[trials];
-            double[] ms = new double[trials];
-            for (int t = 0; t < trials; t++) {
-                long[] counts = new long[w.universeSize()];
-                for (int v : AccuracyBenchmark.sample(freq, (int) n, 0xA11AL * (t + 1) + bw.name().hashCode())) {
-                    counts[v]++;
+            means[i] = new double[sets.size()];
+            medians[i] = new double[sets.size()];
+            raw[i] = new double[sets.size()][];
+            double[] times = new double[trials * sets.size()];
+            for (int d = 0; d < sets.size(); d++) {
+                double[] freq = frequencies(bw, w, d);
+                double[] errors = new double[trials];
+                for (int t = 0; t < trials; t++) {
+                    long[] counts = new long[w.universeSize()];
+                    for (int v : AccuracyBenchmark.sample(freq, (int) n,
+                            0xA11AL * (t + 1) + 31L * d + bw.name().hashCode())) {
+                        counts[v]++;
+                    }
+                    long t0 = System.nanoTime();
+                    Answer a = p.release(counts, new SeededRandomBits(97L * t + 13 + 7L * d));
+                    times[d * trials + t] = (System.nanoTime() - t0) / 1e6;
+                    errors[t] = WindowStatistics.error(w, counts, a);
                 }
-                long t0 = System.nanoTime();
-                Answer a = p.release(counts, new SeededRandomBits(97L * t + 13));
-                ms[t] = (System.nanoTime() - t0) / 1e6;
-                errors[t] = WindowStatistics.error(w, counts, a);
+                means[i][d] = Arrays.stream(errors).average().orElse(Double.NaN);
+                raw[i][d] = errors.clone();
+                Arrays.sort(errors);
+                medians[i][d] = errors[trials / 2];
             }
-            double mean = Arrays.stream(errors).average().orElse(Double.NaN);
-            Arrays.sort(errors);
-            Arrays.sort(ms);
-            cells.add(new Cell(id, errors[trials / 2], mean, ms[trials / 2]));
+            Arrays.sort(times);
+            ms[i] = times[times.length / 2];
         }
-        return new Row(bw.name(), base.family(), epsilon, n, cells, auto);
+        int chosen = minimax(means);
+        double[] regrets = regrets(means);
+        List<Cell> cells = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            cells.add(new Cell(ids.get(i), means[i], medians[i], regrets[i], ms[i]));
+        }
+        int autoIndex = -1;
+        for (int i = 0; i < ids.size(); i++) {
+            autoIndex = ids.get(i).wireName().equals(auto) ? i : autoIndex;
+        }
+        return new Row(bw.name(), base.family(), epsilon, n, sets, cells, ids.get(chosen).wireName(), regrets[chosen],
+                auto, autoIndex < 0 ? Double.POSITIVE_INFINITY : regrets[autoIndex],
+                autoIndex < 0 ? 0 : bootstrapShare(raw, autoIndex, 0xB0075L + bw.name().hashCode()));
+    }
+
+    /**
+     * Each mechanism's regret: the largest ratio, over the data sets, of its mean error to the best mean (a
+     * {@code null} row, an inapplicable mechanism, has infinite regret).
+     */
+    static double[] regrets(double[][] means) {
+        int sets = 0;
+        for (double[] m : means) {
+            sets = m == null ? sets : m.length;
+        }
+        double[] best = new double[sets];
+        Arrays.fill(best, Double.POSITIVE_INFINITY);
+        for (double[] m : means) {
+            for (int d = 0; m != null && d < sets; d++) {
+                best[d] = Math.min(best[d], m[d]);
+            }
+        }
+        double[] out = new double[means.length];
+        for (int i = 0; i < means.length; i++) {
+            out[i] = Double.POSITIVE_INFINITY;
+            if (means[i] != null) {
+                out[i] = 1;
+                for (int d = 0; d < sets; d++) {
+                    out[i] = Math.max(out[i], best[d] > 0 ? means[i][d] / best[d] : 1);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The minimax-regret mechanism (the first on a tie; {@code means} has at least one applicable row). */
+    static int minimax(double[][] means) {
+        double[] r = regrets(means);
+        int chosen = 0;
+        for (int i = 1; i < r.length; i++) {
+            chosen = r[i] < r[chosen] ? i : chosen;
+        }
+        return chosen;
+    }
+
+    /**
+     * The fraction of {@link #BOOTSTRAP} resamples (each mechanism's trials on each data set drawn with replacement,
+     * seeded) in which mechanism {@code pick} is the minimax choice: how often the trials are consistent with it.
+     */
+    static double bootstrapShare(double[][][] raw, int pick, long seed) {
+        SplittableRandom rng = new SplittableRandom(seed);
+        int wins = 0;
+        double[][] means = new double[raw.length][];
+        for (int b = 0; b < BOOTSTRAP; b++) {
+            for (int i = 0; i < raw.length; i++) {
+                if (raw[i] == null) {
+                    continue;
+                }
+                means[i] = new double[raw[i].length];
+                for (int d = 0; d < raw[i].length; d++) {
+                    double sum = 0;
+                    for (int t = 0; t < raw[i][d].length; t++) {
+                        sum += raw[i][d][rng.nextInt(raw[i][d].length)];
+                    }
+                    means[i][d] = sum / raw[i][d].length;
+                }
+            }
+            wins += minimax(means) == pick ? 1 : 0;
+        }
+        return wins / (double) BOOTSTRAP;
     }
 
     /** The mode table at ε: P(true mode) against the gap, n reports in 8 labels. */
@@ -213,7 +354,10 @@ public final class AnalyticsBenchmark {
         return c;
     }
 
-    /** The regression/erm table (markdown). */
+    /**
+     * The regression/erm table (markdown): per mechanism, the mean error on each data set (median in brackets) and
+     * its regret; the measured choice; {@code auto} and whether it follows the measurement.
+     */
     public static String table(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
         Map<String, List<Row>> byWorkload = new LinkedHashMap<>();
@@ -224,32 +368,42 @@ public final class AnalyticsBenchmark {
             List<Row> rs = e.getValue();
             List<Cell> first = rs.get(0).cells();
             boolean erm = rs.get(0).family() == QueryFamily.ERM;
-            sb.append(String.format("%n%s — %s: median (mean) over the trials%s%n%n| ε | n |", e.getKey(),
-                    io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.errorMeasure(rs.get(0).family()),
+            sb.append(String.format("%n%s — %s: mean (median) over the trials on %s; regret = the largest ratio to the"
+                    + " best mean over those data sets%s%n%n| ε | n |", e.getKey(),
+                    AnalyticsMechanisms.errorMeasure(rs.get(0).family()), String.join(" / ", rs.get(0).dataSets()),
                     erm ? "; median release time" : ""));
             for (Cell c : first) {
                 sb.append(' ').append(c.mechanism().wireName()).append(" |");
             }
-            MechanismId baseline = first.get(first.size() - 1).mechanism();
-            for (int i = 0; i < first.size() - 1; i++) {
-                sb.append(' ').append(first.get(i).mechanism().wireName()).append(" / ").append(baseline.wireName())
-                        .append(" |");
-            }
-            sb.append(" auto |\n|---|---|");
-            sb.append("---|".repeat(2 * first.size() - 1)).append("---|\n");
+            sb.append(" measured choice (minimax regret) | auto |\n|---|---|");
+            sb.append("---|".repeat(first.size() + 2)).append('\n');
+            int followed = 0;
             for (Row r : rs) {
                 sb.append(String.format("| %s | %d |", AccuracyReportFormat.eps(r.epsilon()), r.n()));
                 for (Cell c : r.cells()) {
-                    sb.append(Double.isNaN(c.error()) ? " n/a |" : erm
-                            ? String.format(" %.3g (%.3g); %.0f ms |", c.error(), c.meanError(), c.milliseconds())
-                            : String.format(" %.3g (%.3g) |", c.error(), c.meanError()));
+                    if (!c.applicable()) {
+                        sb.append(" n/a |");
+                        continue;
+                    }
+                    List<String> parts = new ArrayList<>();
+                    for (int d = 0; d < c.meanError().length; d++) {
+                        parts.add(String.format("%.3g (%.3g)", c.meanError()[d], c.medianError()[d]));
+                    }
+                    sb.append(' ').append(String.join(" / ", parts));
+                    if (c.meanError().length > 1) {
+                        sb.append(String.format("; regret %.2f", c.regret()));
+                    }
+                    sb.append(erm ? String.format("; %.0f ms |", c.milliseconds()) : " |");
                 }
-                double b = r.cells().get(r.cells().size() - 1).error();
-                for (int i = 0; i < r.cells().size() - 1; i++) {
-                    sb.append(String.format(" %.3g |", r.cells().get(i).error() / b));
-                }
-                sb.append(' ').append(r.auto()).append(" |\n");
+                followed += r.autoFollows() ? 1 : 0;
+                sb.append(' ').append(r.measured()).append(" | ").append(r.auto()).append(r.auto().equals(r.measured())
+                        ? "" : String.format(" (%s: regret %.2f vs %.2f; minimax in %.0f%% of resamples)",
+                        r.autoFollows() ? "indistinguishable" : "**differs**", r.autoRegret(), r.measuredRegret(),
+                        100 * r.autoShare())).append(" |\n");
             }
+            sb.append(String.format("%nauto follows the measurement in %d of %d cells (picks the measured choice, or a"
+                    + " mechanism that is the minimax choice in at least %.0f%% of %d bootstrap resamples of the"
+                    + " trials)%n", followed, rs.size(), 100 * INDISTINGUISHABLE, BOOTSTRAP));
         }
         return sb.toString();
     }

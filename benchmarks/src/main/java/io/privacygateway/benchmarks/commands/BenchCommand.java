@@ -176,7 +176,8 @@ public final class BenchCommand implements Runnable, ToolCommand {
         List<AnalyticsBenchmark.Row> rows = new ArrayList<>();
         long t0 = System.nanoTime();
         o.printf("window analytics: %d releases per cell (regression, erm), %d simulated releases per mode cell;"
-                + " synthetic data (SyntheticWindows, Zipf(1.1) over the feature cells), seeded%n", trials, simulations);
+                + " synthetic workloads on the three reference distributions (SyntheticWindows), public-data workloads"
+                + " on their data set; seeded%n", trials, simulations);
         o.flush();
         for (var w : AnalyticsBenchmark.standardWorkloads()) {
             if (only != null && only.stream().noneMatch(s -> w.name().contains(s))) {

@@ -20,7 +20,7 @@ class PublicDataTest {
             }
             Workload w = Workload.of(bw.spec().toBuilder().mechanism(bw.spec().family().centralMechanisms().get(0))
                     .build());
-            double[] f = AnalyticsBenchmark.frequencies(bw, w);
+            double[] f = AnalyticsBenchmark.frequencies(bw, w, 0);
             assertThat(f).hasSize(w.universeSize());
             assertThat(Arrays.stream(f).sum()).isCloseTo(1.0, within(1e-9));
             assertThat(Arrays.stream(f).filter(v -> v > 0).count()).as(bw.name()).isGreaterThan(10);

@@ -22,18 +22,29 @@ import java.util.List;
  * mean over seeded releases through the real mechanism (public planning: seeded randomness is fine here).
  */
 final class AnalyticsPlanning {
-    /** Seeded releases per reference distribution. */
-    static final int TRIALS = 6;
+    /**
+     * Seeded releases per reference distribution for a regression workload. Laplace SSP's error is heavy-tailed
+     * (a noisy XᵀX close to singular gives a wild θ once in tens of releases), so its mean needs many trials; a
+     * release costs microseconds.
+     */
+    static final int REGRESSION_TRIALS = 60;
+    /** Seeded releases per reference distribution for an erm workload (the grid sampler takes ≈ 50 ms a release). */
+    static final int ERM_TRIALS = 6;
     /** Windows larger than this are planned at this size (the error measures are per-report averages). */
     static final long MAX_SIMULATED = 200_000;
 
     private AnalyticsPlanning() {}
 
     static String method(QueryFamily f) {
-        return (f == QueryFamily.MODE ? "closed form" : "simulation: " + TRIALS + " seeded releases")
+        return (f == QueryFamily.MODE ? "closed form" : "simulation: " + trials(f) + " seeded releases")
                 + " per public synthetic window (one per reference distribution) through the real mechanism; error"
                 + " measure: " + AnalyticsMechanisms.errorMeasure(f) + "; closed form column: the mechanism's own"
                 + " prediction at the planned n";
+    }
+
+    /** Seeded releases per reference distribution for a regression or erm workload. */
+    static int trials(QueryFamily f) {
+        return f == QueryFamily.REGRESSION ? REGRESSION_TRIALS : ERM_TRIALS;
     }
 
     static Prediction predict(WorkloadSpec spec, Epsilon epsilon, long n, Candidate c, List<ReferenceData> refs) {
@@ -54,11 +65,12 @@ final class AnalyticsPlanning {
                 continue;
             }
             double sum = 0;
-            for (int t = 0; t < TRIALS; t++) {
+            int trials = trials(w.spec().family());
+            for (int t = 0; t < trials; t++) {
                 sum += WindowStatistics.error(w, counts,
                         pipeline.release(counts, new SeededRandomBits(0xA7A1L + 7919L * r + 104729L * t)));
             }
-            simulated[r] = sum / TRIALS;
+            simulated[r] = sum / trials;
         }
         return new Prediction(c, true, "", Double.NaN, release.mechanism().predictedError(), simulated, Double.NaN);
     }
