@@ -372,7 +372,8 @@ public final class BenchCommand implements Runnable, ToolCommand {
         @Option(names = "--threads", defaultValue = "2", description = "Stream threads of every system.")
         int threads;
 
-        @Option(names = "--live-seconds", defaultValue = "20", description = "Duration of the latency phase.")
+        @Option(names = "--live-seconds", defaultValue = "100",
+                description = "Steady-state duration of the latency phase, after its warm-up (default ${DEFAULT-VALUE}).")
         int liveSeconds;
 
         @Option(names = "--live-rate", defaultValue = "20000", description = "Reports/s in the latency phase.")
@@ -386,9 +387,22 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 description = "The gateway's commit interval (default ${DEFAULT-VALUE}, the gateway's default).")
         long commitIntervalMs;
 
+        @Option(names = "--latency-only", description = "Run the latency phase alone and print every window's latency.")
+        boolean latencyOnly;
+
         @Override
         public Integer call() throws Exception {
             PrintWriter o = spec.commandLine().getOut();
+            if (latencyOnly) {
+                var l = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads, msg -> {
+                    o.println("  " + msg);
+                    o.flush();
+                }).commitInterval(commitIntervalMs).latencyOnly(liveSeconds, liveRate);
+                printLatency(o, l);
+                o.printf("every steady-state window (ms, in order): %s%n",
+                        l.each().stream().map(v -> String.format("%.0f", v)).toList());
+                return 0;
+            }
             o.printf("bench throughput: %d partitions, %d stream threads per system, %d cores, gateway commit interval %d ms%n",
                     partitions, threads, Runtime.getRuntime().availableProcessors(), commitIntervalMs);
             o.flush();
@@ -411,13 +425,22 @@ public final class BenchCommand implements Runnable, ToolCommand {
                     o.printf("| %s | %d | %.2f | %.0f | %.2f |%n", t.system(), t.records(), t.seconds(), t.perSecond(),
                             t.perSecond() / faster);
                 } else if (r instanceof io.privacygateway.benchmarks.commands.ThroughputBenchmark.Latency l) {
-                    o.printf("%nlatency from window end + grace to a read_committed consumer (m = 64, %.0f reports/s, %d"
-                            + " windows of 1 s): p50 %.0f ms, p99 %.0f ms%n", l.reportsPerSecond(), l.answers(), l.p50ms(),
-                            l.p99ms());
+                    o.println();
+                    printLatency(o, l);
                 }
             }
             return 0;
         }
+    }
+
+    /** The steady-state latency line and the cold start's windows. */
+    static void printLatency(PrintWriter o, io.privacygateway.benchmarks.commands.ThroughputBenchmark.Latency l) {
+        o.printf("latency from window end + grace to a read_committed consumer (m = 64, %.0f reports/s, %d windows of"
+                + " 1 s in steady state): p50 %.0f ms, p99 %.0f ms%n", l.reportsPerSecond(), l.answers(), l.p50ms(),
+                l.p99ms());
+        o.printf("cold start (the windows of the first %d s after the gateway and the traffic start together, in ms):"
+                + " %s%n", io.privacygateway.benchmarks.commands.ThroughputBenchmark.LIVE_WARMUP_SECONDS,
+                l.coldStart().stream().map(v -> String.format("%.0f", v)).toList());
     }
 
     /** Continual release: running totals by the binary tree against composing independent releases. */

@@ -59,7 +59,9 @@ import org.apache.kafka.streams.kstream.TimeWindows;
  * m = 1024. Throughput is measured in steady state, over the last 80% of the records (start-up, rebalances and
  * the first JIT compilation excluded); a
  * live phase then measures the latency from window end + grace (wall clock) to the answer reaching a
- * {@code read_committed} consumer. Figures only: nothing here passes or fails on timing.
+ * {@code read_committed} consumer, in steady state: the gateway starts cold with the traffic, the windows of the first
+ * {@link #LIVE_WARMUP_SECONDS} are reported apart (how long a cold start takes to catch up), the following ones make the
+ * percentiles. Figures only: nothing here passes or fails on timing.
  */
 public final class ThroughputBenchmark {
     /** One measured system. */
@@ -69,8 +71,18 @@ public final class ThroughputBenchmark {
         }
     }
 
-    /** The latency of answers in the live phase. */
-    public record Latency(int answers, double p50ms, double p99ms, double reportsPerSecond) {}
+    /**
+     * The latency of answers in the live phase.
+     *
+     * @param answers the windows measured in steady state (after the warm-up)
+     * @param each every steady-state window's latency in ms, in arrival order
+     * @param coldStart the latency in ms of every window that closed during the warm-up after a cold start, in order
+     */
+    public record Latency(int answers, double p50ms, double p99ms, double reportsPerSecond, List<Double> each,
+            List<Double> coldStart) {}
+
+    /** Seconds of traffic after the gateway's cold start whose windows are reported apart from the steady state. */
+    public static final int LIVE_WARMUP_SECONDS = 30;
 
     private final int partitions;
     private final int threads;
@@ -149,6 +161,18 @@ public final class ThroughputBenchmark {
         t.put("window", Map.of("size", size, "grace", grace));
         t.put("expectedReportsPerWindow", 100_000);
         return t;
+    }
+
+    /** The live latency phase alone (m = 64). */
+    public Latency latencyOnly(int liveSeconds, int liveRate) throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedRegistry registry = EmbeddedRegistry.start()) {
+            SchemaRegistryClient client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
+            Path state = Files.createTempDirectory("pgw-bench-state");
+            GatewaySettings live = settings(kafka, registry, "live.", "bench-gateway-live", state);
+            GatewayService.ensureTopics(live);
+            register(kafka, client, live.gateway().workloadsTopic(), histogram("bench64", 64));
+            return latency(kafka, client, live, histogram("bench64", 64), liveSeconds, liveRate);
+        }
     }
 
     /** Runs everything; returns the throughput results and the live latency. */
@@ -374,6 +398,7 @@ public final class ThroughputBenchmark {
             int seconds, int rate) throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         List<Double> latencies = Collections.synchronizedList(new ArrayList<>());
+        List<Double> cold = new ArrayList<>();
         Properties cp = new Properties();
         cp.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
         cp.put(ConsumerConfig.GROUP_ID_CONFIG, "latency-probe");
@@ -386,14 +411,15 @@ public final class ThroughputBenchmark {
             c.subscribe(List.of(s.gateway().answersTopic()));
             Thread producer = new Thread(() -> {
                 try {
-                    paced(kafka, client, s.gateway().localReportsTopic(), spec, seconds, rate);
+                    paced(kafka, client, s.gateway().localReportsTopic(), spec, LIVE_WARMUP_SECONDS + seconds, rate);
                 } catch (Exception e) {
                     log.accept("producer failed: " + e);
                 }
             });
-            long trafficEnds = System.currentTimeMillis() + seconds * 1000L;
+            long warm = System.currentTimeMillis() + LIVE_WARMUP_SECONDS * 1000L;
+            long trafficEnds = warm + seconds * 1000L;
             producer.start();
-            long end = System.currentTimeMillis() + (seconds + 5) * 1000L;
+            long end = trafficEnds + 5000L;
             boolean first = true;
             while (System.currentTimeMillis() < end) {
                 for (ConsumerRecord<String, WindowAnswer> r : c.poll(Duration.ofMillis(50))) {
@@ -405,16 +431,21 @@ public final class ThroughputBenchmark {
                     if (closeAt > trafficEnds) { // closed by the idle watermark after the traffic stopped
                         continue;
                     }
+                    if (closeAt < warm) {
+                        cold.add((double) (System.currentTimeMillis() - closeAt));
+                        continue;
+                    }
                     latencies.add((double) (System.currentTimeMillis() - closeAt));
                 }
             }
             producer.join();
         }
+        List<Double> inOrder = new ArrayList<>(latencies);
         List<Double> l = new ArrayList<>(latencies);
         Collections.sort(l);
         double p50 = l.isEmpty() ? Double.NaN : l.get(l.size() / 2);
         double p99 = l.isEmpty() ? Double.NaN : l.get(Math.min(l.size() - 1, (int) Math.ceil(0.99 * l.size()) - 1));
-        return new Latency(l.size(), p50, p99, rate);
+        return new Latency(l.size(), p50, p99, rate, inOrder, cold);
     }
 
     private static void paced(EmbeddedKafka kafka, SchemaRegistryClient client, String topic, WorkloadSpec spec,
