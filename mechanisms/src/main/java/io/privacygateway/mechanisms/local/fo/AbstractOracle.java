@@ -54,6 +54,21 @@ abstract class AbstractOracle implements FrequencyOracle {
         Require.inRange("n", n, 1, Long.MAX_VALUE);
     }
 
+    /**
+     * Checks that the window size {@code n} given to {@code estimate} is the number of reports the state holds, for
+     * oracles whose state records that number.
+     *
+     * @param accumulated the number of reports the state holds (computed by the caller from the state)
+     * @param n the window size passed to {@code estimate}
+     * @throws IllegalArgumentException if they differ
+     */
+    static void checkAccumulated(long accumulated, long n) {
+        if (accumulated != n) {
+            throw new IllegalArgumentException("n must equal the number of accumulated reports " + accumulated
+                    + ", got " + n);
+        }
+    }
+
     final void checkVector(String field, double[] v) {
         if (v == null || v.length != k) {
             throw new IllegalArgumentException(field + " must have length " + k + ", got "

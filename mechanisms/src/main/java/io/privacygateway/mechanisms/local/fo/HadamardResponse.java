@@ -125,9 +125,7 @@ public final class HadamardResponse extends AbstractOracle {
         for (long c : state) {
             total += c;
         }
-        if (total != n) {
-            throw new IllegalArgumentException("n must equal the number of accumulated reports " + total + ", got " + n);
-        }
+        checkAccumulated(total, n);
         long[] t = state.clone();
         walshHadamard(t);
         double scale = n * (2 * pi - 1);

@@ -274,9 +274,7 @@ public final class TreeMechanism extends AbstractOracle {
             total += state[l - 1];
             nl[l] = state[l - 1];
         }
-        if (total != n) {
-            throw new IllegalArgumentException("n must equal the number of accumulated reports " + total + ", got " + n);
-        }
+        checkAccumulated(total, n);
         double[][] y = new double[height + 1][];
         for (int l = 1; l <= height; l++) {
             long[] slice = Arrays.copyOfRange(state, offset[l], offset[l] + levelSize[l]);
