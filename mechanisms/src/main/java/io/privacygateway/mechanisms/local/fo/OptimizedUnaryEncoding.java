@@ -68,9 +68,8 @@ public final class OptimizedUnaryEncoding extends SupportCountOracle {
         this.oneNumerator = m;
         this.q = new DyadicProbability(m);
         this.qd = q.value();
-        this.bytes = (k + 7) >>> 3;
-        int used = k & 7;
-        this.padMask = used == 0 ? 0 : (0xFF << used) & 0xFF;
+        this.bytes = BitVector.bytesFor(k);
+        this.padMask = BitVector.padMask(k);
         requireInformative(0.5, qd);
     }
 
@@ -95,7 +94,7 @@ public final class OptimizedUnaryEncoding extends SupportCountOracle {
         byte[] out = new byte[bytes];
         for (int x = 0; x < k; x++) {
             if (draws.bernoulli(q)) {
-                out[x >>> 3] |= (byte) (1 << (x & 7));
+                BitVector.set(out, x);
             }
         }
         int own = draws.bernoulli(DyadicProbability.HALF) ? 1 : 0;
@@ -105,7 +104,7 @@ public final class OptimizedUnaryEncoding extends SupportCountOracle {
     }
 
     private boolean wellFormed(byte[] payload) {
-        return payload != null && payload.length == bytes && (payload[bytes - 1] & padMask) == 0;
+        return BitVector.hasLayout(payload, bytes, padMask);
     }
 
     @Override
@@ -114,14 +113,7 @@ public final class OptimizedUnaryEncoding extends SupportCountOracle {
         if (!wellFormed(payload)) {
             return false;
         }
-        for (int i = 0; i < bytes; i++) {
-            int b = payload[i] & 0xFF;
-            while (b != 0) {
-                int t = Integer.numberOfTrailingZeros(b);
-                state[(i << 3) + t]++;
-                b &= b - 1;
-            }
-        }
+        BitVector.addSetBits(payload, state);
         return true;
     }
 
@@ -133,7 +125,7 @@ public final class OptimizedUnaryEncoding extends SupportCountOracle {
         }
         int ones = 0;
         for (int x = 0; x < k; x++) {
-            if (x != value && ((payload[x >>> 3] >>> (x & 7)) & 1) == 1) {
+            if (x != value && BitVector.isSet(payload, x)) {
                 ones++;
             }
         }

@@ -93,9 +93,8 @@ public final class SubsetSelection extends SupportCountOracle {
         this.qStar = (pi * (d - 1) + (1 - pi) * d) / (k - 1);
         this.pair0 = k > 2 ? (pi * (d - 1.0) * (d - 2.0) + (1 - pi) * (double) d * (d - 1.0)) / ((k - 1.0) * (k - 2.0)) : 0;
         this.pair1 = pi * (d - 1.0) / (k - 1.0);
-        this.bytes = (k + 7) >>> 3;
-        int used = k & 7;
-        this.padMask = used == 0 ? 0 : (0xFF << used) & 0xFF;
+        this.bytes = BitVector.bytesFor(k);
+        this.padMask = BitVector.padMask(k);
         requireInformative(pStar, qStar);
     }
 
@@ -160,19 +159,19 @@ public final class SubsetSelection extends SupportCountOracle {
         int[] picks = new int[d];
         for (int j = others - d, i = 0; j < others; j++, i++) {
             int t = draws.uniformInt(j + 1);
-            int pick = isSet(chosen, t) ? j : t;
-            set(chosen, pick);
+            int pick = BitVector.isSet(chosen, t) ? j : t;
+            BitVector.set(chosen, pick);
             picks[i] = pick;
         }
         int drop = d > 1 ? draws.uniformInt(d) : 0; // d is public: the same draws for every value
         byte[] out = new byte[bytes];
         for (int i = 0; i < d; i++) {
             if (!(hit && i == drop)) {
-                set(out, skip(picks[i], value));
+                BitVector.set(out, skip(picks[i], value));
             }
         }
         if (hit) {
-            set(out, value);
+            BitVector.set(out, value);
         }
         return out;
     }
@@ -181,16 +180,8 @@ public final class SubsetSelection extends SupportCountOracle {
         return i >= value ? i + 1 : i;
     }
 
-    private static void set(byte[] bits, int x) {
-        bits[x >>> 3] |= (byte) (1 << (x & 7));
-    }
-
-    private static boolean isSet(byte[] bits, int x) {
-        return ((bits[x >>> 3] >>> (x & 7)) & 1) != 0;
-    }
-
     private boolean wellFormed(byte[] payload) {
-        if (payload == null || payload.length != bytes || (payload[bytes - 1] & padMask) != 0) {
+        if (!BitVector.hasLayout(payload, bytes, padMask)) {
             return false;
         }
         int count = 0;
@@ -206,13 +197,7 @@ public final class SubsetSelection extends SupportCountOracle {
         if (!wellFormed(payload)) {
             return false;
         }
-        for (int i = 0; i < bytes; i++) {
-            int b = payload[i] & 0xFF;
-            while (b != 0) {
-                state[(i << 3) + Integer.numberOfTrailingZeros(b)]++;
-                b &= b - 1;
-            }
-        }
+        BitVector.addSetBits(payload, state);
         return true;
     }
 
@@ -223,7 +208,7 @@ public final class SubsetSelection extends SupportCountOracle {
             return Rational.ZERO;
         }
         // binomials computed on demand: this hook is for tests, and C(k−1, d) is huge for large k
-        return isSet(payload, value)
+        return BitVector.isSet(payload, value)
                 ? Rational.dyadic(inNumerator).divide(binomial(k - 1, d - 1))
                 : Rational.dyadic(Grid.ONE - inNumerator).divide(binomial(k - 1, d));
     }
