@@ -3,7 +3,6 @@ package io.privacygateway.mechanisms.central;
 import io.privacygateway.mechanisms.accounting.Composition;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.central.sampling.LqNorm;
-import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.workload.MechanismId;
 
@@ -87,12 +86,8 @@ public sealed interface CentralParameters permits CentralParameters.Laplace, Cen
             Space space) implements CentralParameters {
         public Gaussian {
             Require.nonNull("mechanism", mechanism);
-            Require.finiteNonNegative("epsilonCount", epsilonCount);
-            Require.finitePositive("epsilonApprox", epsilonApprox);
-            Require.finitePositive("epsilonPrime", epsilonPrime);
-            new LogDelta(logDelta);
-            Require.inOpenRange("omega", omega, 0, 1);
-            Require.finitePositive("rho", rho);
+            PrivacySplit.requirePurifiedShares(epsilonCount, epsilonApprox, epsilonPrime);
+            PrivacySplit.requireApproximatePart(logDelta, omega, rho);
             levelRho = levelRho.clone();
             Require.nonNull("norm", norm);
             Require.finiteNonNegative("predictedRms", predictedRms);

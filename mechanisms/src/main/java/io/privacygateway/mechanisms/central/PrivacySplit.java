@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.central;
 
 import io.privacygateway.mechanisms.param.DirectedDoubles;
+import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigDecimal;
@@ -18,6 +19,9 @@ import java.math.RoundingMode;
  *   <li>{@link #dyadicUp}: a noise parameter {@code numerator/denominator} (a scale or a variance) rounded
  *       <em>up</em> to a dyadic rational with denominator 2^20, from the exact quotient: more noise only lowers
  *       the privacy loss, and a quotient first rounded to a double could land just below the exact value.</li>
+ *   <li>{@link #requirePurifiedShares} and {@link #requireApproximatePart}: the checks every purified release's
+ *       parameters make on the shares and on the {@code (ε_apx, δ)} part (purified Gaussian, MWEM, worst-case
+ *       chaining).</li>
  * </ul>
  */
 public final class PrivacySplit {
@@ -58,6 +62,32 @@ public final class PrivacySplit {
             }
         }
         return parts;
+    }
+
+    /**
+     * Checks the ε shares of a purified release: the count's share finite and {@code >= 0} (0 when the count is
+     * public), {@code ε_apx} (the Gaussian part's ε before purification) and {@code ε'} (purification's) finite and
+     * {@code > 0}. The checks run in that order.
+     *
+     * @throws IllegalArgumentException naming the first share that fails
+     */
+    public static void requirePurifiedShares(double epsilonCount, double epsilonApprox, double epsilonPrime) {
+        Require.finiteNonNegative("epsilonCount", epsilonCount);
+        Require.finitePositive("epsilonApprox", epsilonApprox);
+        Require.finitePositive("epsilonPrime", epsilonPrime);
+    }
+
+    /**
+     * Checks the {@code (ε_apx, δ)} part of a purified release: {@code ln δ} a valid {@link LogDelta}, the
+     * purification mixing weight {@code ω} in {@code (0, 1)}, the zCDP {@code ρ} finite and {@code > 0}. The checks
+     * run in that order.
+     *
+     * @throws IllegalArgumentException naming the first parameter that fails
+     */
+    public static void requireApproximatePart(double logDelta, double omega, double rho) {
+        new LogDelta(logDelta);
+        Require.inOpenRange("omega", omega, 0, 1);
+        Require.finitePositive("rho", rho);
     }
 
     /** The exact sum of doubles (every double is a finite decimal). */

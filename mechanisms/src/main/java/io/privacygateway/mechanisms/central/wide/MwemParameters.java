@@ -67,13 +67,9 @@ public record MwemParameters(double epsilonCount, double epsilonApprox, double e
     private static final double[] SELECT_SHARES = {0.1, 0.25, 0.5};
 
     public MwemParameters {
-        Require.finiteNonNegative("epsilonCount", epsilonCount);
-        Require.finitePositive("epsilonApprox", epsilonApprox);
-        Require.finitePositive("epsilonPrime", epsilonPrime);
+        PrivacySplit.requirePurifiedShares(epsilonCount, epsilonApprox, epsilonPrime);
         Require.finitePositive("epsilonCheck", epsilonCheck);
-        new LogDelta(logDelta);
-        Require.inOpenRange("omega", omega, 0, 1);
-        Require.finitePositive("rho", rho);
+        PrivacySplit.requireApproximatePart(logDelta, omega, rho);
         Require.inRange("rounds", rounds, 1, MAX_ROUNDS);
         Require.inOpenRange("selectShare", selectShare, 0, 1);
         Require.inRange("records", records, 1, Purifier.MAX_DIMENSION);

@@ -54,13 +54,9 @@ public record WorstCaseParameters(double epsilonCount, double epsilonApprox, dou
     private static final double SELECT_SHARE = 0.25;
 
     public WorstCaseParameters {
-        Require.finiteNonNegative("epsilonCount", epsilonCount);
-        Require.finitePositive("epsilonApprox", epsilonApprox);
-        Require.finitePositive("epsilonPrime", epsilonPrime);
+        PrivacySplit.requirePurifiedShares(epsilonCount, epsilonApprox, epsilonPrime);
         Require.finitePositive("epsilonCheck", epsilonCheck);
-        new LogDelta(logDelta);
-        Require.inOpenRange("omega", omega, 0, 1);
-        Require.finitePositive("rho", rho);
+        PrivacySplit.requireApproximatePart(logDelta, omega, rho);
         levelRho = levelRho.clone();
         rounds = rounds.clone();
         if (levelRho.length != rounds.length || levelRho.length == 0) {
