@@ -1,6 +1,5 @@
 package io.privacygateway.mechanisms.central;
 
-import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.errors.GaussianWidth;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.projection.ConvexProjection;
@@ -9,15 +8,12 @@ import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.release.ErrorBars;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * The public facts about a workload's feasible set {@code K = conv{Q(x)}} that every central answer uses:
  * its projection, Gaussian width, a diameter bound, the largest answer coordinate, and a data-independent
- * point of K. Also assembles the parts of an answer that do not depend on the variant (bars clipped to
- * [0, 1], the trivial bounds, the answer of a window with no reports).
+ * point of K. Also assembles the parts of an answer that do not depend on the variant (the trivial bounds, the
+ * answer of a window with no reports; bars clipped to [0, 1] are {@link ErrorBars#clipped}).
  */
 final class FeasibleAnswers {
     private final Workload workload;
@@ -90,22 +86,6 @@ final class FeasibleAnswers {
         return 1 - workload.spec().confidence().value();
     }
 
-    /**
-     * Bars {@code [a_q − h_q, a_q + h_q] ∩ [0, 1]} ({@code h_q} may be +∞: the whole range), or the whole range
-     * everywhere when {@code valid} is false.
-     */
-    double[][] bars(double[] estimate, double[] halfWidth, boolean valid) {
-        int m = estimate.length;
-        double[] lo = new double[m];
-        double[] hi = new double[m];
-        for (int q = 0; q < m; q++) {
-            double h = valid ? halfWidth[q] : Double.POSITIVE_INFINITY;
-            lo[q] = h < Double.POSITIVE_INFINITY ? Math.max(0, estimate[q] - h) : 0;
-            hi[q] = h < Double.POSITIVE_INFINITY ? Math.min(1, estimate[q] + h) : 1;
-        }
-        return new double[][] {lo, hi};
-    }
-
     /** The smaller of an RMS bound (possibly +∞ or NaN from an infinite count bound) and the trivial one. */
     double capped(double rms) {
         return rms >= 0 && rms < trivialRms() ? rms : trivialRms();
@@ -119,12 +99,8 @@ final class FeasibleAnswers {
      * cost is 0.
      */
     Answer noData(MechanismId mechanism) {
-        double[] lo = new double[m()];
-        double[] hi = new double[m()];
-        Arrays.fill(hi, 1.0);
-        return new Answer(mechanism, new PrivacyCost.Pure(0), 0, workload.queryLabels(), centroid.clone(),
-                Optional.empty(), Optional.empty(), lo, hi, workload.spec().confidence().value(), trivialRms(),
-                trivialRms(), List.of(), workload.contentHash());
+        return Answer.noData(mechanism, workload.queryLabels(), centroid.clone(), workload.spec().confidence().value(),
+                trivialRms(), workload.contentHash(), Answer.Extras.NONE);
     }
 
     /** The total number of reports of a window (exact). */

@@ -4,6 +4,7 @@ import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.release.ErrorBars;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -121,7 +122,7 @@ public final class LaplaceRelease implements CentralRelease {
             halfWidth[q] = bounded ? Math.abs(estimate[q] - y[q]) + tail : Double.POSITIVE_INFINITY;
             se[q] = sd;
         }
-        double[][] bars = feasible.bars(estimate, halfWidth, true);
+        double[][] bars = ErrorBars.clipped(estimate, halfWidth, true);
         double countScale = count instanceof CountRelease.Noisy c ? c.noise().scaleDouble() : 0;
         double expected = CentralParameterChoice.laplaceRms(model, sumNoise.scaleDouble(), countScale,
                 CountRelease.divisor(released));

@@ -385,7 +385,7 @@ public final class PurifiedGaussianRelease implements CentralRelease {
                             : bound;
             se[q] = sd;
         }
-        double[][] bars = feasible.bars(estimate, halfWidth, true);
+        double[][] bars = ErrorBars.clipped(estimate, halfWidth, true);
         double countScale = count instanceof CountRelease.Noisy c ? c.noise().scaleDouble() : 0;
         double expected = CentralParameterChoice.gaussianRms(model, levelSigma, b, params.omega(), countScale, divisor);
         return new Answer(params.mechanism(), cost(), CountRelease.published(released), workload.queryLabels(), estimate,

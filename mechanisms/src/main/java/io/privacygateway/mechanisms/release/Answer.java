@@ -3,6 +3,7 @@ package io.privacygateway.mechanisms.release;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.workload.MechanismId;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -92,6 +93,25 @@ public record Answer(
         levels = List.copyOf(Require.nonNull("levels", levels));
         Require.nonNull("workloadHash", workloadHash);
         Require.nonNull("extras", extras);
+    }
+
+    /**
+     * The answer of a window with nothing to protect (its report count is public and 0: replace-one neighbours), for
+     * which no mechanism runs: cost 0, {@code n = 0}, the given data-independent estimate (not copied), every bar the
+     * whole range [0, 1], both RMS figures {@code trivialRms}, no unprojected vector, no standard errors, no levels.
+     *
+     * @param estimate a fixed point of the feasible set, one entry per label
+     * @param trivialRms the RMS bound that holds with probability 1 (finite, {@code >= 0})
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public static Answer noData(MechanismId mechanism, List<String> labels, double[] estimate, double confidence,
+            double trivialRms, String workloadHash, Extras extras) {
+        Require.nonNull("estimates", estimate);
+        double[] lower = new double[estimate.length];
+        double[] upper = new double[estimate.length];
+        Arrays.fill(upper, 1.0);
+        return new Answer(mechanism, new PrivacyCost.Pure(0), 0, labels, estimate, Optional.empty(), Optional.empty(),
+                lower, upper, confidence, trivialRms, trivialRms, List.of(), workloadHash, extras);
     }
 
     /** This answer with {@code extras}. */

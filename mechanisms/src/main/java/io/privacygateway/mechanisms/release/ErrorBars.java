@@ -114,6 +114,52 @@ public final class ErrorBars {
     }
 
     /**
+     * Bars {@code [a_q − h_q, a_q + h_q] ∩ [0, 1]} of answers that lie in [0, 1] ({@code h_q} may be +∞: the
+     * whole range), or the whole range everywhere when {@code valid} is false.
+     *
+     * @param estimate the published estimate a
+     * @param halfWidth h, one per coordinate (at least as many as {@code estimate})
+     * @param valid whether the half widths hold (false: no bar narrower than [0, 1] is published)
+     * @return {@code {lower, upper}}, fresh arrays of the estimate's length
+     */
+    public static double[][] clipped(double[] estimate, double[] halfWidth, boolean valid) {
+        int m = estimate.length;
+        double[] lo = new double[m];
+        double[] hi = new double[m];
+        for (int q = 0; q < m; q++) {
+            double h = valid ? halfWidth[q] : Double.POSITIVE_INFINITY;
+            lo[q] = clippedLower(estimate[q], h);
+            hi[q] = clippedUpper(estimate[q], h);
+        }
+        return new double[][] {lo, hi};
+    }
+
+    /**
+     * {@link #clipped(double[], double[], boolean)} with one half width for every coordinate: the bars of a bound
+     * on the largest error (an l∞ bound), {@code [a_q − h, a_q + h] ∩ [0, 1]}, or [0, 1] everywhere when
+     * {@code valid} is false.
+     */
+    public static double[][] clipped(double[] estimate, double halfWidth, boolean valid) {
+        int m = estimate.length;
+        double[] lo = new double[m];
+        double[] hi = new double[m];
+        double h = valid ? halfWidth : Double.POSITIVE_INFINITY;
+        for (int q = 0; q < m; q++) {
+            lo[q] = clippedLower(estimate[q], h);
+            hi[q] = clippedUpper(estimate[q], h);
+        }
+        return new double[][] {lo, hi};
+    }
+
+    private static double clippedLower(double a, double h) {
+        return h < Double.POSITIVE_INFINITY ? Math.max(0, a - h) : 0;
+    }
+
+    private static double clippedUpper(double a, double h) {
+        return h < Double.POSITIVE_INFINITY ? Math.min(1, a + h) : 1;
+    }
+
+    /**
      * An upper bound on the diameter of {@code conv(atoms)}: the smaller of twice the largest norm and the
      * diagonal of the bounding box.
      */

@@ -10,8 +10,8 @@ import io.privacygateway.mechanisms.central.wide.WideSettings;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.release.ErrorBars;
 import io.privacygateway.mechanisms.workload.MechanismId;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -150,13 +150,7 @@ public final class CertifiedSyntheticRelease implements WideRelease {
         double[] estimates = synthetic.answers();
         Certificate c = r.certificate();
         double bound = c.value();
-        int m = estimates.length;
-        double[] lo = new double[m];
-        double[] hi = new double[m];
-        for (int q = 0; q < m; q++) {
-            lo[q] = Math.max(0, estimates[q] - bound);
-            hi[q] = Math.min(1, estimates[q] + bound);
-        }
+        double[][] bars = ErrorBars.clipped(estimates, bound, true);
         Map<String, Double> scalars = new LinkedHashMap<>();
         scalars.put("certificate", bound);
         scalars.put("certificateNoise", c.noise());
@@ -175,20 +169,15 @@ public final class CertifiedSyntheticRelease implements WideRelease {
                 OptionalDouble.empty());
         double rms = Math.min(trivialRms, bound);
         Answer answer = new Answer(mechanism, r.cost(), r.reportCount(), labels, estimates, Optional.empty(),
-                Optional.empty(), lo, hi, c.confidence(), rms, rms, List.of(level), settings.workloadHash(), extras);
+                Optional.empty(), bars[0], bars[1], c.confidence(), rms, rms, List.of(level), settings.workloadHash(),
+                extras);
         return new WideAnswer(answer, Optional.of(synthetic));
     }
 
     /** A replace-one window without reports: no mechanism ran; uniform marginals, bars [0, 1], cost 0, no records. */
     private WideAnswer noData() {
-        int m = workload.queryCount();
-        double[] est = new double[m];
-        Arrays.fill(est, 1.0 / workload.cellsPerSubset());
-        double[] lo = new double[m];
-        double[] hi = new double[m];
-        Arrays.fill(hi, 1.0);
-        Answer a = new Answer(mechanism, new PrivacyCost.Pure(0), 0, labels, est, Optional.empty(), Optional.empty(), lo,
-                hi, settings.confidence().value(), trivialRms, trivialRms, List.of(), settings.workloadHash(),
+        Answer a = Answer.noData(mechanism, labels, workload.uniformAnswers(), settings.confidence().value(),
+                trivialRms, settings.workloadHash(),
                 new Answer.Extras(List.of(), Map.of("certificate", 1.0), OptionalDouble.of(1.0)));
         return new WideAnswer(a, Optional.empty());
     }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.central.wide;
 
+import io.privacygateway.mechanisms.central.CountRelease;
 import io.privacygateway.mechanisms.param.Require;
 
 /**
@@ -20,6 +21,14 @@ public record Failures(double count, double check, double theory) {
         Require.inClosedRange("count", count, 0, 1);
         Require.inOpenRange("check", check, 0, 1);
         Require.inOpenRange("theory", theory, 0, 1);
+    }
+
+    /**
+     * The count's relative bound at the released count ({@link CountRelease#relativeBound}) with this split's count
+     * share as its failure probability (a share of 0, a public count's, passed as {@link Double#MIN_NORMAL}).
+     */
+    public double countBound(CountRelease release, long released) {
+        return release.relativeBound(Math.max(count, Double.MIN_NORMAL), released);
     }
 
     /** The split of β for a noisy or a public count. */

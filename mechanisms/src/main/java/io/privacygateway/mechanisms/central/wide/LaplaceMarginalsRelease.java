@@ -8,8 +8,8 @@ import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.release.ErrorBars;
 import io.privacygateway.mechanisms.workload.MechanismId;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -105,15 +105,10 @@ public final class LaplaceMarginalsRelease {
         int m = workload.queryCount();
         List<String> labels = workload.labels();
         if (count instanceof CountRelease.Public && n == 0) {
-            double[] est = new double[m];
-            Arrays.fill(est, 1.0 / workload.cellsPerSubset());
-            double[] hi = new double[m];
-            Arrays.fill(hi, 1);
-            return new WideAnswer(new Answer(mechanism, new PrivacyCost.Pure(0), 0, labels, est, Optional.empty(),
-                    Optional.empty(), new double[m], hi, settings.confidence().value(), 0.5, 0.5, List.of(),
-                    settings.workloadHash()), Optional.empty());
+            return new WideAnswer(Answer.noData(mechanism, labels, workload.uniformAnswers(),
+                    settings.confidence().value(), 0.5, settings.workloadHash(), Answer.Extras.NONE), Optional.empty());
         }
-        long released = count instanceof CountRelease.Noisy c ? Math.addExact(n, draws.laplace(c.noise())) : n;
+        long released = draws.releasedCount(count, n);
         double divisor = CountRelease.divisor(released);
         double[] y = new double[m];
         for (int q = 0; q < m; q++) {
@@ -132,22 +127,17 @@ public final class LaplaceMarginalsRelease {
             }
         }
         double beta = failures.theory() + failures.check();
-        double rel = count.relativeBound(Math.max(failures.count(), Double.MIN_NORMAL), released);
+        double rel = failures.countBound(count, released);
         double k = Math.ceil(noise.scaleDouble() * (1 + 1e-12) * Math.log(2.0 * m / beta));
         double cell = released >= 1 ? k / divisor + rel : Double.POSITIVE_INFINITY;
         double bound = project ? cell * Math.sqrt(m) : cell;
         bound = Math.min(1, bound);
-        double[] lo = new double[m];
-        double[] hi = new double[m];
-        for (int q = 0; q < m; q++) {
-            lo[q] = Math.max(0, est[q] - bound);
-            hi[q] = Math.min(1, est[q] + bound);
-        }
+        double[][] bars = ErrorBars.clipped(est, bound, true);
         Map<String, Double> scalars = new LinkedHashMap<>();
         scalars.put("projectionGap", gap);
         double sd = Math.sqrt(noise.variance()) / divisor;
         return new WideAnswer(new Answer(mechanism, cost(), CountRelease.published(released), labels, est,
-                Optional.of(y), Optional.empty(), lo, hi, settings.confidence().value(), Math.min(0.5, sd),
+                Optional.of(y), Optional.empty(), bars[0], bars[1], settings.confidence().value(), Math.min(0.5, sd),
                 Math.min(0.5, bound), List.of(), settings.workloadHash(),
                 new Answer.Extras(List.of(), scalars, OptionalDouble.of(bound))), Optional.empty());
     }

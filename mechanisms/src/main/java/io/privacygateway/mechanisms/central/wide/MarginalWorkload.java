@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.central.wide;
 
 import io.privacygateway.mechanisms.param.Require;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -130,6 +131,16 @@ public final class MarginalWorkload {
     /** {@code 2^k}. */
     public int cellsPerSubset() {
         return 1 << way;
+    }
+
+    /**
+     * The answers of the uniform distribution over the records, {@code 1/2^k} in every cell: the data-independent
+     * estimate of a window without reports. A fresh array of {@link #queryCount()} entries.
+     */
+    public double[] uniformAnswers() {
+        double[] a = new double[queryCount()];
+        Arrays.fill(a, 1.0 / cellsPerSubset());
+        return a;
     }
 
     /**

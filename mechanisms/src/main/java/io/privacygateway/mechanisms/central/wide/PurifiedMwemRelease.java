@@ -7,9 +7,9 @@ import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.release.ErrorBars;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.math.BigDecimal;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -155,7 +155,7 @@ public final class PurifiedMwemRelease implements WideRelease {
         if (count instanceof CountRelease.Public && n == 0) {
             return noData();
         }
-        long released = count instanceof CountRelease.Noisy c ? Math.addExact(n, draws.laplace(c.noise())) : n;
+        long released = draws.releasedCount(count, n);
         long divisor = CountRelease.divisor(released);
         // (ε_apx, δ)-DP intermediates: never published
         PrivateMultiplicativeWeights.Run run = PrivateMultiplicativeWeights.run(universe, counts::subsetCounts,
@@ -207,7 +207,7 @@ public final class PurifiedMwemRelease implements WideRelease {
         if (released < 1) {
             return Double.POSITIVE_INFINITY;
         }
-        double r = count.relativeBound(Math.max(failures.count(), Double.MIN_NORMAL), released);
+        double r = failures.countBound(count, released);
         double theory = failures.theory();
         double mw = PrivateMultiplicativeWeights.bound(universe, schedule, settings.contributions(), released, r,
                 theory / 4, theory / 4);
@@ -220,18 +220,12 @@ public final class PurifiedMwemRelease implements WideRelease {
     /** Everything the answer publishes, from ñ, the purified records, their answers and the noisy check only. */
     WideAnswer publish(long released, long[] records, double[] estimates, long noisyError) {
         long divisor = CountRelease.divisor(released);
-        double r = count.relativeBound(Math.max(failures.count(), Double.MIN_NORMAL), released);
+        double r = failures.countBound(count, released);
         double theory = theoreticalBound(released);
         double measured = check.bound(noisyError, released, r, failures.check());
         double bound = Math.min(1.0, Math.min(theory, measured));
         boolean valid = released >= 1 && bound < 1.0;
-        int m = estimates.length;
-        double[] lo = new double[m];
-        double[] hi = new double[m];
-        for (int q = 0; q < m; q++) {
-            lo[q] = valid ? Math.max(0, estimates[q] - bound) : 0;
-            hi[q] = valid ? Math.min(1, estimates[q] + bound) : 1;
-        }
+        double[][] bars = ErrorBars.clipped(estimates, bound, valid);
         double expected = Math.min(trivialRms, Math.min(bound, Math.max(0, noisyError) / (double) divisor + r));
         Map<String, Double> scalars = new LinkedHashMap<>();
         scalars.put("theoreticalMaxErrorBound", Math.min(1.0, theory));
@@ -250,7 +244,7 @@ public final class PurifiedMwemRelease implements WideRelease {
         Answer.LevelDetail level = new Answer.LevelDetail(1, new PrivacyCost.Zcdp(schedule.rho()), 1,
                 schedule.sigma() / divisor, 0, universe.size(), OptionalDouble.empty());
         Answer answer = new Answer(mechanism, cost(), CountRelease.published(released), labels, estimates,
-                Optional.empty(), Optional.empty(), lo, hi, settings.confidence().value(), expected,
+                Optional.empty(), Optional.empty(), bars[0], bars[1], settings.confidence().value(), expected,
                 Math.min(trivialRms, bound), List.of(level), settings.workloadHash(), extras);
         return new WideAnswer(answer, Optional.of(new SyntheticRecords(workload, records, cost())));
     }
@@ -260,15 +254,8 @@ public final class PurifiedMwemRelease implements WideRelease {
      * distribution's marginals ({@code 2^−k} per cell), bars [0, 1], cost 0, no records.
      */
     private WideAnswer noData() {
-        int m = workload.queryCount();
-        double[] est = new double[m];
-        Arrays.fill(est, 1.0 / workload.cellsPerSubset());
-        double[] lo = new double[m];
-        double[] hi = new double[m];
-        Arrays.fill(hi, 1.0);
-        Answer a = new Answer(mechanism, new PrivacyCost.Pure(0), 0, labels, est, Optional.empty(), Optional.empty(), lo,
-                hi, settings.confidence().value(), trivialRms, trivialRms, List.of(), settings.workloadHash(),
-                new Answer.Extras(List.of(), Map.of(), OptionalDouble.of(1.0)));
+        Answer a = Answer.noData(mechanism, labels, workload.uniformAnswers(), settings.confidence().value(),
+                trivialRms, settings.workloadHash(), new Answer.Extras(List.of(), Map.of(), OptionalDouble.of(1.0)));
         return new WideAnswer(a, Optional.empty());
     }
 }

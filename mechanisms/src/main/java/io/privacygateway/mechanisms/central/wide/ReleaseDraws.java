@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.central.wide;
 
+import io.privacygateway.mechanisms.central.CountRelease;
 import io.privacygateway.mechanisms.central.purification.Purifier;
 import io.privacygateway.mechanisms.central.sampling.BernoulliExp;
 import io.privacygateway.mechanisms.central.sampling.DiscreteGaussian;
@@ -30,6 +31,16 @@ public interface ReleaseDraws {
 
     /** The purified grid point of {@code x} ({@link Purifier#purifyToGrid}). */
     long[] purify(Purifier purifier, double[] x);
+
+    /**
+     * The released count of a window of {@code n} reports: {@code n} plus one {@link #laplace} draw of the count's
+     * noise for a noisy count, {@code n} itself (no draw) for a public one.
+     *
+     * @throws ArithmeticException if the sum overflows a long
+     */
+    default long releasedCount(CountRelease count, long n) {
+        return count instanceof CountRelease.Noisy c ? Math.addExact(n, laplace(c.noise())) : n;
+    }
 
     /** The production draws on secret bits. */
     static ReleaseDraws exact(RandomBits secret) {

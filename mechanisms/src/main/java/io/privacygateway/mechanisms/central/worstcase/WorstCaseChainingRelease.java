@@ -23,6 +23,7 @@ import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.release.ErrorBars;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -220,8 +221,7 @@ public final class WorstCaseChainingRelease implements io.privacygateway.mechani
         double[] lo = new double[m];
         double[] hi = new double[m];
         Arrays.fill(hi, 1.0);
-        double[] uniform = new double[m];
-        Arrays.fill(uniform, 1.0 / w.cellsPerSubset());
+        double[] uniform = w.uniformAnswers();
         long work = (1L << w.attributeCount()) * (w.attributeCount() + 8L);
         WorstCaseParameters params = WorstCaseParameters.choose(
                 List.of(new WorstCaseParameters.LevelShape(u, 1, 0, work)),
@@ -324,7 +324,7 @@ public final class WorstCaseChainingRelease implements io.privacygateway.mechani
         if (count instanceof CountRelease.Public && n == 0) {
             return noData();
         }
-        long released = count instanceof CountRelease.Noisy c ? Math.addExact(n, draws.laplace(c.noise())) : n;
+        long released = draws.releasedCount(count, n);
         long divisor = CountRelease.divisor(released);
         // (ε_apx, δ)-DP: the levels' sum, never published
         double[] v = offset.clone();
@@ -361,7 +361,7 @@ public final class WorstCaseChainingRelease implements io.privacygateway.mechani
         if (released < 1) {
             return Double.POSITIVE_INFINITY;
         }
-        double r = count.relativeBound(Math.max(failures.count(), Double.MIN_NORMAL), released);
+        double r = failures.countBound(count, released);
         double perLevel = failures.theory() / (4.0 * levels.size());
         double total = bias + purificationBound(failures.theory() / 4);
         for (Level l : levels) {
@@ -381,7 +381,7 @@ public final class WorstCaseChainingRelease implements io.privacygateway.mechani
     /** Everything published: a function of ñ, the purified vector, the noisy check and public parameters. */
     Answer publish(long released, double[] estimates, double[] purified, long noisy) {
         long divisor = CountRelease.divisor(released);
-        double r = count.relativeBound(Math.max(failures.count(), Double.MIN_NORMAL), released);
+        double r = failures.countBound(count, released);
         double theory = theoreticalBound(released);
         // the check compares with the data on the answer grid (explicit points: answers rounded to 1/G, G = 2^16):
         // the true mean is within 1/(2G) of it
@@ -393,13 +393,7 @@ public final class WorstCaseChainingRelease implements io.privacygateway.mechani
         }
         double bound = Math.min(side, Math.min(theory, measured));
         boolean valid = released >= 1 && bound < side;
-        int m = estimates.length;
-        double[] bl = new double[m];
-        double[] bh = new double[m];
-        for (int q = 0; q < m; q++) {
-            bl[q] = valid ? Math.max(0, estimates[q] - bound) : 0;
-            bh[q] = valid ? Math.min(1, estimates[q] + bound) : 1;
-        }
+        double[][] bars = ErrorBars.clipped(estimates, bound, valid);
         Map<String, Double> scalars = new LinkedHashMap<>();
         scalars.put("theoreticalMaxErrorBound", Math.min(side, theory));
         scalars.put("measuredMaxErrorBound", Math.min(side, measured));
@@ -422,19 +416,14 @@ public final class WorstCaseChainingRelease implements io.privacygateway.mechani
         }
         double expected = Math.min(trivialRms, Math.min(bound, Math.max(0, noisy) / (double) divisor + r));
         return new Answer(mechanism, cost(), CountRelease.published(released), labels, estimates,
-                Optional.of(purified.clone()), Optional.empty(), bl, bh, settings.confidence().value(), expected,
-                Math.min(trivialRms, bound), details, settings.workloadHash(),
+                Optional.of(purified.clone()), Optional.empty(), bars[0], bars[1], settings.confidence().value(),
+                expected, Math.min(trivialRms, bound), details, settings.workloadHash(),
                 new Answer.Extras(List.of(), scalars, OptionalDouble.of(bound)));
     }
 
     /** A replace-one window without reports: no mechanism runs (cost 0), a fixed estimate, bars [0, 1]. */
     private Answer noData() {
-        int m = noDataEstimate.length;
-        double[] bl = new double[m];
-        double[] bh = new double[m];
-        Arrays.fill(bh, 1.0);
-        return new Answer(mechanism, new PrivacyCost.Pure(0), 0, labels, noDataEstimate.clone(), Optional.empty(),
-                Optional.empty(), bl, bh, settings.confidence().value(), trivialRms, trivialRms, List.of(),
+        return Answer.noData(mechanism, labels, noDataEstimate.clone(), settings.confidence().value(), trivialRms,
                 settings.workloadHash(), new Answer.Extras(List.of(), Map.of(), OptionalDouble.of(1.0)));
     }
 }
