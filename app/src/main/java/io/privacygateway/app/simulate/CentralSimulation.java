@@ -2,7 +2,6 @@ package io.privacygateway.app.simulate;
 
 import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.param.Epsilon;
-import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
@@ -34,14 +33,10 @@ public final class CentralSimulation {
             double familyError) {}
 
     public static Result run(WorkloadSpec spec, int[] values, Epsilon epsilon, MechanismId mechanism, RandomBits secret) {
-        if (values.length == 0) {
-            throw new IllegalArgumentException("the values file has no values");
-        }
-        long n = values.length;
-        Planner.Trial trial = Planner.forTrial(spec, epsilon, mechanism, n);
+        SimulationTrial trial = SimulationTrial.of(spec, values, epsilon, mechanism);
         WorkloadSpec s = trial.resolved();
         Plan plan = trial.plan();
-        Workload w = Workload.of(s);
+        Workload w = trial.workload();
         CentralPipeline pipeline = CentralPipeline.of(w);
         long[] counts = new long[w.universeSize()];
         for (int v : values) {

@@ -4,7 +4,6 @@ import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
-import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
@@ -41,14 +40,11 @@ public final class LocalSimulation {
      * @param secret the devices' secret randomness
      */
     public static Result run(WorkloadSpec spec, int[] values, Epsilon epsilon, MechanismId mechanism, RandomBits secret) {
-        if (values.length == 0) {
-            throw new IllegalArgumentException("the values file has no values");
-        }
-        long n = values.length;
-        Planner.Trial trial = Planner.forTrial(spec, epsilon, mechanism, n);
+        SimulationTrial trial = SimulationTrial.of(spec, values, epsilon, mechanism);
         WorkloadSpec s = trial.resolved();
         Plan plan = trial.plan();
-        Workload w = Workload.of(s);
+        Workload w = trial.workload();
+        long n = values.length;
         LocalPipeline pipeline = LocalPipeline.of(w);
         LocalProtocol protocol = pipeline.protocol();
         long[] state = new long[protocol.stateLength()];
