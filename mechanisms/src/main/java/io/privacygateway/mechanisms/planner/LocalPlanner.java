@@ -81,7 +81,20 @@ public final class LocalPlanner {
         if (hasOrderedBuckets(spec)) {
             out.add(new Candidate(MechanismId.TREE, null, null));
         }
+        if (offersFactorization(spec)) {
+            out.add(new Candidate(MechanismId.FACTORIZATION, null, null));
+        }
         return out;
+    }
+
+    /**
+     * Whether workload factorization is a candidate: cdf and range workloads of at most
+     * {@link WorkloadSpec#MAX_FACTORIZATION_BUCKETS} buckets (the strategy is built once per workload and ε, and
+     * cached).
+     */
+    static boolean offersFactorization(WorkloadSpec s) {
+        return (s.family() == QueryFamily.CDF || s.family() == QueryFamily.RANGE)
+                && ((Domain.Buckets) s.domain()).bucketCount() <= WorkloadSpec.MAX_FACTORIZATION_BUCKETS;
     }
 
     static boolean hasOrderedBuckets(WorkloadSpec s) {

@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.robustness;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.local.fo.FactorizationOracle;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracle;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
 import io.privacygateway.mechanisms.local.fo.GeneralizedRandomizedResponse;
@@ -39,7 +40,9 @@ import java.util.List;
  *   <li>Hadamard response: {@code p̂_x = T(x+1)/(n(2π − 1))} with {@code T} the Walsh–Hadamard transform of
  *       the output histogram, so output {@code j} contributes {@code Σ_x H(x+1, j) Q(x)/(2π − 1)} with
  *       {@code H(a, j) = (−1)^{popcount(a & j)}}; the spread over the {@code K} outputs, in closed form
- *       {@code 2/(2π−1)} and {@code 2·√(max_{d≠0} #{1 ≤ a ≤ k : popcount(a & d) odd})/(2π−1)} for a histogram.
+ *       {@code 2/(2π−1)} and {@code 2·√(max_{d≠0} #{1 ≤ a ≤ k : popcount(a & d) odd})/(2π−1)} for a histogram;
+ * <li>workload factorization: {@code p̂ = V y/n}, so output {@code o} contributes {@code Σ_x V[x][o] Q(x)}; the
+ *       spread over the {@code 4k} outputs.
  * </ul>
  * Only OLH depends on the public coins. {@code p*} and {@code q*} are the oracles' exact grid probabilities
  * as doubles, as the estimators use them.
@@ -97,6 +100,12 @@ final class OracleInfluence implements MechanismInfluence {
             worst = fixed;
             basis = "exact ℓ∞" + (fixed.l2Exact() ? " and ℓ2" : "; ℓ2 a box bound") + ": payloads are the "
                     + h.order() + " Hadamard outputs; no public coins";
+        } else if (oracle instanceof FactorizationOracle f) {
+            scale = 1;
+            fixed = factorization(answers, f);
+            worst = fixed;
+            basis = "exact ℓ∞" + (fixed.l2Exact() ? " and ℓ2" : "; ℓ2 a bound") + ": payloads are the " + f.outputs()
+                    + " strategy outputs, each contributing its reconstruction column; no public coins";
         } else {
             throw new IllegalArgumentException("no closed form for oracle " + oracle.id().wireName());
         }
@@ -187,6 +196,20 @@ final class OracleInfluence implements MechanismInfluence {
         List<double[][]> rows = new ArrayList<>(q.size());
         for (int x = 0; x < q.size(); x++) {
             rows.add(new double[][] {q.row(x)});
+        }
+        return Spread.ofLevels(rows);
+    }
+
+    /** Workload factorization: output o contributes {@code Σ_x V[x][o] Q(x)}; the spread over the outputs. */
+    static Influence factorization(PointSet q, FactorizationOracle f) {
+        int k = q.size();
+        List<double[][]> rows = new ArrayList<>(f.outputs());
+        for (int o = 0; o < f.outputs(); o++) {
+            double[] c = new double[q.dim()];
+            for (int x = 0; x < k; x++) {
+                q.addScaledRow(x, f.mechanism().reconstruction(x, o), c);
+            }
+            rows.add(new double[][] {c});
         }
         return Spread.ofLevels(rows);
     }

@@ -27,6 +27,11 @@ public enum MechanismId {
     HADAMARD_RESPONSE("hadamard-response", Mode.LOCAL),
     /** Hierarchical (tree) mechanism over ordered buckets, then projection onto K. */
     TREE("tree", Mode.LOCAL),
+    /**
+     * Workload factorization over ordered buckets (cdf, range; at most 256 buckets): a strategy optimised for the
+     * workload's queries, least-squares reconstruction, then projection onto K.
+     */
+    FACTORIZATION("factorization", Mode.LOCAL),
     /** Gaussian noise under zCDP, projection onto K, purification to pure ε-DP (§4). */
     CENTRAL_PROJECTION("central-projection", Mode.CENTRAL),
     /** Central chaining under zCDP, projection, purification to pure ε-DP (§4). */

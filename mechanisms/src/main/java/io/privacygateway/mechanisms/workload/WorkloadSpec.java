@@ -53,6 +53,11 @@ public record WorkloadSpec(
     /** Upper limits that keep materialized workloads in memory (N·m doubles). */
     public static final int MAX_UNIVERSE = 1 << 16;
     public static final long MAX_CELLS = 1L << 24;
+    /**
+     * Most buckets for mechanism {@code factorization}: its strategy has {@code 4k} outputs and each of its optimiser
+     * steps costs {@code O(k³)}, so the bound keeps a build (done once per workload version and ε) to tens of seconds.
+     */
+    public static final int MAX_FACTORIZATION_BUCKETS = 256;
     /** The largest contribution bound L accepted. */
     public static final int MAX_CONTRIBUTIONS = 1_000_000;
 
@@ -80,6 +85,18 @@ public record WorkloadSpec(
                 && !(family == QueryFamily.HISTOGRAM && domain instanceof Domain.Buckets)) {
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
                     + "bucketed histogram), family is " + family.wireName());
+        }
+        if (mechanism == MechanismId.FACTORIZATION) {
+            if (family != QueryFamily.CDF && family != QueryFamily.RANGE) {
+                throw new InvalidWorkloadException("mechanism", "\"factorization\" needs ordered buckets (cdf or range),"
+                        + " family is " + family.wireName());
+            }
+            int buckets = ((Domain.Buckets) domain).bucketCount();
+            if (buckets > MAX_FACTORIZATION_BUCKETS) {
+                throw new InvalidWorkloadException("domain.buckets", "mechanism \"factorization\" takes at most "
+                        + MAX_FACTORIZATION_BUCKETS + " buckets (its strategy optimisation grows as the cube of the"
+                        + " bucket count), got " + buckets);
+            }
         }
         if (modeParameters instanceof Central c) {
             boolean totals = !window.horizons().isEmpty();

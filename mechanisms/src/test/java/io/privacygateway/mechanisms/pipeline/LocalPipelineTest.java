@@ -71,7 +71,8 @@ class LocalPipelineTest {
                         || MechanismId.MEAN_MECHANISMS.contains(id)) { // the mean family's own (MeanProtocolTest)
                     continue;
                 }
-                if (id == MechanismId.TREE && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.CDF) {
+                if ((id == MechanismId.TREE || id == MechanismId.FACTORIZATION)
+                        && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.CDF) {
                     continue;
                 }
                 out.add(Arguments.of(s.family().wireName() + "/" + id.wireName(), s.toBuilder().mechanism(id).build()));

@@ -62,6 +62,7 @@ class PayloadSpaceTest {
                 int l = t.levelOf(base);
                 yield t.levelMechanism(l) == MechanismId.OLH ? OptimizedLocalHashing.optimalRange(t.epsilon()) : t.levelSize(l);
             }
+            case FACTORIZATION -> ((io.privacygateway.mechanisms.local.fo.FactorizationOracle) o).outputs();
             default -> throw new IllegalArgumentException(o.id().wireName());
         };
     }

@@ -94,6 +94,10 @@ final class PoisoningWorkloads {
             if (id == MechanismId.TREE && !(s.domain() instanceof io.privacygateway.mechanisms.workload.Domain.Buckets)) {
                 continue;
             }
+            if (id == MechanismId.FACTORIZATION && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.CDF
+                    && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.RANGE) {
+                continue; // cdf and range only
+            }
             if (MechanismId.MEAN_MECHANISMS.contains(id)
                     && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.MEAN) {
                 continue; // duchi, piecewise and hybrid answer the mean family only

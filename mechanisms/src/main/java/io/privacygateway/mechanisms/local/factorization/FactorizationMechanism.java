@@ -47,6 +47,26 @@ public final class FactorizationMechanism {
      */
     public FactorizationMechanism(double[][] workload, Epsilon epsilon, int outputs, int iterations, int gridBits,
             long seed) {
+        this(new StrategyOptimizer(workload, epsilon.value(), outputs,
+                StrategyOptimizer.defaultK(epsilon.value(), outputs)), workload[0].length, epsilon, outputs, iterations,
+                gridBits, seed);
+    }
+
+    /**
+     * The same mechanism from the workload's Gram matrix {@code WᵀW} alone (all the optimiser reads of W): equal,
+     * bit for bit, to the one built from W whenever {@code gram} is {@code WᵀW} summed over the queries in order.
+     *
+     * @param gram {@code WᵀW}, n × n
+     */
+    public static FactorizationMechanism fromGram(double[][] gram, Epsilon epsilon, int outputs, int iterations,
+            int gridBits, long seed) {
+        return new FactorizationMechanism(StrategyOptimizer.ofGram(gram, epsilon.value(), outputs,
+                StrategyOptimizer.defaultK(epsilon.value(), outputs)), gram.length, epsilon, outputs, iterations,
+                gridBits, seed);
+    }
+
+    private FactorizationMechanism(StrategyOptimizer opt, int values, Epsilon epsilon, int outputs, int iterations,
+            int gridBits, long seed) {
         if (gridBits < 8 || gridBits > 30) {
             throw new IllegalArgumentException("gridBits must be in [8, 30], got " + gridBits);
         }
@@ -55,11 +75,9 @@ public final class FactorizationMechanism {
                     + outputs + ": an output with weight 0 cannot pass the ratio check");
         }
         this.epsilon = epsilon;
-        this.values = workload[0].length;
+        this.values = values;
         this.outputs = outputs;
         this.gridBits = gridBits;
-        StrategyOptimizer opt = new StrategyOptimizer(workload, epsilon.value(), outputs,
-                StrategyOptimizer.defaultK(epsilon.value(), outputs));
         double[][] q = opt.strategy(opt.optimise(iterations, seed));
         Mixed mixed = mix(q, Grid.expLower(epsilon), gridBits);
         long[][] w = mixed.weights();
@@ -226,6 +244,24 @@ public final class FactorizationMechanism {
     /** {@code L(Q̃)/n}: the predicted per-user total variance of the workload's answers at uniform data. */
     public double perUserTotalVariance() {
         return lossPerUser;
+    }
+
+    /** The integer weight {@code w[o][x]}: {@code P(o | x) = w[o][x] / 2^gridBits}. */
+    public long weight(int x, int o) {
+        return weights[o][x];
+    }
+
+    /** The weights' grid: every column of weights sums to {@code 2^gridBits}. */
+    public int gridBits() {
+        return gridBits;
+    }
+
+    /**
+     * The reconstruction coefficient {@code V[x][o]} of {@code x̂ = V y / N} ({@code V = (QᵀD⁻¹Q)⁻¹QᵀD⁻¹}, a left
+     * inverse of the rounded strategy): one report of output o adds {@code V[x][o]} to {@code N·x̂_x}.
+     */
+    public double reconstruction(int x, int o) {
+        return reconstruction[x][o];
     }
 
     public Epsilon epsilon() {

@@ -33,14 +33,37 @@ public final class StrategyOptimizer {
      * @param k K, the column sum of s, in {@code (0, p)}
      */
     public StrategyOptimizer(double[][] workload, double epsilon, int outputs, double k) {
-        this.n = workload[0].length;
+        this(epsilon, outputs, k, gramOf(workload));
+    }
+
+    private StrategyOptimizer(double epsilon, int outputs, double k, double[][] gram) {
+        this.n = gram.length;
         this.p = outputs;
         this.e = StrictMath.exp(epsilon);
         this.k = k;
         if (!(k > 0 && k < outputs)) {
             throw new IllegalArgumentException("K must be in (0, p), got " + k);
         }
-        gram = new double[n][n];
+        this.gram = gram;
+    }
+
+    /**
+     * The optimiser for a workload given by its Gram matrix {@code WᵀW} (n × n, used as is, not copied): the
+     * objective reads W only through it.
+     */
+    public static StrategyOptimizer ofGram(double[][] gram, double epsilon, int outputs, double k) {
+        for (double[] r : gram) {
+            if (r.length != gram.length) {
+                throw new IllegalArgumentException("gram must be square, got a row of length " + r.length + " in a "
+                        + gram.length + "-row matrix");
+            }
+        }
+        return new StrategyOptimizer(epsilon, outputs, k, gram);
+    }
+
+    private static double[][] gramOf(double[][] workload) {
+        int n = workload[0].length;
+        double[][] gram = new double[n][n];
         for (double[] r : workload) {
             for (int i = 0; i < n; i++) {
                 if (r[i] == 0) {
@@ -51,6 +74,7 @@ public final class StrategyOptimizer {
                 }
             }
         }
+        return gram;
     }
 
     /** The default K: {@code p/(e^ε + 1)}, subset selection's optimal proportion. */

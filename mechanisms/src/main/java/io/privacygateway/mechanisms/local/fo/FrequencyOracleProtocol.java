@@ -48,9 +48,16 @@ public final class FrequencyOracleProtocol implements LocalProtocol {
         this.coins = new PublicCoins(workload.contentHash());
     }
 
-    /** The oracle {@code id} ({@link FrequencyOracles#create}) over the workload's universe. */
+    /**
+     * The oracle {@code id} ({@link FrequencyOracles#create}) over the workload's universe; for
+     * {@link MechanismId#FACTORIZATION}, the strategy optimised for the workload's answer vectors
+     * ({@link FactorizationOracle#of}, cached).
+     */
     public static FrequencyOracleProtocol of(Workload workload, MechanismId id, Epsilon epsilon) {
         Require.nonNull("workload", workload);
+        if (id == MechanismId.FACTORIZATION) {
+            return new FrequencyOracleProtocol(workload, FactorizationOracle.of(workload.points(), epsilon));
+        }
         return new FrequencyOracleProtocol(workload, FrequencyOracles.create(id, workload.universeSize(), epsilon));
     }
 

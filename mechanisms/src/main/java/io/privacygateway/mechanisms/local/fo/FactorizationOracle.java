@@ -1,0 +1,356 @@
+package io.privacygateway.mechanisms.local.fo;
+
+import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.local.factorization.FactorizationMechanism;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.param.Require;
+import io.privacygateway.mechanisms.random.Rational;
+import io.privacygateway.mechanisms.random.SecretDraws;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.math.BigDecimal;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The workload factorization mechanism as a frequency oracle (McKenna, Maity, Mazumdar and Miklau, "A
+ * workload-adaptive mechanism for linear queries under local differential privacy", VLDB 2020; the strategy
+ * optimisation, rounding and sampling are {@link FactorizationMechanism}'s).
+ *
+ * <p><b>Strategy.</b> A deterministic function of the workload's answer matrix {@code W} (rows: queries, columns:
+ * the {@code k} universe values, {@code W[q][x] = Q(x)_q}) and ε: {@code p = 4k} outputs, {@value #ITERATIONS}
+ * optimiser steps from seed {@value #SEED}, integer weights on the {@code 2^}{@value #GRID_BITS} grid. The
+ * optimiser reads W only through {@code WᵀW}, computed here from the answer vectors in query order, and uses
+ * {@code StrictMath}, so a device and the gateway running this code derive identical weights.
+ *
+ * <p><b>Guarantee.</b> ε-LDP exactly: {@code P(o | x) = w[o][x] / 2^30} with integer weights whose every row
+ * satisfies {@code max <= L·min}, {@code L <= e^ε} certified (checked on the integers when the strategy is built).
+ * The device makes one {@link SecretDraws#uniformInt}{@code (2^30)} draw, whatever its value. No public coins: the
+ * report's base word is not used.
+ *
+ * <p><b>Wire format.</b> The output index {@code o ∈ [0, 4k)}, 2 bytes, unsigned big-endian. The gateway rejects
+ * any other length and any index {@code >= 4k}, leaving its state untouched.
+ *
+ * <p><b>Server.</b> The state is the count of each output. The estimate is the unbiased weighted least-squares
+ * reconstruction {@code p̂ = V y / n}, {@code V = (QᵀD⁻¹Q)⁻¹QᵀD⁻¹}, {@code D = diag(Q1)}, of the rounded strategy
+ * (an exact left inverse: {@code V Q = I}). For a fixed dataset with frequencies {@code f} the reports are
+ * independent with laws {@code Q e_{x_i}}, so, exactly, {@code Cov(p̂) = (V diag(Qf) Vᵀ − diag(f)) / n}; the
+ * variances and query variances below are that matrix's (covariances included).
+ *
+ * <p><b>Preconditions.</b> {@code 2 <= k <= }{@value WorkloadSpec#MAX_FACTORIZATION_BUCKETS} (the optimiser's cost
+ * grows as {@code k³} per step); answer vectors finite.
+ */
+public final class FactorizationOracle extends AbstractOracle {
+    /** Largest universe: {@link WorkloadSpec#MAX_FACTORIZATION_BUCKETS}. */
+    public static final int MAX_VALUES = WorkloadSpec.MAX_FACTORIZATION_BUCKETS;
+    /** Outputs per value: {@code p = 4k}. */
+    public static final int OUTPUTS_PER_VALUE = 4;
+    /** Optimiser steps. */
+    public static final int ITERATIONS = 300;
+    /** The weight grid {@code 2^30}. */
+    public static final int GRID_BITS = 30;
+    /** The optimiser's (public) seed. */
+    public static final long SEED = 7;
+    /** Payload width: the output index, 2 bytes big-endian. */
+    static final int WIDTH = 2;
+    /** Built oracles kept by {@link #of}. */
+    static final int CACHE_SIZE = 8;
+
+    private static final Map<Key, CompletableFuture<FactorizationOracle>> CACHE = new LinkedHashMap<>(16, 0.75f,
+            true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, CompletableFuture<FactorizationOracle>> eldest) {
+            return size() > CACHE_SIZE;
+        }
+    };
+
+    private record Key(PointSet.ContentKey answers, BigDecimal epsilon) {}
+
+    private final FactorizationMechanism mechanism;
+    private final int outputs;
+    private final double[][] q; // [o][x], P(o | x)
+    private final double[][] v; // [x][o], reconstruction
+
+    /**
+     * Builds the strategy for these answer vectors (costly: about a minute at {@code k = 256}; see {@link #of}).
+     *
+     * @param answers {@code k} answer vectors {@code Q(x)} (the workload's points), {@code 2 <= k <= 256}
+     * @param epsilon the per-report ε
+     */
+    public FactorizationOracle(PointSet answers, Epsilon epsilon) {
+        this(answers, epsilon, ITERATIONS, GRID_BITS);
+    }
+
+    /** Package-private: other optimiser step counts and grids (tests enumerate the draw tree on a small grid). */
+    FactorizationOracle(PointSet answers, Epsilon epsilon, int iterations, int gridBits) {
+        super(Require.nonNull("answers", answers).size(), epsilon);
+        Require.inRange("domainSize", k, 2, MAX_VALUES);
+        this.outputs = OUTPUTS_PER_VALUE * k;
+        this.mechanism = FactorizationMechanism.fromGram(gramOf(answers), epsilon, outputs, iterations, gridBits,
+                SEED);
+        double scale = Math.scalb(1.0, -mechanism.gridBits());
+        this.q = new double[outputs][k];
+        this.v = new double[k][outputs];
+        for (int o = 0; o < outputs; o++) {
+            for (int x = 0; x < k; x++) {
+                q[o][x] = mechanism.weight(x, o) * scale;
+                v[x][o] = mechanism.reconstruction(x, o);
+            }
+        }
+    }
+
+    /**
+     * The oracle for these answer vectors and ε, built once and kept in a small cache (the {@value #CACHE_SIZE} most
+     * recently used) keyed by the answer vectors' content and the exact ε, so the planner, the gateway and the SDK
+     * build it once per workload version. Concurrent callers for the same key wait for one build.
+     */
+    public static FactorizationOracle of(PointSet answers, Epsilon epsilon) {
+        Require.nonNull("answers", answers);
+        Require.nonNull("epsilon", epsilon);
+        Key key = new Key(answers.contentKey(), epsilon.exact().stripTrailingZeros());
+        CompletableFuture<FactorizationOracle> f;
+        boolean build = false;
+        synchronized (CACHE) {
+            f = CACHE.get(key);
+            if (f == null) {
+                f = new CompletableFuture<>();
+                CACHE.put(key, f);
+                build = true;
+            }
+        }
+        if (build) {
+            try {
+                f.complete(new FactorizationOracle(answers, epsilon));
+            } catch (RuntimeException | Error e) {
+                synchronized (CACHE) {
+                    CACHE.remove(key, f);
+                }
+                f.completeExceptionally(e);
+                throw e;
+            }
+        }
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+    }
+
+    /** {@code WᵀW}: {@code G[i][j] = Σ_q Q(i)_q Q(j)_q}, summed in query order over the non-zero coordinates. */
+    static double[][] gramOf(PointSet answers) {
+        int k = answers.size();
+        int m = answers.dim();
+        double[][] g = new double[k][k];
+        int[] nz = new int[k];
+        double[] val = new double[k];
+        for (int c = 0; c < m; c++) {
+            int count = 0;
+            for (int x = 0; x < k; x++) {
+                double a = answers.get(x, c);
+                if (!Double.isFinite(a)) {
+                    throw new IllegalArgumentException("answers must be finite, got " + a + " at value " + x);
+                }
+                if (a != 0) {
+                    nz[count] = x;
+                    val[count++] = a;
+                }
+            }
+            for (int i = 0; i < count; i++) {
+                double[] gi = g[nz[i]];
+                for (int j = 0; j < count; j++) {
+                    gi[nz[j]] += val[i] * val[j];
+                }
+            }
+        }
+        return g;
+    }
+
+    @Override
+    public MechanismId id() {
+        return MechanismId.FACTORIZATION;
+    }
+
+    /** The underlying mechanism (strategy weights, reconstruction). */
+    public FactorizationMechanism mechanism() {
+        return mechanism;
+    }
+
+    /** {@code p = 4k}: the number of outputs. */
+    public int outputs() {
+        return outputs;
+    }
+
+    @Override
+    public int payloadBytes() {
+        return WIDTH;
+    }
+
+    @Override
+    public byte[] randomize(int value, long publicBase, SecretDraws draws) {
+        checkValue(value);
+        Require.nonNull("draws", draws);
+        return IndexCodec.encode(mechanism.randomize(value, draws), WIDTH);
+    }
+
+    @Override
+    public int stateLength() {
+        return outputs;
+    }
+
+    @Override
+    public boolean accumulate(byte[] payload, long publicBase, long[] state) {
+        checkState(state);
+        int o = IndexCodec.decode(payload, WIDTH, outputs);
+        if (o < 0) {
+            return false;
+        }
+        state[o]++;
+        return true;
+    }
+
+    @Override
+    public double[] estimate(long[] state, long n) {
+        checkState(state);
+        checkN(n);
+        long total = 0;
+        for (long c : state) {
+            total += c;
+        }
+        checkAccumulated(total, n);
+        return mechanism.estimateFrequencies(state, n);
+    }
+
+    @Override
+    public Rational outputProbability(int value, byte[] payload, long publicBase) {
+        checkValue(value);
+        int o = IndexCodec.decode(payload, WIDTH, outputs);
+        return o < 0 ? Rational.ZERO : mechanism.probability(value, o);
+    }
+
+    /** {@code d = Q f}: the probability of each output for a dataset with frequencies f. */
+    private double[] outputLaw(double[] f) {
+        double[] d = new double[outputs];
+        for (int o = 0; o < outputs; o++) {
+            double s = 0;
+            double[] r = q[o];
+            for (int x = 0; x < k; x++) {
+                s += r[x] * f[x];
+            }
+            d[o] = s;
+        }
+        return d;
+    }
+
+    /** {@code Vᵀ c}: the per-output coefficient of the query {@code Σ_x c_x p̂_x} (times n). */
+    private double[] outputCoefficients(double[] c) {
+        double[] r = new double[outputs];
+        for (int x = 0; x < k; x++) {
+            double cx = c[x];
+            if (cx == 0) {
+                continue;
+            }
+            double[] vx = v[x];
+            for (int o = 0; o < outputs; o++) {
+                r[o] += cx * vx[o];
+            }
+        }
+        return r;
+    }
+
+    @Override
+    double[] variancesAt(double n, double[] f) {
+        double[] d = outputLaw(f);
+        double[] out = new double[k];
+        for (int x = 0; x < k; x++) {
+            double s = 0;
+            double[] vx = v[x];
+            for (int o = 0; o < outputs; o++) {
+                s += vx[o] * vx[o] * d[o];
+            }
+            out[x] = Math.max(0, s - f[x]) / n;
+        }
+        return out;
+    }
+
+    @Override
+    double queryVarianceAt(double n, double[] f, double[] c) {
+        double[] d = outputLaw(f);
+        double[] r = outputCoefficients(c);
+        double s = 0;
+        for (int o = 0; o < outputs; o++) {
+            s += r[o] * r[o] * d[o];
+        }
+        for (int x = 0; x < k; x++) {
+            s -= c[x] * c[x] * f[x];
+        }
+        return Math.max(0, s) / n;
+    }
+
+    /** All queries at once through {@code G = V diag(Qf) Vᵀ}, each over its non-zero coefficients only. */
+    @Override
+    double[] queryVariancesAt(double n, double[] f, PointSet answers) {
+        double[] d = outputLaw(f);
+        double[][] g = new double[k][k];
+        for (int i = 0; i < k; i++) {
+            double[] vi = v[i];
+            for (int j = 0; j <= i; j++) {
+                double[] vj = v[j];
+                double s = 0;
+                for (int o = 0; o < outputs; o++) {
+                    s += vi[o] * d[o] * vj[o];
+                }
+                g[i][j] = s;
+                g[j][i] = s;
+            }
+        }
+        int m = answers.dim();
+        double[] out = new double[m];
+        int[] nz = new int[k];
+        double[] val = new double[k];
+        for (int c = 0; c < m; c++) {
+            int count = 0;
+            for (int x = 0; x < k; x++) {
+                double a = answers.get(x, c);
+                if (a != 0) {
+                    nz[count] = x;
+                    val[count++] = a;
+                }
+            }
+            double s = 0;
+            for (int i = 0; i < count; i++) {
+                double[] gi = g[nz[i]];
+                double t = 0;
+                for (int j = 0; j < count; j++) {
+                    t += gi[nz[j]] * val[j];
+                }
+                s += val[i] * (t - val[i] * f[nz[i]]);
+            }
+            out[c] = Math.max(0, s) / n;
+        }
+        return out;
+    }
+
+    /** {@code (V diag(Qf) Vᵀ u − f∘u) / n}. */
+    @Override
+    double[] covarianceTimesAt(double n, double[] f, double[] u) {
+        double[] d = outputLaw(f);
+        double[] r = outputCoefficients(u);
+        for (int o = 0; o < outputs; o++) {
+            r[o] *= d[o];
+        }
+        double[] out = new double[k];
+        for (int x = 0; x < k; x++) {
+            double s = 0;
+            double[] vx = v[x];
+            for (int o = 0; o < outputs; o++) {
+                s += vx[o] * r[o];
+            }
+            out[x] = (s - f[x] * u[x]) / n;
+        }
+        return out;
+    }
+}
