@@ -94,8 +94,8 @@ public final class AuditCommand implements Callable<Integer> {
 
     @Option(names = "--mechanism", paramLabel = "M",
             description = "Mechanism overriding the workload's (auto, projection, coarse-projection, chaining, grr, oue,"
-                    + " olh, subset-selection, hadamard-response, tree; central: central-projection, central-chaining,"
-                    + " laplace).")
+                    + " olh, subset-selection, hadamard-response, tree, factorization; central: central-projection,"
+                    + " central-chaining, laplace).")
     String mechanism;
 
     @Option(names = "--epsilon", paramLabel = "E", description = "ε per report (local) or per release (central) overriding the workload's.")

@@ -47,7 +47,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--mechanism", paramLabel = "M",
             description = "Mechanism overriding the workload's (auto, projection, coarse-projection, chaining, grr, oue,"
-                    + " olh, subset-selection, hadamard-response, tree).")
+                    + " olh, subset-selection, hadamard-response, tree, factorization).")
     String mechanism;
 
     @Option(names = "--seed", paramLabel = "S",
