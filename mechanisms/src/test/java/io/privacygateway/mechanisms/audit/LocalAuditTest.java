@@ -32,7 +32,8 @@ class LocalAuditTest {
      * whole report (and, for chaining, on at least one level).
      */
     @ParameterizedTest
-    @CsvSource({"grr, histogram", "oue, histogram", "projection, marginals", "chaining, cdf", "tree, cdf"})
+    @CsvSource({"grr, histogram", "oue, histogram", "projection, marginals", "chaining, cdf", "tree, cdf",
+        "factorization, cdf"})
     void underNoisedRandomizersAreFlagged(String mechanism, String family) {
         Workload claimed = AuditWorkloads.local(family, mechanism, 1.0);
         Workload actual = AuditWorkloads.withEpsilon(claimed, 3.0);
@@ -53,7 +54,7 @@ class LocalAuditTest {
     @ParameterizedTest
     @CsvSource({"grr, histogram, 0.7", "oue, histogram, 0.7", "olh, histogram, 0.7", "subset-selection, histogram, 0.7",
         "hadamard-response, histogram, 0.7", "tree, cdf, 0.7", "projection, marginals, 0.7",
-        "coarse-projection, cdf, 0.3", "chaining, cdf, 0.3"})
+        "coarse-projection, cdf, 0.3", "chaining, cdf, 0.3", "factorization, cdf, 0.7"})
     void realRandomizersAreNotFlagged(String mechanism, String family, double power) {
         Workload w = AuditWorkloads.local(family, mechanism, 1.0);
         AuditReport r = audit(w, LocalPipeline.of(w).protocol(), w.spec().epsilonPerReport(), 20_000, 5);
