@@ -17,8 +17,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code bench accuracy --workloads wfm}: the workload-factorization randomizer ({@code local.factorization}, not
- * yet a workload mechanism) against the tree mechanism, the best existing one, on the CDF of k = 128 buckets: the
+ * {@code bench accuracy --workloads wfm}: the workload-factorization randomizer ({@code local.factorization}, driven
+ * directly; it builds the same weights as mechanism {@code factorization}) against the tree mechanism, the best existing one, on the CDF of k = 128 buckets: the
  * same data per trial (i.i.d. from each {@link ReferenceData} distribution), both through their device code with
  * seeded secret randomness, both projected onto K (monotone vectors in [0, 1]). Metric: per-query RMS error
  * {@code ‖estimate − truth‖₂/√m}, root-mean-squared over trials.
