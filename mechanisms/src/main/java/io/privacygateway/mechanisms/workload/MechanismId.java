@@ -28,7 +28,7 @@ public enum MechanismId {
     /** Hierarchical (tree) mechanism over ordered buckets, then projection onto K. */
     TREE("tree", Mode.LOCAL),
     /**
-     * Workload factorization over ordered buckets (cdf, range; at most 256 buckets): a strategy optimised for the
+     * Workload factorization over ordered buckets (cdf, range; at most 128 buckets): a strategy optimised for the
      * workload's queries, least-squares reconstruction, then projection onto K.
      */
     FACTORIZATION("factorization", Mode.LOCAL),

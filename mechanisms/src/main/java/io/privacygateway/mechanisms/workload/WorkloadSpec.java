@@ -57,7 +57,7 @@ public record WorkloadSpec(
      * Most buckets for mechanism {@code factorization}: its strategy has {@code 4k} outputs and each of its optimiser
      * steps costs {@code O(k³)}, so the bound keeps a build (done once per workload version and ε) to tens of seconds.
      */
-    public static final int MAX_FACTORIZATION_BUCKETS = 256;
+    public static final int MAX_FACTORIZATION_BUCKETS = 128;
     /** The largest contribution bound L accepted. */
     public static final int MAX_CONTRIBUTIONS = 1_000_000;
 

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Mechanism {@code factorization} as a workload mechanism: the planner offers it for cdf and range workloads of at
- * most 256 buckets only, validation refuses it elsewhere naming the field, and a pipeline randomizes, aggregates and
+ * most 128 buckets only, validation refuses it elsewhere naming the field, and a pipeline randomizes, aggregates and
  * estimates a CDF within its stated standard errors.
  */
 class FactorizationPipelineTest {
@@ -58,11 +58,11 @@ class FactorizationPipelineTest {
     }
 
     @Test
-    void plannerOffersItForCdfAndRangeUpTo256BucketsOnly() {
+    void plannerOffersItForCdfAndRangeUpTo128BucketsOnly() {
         assertThat(offered(spec("cdf", buckets(24), null))).contains(MechanismId.FACTORIZATION, MechanismId.TREE);
         assertThat(offered(spec("range", buckets(8), null))).contains(MechanismId.FACTORIZATION);
-        assertThat(offered(spec("cdf", buckets(256), null))).contains(MechanismId.FACTORIZATION);
-        assertThat(offered(spec("cdf", buckets(257), null))).doesNotContain(MechanismId.FACTORIZATION)
+        assertThat(offered(spec("cdf", buckets(128), null))).contains(MechanismId.FACTORIZATION);
+        assertThat(offered(spec("cdf", buckets(129), null))).doesNotContain(MechanismId.FACTORIZATION)
                 .contains(MechanismId.TREE);
         assertThat(offered(spec("histogram", Map.of("labels", List.of("a", "b", "c", "d")), null)))
                 .doesNotContain(MechanismId.FACTORIZATION);
@@ -70,12 +70,12 @@ class FactorizationPipelineTest {
     }
 
     @Test
-    void validationRefusesOtherFamiliesAndMoreThan256BucketsNamingTheField() {
-        assertThat(spec("cdf", buckets(256), "factorization").mechanism()).isEqualTo(MechanismId.FACTORIZATION);
+    void validationRefusesOtherFamiliesAndMoreThan128BucketsNamingTheField() {
+        assertThat(spec("cdf", buckets(128), "factorization").mechanism()).isEqualTo(MechanismId.FACTORIZATION);
         assertThat(spec("range", buckets(4), "factorization").mechanism()).isEqualTo(MechanismId.FACTORIZATION);
-        assertThatThrownBy(() -> spec("cdf", buckets(257), "factorization"))
+        assertThatThrownBy(() -> spec("cdf", buckets(129), "factorization"))
                 .isInstanceOf(InvalidWorkloadException.class).hasMessageStartingWith("domain.buckets:")
-                .hasMessageContaining("factorization").hasMessageContaining("at most 256").hasMessageContaining("257");
+                .hasMessageContaining("factorization").hasMessageContaining("at most 128").hasMessageContaining("129");
         assertThatThrownBy(() -> spec("range", buckets(300), "factorization"))
                 .hasMessageStartingWith("domain.buckets:");
         assertThatThrownBy(() -> spec("histogram", Map.of("labels", List.of("a", "b", "c")), "factorization"))

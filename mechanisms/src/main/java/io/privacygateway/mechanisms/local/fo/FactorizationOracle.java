@@ -73,9 +73,9 @@ public final class FactorizationOracle extends AbstractOracle {
     private final double[][] v; // [x][o], reconstruction
 
     /**
-     * Builds the strategy for these answer vectors (costly: about a minute at {@code k = 256}; see {@link #of}).
+     * Builds the strategy for these answer vectors (costly: about 9 s at {@code k = 128} on a 2-core server; see {@link #of}).
      *
-     * @param answers {@code k} answer vectors {@code Q(x)} (the workload's points), {@code 2 <= k <= 256}
+     * @param answers {@code k} answer vectors {@code Q(x)} (the workload's points), {@code 2 <= k <= 128}
      * @param epsilon the per-report ε
      */
     public FactorizationOracle(PointSet answers, Epsilon epsilon) {

@@ -205,8 +205,8 @@ class FactorizationOracleTest {
     void parametersAreValidated() {
         assertThatThrownBy(() -> new FactorizationOracle(PointSet.of(1, new double[][] {{1}}), Epsilon.of(1)))
                 .hasMessageContaining("domainSize");
-        assertThatThrownBy(() -> new FactorizationOracle(cdf(257), Epsilon.of(1))).hasMessageContaining("domainSize")
-                .hasMessageContaining("256");
+        assertThatThrownBy(() -> new FactorizationOracle(cdf(129), Epsilon.of(1))).hasMessageContaining("domainSize")
+                .hasMessageContaining("128");
         assertThatThrownBy(() -> new FactorizationOracle(null, Epsilon.of(1))).hasMessageContaining("answers");
         assertThatThrownBy(() -> new FactorizationOracle(cdf(4), null)).hasMessageContaining("epsilon");
         assertThatThrownBy(() -> FactorizationOracle.of(cdf(4), null)).hasMessageContaining("epsilon");
