@@ -67,6 +67,9 @@ public final class FactorizationOracle extends AbstractOracle {
 
     private record Key(PointSet.ContentKey answers, BigDecimal epsilon) {}
 
+    /** Strategies built in this process (tests check that {@link #of} builds once per key). */
+    static final java.util.concurrent.atomic.AtomicLong BUILDS = new java.util.concurrent.atomic.AtomicLong();
+
     private final FactorizationMechanism mechanism;
     private final int outputs;
     private final double[][] q; // [o][x], P(o | x)
@@ -85,6 +88,7 @@ public final class FactorizationOracle extends AbstractOracle {
     /** Package-private: other optimiser step counts and grids (tests enumerate the draw tree on a small grid). */
     FactorizationOracle(PointSet answers, Epsilon epsilon, int iterations, int gridBits) {
         super(Require.nonNull("answers", answers).size(), epsilon);
+        BUILDS.incrementAndGet();
         Require.inRange("domainSize", k, 2, MAX_VALUES);
         this.outputs = OUTPUTS_PER_VALUE * k;
         this.mechanism = FactorizationMechanism.fromGram(gramOf(answers), epsilon, outputs, iterations, gridBits,
@@ -133,11 +137,16 @@ public final class FactorizationOracle extends AbstractOracle {
         try {
             return f.join();
         } catch (java.util.concurrent.CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw e;
+            throw unwrap(e);
         }
+    }
+
+    /**
+     * What a caller waiting on another thread's failed build sees: the build's own exception when it is a runtime
+     * exception (as the building caller sees it), else the completion exception itself.
+     */
+    static RuntimeException unwrap(java.util.concurrent.CompletionException e) {
+        return e.getCause() instanceof RuntimeException r ? r : e;
     }
 
     /** {@code WᵀW}: {@code G[i][j] = Σ_q Q(i)_q Q(j)_q}, summed in query order over the non-zero coordinates. */
