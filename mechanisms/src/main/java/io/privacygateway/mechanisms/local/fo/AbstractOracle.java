@@ -69,6 +69,36 @@ abstract class AbstractOracle implements FrequencyOracle {
         }
     }
 
+    /**
+     * Accumulation for oracles whose state counts reports per payload index: adds one to the count of the index the
+     * payload encodes ({@code width} bytes, in {@code [0, range)}).
+     *
+     * @return {@code false}, leaving {@code state} untouched, if the payload is malformed
+     */
+    final boolean countIndex(byte[] payload, int width, int range, long[] state) {
+        checkState(state);
+        int j = IndexCodec.decode(payload, width, range);
+        if (j < 0) {
+            return false;
+        }
+        state[j]++;
+        return true;
+    }
+
+    /**
+     * The checks of {@code estimate} for oracles whose state counts reports per payload index: the state's length,
+     * {@code n >= 1}, and {@code n} equal to the sum of the counts.
+     */
+    final void checkIndexCounts(long[] state, long n) {
+        checkState(state);
+        checkN(n);
+        long total = 0;
+        for (long c : state) {
+            total += c;
+        }
+        checkAccumulated(total, n);
+    }
+
     final void checkVector(String field, double[] v) {
         if (v == null || v.length != k) {
             throw new IllegalArgumentException(field + " must have length " + k + ", got "

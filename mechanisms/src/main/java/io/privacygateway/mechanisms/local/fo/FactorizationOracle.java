@@ -149,6 +149,22 @@ public final class FactorizationOracle extends AbstractOracle {
         return e.getCause() instanceof RuntimeException r ? r : e;
     }
 
+    /**
+     * The non-zero coordinates of query {@code c} over the values: their value indices into {@code nz} and their
+     * coefficients into {@code val}, in value order; returns how many.
+     */
+    private static int nonZeros(PointSet answers, int c, int[] nz, double[] val) {
+        int count = 0;
+        for (int x = 0; x < answers.size(); x++) {
+            double a = answers.get(x, c);
+            if (a != 0) {
+                nz[count] = x;
+                val[count++] = a;
+            }
+        }
+        return count;
+    }
+
     /** {@code WᵀW}: {@code G[i][j] = Σ_q Q(i)_q Q(j)_q}, summed in query order over the non-zero coordinates. */
     static double[][] gramOf(PointSet answers) {
         int k = answers.size();
@@ -157,14 +173,7 @@ public final class FactorizationOracle extends AbstractOracle {
         int[] nz = new int[k];
         double[] val = new double[k];
         for (int c = 0; c < m; c++) {
-            int count = 0;
-            for (int x = 0; x < k; x++) {
-                double a = answers.get(x, c);
-                if (a != 0) {
-                    nz[count] = x;
-                    val[count++] = a;
-                }
-            }
+            int count = nonZeros(answers, c, nz, val);
             for (int i = 0; i < count; i++) {
                 double[] gi = g[nz[i]];
                 for (int j = 0; j < count; j++) {
@@ -209,24 +218,12 @@ public final class FactorizationOracle extends AbstractOracle {
 
     @Override
     public boolean accumulate(byte[] payload, long publicBase, long[] state) {
-        checkState(state);
-        int o = IndexCodec.decode(payload, WIDTH, outputs);
-        if (o < 0) {
-            return false;
-        }
-        state[o]++;
-        return true;
+        return countIndex(payload, WIDTH, outputs, state);
     }
 
     @Override
     public double[] estimate(long[] state, long n) {
-        checkState(state);
-        checkN(n);
-        long total = 0;
-        for (long c : state) {
-            total += c;
-        }
-        checkAccumulated(total, n);
+        checkIndexCounts(state, n);
         return mechanism.estimateFrequencies(state, n);
     }
 
@@ -318,14 +315,7 @@ public final class FactorizationOracle extends AbstractOracle {
         int[] nz = new int[k];
         double[] val = new double[k];
         for (int c = 0; c < m; c++) {
-            int count = 0;
-            for (int x = 0; x < k; x++) {
-                double a = answers.get(x, c);
-                if (a != 0) {
-                    nz[count] = x;
-                    val[count++] = a;
-                }
-            }
+            int count = nonZeros(answers, c, nz, val);
             double s = 0;
             for (int i = 0; i < count; i++) {
                 double[] gi = g[nz[i]];

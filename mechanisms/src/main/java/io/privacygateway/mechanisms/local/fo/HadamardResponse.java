@@ -108,24 +108,12 @@ public final class HadamardResponse extends AbstractOracle {
 
     @Override
     public boolean accumulate(byte[] payload, long publicBase, long[] state) {
-        checkState(state);
-        int j = IndexCodec.decode(payload, width, bigK);
-        if (j < 0) {
-            return false;
-        }
-        state[j]++;
-        return true;
+        return countIndex(payload, width, bigK, state);
     }
 
     @Override
     public double[] estimate(long[] state, long n) {
-        checkState(state);
-        checkN(n);
-        long total = 0;
-        for (long c : state) {
-            total += c;
-        }
-        checkAccumulated(total, n);
+        checkIndexCounts(state, n);
         long[] t = state.clone();
         walshHadamard(t);
         double scale = n * (2 * pi - 1);
