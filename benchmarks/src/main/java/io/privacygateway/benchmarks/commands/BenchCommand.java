@@ -1,10 +1,10 @@
 package io.privacygateway.benchmarks.commands;
 
 import io.privacygateway.app.cli.ToolCommand;
-import io.privacygateway.mechanisms.local.gaussian.GaussianSignBenchmark;
-import io.privacygateway.mechanisms.nets.NetsBenchmark;
+import io.privacygateway.benchmarks.speed.GaussianSignBenchmark;
+import io.privacygateway.benchmarks.speed.NetsBenchmark;
+import io.privacygateway.benchmarks.speed.ProjectionBenchmark;
 import io.privacygateway.mechanisms.param.Alpha;
-import io.privacygateway.mechanisms.projection.ProjectionBenchmark;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

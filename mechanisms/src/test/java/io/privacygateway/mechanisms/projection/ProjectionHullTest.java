@@ -3,6 +3,7 @@ package io.privacygateway.mechanisms.projection;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.testing.SyntheticPointSets;
 import java.util.Arrays;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.simple.RandomSource;
@@ -187,9 +188,9 @@ class ProjectionHullTest {
         for (int trial = 0; trial < 12; trial++) {
             int n = 50 + 40 * trial;
             int m = 10 + 5 * trial;
-            PointSet set = ProjectionBenchmark.randomBinaryPoints(n, m, 0.1, 0.5, rng);
+            PointSet set = SyntheticPointSets.randomBinaryPoints(n, m, 0.1, 0.5, rng);
             double[][] atoms = rows(set);
-            double[] y = ProjectionBenchmark.noisyMean(set, 200, trial % 3 == 0 ? 0.2 : 0.02, rng);
+            double[] y = SyntheticPointSets.noisyMean(set, 200, trial % 3 == 0 ? 0.2 : 0.02, rng);
             double tol = 1e-9;
             ProjectionResult r = new HullProjection(set, tol).project(y);
             assertCertified(atoms, y, r, tol);
@@ -217,7 +218,7 @@ class ProjectionHullTest {
         PointSet set = PointSet.of(24, atoms);
         for (int trial = 0; trial < 30; trial++) {
             double sigma = trial % 2 == 0 ? 0.05 : 0.3;
-            double[] y = ProjectionBenchmark.noisyMean(set, 50, sigma, rng);
+            double[] y = SyntheticPointSets.noisyMean(set, 50, sigma, rng);
             ProjectionResult r = new HullProjection(set, 1e-12).project(y);
             assertCertified(atoms, y, r, 1e-12);
             assertThat(Arrays.stream(r.weights()).filter(v -> v > 0).count()).isLessThanOrEqualTo(11);
@@ -313,9 +314,9 @@ class ProjectionHullTest {
     @Test
     void aCappedRunReportsTheGapItAchieved() {
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(40L);
-        PointSet set = ProjectionBenchmark.randomBinaryPoints(300, 40, 0.1, 0.5, rng);
+        PointSet set = SyntheticPointSets.randomBinaryPoints(300, 40, 0.1, 0.5, rng);
         double[][] atoms = rows(set);
-        double[] y = ProjectionBenchmark.noisyMean(set, 100, 0.02, rng);
+        double[] y = SyntheticPointSets.noisyMean(set, 100, 0.02, rng);
         double previous = Double.POSITIVE_INFINITY;
         for (int cap : new int[] {1, 5, 20}) {
             ProjectionResult r = new HullProjection(set, 1e-12, cap).project(y);
@@ -332,10 +333,10 @@ class ProjectionHullTest {
     @Test
     void warmStartsReachTheSameCertifiedAnswer() {
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(41L);
-        PointSet set = ProjectionBenchmark.randomBinaryPoints(400, 30, 0.1, 0.5, rng);
+        PointSet set = SyntheticPointSets.randomBinaryPoints(400, 30, 0.1, 0.5, rng);
         double[][] atoms = rows(set);
         HullProjection hull = new HullProjection(set, 1e-10);
-        double[] y = ProjectionBenchmark.noisyMean(set, 500, 0.02, rng);
+        double[] y = SyntheticPointSets.noisyMean(set, 500, 0.02, rng);
         ProjectionResult cold = hull.project(y);
         assertCertified(atoms, y, cold, 1e-10);
         // restarting from the optimal weights needs no further iteration
@@ -361,12 +362,12 @@ class ProjectionHullTest {
     @Test
     void concurrentCallsGiveTheSameAnswersAsSequentialOnes() throws Exception {
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(42L);
-        PointSet set = ProjectionBenchmark.randomBinaryPoints(300, 25, 0.1, 0.5, rng);
+        PointSet set = SyntheticPointSets.randomBinaryPoints(300, 25, 0.1, 0.5, rng);
         HullProjection hull = new HullProjection(set, 1e-10);
         double[][] targets = new double[16][];
         ProjectionResult[] sequential = new ProjectionResult[targets.length];
         for (int i = 0; i < targets.length; i++) {
-            targets[i] = ProjectionBenchmark.noisyMean(set, 100, 0.05, rng);
+            targets[i] = SyntheticPointSets.noisyMean(set, 100, 0.05, rng);
             sequential[i] = hull.project(targets[i]);
         }
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.testing.SyntheticPointSets;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
 import java.util.List;
@@ -63,7 +64,7 @@ class ProjectionsFactoryTest {
             HullProjection reference = new HullProjection(w.points(), 1e-13);
             double[][] atoms = ProjectionHullTest.rows(w.points());
             for (int trial = 0; trial < 20; trial++) {
-                double[] y = ProjectionBenchmark.noisyMean(w.points(), 30, trial % 2 == 0 ? 0.05 : 0.4, rng);
+                double[] y = SyntheticPointSets.noisyMean(w.points(), 30, trial % 2 == 0 ? 0.05 : 0.4, rng);
                 ProjectionResult a = chosen.project(y);
                 ProjectionResult b = reference.project(y);
                 ProjectionHullTest.assertCertified(atoms, y, b, 1e-13);

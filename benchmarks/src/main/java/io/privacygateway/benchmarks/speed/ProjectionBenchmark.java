@@ -1,13 +1,15 @@
-package io.privacygateway.mechanisms.projection;
+package io.privacygateway.benchmarks.speed;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.projection.HullProjection;
+import io.privacygateway.mechanisms.projection.ProjectionResult;
+import io.privacygateway.mechanisms.testing.SyntheticPointSets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongSupplier;
 import org.apache.commons.rng.UniformRandomProvider;
-import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
 
 /**
@@ -76,7 +78,7 @@ public final class ProjectionBenchmark {
     /** The standard configuration (see the class comment), 8 targets per noise level. */
     public static Figures standard(long seed, LongSupplier nanoClock) {
         UniformRandomProvider rng = RandomSource.XO_RO_SHI_RO_128_PP.create(seed);
-        PointSet atoms = randomBinaryPoints(4096, 256, 0.1, 0.5, rng);
+        PointSet atoms = SyntheticPointSets.randomBinaryPoints(4096, 256, 0.1, 0.5, rng);
         return run(atoms, 1e-6, new double[] {0.001, 0.01, 0.05}, 8, 1000, seed + 1, nanoClock);
     }
 
@@ -94,7 +96,7 @@ public final class ProjectionBenchmark {
         HullProjection hull = new HullProjection(atoms, gapTolerance);
         int warmups = 8;
         for (int i = 0; i < warmups; i++) {
-            hull.project(noisyMean(atoms, reportsPerDataset, noiseLevels[i % noiseLevels.length], rng));
+            hull.project(SyntheticPointSets.noisyMean(atoms, reportsPerDataset, noiseLevels[i % noiseLevels.length], rng));
         }
         List<Row> rows = new ArrayList<>();
         List<Double> all = new ArrayList<>();
@@ -105,7 +107,7 @@ public final class ProjectionBenchmark {
             double maxGap = 0;
             int reached = 0;
             for (int t = 0; t < targetsPerLevel; t++) {
-                double[] y = noisyMean(atoms, reportsPerDataset, sigma, rng);
+                double[] y = SyntheticPointSets.noisyMean(atoms, reportsPerDataset, sigma, rng);
                 long start = nanoClock.getAsLong();
                 ProjectionResult r = hull.project(y);
                 ms[t] = (nanoClock.getAsLong() - start) / 1e6;
@@ -128,48 +130,6 @@ public final class ProjectionBenchmark {
         double[] allMs = all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return new Figures(atoms.size(), atoms.dim(), gapTolerance, reportsPerDataset, warmups,
                 quantile(allMs, 0.5), quantile(allMs, 0.9), rows);
-    }
-
-    /** {@code n} points of {@code {0,1}^m}; each point's density is uniform in {@code [lo, hi]}. */
-    public static PointSet randomBinaryPoints(int n, int m, double lo, double hi, UniformRandomProvider rng) {
-        double[] data = new double[Math.multiplyExact(n, m)];
-        for (int i = 0; i < n; i++) {
-            double density = lo + (hi - lo) * rng.nextDouble();
-            for (int t = 0; t < m; t++) {
-                data[i * m + t] = rng.nextDouble() < density ? 1.0 : 0.0;
-            }
-        }
-        return PointSet.ofRowMajor(n, m, data);
-    }
-
-    /**
-     * The mean answer of {@code reports} values drawn from a random (Dirichlet(1)-like) distribution
-     * over the atoms, plus independent Gaussian noise of standard deviation {@code sigma}.
-     */
-    public static double[] noisyMean(PointSet atoms, int reports, double sigma, UniformRandomProvider rng) {
-        int n = atoms.size();
-        double[] cumulative = new double[n];
-        double total = 0;
-        for (int i = 0; i < n; i++) {
-            total += -Math.log(1 - rng.nextDouble()); // exponential(1): normalised gives Dirichlet(1,…,1)
-            cumulative[i] = total;
-        }
-        double[] counts = new double[n];
-        for (int r = 0; r < reports; r++) {
-            int i = Arrays.binarySearch(cumulative, rng.nextDouble() * total);
-            counts[i < 0 ? Math.min(n - 1, -i - 1) : i]++;
-        }
-        double[] y = new double[atoms.dim()];
-        for (int i = 0; i < n; i++) {
-            if (counts[i] > 0) {
-                atoms.addScaledRow(i, counts[i] / reports, y);
-            }
-        }
-        ZigguratSampler.NormalizedGaussian normal = ZigguratSampler.NormalizedGaussian.of(rng);
-        for (int t = 0; t < y.length; t++) {
-            y[t] += sigma * normal.sample();
-        }
-        return y;
     }
 
     private static double quantile(double[] sorted, double q) {

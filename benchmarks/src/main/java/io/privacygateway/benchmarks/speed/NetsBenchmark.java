@@ -1,6 +1,9 @@
-package io.privacygateway.mechanisms.nets;
+package io.privacygateway.benchmarks.speed;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.nets.ChainingDecomposition;
+import io.privacygateway.mechanisms.nets.CoarseDecomposition;
+import io.privacygateway.mechanisms.nets.NestedNets;
 import io.privacygateway.mechanisms.param.Alpha;
 import java.util.Arrays;
 import java.util.Locale;
@@ -10,7 +13,7 @@ import java.util.SplittableRandom;
  * A plain timing harness (no JMH) for the nets: builds the nested nets and the chaining decomposition
  * (and, separately, the coarse decomposition) for a seeded synthetic workload and reports wall-clock
  * figures and net sizes. Not used by the mechanisms; run it with
- * {@code java -cp mechanisms/target/classes io.privacygateway.mechanisms.nets.NetsBenchmark [n] [m] [alpha] [seed]}.
+ * {@code bin/privacy-gateway bench speed}; {@code main} of this class runs it alone on the benchmarks module's classpath (arguments {@code [n] [m] [alpha] [seed]}).
  *
  * <p>Default data: {@code n = 16384} points in {@code m = 64}: a seeded shuffle of one third Gaussian
  * blobs (32 centres, sd 0.03 per coordinate, clipped to {@code [0,1]}), one third uniform

@@ -1,4 +1,4 @@
-package io.privacygateway.mechanisms.local.gaussian;
+package io.privacygateway.benchmarks.speed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,8 +1,9 @@
-package io.privacygateway.mechanisms.projection;
+package io.privacygateway.benchmarks.speed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.testing.SyntheticPointSets;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.commons.rng.simple.RandomSource;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ class ProjectionBenchmarkTest {
 
     @Test
     void producesFiguresFromAnInjectedClock() {
-        PointSet atoms = ProjectionBenchmark.randomBinaryPoints(200, 24, 0.1, 0.5,
+        PointSet atoms = SyntheticPointSets.randomBinaryPoints(200, 24, 0.1, 0.5,
                 RandomSource.XO_RO_SHI_RO_128_PP.create(61L));
         AtomicLong fake = new AtomicLong();
         ProjectionBenchmark.Figures f = ProjectionBenchmark.run(atoms, 1e-6, new double[] {0.001, 0.05}, 5, 100, 62L,
@@ -32,7 +33,7 @@ class ProjectionBenchmarkTest {
 
     @Test
     void randomPointsAreBinaryWithTheRequestedDensity() {
-        PointSet p = ProjectionBenchmark.randomBinaryPoints(100, 200, 0.2, 0.2,
+        PointSet p = SyntheticPointSets.randomBinaryPoints(100, 200, 0.2, 0.2,
                 RandomSource.XO_RO_SHI_RO_128_PP.create(63L));
         double ones = 0;
         for (int i = 0; i < p.size(); i++) {

@@ -1,9 +1,12 @@
-package io.privacygateway.mechanisms.local.gaussian;
+package io.privacygateway.benchmarks.speed;
 
 import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.local.gaussian.GaussianLevel;
+import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
+import io.privacygateway.mechanisms.local.gaussian.PublicGaussian;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -24,7 +27,7 @@ import java.util.Locale;
  * timed alternately in each repetition, after warm-up repetitions; the figures are medians. Results
  * depend on the machine and its load: they are measurements, not guarantees.
  *
- * <p>Run: {@code java -cp mechanisms/target/classes io.privacygateway.mechanisms.local.gaussian.GaussianSignBenchmark}.
+ * <p>Run: {@code bin/privacy-gateway bench speed}; {@code main} of this class runs it alone on the benchmarks module's classpath.
  */
 public final class GaussianSignBenchmark {
     /** The dimensions of the standard run. */
