@@ -85,7 +85,10 @@ public final class AccuracyBenchmark {
         this.threads = threads;
     }
 
-    /** The workloads of the issue: histograms k ∈ {16, 64, 256}, CDF k = 128, 3-way marginals over 8 attributes. */
+    /**
+     * The standard workloads: histograms k ∈ {16, 64, 256}, CDF k = 128, all ranges over k = 32 buckets, 3-way
+     * marginals over 8 attributes.
+     */
     public static List<BenchWorkload> standardWorkloads() {
         List<BenchWorkload> out = new ArrayList<>();
         for (int k : new int[] {16, 64, 256}) {
@@ -100,6 +103,8 @@ public final class AccuracyBenchmark {
             edges.add((double) i);
         }
         out.add(new BenchWorkload("cdf k=128", spec("cdf128", "cdf", Map.of("buckets", edges), null)));
+        out.add(new BenchWorkload("all ranges k=32", spec("range32", "range", Map.of("buckets", edges.subList(0, 33)),
+                null)));
         out.add(new BenchWorkload("3-way marginals d=8", spec("marg3of8", "marginals",
                 Map.of("attributes", List.of("a", "b", "c", "d", "e", "f", "g", "h")), Map.of("way", 3))));
         return out;

@@ -42,7 +42,7 @@ public final class CentralAccuracyBenchmark {
         this.threads = threads;
     }
 
-    /** The central workloads: the histogram, CDF and marginals, plus all ranges over 32 buckets. */
+    /** The central workloads: the local ones ({@link AccuracyBenchmark#standardWorkloads}) but histograms k = 16, 256. */
     public static List<AccuracyBenchmark.BenchWorkload> standardWorkloads() {
         List<AccuracyBenchmark.BenchWorkload> out = new ArrayList<>();
         for (AccuracyBenchmark.BenchWorkload w : AccuracyBenchmark.standardWorkloads()) {
@@ -50,12 +50,6 @@ public final class CentralAccuracyBenchmark {
                 out.add(central(w));
             }
         }
-        List<Double> edges = new ArrayList<>();
-        for (int i = 0; i <= 32; i++) {
-            edges.add((double) i);
-        }
-        out.add(central(new AccuracyBenchmark.BenchWorkload("all ranges k=32",
-                AccuracyBenchmark.spec("range32", "range", Map.of("buckets", edges), null))));
         return out;
     }
 

@@ -432,8 +432,8 @@ public final class ContinualCounter {
             union += u * u;
             if (bounded) {
                 double half = Math.abs(estimate[q] - y[q]) + a / divisor;
-                lo[q] = Math.max(0, estimate[q] - half);
-                hi[q] = Math.min(1, estimate[q] + half);
+                lo[q] = ErrorBars.barLower(estimate[q], half, 0, 1);
+                hi[q] = ErrorBars.barUpper(estimate[q], half, 0, 1);
             } else {
                 lo[q] = 0;
                 hi[q] = 1;

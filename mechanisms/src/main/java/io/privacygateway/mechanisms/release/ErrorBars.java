@@ -99,8 +99,8 @@ public final class ErrorBars {
         for (int q = 0; q < m; q++) {
             double h = Math.abs(published[q] - unprojected[q]) + z * standardErrors[q]
                     + (perCoordinateBias == null ? 0 : perCoordinateBias[q]);
-            lo[q] = Math.max(clipLo, published[q] - h);
-            hi[q] = Math.min(clipHi, published[q] + h);
+            lo[q] = barLower(published[q], h, clipLo, clipHi);
+            hi[q] = barUpper(published[q], h, clipLo, clipHi);
         }
         double expected = biasBound;
         double atConfidence = biasBound;
@@ -152,11 +152,32 @@ public final class ErrorBars {
     }
 
     private static double clippedLower(double a, double h) {
-        return h < Double.POSITIVE_INFINITY ? Math.max(0, a - h) : 0;
+        return h < Double.POSITIVE_INFINITY ? barLower(a, h, 0, 1) : 0;
     }
 
     private static double clippedUpper(double a, double h) {
-        return h < Double.POSITIVE_INFINITY ? Math.min(1, a + h) : 1;
+        return h < Double.POSITIVE_INFINITY ? barUpper(a, h, 0, 1) : 1;
+    }
+
+    /**
+     * The lower end of the bar {@code [a − h, a + h] ∩ [lo, hi]} around an answer whose true value lies in
+     * {@code [lo, hi]}, with the centre first clamped into {@code [lo, hi]}: an estimate a rounding error outside
+     * the box (a projection onto K lands within an ulp of it) still gets an ordered bar, {@code lower <= upper},
+     * and the bar only widens (for {@code a > hi} it becomes {@code [hi − h, hi]} ⊇ {@code [a − h, hi]}), so a bar
+     * that held still holds.
+     *
+     * @param a the estimate (finite)
+     * @param h the half width ({@code >= 0})
+     * @param lo the lower end of the box containing every true answer
+     * @param hi the upper end ({@code >= lo})
+     */
+    public static double barLower(double a, double h, double lo, double hi) {
+        return Math.max(lo, Math.min(hi, a) - h);
+    }
+
+    /** The upper end of the bar of {@link #barLower}: {@code min(hi, max(lo, a) + h)}. */
+    public static double barUpper(double a, double h, double lo, double hi) {
+        return Math.min(hi, Math.max(lo, a) + h);
     }
 
     /**

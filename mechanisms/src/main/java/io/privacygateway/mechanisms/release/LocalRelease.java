@@ -101,16 +101,20 @@ public final class LocalRelease {
             j++;
         }
         boolean singleLevelOntoK = est.levels().size() == 1 && est.levels().get(0).hull() == null;
-        double[] published = singleLevelOntoK ? last.point() : feasible.project(sum).point();
-        double[] se = new double[m];
-        for (int q = 0; q < m; q++) {
-            se[q] = Math.sqrt(seSq[q]);
-        }
-        // bars are clipped to a box containing K: [0, 1] for the linear families, [lo, hi] for a mean
+        // the box containing K: [0, 1] for the linear families, [lo, hi] for a mean
         double clipLo = workload.spec().domain() instanceof io.privacygateway.mechanisms.workload.Domain.Range r
                 ? r.lo() : 0;
         double clipHi = workload.spec().domain() instanceof io.privacygateway.mechanisms.workload.Domain.Range r
                 ? r.hi() : 1;
+        // the projection onto K lands within rounding of K; clamping into the box (which contains K) removes the
+        // rounding (an answer of 1 + 2^-52 for a share) and never moves the estimate away from any point of K
+        double[] published = clampedInto(singleLevelOntoK ? last.point() : feasible.project(sum).point(), clipLo,
+                clipHi);
+        double[] se = new double[m];
+        for (int q = 0; q < m; q++) {
+            se[q] = Math.sqrt(seSq[q]);
+        }
+        // bars are clipped to the same box
         ErrorBars.Bounds b = ErrorBars.compute(published, unprojected, se, perCoordinateBias, noise, est.biasBound(),
                 workload.spec().confidence(), clipLo, clipHi);
         double trivial = feasibleDiameter / Math.sqrt(m);
@@ -149,5 +153,17 @@ public final class LocalRelease {
             this.diameter = ErrorBars.diameterBound(atoms);
             this.hullSize = atoms.size();
         }
+    }
+
+    /**
+     * A copy of {@code v} with every coordinate clamped into {@code [lo, hi]}: the Euclidean projection onto a box,
+     * so for every point x of the box (hence of K), {@code ‖clamp(v) − x‖ <= ‖v − x‖}.
+     */
+    private static double[] clampedInto(double[] v, double lo, double hi) {
+        double[] out = new double[v.length];
+        for (int q = 0; q < v.length; q++) {
+            out[q] = Math.min(hi, Math.max(lo, v[q]));
+        }
+        return out;
     }
 }
