@@ -106,7 +106,8 @@ public final class LaplaceRelease implements CentralRelease {
         for (int q = 0; q < m; q++) {
             y[q] = noisySums[q] / nG;
         }
-        double[] estimate = feasible.projection().project(y).point();
+        // K ⊆ [0, 1]^m: clamping removes the projection's rounding only
+        double[] estimate = ErrorBars.clampedInto(feasible.projection().project(y).point(), 0, 1);
         double scale = sumNoise.scaleDouble() / nG;
         double beta = feasible.failureBudget() / 2;
         double relCount = count.relativeBound(beta, released);

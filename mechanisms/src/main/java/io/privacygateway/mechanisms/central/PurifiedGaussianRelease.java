@@ -373,7 +373,8 @@ public final class PurifiedGaussianRelease implements CentralRelease {
 
         double[] unprojected = space.answersOf(purified);
         double[] pure = space.feasible().project(purified).point();
-        double[] estimate = space.finalAnswers(pure, feasible.projection());
+        // K ⊆ [0, 1]^m: clamping removes the projection's rounding only
+        double[] estimate = ErrorBars.clampedInto(space.finalAnswers(pure, feasible.projection()), 0, 1);
         double[] halfWidth = new double[m];
         double[] se = new double[m];
         double sd = Math.sqrt(variance) * space.answerOperatorNorm();

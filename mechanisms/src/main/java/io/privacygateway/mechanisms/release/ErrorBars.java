@@ -175,6 +175,20 @@ public final class ErrorBars {
         return Math.max(lo, Math.min(hi, a) - h);
     }
 
+    /**
+     * A copy of {@code v} with every coordinate clamped into {@code [lo, hi]}: the Euclidean projection onto a box,
+     * so for every point x of the box, {@code ‖clamp(v) − x‖ <= ‖v − x‖}. Releases apply it to the estimate a
+     * projection onto K returned (K lies in the box; the projection lands within rounding of K, e.g. an answer of
+     * {@code 1 + 2^-52} for a share): post-processing that only removes rounding.
+     */
+    public static double[] clampedInto(double[] v, double lo, double hi) {
+        double[] out = new double[v.length];
+        for (int q = 0; q < v.length; q++) {
+            out[q] = Math.min(hi, Math.max(lo, v[q]));
+        }
+        return out;
+    }
+
     /** The upper end of the bar of {@link #barLower}: {@code min(hi, max(lo, a) + h)}. */
     public static double barUpper(double a, double h, double lo, double hi) {
         return Math.min(hi, Math.max(lo, a) + h);

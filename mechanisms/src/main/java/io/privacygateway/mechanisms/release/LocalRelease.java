@@ -108,7 +108,7 @@ public final class LocalRelease {
                 ? r.hi() : 1;
         // the projection onto K lands within rounding of K; clamping into the box (which contains K) removes the
         // rounding (an answer of 1 + 2^-52 for a share) and never moves the estimate away from any point of K
-        double[] published = clampedInto(singleLevelOntoK ? last.point() : feasible.project(sum).point(), clipLo,
+        double[] published = ErrorBars.clampedInto(singleLevelOntoK ? last.point() : feasible.project(sum).point(), clipLo,
                 clipHi);
         double[] se = new double[m];
         for (int q = 0; q < m; q++) {
@@ -153,17 +153,5 @@ public final class LocalRelease {
             this.diameter = ErrorBars.diameterBound(atoms);
             this.hullSize = atoms.size();
         }
-    }
-
-    /**
-     * A copy of {@code v} with every coordinate clamped into {@code [lo, hi]}: the Euclidean projection onto a box,
-     * so for every point x of the box (hence of K), {@code ‖clamp(v) − x‖ <= ‖v − x‖}.
-     */
-    private static double[] clampedInto(double[] v, double lo, double hi) {
-        double[] out = new double[v.length];
-        for (int q = 0; q < v.length; q++) {
-            out[q] = Math.min(hi, Math.max(lo, v[q]));
-        }
-        return out;
     }
 }
