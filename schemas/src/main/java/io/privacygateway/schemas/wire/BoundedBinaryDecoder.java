@@ -95,29 +95,31 @@ final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public int readInt() throws IOException {
-        int start = pos;
-        int raw = 0;
-        for (int shift = 0; shift < 35; shift += 7) {
-            int b = nextByte();
-            if (shift == 28 && b > 0x0F) {
-                throw new MalformedAvroException("int varint exceeds 32 bits at offset " + start);
-            }
-            raw |= (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return (raw >>> 1) ^ -(raw & 1);
-            }
-        }
-        throw new IllegalStateException("unreachable");
+        // at most 32 bits: the fifth byte (shift 28) carries the top 4; the zig-zag value then fits an int exactly
+        return (int) readZigZagVarint(28, 0x0F, "int", 32);
     }
 
     @Override
     public long readLong() throws IOException {
+        // at most 64 bits: the tenth byte (shift 63) carries the top bit
+        return readZigZagVarint(63, 0x01, "long", 64);
+    }
+
+    /**
+     * One zig-zag varint (little-endian groups of 7 bits, high bit = more follows), decoded.
+     *
+     * <p>Guarantees: consumes exactly the varint's bytes; rejects, with the offset where the varint starts, a last
+     * group (the one at {@code lastShift}) above {@code lastByteMax}, which would overflow {@code bits} bits; ends in
+     * EOFException where the data ends first. Preconditions: {@code lastShift} is a multiple of 7 below 64 and
+     * {@code lastByteMax} has no continuation bit, so the group at {@code lastShift} always ends the varint.
+     */
+    private long readZigZagVarint(int lastShift, int lastByteMax, String what, int bits) throws IOException {
         int start = pos;
         long raw = 0;
-        for (int shift = 0; shift < 70; shift += 7) {
+        for (int shift = 0; shift <= lastShift; shift += 7) {
             int b = nextByte();
-            if (shift == 63 && b > 0x01) {
-                throw new MalformedAvroException("long varint exceeds 64 bits at offset " + start);
+            if (shift == lastShift && b > lastByteMax) {
+                throw new MalformedAvroException(what + " varint exceeds " + bits + " bits at offset " + start);
             }
             raw |= (long) (b & 0x7F) << shift;
             if ((b & 0x80) == 0) {
