@@ -250,20 +250,23 @@ final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public int readEnum() throws IOException {
-        int at = pos;
-        int index = readInt();
-        if (index < 0) {
-            throw new MalformedAvroException("enum index is negative (" + index + ") at offset " + at);
-        }
-        return index;
+        return readNonNegativeIndex("enum");
     }
 
     @Override
     public int readIndex() throws IOException {
+        return readNonNegativeIndex("union branch");
+    }
+
+    /**
+     * An int that indexes something ({@code what}: an enum symbol, a union branch). Guarantees: the result is
+     * {@code >= 0}; a negative one is rejected with its offset (whether it is in range is the schema's check).
+     */
+    private int readNonNegativeIndex(String what) throws IOException {
         int at = pos;
         int index = readInt();
         if (index < 0) {
-            throw new MalformedAvroException("union branch index is negative (" + index + ") at offset " + at);
+            throw new MalformedAvroException(what + " index is negative (" + index + ") at offset " + at);
         }
         return index;
     }
