@@ -164,10 +164,7 @@ final class BoundedBinaryDecoder extends Decoder {
     public Utf8 readString(Utf8 old) throws IOException {
         int length = readLength("string");
         checkUtf8(pos, length);
-        byte[] bytes = new byte[length];
-        System.arraycopy(buf, pos, bytes, 0, length);
-        pos += length;
-        return new Utf8(bytes);
+        return new Utf8(take(length));
     }
 
     @Override
@@ -214,24 +211,35 @@ final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public void skipString() throws IOException {
-        // Not "pos += readLength(...)": Java would add the length to pos as it was before the
-        // length prefix was read, landing inside the prefix.
-        int length = readLength("string");
-        pos += length;
+        skipLengthPrefixed("string");
     }
 
     @Override
     public ByteBuffer readBytes(ByteBuffer old) throws IOException {
-        int length = readLength("bytes");
-        byte[] bytes = new byte[length];
-        System.arraycopy(buf, pos, bytes, 0, length);
-        pos += length;
-        return ByteBuffer.wrap(bytes);
+        return ByteBuffer.wrap(take(readLength("bytes")));
     }
 
     @Override
     public void skipBytes() throws IOException {
-        int length = readLength("bytes");
+        skipLengthPrefixed("bytes");
+    }
+
+    /**
+     * A copy of the next {@code length} bytes, consumed. Precondition: {@code length} has been checked against the
+     * remaining bytes ({@link #readLength}).
+     */
+    private byte[] take(int length) {
+        byte[] bytes = new byte[length];
+        System.arraycopy(buf, pos, bytes, 0, length);
+        pos += length;
+        return bytes;
+    }
+
+    /** Consumes a length prefix ({@code what}: string or bytes) and the bytes it declares, checked as by readLength. */
+    private void skipLengthPrefixed(String what) throws IOException {
+        // Not "pos += readLength(...)": Java would add the length to pos as it was before the
+        // length prefix was read, landing inside the prefix.
+        int length = readLength(what);
         pos += length;
     }
 
