@@ -52,8 +52,7 @@ final class AnalyticsPlanning {
         try {
             pipeline = CentralPipeline.of(Workload.of(c.apply(spec, epsilon, n)));
         } catch (IllegalArgumentException e) {
-            return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
-                    Double.POSITIVE_INFINITY);
+            return Prediction.notApplicable(c, e.getMessage(), refs.size());
         }
         Workload w = pipeline.workload();
         AnalyticsRelease release = (AnalyticsRelease) pipeline.variant();

@@ -146,8 +146,7 @@ public final class CentralPlanner {
                     && !(release instanceof CertifiedSyntheticRelease)
                     ? simulatedMaxError(release, marginals, n) : predicted;
         } catch (IllegalArgumentException e) {
-            return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
-                    Double.POSITIVE_INFINITY);
+            return Prediction.notApplicable(c, e.getMessage(), refs.size());
         }
         double[] same = new double[refs.size()];
         java.util.Arrays.fill(same, simulated);
@@ -185,8 +184,7 @@ public final class CentralPlanner {
         try {
             pipeline = CentralPipeline.of(Workload.of(c.apply(spec, epsilon, n)));
         } catch (IllegalArgumentException e) {
-            return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
-                    Double.POSITIVE_INFINITY);
+            return Prediction.notApplicable(c, e.getMessage(), refs.size());
         }
         Workload w = pipeline.workload();
         int size = (int) Math.min(n, Integer.MAX_VALUE);
