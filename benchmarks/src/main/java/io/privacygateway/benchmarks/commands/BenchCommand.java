@@ -76,7 +76,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             }
             List<AccuracyBenchmark.BenchWorkload> ws = new ArrayList<>();
             for (AccuracyBenchmark.BenchWorkload w : AccuracyBenchmark.standardWorkloads()) {
-                if (only == null || only.stream().anyMatch(s -> w.name().contains(s))) {
+                if (selected(only, w.name())) {
                     ws.add(w);
                 }
             }
@@ -124,12 +124,20 @@ public final class BenchCommand implements Runnable, ToolCommand {
         }
     }
 
+    /**
+     * Whether {@code --workloads} selects the workload called {@code name}: with no filter ({@code null}) every
+     * workload, otherwise those whose name contains one of the filter's strings.
+     */
+    static boolean selected(List<String> only, String name) {
+        return only == null || only.stream().anyMatch(name::contains);
+    }
+
     /** Shared by the accuracy modes. */
     static int runCentral(PrintWriter o, int th, int trials, double[] epsilons, long[] ns, List<String> only)
             throws Exception {
         List<AccuracyBenchmark.BenchWorkload> ws = new ArrayList<>();
         for (AccuracyBenchmark.BenchWorkload w : io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.standardWorkloads()) {
-            if (only == null || only.stream().anyMatch(s -> w.name().contains(s))) {
+            if (selected(only, w.name())) {
                 ws.add(w);
             }
         }
@@ -180,7 +188,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 + " on their data set; seeded%n", trials, simulations);
         o.flush();
         for (var w : AnalyticsBenchmark.standardWorkloads()) {
-            if (only != null && only.stream().noneMatch(s -> w.name().contains(s))) {
+            if (!selected(only, w.name())) {
                 continue;
             }
             if (w.spec().family() == io.privacygateway.mechanisms.workload.QueryFamily.MODE) {
