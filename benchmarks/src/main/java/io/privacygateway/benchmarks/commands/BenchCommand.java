@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -132,6 +133,19 @@ public final class BenchCommand implements Runnable, ToolCommand {
         return only == null || only.stream().anyMatch(name::contains);
     }
 
+    /**
+     * The sink of a benchmark's progress messages: each message printed on its own line, indented by two spaces,
+     * and flushed at once; safe to call from several threads (one whole line at a time).
+     */
+    static Consumer<String> progressLines(PrintWriter o) {
+        return line -> {
+            synchronized (o) {
+                o.println("  " + line);
+                o.flush();
+            }
+        };
+    }
+
     /** Shared by the accuracy modes. */
     static int runCentral(PrintWriter o, int th, int trials, double[] epsilons, long[] ns, List<String> only)
             throws Exception {
@@ -167,12 +181,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 + " d up to 20%n");
         o.flush();
         long t0 = System.nanoTime();
-        WideBenchmark bench = new WideBenchmark(2, line -> {
-            synchronized (o) {
-                o.println("  " + line);
-                o.flush();
-            }
-        });
+        WideBenchmark bench = new WideBenchmark(2, progressLines(o));
         o.println(WideBenchmark.table(bench.run(new int[] {8}, ns, epsilons)));
         o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
     }
@@ -402,10 +411,8 @@ public final class BenchCommand implements Runnable, ToolCommand {
         public Integer call() throws Exception {
             PrintWriter o = spec.commandLine().getOut();
             if (latencyOnly) {
-                var l = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads, msg -> {
-                    o.println("  " + msg);
-                    o.flush();
-                }).commitInterval(commitIntervalMs).latencyOnly(liveSeconds, liveRate);
+                var l = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads, progressLines(o))
+                        .commitInterval(commitIntervalMs).latencyOnly(liveSeconds, liveRate);
                 printLatency(o, l);
                 o.printf("every steady-state window (ms, in order): %s%n",
                         l.each().stream().map(v -> String.format("%.0f", v)).toList());
@@ -414,10 +421,9 @@ public final class BenchCommand implements Runnable, ToolCommand {
             o.printf("bench throughput: %d partitions, %d stream threads per system, %d cores, gateway commit interval %d ms%n",
                     partitions, threads, Runtime.getRuntime().availableProcessors(), commitIntervalMs);
             o.flush();
-            List<Object> results = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads, msg -> {
-                o.println("  " + msg);
-                o.flush();
-            }).commitInterval(commitIntervalMs).rounds(rounds).run(reports, reports1024, liveSeconds, liveRate);
+            List<Object> results = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads,
+                    progressLines(o)).commitInterval(commitIntervalMs).rounds(rounds).run(reports, reports1024,
+                    liveSeconds, liveRate);
             // the baseline is the faster of the two plain count() configurations (the first two results)
             double faster = 0;
             int seen = 0;
@@ -490,10 +496,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
                     HorizonsBenchmark.depthFor(cps[cps.length - 1]) + 1);
             o.flush();
             long t0 = System.nanoTime();
-            var rows = bench.run(cps, msg -> {
-                o.println("  " + msg);
-                o.flush();
-            });
+            var rows = bench.run(cps, progressLines(o));
             o.println(HorizonsBenchmark.table(rows));
             o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
             if (!noAmplification) {

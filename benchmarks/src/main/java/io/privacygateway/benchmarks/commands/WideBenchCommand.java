@@ -45,10 +45,7 @@ public final class WideBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter o = spec.commandLine().getOut();
-        WideBenchmark bench = new WideBenchmark(quick ? 1 : trials, line -> {
-            o.println("  " + line);
-            o.flush();
-        });
+        WideBenchmark bench = new WideBenchmark(quick ? 1 : trials, BenchCommand.progressLines(o));
         long t0 = System.nanoTime();
         String text;
         if (scaling != null) {
