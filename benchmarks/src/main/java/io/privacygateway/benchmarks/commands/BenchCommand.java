@@ -88,7 +88,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 o.flush();
                 long t0 = System.nanoTime();
                 o.println(FactorizationBenchmark.table(new FactorizationBenchmark(n, trials).run(epsilons, 128)));
-                o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+                printElapsed(o, t0);
                 return 0;
             }
             if (ws.isEmpty() && means) { // --workloads mean: only the mean family's rows
@@ -105,7 +105,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             });
             o.println(AccuracyReport.summary(rows));
             o.println(AccuracyReport.details(rows));
-            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            printElapsed(o, t0);
             if (out != null) {
                 Files.writeString(out, AccuracyReport.csv(rows));
                 o.printf("wrote %s%n", out);
@@ -120,7 +120,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             o.flush();
             long t0 = System.nanoTime();
             o.println(MeanAccuracyBenchmark.table(new MeanAccuracyBenchmark(n, trials, th).run(epsilons)));
-            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            printElapsed(o, t0);
             return 0;
         }
     }
@@ -146,6 +146,11 @@ public final class BenchCommand implements Runnable, ToolCommand {
         };
     }
 
+    /** Prints the seconds since {@code t0} (a {@link System#nanoTime()} reading), rounded, as {@code (N s)}. */
+    static void printElapsed(PrintWriter o, long t0) {
+        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+    }
+
     /** Shared by the accuracy modes. */
     static int runCentral(PrintWriter o, int th, int trials, double[] epsilons, long[] ns, List<String> only)
             throws Exception {
@@ -167,7 +172,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             }
         });
         o.println(io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.table(rows));
-        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        printElapsed(o, t0);
         if (only == null || only.stream().anyMatch("wide-marginals"::contains)) {
             runWide(o, epsilons, ns);
         }
@@ -183,7 +188,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
         long t0 = System.nanoTime();
         WideBenchmark bench = new WideBenchmark(2, progressLines(o));
         o.println(WideBenchmark.table(bench.run(new int[] {8}, ns, epsilons)));
-        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        printElapsed(o, t0);
     }
 
     /** The window-analytics families (mode, regression, erm): every mechanism side by side. */
@@ -220,7 +225,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             }
         }
         o.println(AnalyticsBenchmark.table(rows));
-        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        printElapsed(o, t0);
         return 0;
     }
 
@@ -363,7 +368,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 o.flush();
             });
             o.println(SyntheticBenchmark.table(rows));
-            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            printElapsed(o, t0);
             return rows.stream().allMatch(SyntheticBenchmark.Row::heldEveryTrial) ? 0 : 1;
         }
     }
@@ -498,7 +503,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             long t0 = System.nanoTime();
             var rows = bench.run(cps, progressLines(o));
             o.println(HorizonsBenchmark.table(rows));
-            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            printElapsed(o, t0);
             if (!noAmplification) {
                 o.printf("%nAmplified guarantee of a local answer against answer consumers, δ = 10⁻⁶, one report per device:%n");
                 o.flush();

@@ -63,7 +63,7 @@ public final class WideBenchCommand implements Callable<Integer> {
             text = WideBenchmark.table(bench.run(d, n, e));
         }
         o.println(text);
-        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        BenchCommand.printElapsed(o, t0);
         if (out != null) {
             Files.writeString(out, text);
             o.printf("wrote %s%n", out);
