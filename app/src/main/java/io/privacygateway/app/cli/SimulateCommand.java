@@ -13,7 +13,6 @@ import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
-import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.io.PrintWriter;
@@ -74,7 +73,7 @@ public final class SimulateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
-        Epsilon eps = epsilon == null ? null : Epsilon.of("--epsilon", epsilon);
+        Epsilon eps = WorkloadOptions.epsilonOption(epsilon);
         MechanismId mech = mechanism == null ? null : MechanismId.fromWireName(mechanism);
         WorkloadSpec ws = WorkloadFiles.load(workload);
         if (ws.mode() == Mode.CENTRAL && (ws.isWide() || (mech != null && mech.isWide())
@@ -87,15 +86,13 @@ public final class SimulateCommand implements Callable<Integer> {
             return 2;
         }
         RandomBits secret = seed == null ? new SecureRandomBits() : new SeededRandomBits(seed);
-        Mode effective = mode == null ? ws.mode() : Mode.fromWireName(mode);
+        Mode effective = WorkloadOptions.effectiveMode(mode, ws);
         ObjectNode root = Json.MAPPER.createObjectNode();
         Answer a;
         double[] truth;
         boolean auto;
         if (effective == Mode.CENTRAL) {
-            WorkloadSpec central = ws.mode() == Mode.CENTRAL ? ws
-                    : ws.toBuilder().inCentralMode(eps != null ? eps : ws.epsilonPerReport(),
-                            NeighbourRelation.fromWireName(neighbour), 1).build();
+            WorkloadSpec central = ws.mode() == Mode.CENTRAL ? ws : WorkloadOptions.localAsCentral(ws, eps, neighbour);
             CentralSimulation.Result r = CentralSimulation.run(central, contents.values(), eps, mech, secret);
             a = r.answer();
             truth = r.truth();
