@@ -287,22 +287,41 @@ final class BoundedBinaryDecoder extends Decoder {
         int at = pos;
         long count = readLong();
         if (count < 0) {
-            if (count == Long.MIN_VALUE) {
-                throw new MalformedAvroException(what + " block count out of range at offset " + at);
-            }
-            count = -count;
-            int sizeAt = pos;
-            long size = readLong();
-            if (size < 0) {
-                throw new MalformedAvroException(what + " block size is negative (" + size + ") at offset " + sizeAt);
-            }
-            require(size, what + " block of declared size " + size);
+            count = sizedBlockCount(what, count, at);
+            readBlockSize(what);
         }
+        requireItems(what, count, at);
+        return count;
+    }
+
+    /**
+     * The item count {@code -count} of a block that announces its byte size (a negative count). Precondition:
+     * {@code count < 0}; rejects {@link Long#MIN_VALUE}, which has no positive counterpart.
+     */
+    private static long sizedBlockCount(String what, long count, int at) throws MalformedAvroException {
+        if (count == Long.MIN_VALUE) {
+            throw new MalformedAvroException(what + " block count out of range at offset " + at);
+        }
+        return -count;
+    }
+
+    /** A block's byte size, read; guarantees it is {@code >= 0} and that that many bytes remain (not consumed). */
+    private long readBlockSize(String what) throws IOException {
+        int sizeAt = pos;
+        long size = readLong();
+        if (size < 0) {
+            throw new MalformedAvroException(what + " block size is negative (" + size + ") at offset " + sizeAt);
+        }
+        require(size, what + " block of declared size " + size);
+        return size;
+    }
+
+    /** Rejects a block (read at {@code at}) declaring more items than bytes remain (every item takes one at least). */
+    private void requireItems(String what, long count, int at) throws MalformedAvroException {
         if (count > end - pos) {
             throw new MalformedAvroException(what + " block at offset " + at + " declares " + count
                     + " items but only " + (end - pos) + " bytes remain");
         }
-        return count;
     }
 
     @Override
@@ -334,21 +353,12 @@ final class BoundedBinaryDecoder extends Decoder {
             int at = pos;
             long count = readLong();
             if (count >= 0) {
-                if (count > end - pos) {
-                    throw new MalformedAvroException(what + " block at offset " + at + " declares " + count
-                            + " items but only " + (end - pos) + " bytes remain");
-                }
+                requireItems(what, count, at);
                 return count;
             }
-            if (count == Long.MIN_VALUE) {
-                throw new MalformedAvroException(what + " block count out of range at offset " + at);
-            }
-            int sizeAt = pos;
-            long size = readLong();
-            if (size < 0) {
-                throw new MalformedAvroException(what + " block size is negative (" + size + ") at offset " + sizeAt);
-            }
-            require(size, what + " block of declared size " + size);
+            sizedBlockCount(what, count, at);
+            // not "pos += (int) readBlockSize(...)": pos would be read before the size prefix is consumed
+            long size = readBlockSize(what);
             pos += (int) size;
         }
     }
