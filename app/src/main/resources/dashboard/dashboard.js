@@ -28,6 +28,17 @@
     if (text !== undefined && text !== null) e.textContent = text;
     return e;
   }
+  // a chart's container and its legend, found again by name (data-chart / data-legend) when they are drawn
+  function chartDiv(name) {
+    const e = el('div', 'chart');
+    e.dataset.chart = name;
+    return e;
+  }
+  function legendDiv(name) {
+    const e = el('div', 'legend');
+    e.dataset.legend = name;
+    return e;
+  }
   function svgEl(tag, attrs, text) {
     const e = document.createElementNS(SVGNS, tag);
     for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
@@ -220,18 +231,14 @@
     const grid = el('div', 'grid');
     const est = el('div', 'panel');
     const estTitle = el('h3');
-    const estLegend = el('div', 'legend');
-    estLegend.dataset.legend = 'estimates';
-    const estChart = el('div', 'chart');
-    estChart.dataset.chart = 'estimates';
+    const estLegend = legendDiv('estimates');
+    const estChart = chartDiv('estimates');
     const pick = el('details', 'pick');
     est.append(estTitle, estLegend, estChart, pick);
     const latest = el('div', 'panel');
     const latestTitle = el('h3');
-    const latestLegend = el('div', 'legend');
-    latestLegend.dataset.legend = 'latest';
-    const latestChart = el('div', 'chart');
-    latestChart.dataset.chart = 'latest';
+    const latestLegend = legendDiv('latest');
+    const latestChart = chartDiv('latest');
     // wide marginal workloads: choose which attribute sets the small multiples show
     const setFilter = document.createElement('input');
     setFilter.type = 'search';
@@ -241,13 +248,11 @@
     setFilter.hidden = true;
     latest.append(latestTitle, latestLegend, setFilter, latestChart);
     const nPanel = el('div', 'panel');
-    const nChart = el('div', 'chart');
-    nChart.dataset.chart = 'n';
+    const nChart = chartDiv('n');
     nPanel.append(el('h3', null, 'Reports per window (n)'), nChart);
     const ePanel = el('div', 'panel');
     const eTitle = el('h3');
-    const eChart = el('div', 'chart');
-    eChart.dataset.chart = 'epsilon';
+    const eChart = chartDiv('epsilon');
     ePanel.append(eTitle, eChart);
     if (w.chart === 'marginals') {
       // estimates beside n and ε; the small multiples below, full width

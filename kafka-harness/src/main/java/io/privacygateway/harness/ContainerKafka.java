@@ -110,16 +110,6 @@ final class ContainerKafka implements KafkaHarness {
     }
 
     @Override
-    public void createTopic(String name, int partitions, boolean compacted) {
-        createTopic(name, partitions, Topics.compactedConfig(compacted));
-    }
-
-    @Override
-    public void createTopic(String name, int partitions, Map<String, String> topicConfigs) {
-        Topics.create(bootstrapServers(), name, partitions, topicConfigs);
-    }
-
-    @Override
     public synchronized void close() {
         if (closed) {
             return;

@@ -548,16 +548,6 @@ public final class EmbeddedKafka implements KafkaHarness {
         }
     }
 
-    @Override
-    public void createTopic(String name, int partitions, boolean compacted) {
-        createTopic(name, partitions, Topics.compactedConfig(compacted));
-    }
-
-    @Override
-    public void createTopic(String name, int partitions, Map<String, String> topicConfigs) {
-        Topics.create(clientConfig(), name, partitions, topicConfigs);
-    }
-
     /** The cluster id this instance was formatted with. */
     public String clusterId() {
         return clusterId;

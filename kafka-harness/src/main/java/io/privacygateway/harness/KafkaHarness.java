@@ -114,13 +114,18 @@ public interface KafkaHarness extends AutoCloseable {
      *
      * @param compacted {@code cleanup.policy=compact} if true, the broker default ({@code delete}) if false
      */
-    void createTopic(String name, int partitions, boolean compacted);
+    default void createTopic(String name, int partitions, boolean compacted) {
+        createTopic(name, partitions, Topics.compactedConfig(compacted));
+    }
 
     /**
      * Creates a topic with the given topic-level configs (e.g. {@code cleanup.policy},
-     * {@code retention.ms}); otherwise as {@link #createTopic(String, int, boolean)}.
+     * {@code retention.ms}); otherwise as {@link #createTopic(String, int, boolean)}. Connects as
+     * {@link #clientConfig()} (so with the broker's admin credentials where it has any).
      */
-    void createTopic(String name, int partitions, Map<String, String> topicConfigs);
+    default void createTopic(String name, int partitions, Map<String, String> topicConfigs) {
+        Topics.create(clientConfig(), name, partitions, topicConfigs);
+    }
 
     /** A new mutable client config holding just {@code bootstrap.servers}. */
     default Map<String, Object> clientConfig() {

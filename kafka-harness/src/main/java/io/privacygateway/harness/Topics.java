@@ -9,7 +9,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -36,13 +35,9 @@ final class Topics {
 
     /**
      * Creates {@code name} with replication factor 1 and waits until each partition's leader serves it.
-     * An existing topic with the same partition count is accepted as is.
+     * An existing topic with the same partition count is accepted as is. Connects with the admin client's
+     * settings (bootstrap, SASL).
      */
-    static void create(String bootstrapServers, String name, int partitions, Map<String, String> configs) {
-        create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), name, partitions, configs);
-    }
-
-    /** As {@link #create(String, String, int, Map)}, with the admin client's settings (bootstrap, SASL). */
     static void create(Map<String, Object> clientConfig, String name, int partitions, Map<String, String> configs) {
         if (partitions < 1) {
             throw new IllegalArgumentException("partitions must be >= 1, not " + partitions);

@@ -166,8 +166,8 @@ public final class AuditCommand implements Callable<Integer> {
 
     /** Applies the overrides and resolves {@code auto} as deployment does ({@link Planner#resolve}). */
     private WorkloadSpec resolve(WorkloadSpec ws) {
-        Mode effective = mode == null ? ws.mode() : Mode.fromWireName(mode);
-        Epsilon eps = epsilon == null ? null : Epsilon.of("--epsilon", epsilon);
+        Mode effective = WorkloadOptions.effectiveMode(mode, ws);
+        Epsilon eps = WorkloadOptions.epsilonOption(epsilon);
         if (effective == Mode.CENTRAL) {
             if (ws.mode() == Mode.LOCAL || eps != null || neighbour != null || contributions != null) {
                 Epsilon e = eps != null ? eps : ws.mode() == Mode.CENTRAL ? ws.central().epsilonPerRelease()

@@ -9,7 +9,6 @@ import io.privacygateway.mechanisms.planner.Prediction;
 import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.robustness.PoisoningBound;
 import io.privacygateway.mechanisms.workload.Mode;
-import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.io.PrintWriter;
@@ -54,10 +53,10 @@ public final class PlanCommand implements Callable<Integer> {
         if (n < 1) {
             throw new IllegalArgumentException("--n must be >= 1, got " + n);
         }
-        Mode effective = mode == null ? ws.mode() : Mode.fromWireName(mode);
-        Epsilon given = epsilon == null ? null : Epsilon.of("--epsilon", epsilon);
+        Mode effective = WorkloadOptions.effectiveMode(mode, ws);
+        Epsilon given = WorkloadOptions.epsilonOption(epsilon);
         if (effective == Mode.CENTRAL && ws.mode() == Mode.LOCAL) {
-            ws = ws.toBuilder().inCentralMode(given != null ? given : ws.epsilonPerReport(), NeighbourRelation.fromWireName(neighbour), 1).build();
+            ws = WorkloadOptions.localAsCentral(ws, given, neighbour);
         }
         Epsilon eps = given != null ? given
                 : effective == Mode.CENTRAL ? ws.central().epsilonPerRelease() : ws.epsilonPerReport();

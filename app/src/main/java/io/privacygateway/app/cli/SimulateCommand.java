@@ -13,7 +13,6 @@ import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
-import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.io.PrintWriter;
@@ -74,7 +73,7 @@ public final class SimulateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter stdout = spec.commandLine().getOut();
-        Epsilon eps = epsilon == null ? null : Epsilon.of("--epsilon", epsilon);
+        Epsilon eps = WorkloadOptions.epsilonOption(epsilon);
         MechanismId mech = mechanism == null ? null : MechanismId.fromWireName(mechanism);
         WorkloadSpec ws = WorkloadFiles.load(workload);
         if (ws.mode() == Mode.CENTRAL && (ws.isWide() || (mech != null && mech.isWide())
@@ -83,34 +82,23 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         Workload w = Workload.of(ws);
         ValuesFile.Contents contents = ValuesFile.read(values, w);
-        for (ValuesFile.Rejected r : contents.rejected()) {
-            err.printf("%s:%d: %s%n", values, r.line(), r.reason());
-        }
-        if (!contents.rejected().isEmpty() && !skipInvalid) {
-            err.printf("privacy-gateway: %d invalid line(s) in %s; fix them or pass --skip-invalid%n",
-                    contents.rejected().size(), values);
+        if (stopsOnRejected(contents, err)) {
             return 2;
         }
         RandomBits secret = seed == null ? new SecureRandomBits() : new SeededRandomBits(seed);
-        Mode effective = mode == null ? ws.mode() : Mode.fromWireName(mode);
+        Mode effective = WorkloadOptions.effectiveMode(mode, ws);
         ObjectNode root = Json.MAPPER.createObjectNode();
         Answer a;
         double[] truth;
         boolean auto;
         if (effective == Mode.CENTRAL) {
-            WorkloadSpec central = ws.mode() == Mode.CENTRAL ? ws
-                    : ws.toBuilder().inCentralMode(eps != null ? eps : ws.epsilonPerReport(),
-                            NeighbourRelation.fromWireName(neighbour), 1).build();
+            WorkloadSpec central = ws.mode() == Mode.CENTRAL ? ws : WorkloadOptions.localAsCentral(ws, eps, neighbour);
             CentralSimulation.Result r = CentralSimulation.run(central, contents.values(), eps, mech, secret);
             a = r.answer();
             truth = r.truth();
             auto = r.plan() != null;
-            Workload resolved = Workload.of(r.resolved());
-            root.set("workload", Json.workload(r.resolved(), resolved.contentHash(), resolved.universeSize(),
-                    resolved.queryCount()));
-            root.put("mode", "central");
-            root.put("mechanism", a.mechanism().wireName());
-            root.put("mechanismRequested", (mech != null ? mech : central.mechanism()).wireName());
+            putWorkload(root, r.resolved());
+            putMechanism(root, "central", a, mech != null ? mech : central.mechanism());
             root.set("privacy", Json.centralPrivacy(r.pipeline(), a));
             if (r.resolved().family().isWindowAnalytics()) {
                 root.set("analytics", Json.analytics(r.resolved().family(), a, r.familyError()));
@@ -123,12 +111,8 @@ public final class SimulateCommand implements Callable<Integer> {
             a = r.answer();
             truth = r.truth();
             auto = r.plan() != null;
-            Workload resolved = Workload.of(r.resolved());
-            root.set("workload", Json.workload(r.resolved(), resolved.contentHash(), resolved.universeSize(),
-                    resolved.queryCount()));
-            root.put("mode", "local");
-            root.put("mechanism", a.mechanism().wireName());
-            root.put("mechanismRequested", (mech != null ? mech : ws.mechanism()).wireName());
+            putWorkload(root, r.resolved());
+            putMechanism(root, "local", a, mech != null ? mech : ws.mechanism());
             if (r.resolved().alpha() != null) {
                 root.put("alpha", r.resolved().alpha().value());
             }
@@ -140,20 +124,11 @@ public final class SimulateCommand implements Callable<Integer> {
                 root.set("plan", Json.plan(r.plan()));
             }
         }
-        root.put("n", a.n());
-        root.put("confidence", a.confidence());
-        if (seed != null) {
-            root.put("seed", seed);
-        }
+        putRun(root, a);
         root.set("answers", Json.answers(a, truth));
         root.set("error", Json.error(a, truth));
         root.set("levels", Json.levels(a));
-        ArrayNode rej = root.putArray("rejectedLines");
-        for (ValuesFile.Rejected x : contents.rejected()) {
-            ObjectNode o = rej.addObject();
-            o.put("line", x.line());
-            o.put("reason", x.reason());
-        }
+        putRejectedLines(root, contents);
         Files.writeString(out, Json.MAPPER.writeValueAsString(root));
         printSummary(stdout, a, truth, auto);
         stdout.printf("wrote %s%n", out);
@@ -185,12 +160,7 @@ public final class SimulateCommand implements Callable<Integer> {
         var c = (io.privacygateway.mechanisms.runtime.CentralWorkload)
                 io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(resolved);
         ValuesFile.Contents contents = ValuesFile.read(values, c);
-        for (ValuesFile.Rejected r : contents.rejected()) {
-            err.printf("%s:%d: %s%n", values, r.line(), r.reason());
-        }
-        if (!contents.rejected().isEmpty() && !skipInvalid) {
-            err.printf("privacy-gateway: %d invalid line(s) in %s; fix them or pass --skip-invalid%n",
-                    contents.rejected().size(), values);
+        if (stopsOnRejected(contents, err)) {
             return 2;
         }
         long[] cells = new long[c.aggregateLength()];
@@ -206,18 +176,12 @@ public final class SimulateCommand implements Callable<Integer> {
         var shape = c.wide().orElseThrow();
         root.set("workload", Json.workload(resolved, c.contentHash(), (int) Math.min(Integer.MAX_VALUE,
                 1L << shape.attributeCount()), shape.queryCount()));
-        root.put("mode", "central");
-        root.put("mechanism", a.mechanism().wireName());
-        root.put("mechanismRequested", requested.mechanism().wireName());
+        putMechanism(root, "central", a, requested.mechanism());
         ObjectNode privacy = root.putObject("privacy");
         Json.put(privacy, "epsilon", a.cost().epsilon());
         privacy.put("delta", 0); // PrivacyCost.Pure
         privacy.put("guarantee", "every answer (and every synthetic record) is ε-DP (δ = 0) for every device");
-        root.put("n", a.n());
-        root.put("confidence", a.confidence());
-        if (seed != null) {
-            root.put("seed", seed);
-        }
+        putRun(root, a);
         double maxError = 0;
         for (int q = 0; q < truth.length; q++) {
             maxError = Math.max(maxError, Math.abs(a.estimates()[q] - truth[q]));
@@ -233,12 +197,7 @@ public final class SimulateCommand implements Callable<Integer> {
                 rows.add(x);
             }
         });
-        ArrayNode rej = root.putArray("rejectedLines");
-        for (ValuesFile.Rejected x : contents.rejected()) {
-            ObjectNode o = rej.addObject();
-            o.put("line", x.line());
-            o.put("reason", x.reason());
-        }
+        putRejectedLines(root, contents);
         Files.writeString(out, Json.MAPPER.writeValueAsString(root));
         printSummary(stdout, a, truth, auto);
         stdout.printf("max error %.5f, published l∞ bound %.5f%s%n", maxError,
@@ -246,6 +205,56 @@ public final class SimulateCommand implements Callable<Integer> {
                         + " synthetic records in the JSON").orElse(""));
         stdout.printf("wrote %s%n", out);
         return 0;
+    }
+
+    /**
+     * Prints every rejected line of the values file to {@code err} as {@code FILE:LINE: reason}; when there are any
+     * and {@code --skip-invalid} is not given, also the summary line.
+     *
+     * @return true when the command must stop with exit code 2 (rejected lines without {@code --skip-invalid})
+     */
+    private boolean stopsOnRejected(ValuesFile.Contents contents, PrintWriter err) {
+        for (ValuesFile.Rejected r : contents.rejected()) {
+            err.printf("%s:%d: %s%n", values, r.line(), r.reason());
+        }
+        if (!contents.rejected().isEmpty() && !skipInvalid) {
+            err.printf("privacy-gateway: %d invalid line(s) in %s; fix them or pass --skip-invalid%n",
+                    contents.rejected().size(), values);
+            return true;
+        }
+        return false;
+    }
+
+    /** Puts {@code workload}: the resolved spec with its content hash, universe size and query count (materialised). */
+    private static void putWorkload(ObjectNode root, WorkloadSpec resolved) {
+        Workload w = Workload.of(resolved);
+        root.set("workload", Json.workload(resolved, w.contentHash(), w.universeSize(), w.queryCount()));
+    }
+
+    /** Puts {@code mode}, {@code mechanism} (the one that released {@code a}) and {@code mechanismRequested}, in order. */
+    private static void putMechanism(ObjectNode root, String mode, Answer a, MechanismId requested) {
+        root.put("mode", mode);
+        root.put("mechanism", a.mechanism().wireName());
+        root.put("mechanismRequested", requested.wireName());
+    }
+
+    /** Puts {@code n} and {@code confidence} of {@code a} and, when {@code --seed} was given, {@code seed}, in order. */
+    private void putRun(ObjectNode root, Answer a) {
+        root.put("n", a.n());
+        root.put("confidence", a.confidence());
+        if (seed != null) {
+            root.put("seed", seed);
+        }
+    }
+
+    /** Puts {@code rejectedLines}: one {@code {line, reason}} object per rejected line of the values file, in order. */
+    private static void putRejectedLines(ObjectNode root, ValuesFile.Contents contents) {
+        ArrayNode rej = root.putArray("rejectedLines");
+        for (ValuesFile.Rejected x : contents.rejected()) {
+            ObjectNode o = rej.addObject();
+            o.put("line", x.line());
+            o.put("reason", x.reason());
+        }
     }
 
     private static void printSummary(PrintWriter o, Answer a, double[] truth, boolean auto) {

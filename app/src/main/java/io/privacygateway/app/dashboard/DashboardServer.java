@@ -7,9 +7,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.privacygateway.app.metrics.MetricsServer;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -405,21 +405,13 @@ public final class DashboardServer implements AutoCloseable {
         send(ex, status, type, body.getBytes(StandardCharsets.UTF_8));
     }
 
+    /** {@link MetricsServer#send}, with the page's own headers: no referrer, no framing, the CSP. */
     private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
-        var h = ex.getResponseHeaders();
-        h.set("Content-Type", type);
-        h.set("Cache-Control", "no-store");
-        h.set("X-Content-Type-Options", "nosniff");
-        h.set("Referrer-Policy", "no-referrer");
-        h.set("X-Frame-Options", "DENY");
-        h.set("Content-Security-Policy", CSP);
-        boolean head = ex.getRequestMethod().equals("HEAD");
-        ex.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);
-        if (!head && body.length > 0) {
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(body);
-            }
-        }
+        MetricsServer.send(ex, status, type, body, h -> {
+            h.set("Referrer-Policy", "no-referrer");
+            h.set("X-Frame-Options", "DENY");
+            h.set("Content-Security-Policy", CSP);
+        });
     }
 
     /** Stops the sampler and the server (idempotent). */

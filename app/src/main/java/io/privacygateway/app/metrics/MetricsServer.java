@@ -1,5 +1,6 @@
 package io.privacygateway.app.metrics;
 
+import com.sun.net.httpserver.Headers;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -16,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,10 +156,25 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
+        send(ex, status, type, body, h -> { });
+    }
+
+    /**
+     * Sends one response of the gateway's HTTP endpoints (metrics, probes, dashboard), the one place their headers
+     * and HEAD handling are decided.
+     *
+     * <p>Guarantees: sets {@code Content-Type: type}, {@code Cache-Control: no-store} and
+     * {@code X-Content-Type-Options: nosniff}, then whatever {@code moreHeaders} sets; answers a HEAD request and
+     * an empty body with headers only (no length, no body); otherwise writes {@code body} and closes the body
+     * stream. Precondition: the exchange's response has not been started.
+     */
+    public static void send(HttpExchange ex, int status, String type, byte[] body, Consumer<Headers> moreHeaders)
+            throws IOException {
         var h = ex.getResponseHeaders();
         h.set("Content-Type", type);
         h.set("Cache-Control", "no-store");
         h.set("X-Content-Type-Options", "nosniff");
+        moreHeaders.accept(h);
         boolean head = ex.getRequestMethod().equals("HEAD");
         ex.sendResponseHeaders(status, head || body.length == 0 ? -1 : body.length);
         if (!head && body.length > 0) {

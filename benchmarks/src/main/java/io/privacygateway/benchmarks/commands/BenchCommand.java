@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -76,7 +77,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             }
             List<AccuracyBenchmark.BenchWorkload> ws = new ArrayList<>();
             for (AccuracyBenchmark.BenchWorkload w : AccuracyBenchmark.standardWorkloads()) {
-                if (only == null || only.stream().anyMatch(s -> w.name().contains(s))) {
+                if (selected(only, w.name())) {
                     ws.add(w);
                 }
             }
@@ -87,7 +88,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 o.flush();
                 long t0 = System.nanoTime();
                 o.println(FactorizationBenchmark.table(new FactorizationBenchmark(n, trials).run(epsilons, 128)));
-                o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+                printElapsed(o, t0);
                 return 0;
             }
             if (ws.isEmpty() && means) { // --workloads mean: only the mean family's rows
@@ -104,7 +105,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             });
             o.println(AccuracyReport.summary(rows));
             o.println(AccuracyReport.details(rows));
-            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            printElapsed(o, t0);
             if (out != null) {
                 Files.writeString(out, AccuracyReport.csv(rows));
                 o.printf("wrote %s%n", out);
@@ -119,9 +120,35 @@ public final class BenchCommand implements Runnable, ToolCommand {
             o.flush();
             long t0 = System.nanoTime();
             o.println(MeanAccuracyBenchmark.table(new MeanAccuracyBenchmark(n, trials, th).run(epsilons)));
-            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            printElapsed(o, t0);
             return 0;
         }
+    }
+
+    /**
+     * Whether {@code --workloads} selects the workload called {@code name}: with no filter ({@code null}) every
+     * workload, otherwise those whose name contains one of the filter's strings.
+     */
+    static boolean selected(List<String> only, String name) {
+        return only == null || only.stream().anyMatch(name::contains);
+    }
+
+    /**
+     * The sink of a benchmark's progress messages: each message printed on its own line, indented by two spaces,
+     * and flushed at once; safe to call from several threads (one whole line at a time).
+     */
+    static Consumer<String> progressLines(PrintWriter o) {
+        return line -> {
+            synchronized (o) {
+                o.println("  " + line);
+                o.flush();
+            }
+        };
+    }
+
+    /** Prints the seconds since {@code t0} (a {@link System#nanoTime()} reading), rounded, as {@code (N s)}. */
+    static void printElapsed(PrintWriter o, long t0) {
+        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
     }
 
     /** Shared by the accuracy modes. */
@@ -129,7 +156,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             throws Exception {
         List<AccuracyBenchmark.BenchWorkload> ws = new ArrayList<>();
         for (AccuracyBenchmark.BenchWorkload w : io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.standardWorkloads()) {
-            if (only == null || only.stream().anyMatch(s -> w.name().contains(s))) {
+            if (selected(only, w.name())) {
                 ws.add(w);
             }
         }
@@ -145,7 +172,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             }
         });
         o.println(io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.table(rows));
-        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        printElapsed(o, t0);
         if (only == null || only.stream().anyMatch("wide-marginals"::contains)) {
             runWide(o, epsilons, ns);
         }
@@ -159,14 +186,9 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 + " d up to 20%n");
         o.flush();
         long t0 = System.nanoTime();
-        WideBenchmark bench = new WideBenchmark(2, line -> {
-            synchronized (o) {
-                o.println("  " + line);
-                o.flush();
-            }
-        });
+        WideBenchmark bench = new WideBenchmark(2, progressLines(o));
         o.println(WideBenchmark.table(bench.run(new int[] {8}, ns, epsilons)));
-        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        printElapsed(o, t0);
     }
 
     /** The window-analytics families (mode, regression, erm): every mechanism side by side. */
@@ -180,7 +202,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 + " on their data set; seeded%n", trials, simulations);
         o.flush();
         for (var w : AnalyticsBenchmark.standardWorkloads()) {
-            if (only != null && only.stream().noneMatch(s -> w.name().contains(s))) {
+            if (!selected(only, w.name())) {
                 continue;
             }
             if (w.spec().family() == io.privacygateway.mechanisms.workload.QueryFamily.MODE) {
@@ -203,7 +225,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             }
         }
         o.println(AnalyticsBenchmark.table(rows));
-        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        printElapsed(o, t0);
         return 0;
     }
 
@@ -346,7 +368,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 o.flush();
             });
             o.println(SyntheticBenchmark.table(rows));
-            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            printElapsed(o, t0);
             return rows.stream().allMatch(SyntheticBenchmark.Row::heldEveryTrial) ? 0 : 1;
         }
     }
@@ -394,10 +416,8 @@ public final class BenchCommand implements Runnable, ToolCommand {
         public Integer call() throws Exception {
             PrintWriter o = spec.commandLine().getOut();
             if (latencyOnly) {
-                var l = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads, msg -> {
-                    o.println("  " + msg);
-                    o.flush();
-                }).commitInterval(commitIntervalMs).latencyOnly(liveSeconds, liveRate);
+                var l = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads, progressLines(o))
+                        .commitInterval(commitIntervalMs).latencyOnly(liveSeconds, liveRate);
                 printLatency(o, l);
                 o.printf("every steady-state window (ms, in order): %s%n",
                         l.each().stream().map(v -> String.format("%.0f", v)).toList());
@@ -406,10 +426,9 @@ public final class BenchCommand implements Runnable, ToolCommand {
             o.printf("bench throughput: %d partitions, %d stream threads per system, %d cores, gateway commit interval %d ms%n",
                     partitions, threads, Runtime.getRuntime().availableProcessors(), commitIntervalMs);
             o.flush();
-            List<Object> results = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads, msg -> {
-                o.println("  " + msg);
-                o.flush();
-            }).commitInterval(commitIntervalMs).rounds(rounds).run(reports, reports1024, liveSeconds, liveRate);
+            List<Object> results = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads,
+                    progressLines(o)).commitInterval(commitIntervalMs).rounds(rounds).run(reports, reports1024,
+                    liveSeconds, liveRate);
             // the baseline is the faster of the two plain count() configurations (the first two results)
             double faster = 0;
             int seen = 0;
@@ -482,12 +501,9 @@ public final class BenchCommand implements Runnable, ToolCommand {
                     HorizonsBenchmark.depthFor(cps[cps.length - 1]) + 1);
             o.flush();
             long t0 = System.nanoTime();
-            var rows = bench.run(cps, msg -> {
-                o.println("  " + msg);
-                o.flush();
-            });
+            var rows = bench.run(cps, progressLines(o));
             o.println(HorizonsBenchmark.table(rows));
-            o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+            printElapsed(o, t0);
             if (!noAmplification) {
                 o.printf("%nAmplified guarantee of a local answer against answer consumers, δ = 10⁻⁶, one report per device:%n");
                 o.flush();

@@ -168,9 +168,8 @@ public final class ThroughputBenchmark {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedRegistry registry = EmbeddedRegistry.start()) {
             SchemaRegistryClient client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
             Path state = Files.createTempDirectory("pgw-bench-state");
-            GatewaySettings live = settings(kafka, registry, "live.", "bench-gateway-live", state);
-            GatewayService.ensureTopics(live);
-            register(kafka, client, live.gateway().workloadsTopic(), histogram("bench64", 64));
+            GatewaySettings live = registered(kafka, registry, client, "live.", "bench-gateway-live", state,
+                    histogram("bench64", 64));
             return latency(kafka, client, live, histogram("bench64", 64), liveSeconds, liveRate);
         }
     }
@@ -183,9 +182,7 @@ public final class ThroughputBenchmark {
             Path state = Files.createTempDirectory("pgw-bench-state");
             // m = 64
             WorkloadSpec w64 = histogram("bench64", 64, "10s", "10m");
-            GatewaySettings s64 = settings(kafka, registry, "b64.", "bench-gateway-64", state);
-            GatewayService.ensureTopics(s64);
-            register(kafka, client, s64.gateway().workloadsTopic(), w64);
+            GatewaySettings s64 = registered(kafka, registry, client, "b64.", "bench-gateway-64", state, w64);
             log.accept("producing " + reports64 + " reports (m = 64)…");
             produce(kafka, client, s64.gateway().localReportsTopic(), w64, reports64);
             log.accept("warm-up runs of both systems (not reported)…");
@@ -212,25 +209,20 @@ public final class ThroughputBenchmark {
             out.add(median(gw));
             // central mode, 64 labels: the gateway against a plain count of the same central topic
             WorkloadSpec c64 = centralHistogram("benchc64", 64, "10s", "10m");
-            GatewaySettings sc = settings(kafka, registry, "bc64.", "bench-gateway-central", state);
-            GatewayService.ensureTopics(sc);
-            register(kafka, client, sc.gateway().workloadsTopic(), c64);
+            GatewaySettings sc = registered(kafka, registry, client, "bc64.", "bench-gateway-central", state, c64);
             log.accept("producing " + reports64 + " central reports (64 labels)…");
             produceCentral(kafka, client, sc.gateway().centralReportsTopic(), c64, reports64);
             out.add(plainCount(kafka, sc.gateway().centralReportsTopic(), reports64, "at_least_once", state, "-central"));
             out.add(gateway(sc, reports64, "gateway central, 64 labels, laplace (exactly-once)"));
             // m = 1024
             WorkloadSpec w1024 = histogram("bench1024", 1024, "10s", "10m");
-            GatewaySettings s1024 = settings(kafka, registry, "b1024.", "bench-gateway-1024", state);
-            GatewayService.ensureTopics(s1024);
-            register(kafka, client, s1024.gateway().workloadsTopic(), w1024);
+            GatewaySettings s1024 = registered(kafka, registry, client, "b1024.", "bench-gateway-1024", state, w1024);
             log.accept("producing " + reports1024 + " reports (m = 1024)…");
             produce(kafka, client, s1024.gateway().localReportsTopic(), w1024, reports1024);
             out.add(gateway(s1024, reports1024, "gateway m=1024 (exactly-once)"));
             // live latency (m = 64)
-            GatewaySettings live = settings(kafka, registry, "live.", "bench-gateway-live", state);
-            GatewayService.ensureTopics(live);
-            register(kafka, client, live.gateway().workloadsTopic(), histogram("bench64", 64));
+            GatewaySettings live = registered(kafka, registry, client, "live.", "bench-gateway-live", state,
+                    histogram("bench64", 64));
             out.add(latency(kafka, client, live, histogram("bench64", 64), liveSeconds, liveRate));
         }
         return out;
@@ -242,6 +234,19 @@ public final class ThroughputBenchmark {
         return new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), g, (short) 1, threads,
                 state.resolve(app), "exactly_once_v2", Map.of("commit.interval.ms", Long.toString(commitIntervalMs)),
                 Map.of());
+    }
+
+    /**
+     * A gateway's settings ({@link #settings}) with its topics created and {@code spec} registered on its workloads
+     * topic: what every system of the benchmark needs before reports are produced. Blocks until the registration is
+     * acknowledged.
+     */
+    private GatewaySettings registered(EmbeddedKafka kafka, EmbeddedRegistry registry, SchemaRegistryClient client,
+            String prefix, String app, Path state, WorkloadSpec spec) throws Exception {
+        GatewaySettings s = settings(kafka, registry, prefix, app, state);
+        GatewayService.ensureTopics(s);
+        register(kafka, client, s.gateway().workloadsTopic(), spec);
+        return s;
     }
 
     private static void register(EmbeddedKafka kafka, SchemaRegistryClient client, String topic, WorkloadSpec spec)

@@ -45,10 +45,7 @@ public final class WideBenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter o = spec.commandLine().getOut();
-        WideBenchmark bench = new WideBenchmark(quick ? 1 : trials, line -> {
-            o.println("  " + line);
-            o.flush();
-        });
+        WideBenchmark bench = new WideBenchmark(quick ? 1 : trials, BenchCommand.progressLines(o));
         long t0 = System.nanoTime();
         String text;
         if (scaling != null) {
@@ -66,7 +63,7 @@ public final class WideBenchCommand implements Callable<Integer> {
             text = WideBenchmark.table(bench.run(d, n, e));
         }
         o.println(text);
-        o.printf("(%.0f s)%n", (System.nanoTime() - t0) / 1e9);
+        BenchCommand.printElapsed(o, t0);
         if (out != null) {
             Files.writeString(out, text);
             o.printf("wrote %s%n", out);

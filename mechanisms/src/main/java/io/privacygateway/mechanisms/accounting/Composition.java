@@ -4,6 +4,7 @@ import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.param.Require;
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * Sequential composition of privacy costs, computed exactly and rounded up once.
@@ -31,20 +32,26 @@ public final class Composition {
 
     /** Σ ε_i rounded up; every ε_i finite and {@code >= 0}. An empty argument gives 0. */
     public static double sumEpsilon(double... epsilons) {
-        Require.nonNull("epsilons", epsilons);
-        BigDecimal sum = BigDecimal.ZERO;
-        for (int i = 0; i < epsilons.length; i++) {
-            sum = sum.add(new BigDecimal(Require.finiteNonNegative("epsilon[" + i + "]", epsilons[i])));
-        }
-        return DirectedRounding.toDoubleUp(sum);
+        return sumUp("epsilons", "epsilon", epsilons);
     }
 
     /** Σ ρ_i rounded up; every ρ_i finite and {@code >= 0}. An empty argument gives 0. */
     public static double sumRho(double... rhos) {
-        Require.nonNull("rhos", rhos);
+        return sumUp("rhos", "rho", rhos);
+    }
+
+    /**
+     * The exact sum of {@code values}, rounded up to a double: the one way this class adds privacy parameters.
+     *
+     * @param arrayName the argument's name in the null check's message
+     * @param elementName each value's name in the range check's message ({@code elementName[i]})
+     * @throws IllegalArgumentException if {@code values} is null or a value is not finite and {@code >= 0}
+     */
+    private static double sumUp(String arrayName, String elementName, double[] values) {
+        Require.nonNull(arrayName, values);
         BigDecimal sum = BigDecimal.ZERO;
-        for (int i = 0; i < rhos.length; i++) {
-            sum = sum.add(new BigDecimal(Require.finiteNonNegative("rho[" + i + "]", rhos[i])));
+        for (int i = 0; i < values.length; i++) {
+            sum = sum.add(new BigDecimal(Require.finiteNonNegative(elementName + "[" + i + "]", values[i])));
         }
         return DirectedRounding.toDoubleUp(sum);
     }
@@ -55,12 +62,7 @@ public final class Composition {
      * @throws IllegalArgumentException if a cost is not {@link PrivacyCost.Pure} (its index and kind are named)
      */
     public static PrivacyCost.Pure composePure(List<? extends PrivacyCost> costs) {
-        Require.nonNull("costs", costs);
-        BigDecimal sum = BigDecimal.ZERO;
-        for (int i = 0; i < costs.size(); i++) {
-            sum = sum.add(exactPureEpsilon(i, costs.get(i)));
-        }
-        return new PrivacyCost.Pure(DirectedRounding.toDoubleUp(sum));
+        return new PrivacyCost.Pure(sumUp(costs, Composition::exactPureEpsilon));
     }
 
     /**
@@ -69,12 +71,22 @@ public final class Composition {
      * @throws IllegalArgumentException if a cost is {@link PrivacyCost.Approximate} (no zCDP bound follows)
      */
     public static PrivacyCost.Zcdp composeZcdp(List<? extends PrivacyCost> costs) {
+        return new PrivacyCost.Zcdp(sumUp(costs, Composition::exactRho));
+    }
+
+    /**
+     * The exact sum of {@code exact(i, costs[i])} over the costs, in order, rounded up to a double.
+     *
+     * @throws IllegalArgumentException if {@code costs} is null, or as {@code exact} throws for a cost (it is
+     *     given the cost's index for its message)
+     */
+    private static double sumUp(List<? extends PrivacyCost> costs, BiFunction<Integer, PrivacyCost, BigDecimal> exact) {
         Require.nonNull("costs", costs);
         BigDecimal sum = BigDecimal.ZERO;
         for (int i = 0; i < costs.size(); i++) {
-            sum = sum.add(exactRho(i, costs.get(i)));
+            sum = sum.add(exact.apply(i, costs.get(i)));
         }
-        return new PrivacyCost.Zcdp(DirectedRounding.toDoubleUp(sum));
+        return DirectedRounding.toDoubleUp(sum);
     }
 
     /**

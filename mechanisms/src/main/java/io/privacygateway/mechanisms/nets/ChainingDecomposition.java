@@ -75,16 +75,7 @@ public final class ChainingDecomposition {
         for (int j = 1; j <= k; j++) {
             maps[j - 1] = nets.map(j);
         }
-        // chain[j-1][x] = x_j
-        int[][] chain = new int[k][n];
-        for (int x = 0; x < n; x++) {
-            int cur = maps[k - 1][x];
-            chain[k - 1][x] = cur;
-            for (int j = k - 1; j >= 1; j--) {
-                cur = maps[j - 1][cur];
-                chain[j - 1][x] = cur;
-            }
-        }
+        int[][] chain = chainPoints(maps, n);
         PointSet[] levelSets = new PointSet[k];
         int[][] componentIndex = new int[k][n];
         int[] rowOfNetPoint = new int[n];
@@ -149,6 +140,29 @@ public final class ChainingDecomposition {
     private int check(int level) {
         Require.inRange("level", level, 1, levelSets.length);
         return level - 1;
+    }
+
+    /**
+     * The chain points of every point, from the level maps: {@code x_k = π_k(x)} and {@code x_j = π_j(x_{j+1})}
+     * for {@code j < k} (defined from the finer level, which is what makes {@code x_j − x_{j−1}} a member of the
+     * level set; see the class comment).
+     *
+     * <p>Preconditions: {@code maps.length = k >= 1}; {@code maps[j−1]} is {@code π_j}, of length at least
+     * {@code n}, mapping indices {@code [0, n)} into {@code [0, n)}. Guarantees: a fresh {@code int[k][n]} with
+     * {@code chain[j−1][x] = x_j}.
+     */
+    public static int[][] chainPoints(int[][] maps, int n) {
+        int k = maps.length;
+        int[][] chain = new int[k][n];
+        for (int x = 0; x < n; x++) {
+            int cur = maps[k - 1][x];
+            chain[k - 1][x] = cur;
+            for (int j = k - 1; j >= 1; j--) {
+                cur = maps[j - 1][cur];
+                chain[j - 1][x] = cur;
+            }
+        }
+        return chain;
     }
 
     /** For every point {@code x}, the index into {@code X} of its chain point {@code x_j ∈ S_j}. */

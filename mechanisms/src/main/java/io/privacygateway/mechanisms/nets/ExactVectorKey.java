@@ -4,7 +4,8 @@ import java.util.Arrays;
 
 /**
  * A hash key for a vector by its exact content (every double compared by {@link Arrays#equals(double[], double[])}),
- * for de-duplicating the rows of a decomposition. For lookups only: the order of a hash map of these is not used.
+ * for de-duplicating the rows of a decomposition or a list of vectors. For lookups and insertion-ordered sets only:
+ * the order of a hash map of these is not used.
  *
  * @param v the vector (not copied: do not change it while it is a key)
  */

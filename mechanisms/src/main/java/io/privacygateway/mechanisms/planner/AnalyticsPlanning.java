@@ -48,13 +48,10 @@ final class AnalyticsPlanning {
     }
 
     static Prediction predict(WorkloadSpec spec, Epsilon epsilon, long n, Candidate c, List<ReferenceData> refs) {
-        CentralPipeline pipeline;
-        try {
-            pipeline = CentralPipeline.of(Workload.of(c.apply(spec, epsilon, n)));
-        } catch (IllegalArgumentException e) {
-            return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
-                    Double.POSITIVE_INFINITY);
-        }
+        return CentralPlanner.withPipeline(spec, epsilon, n, c, refs, pipeline -> predict(pipeline, n, c, refs));
+    }
+
+    private static Prediction predict(CentralPipeline pipeline, long n, Candidate c, List<ReferenceData> refs) {
         Workload w = pipeline.workload();
         AnalyticsRelease release = (AnalyticsRelease) pipeline.variant();
         double[] simulated = new double[refs.size()];

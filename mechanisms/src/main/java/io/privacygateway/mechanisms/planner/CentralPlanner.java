@@ -22,6 +22,7 @@ import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
@@ -146,8 +147,7 @@ public final class CentralPlanner {
                     && !(release instanceof CertifiedSyntheticRelease)
                     ? simulatedMaxError(release, marginals, n) : predicted;
         } catch (IllegalArgumentException e) {
-            return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
-                    Double.POSITIVE_INFINITY);
+            return Prediction.notApplicable(c, e.getMessage(), refs.size());
         }
         double[] same = new double[refs.size()];
         java.util.Arrays.fill(same, simulated);
@@ -181,13 +181,27 @@ public final class CentralPlanner {
         if (c.id().isWide()) {
             return predictWide(spec, epsilon, n, c, refs);
         }
+        return withPipeline(spec, epsilon, n, c, refs, pipeline -> predict(pipeline, n, c, refs));
+    }
+
+    /**
+     * {@code predict} applied to the candidate's central pipeline, built from {@code c.apply(spec, epsilon, n)} as
+     * deployment builds it; a candidate whose construction throws IllegalArgumentException is not applicable, with
+     * the exception's message as the note (what is thrown later, by {@code predict}, is not caught).
+     */
+    static Prediction withPipeline(WorkloadSpec spec, Epsilon epsilon, long n, Candidate c, List<ReferenceData> refs,
+            Function<CentralPipeline, Prediction> predict) {
         CentralPipeline pipeline;
         try {
             pipeline = CentralPipeline.of(Workload.of(c.apply(spec, epsilon, n)));
         } catch (IllegalArgumentException e) {
-            return new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
-                    Double.POSITIVE_INFINITY);
+            return Prediction.notApplicable(c, e.getMessage(), refs.size());
         }
+        return predict.apply(pipeline);
+    }
+
+    /** A linear-family candidate's prediction from its pipeline: closed form and simulated RMS per reference. */
+    private static Prediction predict(CentralPipeline pipeline, long n, Candidate c, List<ReferenceData> refs) {
         Workload w = pipeline.workload();
         int size = (int) Math.min(n, Integer.MAX_VALUE);
         double[] simulated = new double[refs.size()];

@@ -146,8 +146,7 @@ public final class LocalPlanner {
         }
         Prediction[] preds = new Prediction[size];
         IntStream.range(0, size).parallel().filter(i -> sameAs[i] == i).forEach(i -> preds[i] = pipelines[i] == null
-                ? new Prediction(candidates.get(i), false, notes[i], Double.NaN, Double.NaN, new double[refs.size()],
-                        Double.POSITIVE_INFINITY)
+                ? Prediction.notApplicable(candidates.get(i), notes[i], refs.size())
                 : predict(pipelines[i], n, candidates.get(i), i, refs));
         for (int i = 0; i < size; i++) {
             if (sameAs[i] != i) {
@@ -184,8 +183,7 @@ public final class LocalPlanner {
             try {
                 r = io.privacygateway.mechanisms.local.mean.MeanProtocol.randomizer(c.id(), range.levels(), epsilon);
             } catch (IllegalArgumentException e) {
-                preds.add(new Prediction(c, false, e.getMessage(), Double.NaN, Double.NaN, new double[refs.size()],
-                        Double.POSITIVE_INFINITY));
+                preds.add(Prediction.notApplicable(c, e.getMessage(), refs.size()));
                 continue;
             }
             double[] simulated = new double[refs.size()];

@@ -29,6 +29,16 @@ public record Prediction(Candidate candidate, boolean applicable, String note, d
         return s / simulatedRms.length;
     }
 
+    /**
+     * A candidate that cannot serve the workload (its construction or the planner's checks rejected it): not
+     * applicable, {@code note} saying why, no error figures (NaN, zero simulated errors, one per reference
+     * distribution) and infinite regret, so that it is never chosen. Precondition: {@code references >= 0}.
+     */
+    static Prediction notApplicable(Candidate candidate, String note, int references) {
+        return new Prediction(candidate, false, note, Double.NaN, Double.NaN, new double[references],
+                Double.POSITIVE_INFINITY);
+    }
+
     Prediction withRegret(double r) {
         return new Prediction(candidate, applicable, note, unprojectedRms, boundRms, simulatedRms, r);
     }

@@ -1,9 +1,9 @@
 package io.privacygateway.mechanisms.robustness;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.nets.ExactVectorKey;
 import io.privacygateway.mechanisms.release.ErrorBars;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -96,26 +96,14 @@ final class Spread {
     record Diameter(double value, boolean exact) {}
 
     private static List<double[]> distinct(List<double[]> vectors) {
-        Set<Key> seen = new LinkedHashSet<>();
+        Set<ExactVectorKey> seen = new LinkedHashSet<>();
         for (double[] v : vectors) {
-            seen.add(new Key(v));
+            seen.add(new ExactVectorKey(v));
         }
         List<double[]> out = new ArrayList<>(seen.size());
-        for (Key k : seen) {
-            out.add(k.v);
+        for (ExactVectorKey k : seen) {
+            out.add(k.v());
         }
         return out;
-    }
-
-    private record Key(double[] v) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(v, k.v);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(v);
-        }
     }
 }

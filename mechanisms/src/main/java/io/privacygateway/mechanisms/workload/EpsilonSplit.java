@@ -18,11 +18,6 @@ public enum EpsilonSplit {
     }
 
     public static EpsilonSplit fromWireName(String name) {
-        for (EpsilonSplit s : values()) {
-            if (s.wireName.equals(name)) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException("unknown epsilon split \"" + name + "\" (known: equal, optimal)");
+        return WireNames.lookup(values(), EpsilonSplit::wireName, name, "epsilon split");
     }
 }

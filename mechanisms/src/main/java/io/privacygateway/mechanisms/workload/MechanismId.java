@@ -1,8 +1,5 @@
 package io.privacygateway.mechanisms.workload;
 
-import java.util.Arrays;
-import java.util.stream.Collectors;
-
 /**
  * The mechanisms a workload can name. Local-model mechanisms randomize on the device; central-model
  * mechanisms add noise at a trusted gateway. {@link #AUTO} is resolved by the planner.
@@ -107,13 +104,7 @@ public enum MechanismId {
     }
 
     public static MechanismId fromWireName(String name) {
-        for (MechanismId m : values()) {
-            if (m.wireName.equals(name)) {
-                return m;
-            }
-        }
-        throw new IllegalArgumentException("unknown mechanism \"" + name + "\" (known: "
-                + Arrays.stream(values()).map(MechanismId::wireName).collect(Collectors.joining(", ")) + ")");
+        return WireNames.lookup(values(), MechanismId::wireName, name, "mechanism");
     }
 
     @Override

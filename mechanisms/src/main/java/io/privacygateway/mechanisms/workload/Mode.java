@@ -16,11 +16,6 @@ public enum Mode {
     }
 
     public static Mode fromWireName(String name) {
-        for (Mode m : values()) {
-            if (m.wireName.equals(name)) {
-                return m;
-            }
-        }
-        throw new IllegalArgumentException("unknown mode \"" + name + "\" (known: local, central)");
+        return WireNames.lookup(values(), Mode::wireName, name, "mode");
     }
 }

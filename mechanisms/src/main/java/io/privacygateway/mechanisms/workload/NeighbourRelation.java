@@ -19,11 +19,6 @@ public enum NeighbourRelation {
     }
 
     public static NeighbourRelation fromWireName(String name) {
-        for (NeighbourRelation r : values()) {
-            if (r.wireName.equals(name)) {
-                return r;
-            }
-        }
-        throw new IllegalArgumentException("unknown neighbour relation \"" + name + "\" (known: add-remove, replace-one)");
+        return WireNames.lookup(values(), NeighbourRelation::wireName, name, "neighbour relation");
     }
 }

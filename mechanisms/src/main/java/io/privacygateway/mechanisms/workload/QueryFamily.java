@@ -1,8 +1,5 @@
 package io.privacygateway.mechanisms.workload;
 
-import java.util.Arrays;
-import java.util.stream.Collectors;
-
 /** The workload families of MECHANISMS.md §1 and the shape of their feasible set {@code K}. */
 public enum QueryFamily {
     /** One-hot answers over k labels or buckets; K is the probability simplex. */
@@ -83,12 +80,6 @@ public enum QueryFamily {
     }
 
     public static QueryFamily fromWireName(String name) {
-        for (QueryFamily f : values()) {
-            if (f.wireName.equals(name)) {
-                return f;
-            }
-        }
-        throw new IllegalArgumentException("unknown family \"" + name + "\" (known: "
-                + Arrays.stream(values()).map(QueryFamily::wireName).collect(Collectors.joining(", ")) + ")");
+        return WireNames.lookup(values(), QueryFamily::wireName, name, "family");
     }
 }

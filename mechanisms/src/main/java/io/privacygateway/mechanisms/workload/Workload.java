@@ -110,8 +110,7 @@ public final class Workload {
                     }
                     ul.add(sb.toString());
                 }
-                List<int[]> subsets = new ArrayList<>();
-                subsets(d, way, 0, new int[way], 0, subsets);
+                List<int[]> subsets = subsets(d, way);
                 int m = subsets.size() << way;
                 rows = new double[n][m];
                 int q = 0;
@@ -185,14 +184,27 @@ public final class Workload {
         return new Workload(spec, ul, ql, PointSet.of(ql.size(), rows));
     }
 
-    private static void subsets(int d, int k, int start, int[] cur, int depth, List<int[]> out) {
+    /**
+     * Every k-subset of the attributes {@code {0, …, d−1}}, each as its ascending indices, in lexicographic order:
+     * the order of a marginal workload's tables, the one rule every marginal layout follows.
+     *
+     * <p>Preconditions: {@code 0 <= k <= d}. Guarantees: C(d, k) fresh arrays of length k ({@code k = 0}: one empty
+     * array).
+     */
+    public static List<int[]> subsets(int d, int k) {
+        List<int[]> out = new ArrayList<>();
+        addSubsets(d, k, 0, new int[k], 0, out);
+        return out;
+    }
+
+    private static void addSubsets(int d, int k, int start, int[] cur, int depth, List<int[]> out) {
         if (depth == k) {
             out.add(cur.clone());
             return;
         }
-        for (int j = start; j < d; j++) {
+        for (int j = start; j <= d - (k - depth); j++) { // leaves room for the k − depth − 1 indices still to come
             cur[depth] = j;
-            subsets(d, k, j + 1, cur, depth + 1, out);
+            addSubsets(d, k, j + 1, cur, depth + 1, out);
         }
     }
 

@@ -95,29 +95,31 @@ final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public int readInt() throws IOException {
-        int start = pos;
-        int raw = 0;
-        for (int shift = 0; shift < 35; shift += 7) {
-            int b = nextByte();
-            if (shift == 28 && b > 0x0F) {
-                throw new MalformedAvroException("int varint exceeds 32 bits at offset " + start);
-            }
-            raw |= (b & 0x7F) << shift;
-            if ((b & 0x80) == 0) {
-                return (raw >>> 1) ^ -(raw & 1);
-            }
-        }
-        throw new IllegalStateException("unreachable");
+        // at most 32 bits: the fifth byte (shift 28) carries the top 4; the zig-zag value then fits an int exactly
+        return (int) readZigZagVarint(28, 0x0F, "int", 32);
     }
 
     @Override
     public long readLong() throws IOException {
+        // at most 64 bits: the tenth byte (shift 63) carries the top bit
+        return readZigZagVarint(63, 0x01, "long", 64);
+    }
+
+    /**
+     * One zig-zag varint (little-endian groups of 7 bits, high bit = more follows), decoded.
+     *
+     * <p>Guarantees: consumes exactly the varint's bytes; rejects, with the offset where the varint starts, a last
+     * group (the one at {@code lastShift}) above {@code lastByteMax}, which would overflow {@code bits} bits; ends in
+     * EOFException where the data ends first. Preconditions: {@code lastShift} is a multiple of 7 below 64 and
+     * {@code lastByteMax} has no continuation bit, so the group at {@code lastShift} always ends the varint.
+     */
+    private long readZigZagVarint(int lastShift, int lastByteMax, String what, int bits) throws IOException {
         int start = pos;
         long raw = 0;
-        for (int shift = 0; shift < 70; shift += 7) {
+        for (int shift = 0; shift <= lastShift; shift += 7) {
             int b = nextByte();
-            if (shift == 63 && b > 0x01) {
-                throw new MalformedAvroException("long varint exceeds 64 bits at offset " + start);
+            if (shift == lastShift && b > lastByteMax) {
+                throw new MalformedAvroException(what + " varint exceeds " + bits + " bits at offset " + start);
             }
             raw |= (long) (b & 0x7F) << shift;
             if ((b & 0x80) == 0) {
@@ -162,10 +164,7 @@ final class BoundedBinaryDecoder extends Decoder {
     public Utf8 readString(Utf8 old) throws IOException {
         int length = readLength("string");
         checkUtf8(pos, length);
-        byte[] bytes = new byte[length];
-        System.arraycopy(buf, pos, bytes, 0, length);
-        pos += length;
-        return new Utf8(bytes);
+        return new Utf8(take(length));
     }
 
     @Override
@@ -212,24 +211,35 @@ final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public void skipString() throws IOException {
-        // Not "pos += readLength(...)": Java would add the length to pos as it was before the
-        // length prefix was read, landing inside the prefix.
-        int length = readLength("string");
-        pos += length;
+        skipLengthPrefixed("string");
     }
 
     @Override
     public ByteBuffer readBytes(ByteBuffer old) throws IOException {
-        int length = readLength("bytes");
-        byte[] bytes = new byte[length];
-        System.arraycopy(buf, pos, bytes, 0, length);
-        pos += length;
-        return ByteBuffer.wrap(bytes);
+        return ByteBuffer.wrap(take(readLength("bytes")));
     }
 
     @Override
     public void skipBytes() throws IOException {
-        int length = readLength("bytes");
+        skipLengthPrefixed("bytes");
+    }
+
+    /**
+     * A copy of the next {@code length} bytes, consumed. Precondition: {@code length} has been checked against the
+     * remaining bytes ({@link #readLength}).
+     */
+    private byte[] take(int length) {
+        byte[] bytes = new byte[length];
+        System.arraycopy(buf, pos, bytes, 0, length);
+        pos += length;
+        return bytes;
+    }
+
+    /** Consumes a length prefix ({@code what}: string or bytes) and the bytes it declares, checked as by readLength. */
+    private void skipLengthPrefixed(String what) throws IOException {
+        // Not "pos += readLength(...)": Java would add the length to pos as it was before the
+        // length prefix was read, landing inside the prefix.
+        int length = readLength(what);
         pos += length;
     }
 
@@ -248,20 +258,23 @@ final class BoundedBinaryDecoder extends Decoder {
 
     @Override
     public int readEnum() throws IOException {
-        int at = pos;
-        int index = readInt();
-        if (index < 0) {
-            throw new MalformedAvroException("enum index is negative (" + index + ") at offset " + at);
-        }
-        return index;
+        return readNonNegativeIndex("enum");
     }
 
     @Override
     public int readIndex() throws IOException {
+        return readNonNegativeIndex("union branch");
+    }
+
+    /**
+     * An int that indexes something ({@code what}: an enum symbol, a union branch). Guarantees: the result is
+     * {@code >= 0}; a negative one is rejected with its offset (whether it is in range is the schema's check).
+     */
+    private int readNonNegativeIndex(String what) throws IOException {
         int at = pos;
         int index = readInt();
         if (index < 0) {
-            throw new MalformedAvroException("union branch index is negative (" + index + ") at offset " + at);
+            throw new MalformedAvroException(what + " index is negative (" + index + ") at offset " + at);
         }
         return index;
     }
@@ -274,22 +287,41 @@ final class BoundedBinaryDecoder extends Decoder {
         int at = pos;
         long count = readLong();
         if (count < 0) {
-            if (count == Long.MIN_VALUE) {
-                throw new MalformedAvroException(what + " block count out of range at offset " + at);
-            }
-            count = -count;
-            int sizeAt = pos;
-            long size = readLong();
-            if (size < 0) {
-                throw new MalformedAvroException(what + " block size is negative (" + size + ") at offset " + sizeAt);
-            }
-            require(size, what + " block of declared size " + size);
+            count = sizedBlockCount(what, count, at);
+            readBlockSize(what);
         }
+        requireItems(what, count, at);
+        return count;
+    }
+
+    /**
+     * The item count {@code -count} of a block that announces its byte size (a negative count). Precondition:
+     * {@code count < 0}; rejects {@link Long#MIN_VALUE}, which has no positive counterpart.
+     */
+    private static long sizedBlockCount(String what, long count, int at) throws MalformedAvroException {
+        if (count == Long.MIN_VALUE) {
+            throw new MalformedAvroException(what + " block count out of range at offset " + at);
+        }
+        return -count;
+    }
+
+    /** A block's byte size, read; guarantees it is {@code >= 0} and that that many bytes remain (not consumed). */
+    private long readBlockSize(String what) throws IOException {
+        int sizeAt = pos;
+        long size = readLong();
+        if (size < 0) {
+            throw new MalformedAvroException(what + " block size is negative (" + size + ") at offset " + sizeAt);
+        }
+        require(size, what + " block of declared size " + size);
+        return size;
+    }
+
+    /** Rejects a block (read at {@code at}) declaring more items than bytes remain (every item takes one at least). */
+    private void requireItems(String what, long count, int at) throws MalformedAvroException {
         if (count > end - pos) {
             throw new MalformedAvroException(what + " block at offset " + at + " declares " + count
                     + " items but only " + (end - pos) + " bytes remain");
         }
-        return count;
     }
 
     @Override
@@ -321,21 +353,12 @@ final class BoundedBinaryDecoder extends Decoder {
             int at = pos;
             long count = readLong();
             if (count >= 0) {
-                if (count > end - pos) {
-                    throw new MalformedAvroException(what + " block at offset " + at + " declares " + count
-                            + " items but only " + (end - pos) + " bytes remain");
-                }
+                requireItems(what, count, at);
                 return count;
             }
-            if (count == Long.MIN_VALUE) {
-                throw new MalformedAvroException(what + " block count out of range at offset " + at);
-            }
-            int sizeAt = pos;
-            long size = readLong();
-            if (size < 0) {
-                throw new MalformedAvroException(what + " block size is negative (" + size + ") at offset " + sizeAt);
-            }
-            require(size, what + " block of declared size " + size);
+            sizedBlockCount(what, count, at);
+            // not "pos += (int) readBlockSize(...)": pos would be read before the size prefix is consumed
+            long size = readBlockSize(what);
             pos += (int) size;
         }
     }

@@ -1,8 +1,7 @@
 package io.privacygateway.mechanisms.central.synthetic;
 
 import io.privacygateway.mechanisms.param.Require;
-import java.util.ArrayList;
-import java.util.List;
+import io.privacygateway.mechanisms.workload.Workload;
 
 /**
  * The public layout of all s-way marginal tables over d binary attributes: which attribute subsets there are,
@@ -28,9 +27,7 @@ public final class MarginalLayout {
     private MarginalLayout(int d, int s) {
         this.d = d;
         this.s = s;
-        List<int[]> out = new ArrayList<>();
-        subsets(d, s, 0, new int[s], 0, out);
-        this.subsets = out.toArray(new int[0][]);
+        this.subsets = Workload.subsets(d, s).toArray(new int[0][]);
     }
 
     /**
@@ -43,17 +40,6 @@ public final class MarginalLayout {
         Require.inRange("attributes", attributes, 1, MAX_ATTRIBUTES);
         Require.inRange("way", way, 1, Math.min(attributes, MAX_WAY));
         return new MarginalLayout(attributes, way);
-    }
-
-    private static void subsets(int d, int k, int start, int[] cur, int depth, List<int[]> out) {
-        if (depth == k) {
-            out.add(cur.clone());
-            return;
-        }
-        for (int j = start; j < d; j++) {
-            cur[depth] = j;
-            subsets(d, k, j + 1, cur, depth + 1, out);
-        }
     }
 
     /** d, the number of binary attributes. */

@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.central.synthetic;
 
 import io.privacygateway.mechanisms.central.CentralGeometry;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
+import io.privacygateway.mechanisms.workload.WireNames;
 
 /**
  * The basis in which a marginal table is noised (certified private data release paper, eq. (7) and Lemma 2).
@@ -42,12 +43,7 @@ public enum NoiseBasis {
     }
 
     public static NoiseBasis fromWireName(String name) {
-        for (NoiseBasis b : values()) {
-            if (b.wireName.equals(name)) {
-                return b;
-            }
-        }
-        throw new IllegalArgumentException("unknown noise basis \"" + name + "\" (known: identity, haar)");
+        return WireNames.lookup(values(), NoiseBasis::wireName, name, "noise basis");
     }
 
     /** The analysis matrix H for tables of {@code 2^s} cells (rows: released coefficients; columns: cells). */

@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.central.wide;
 
 import io.privacygateway.mechanisms.param.Require;
+import io.privacygateway.mechanisms.workload.Workload;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -67,9 +68,7 @@ public final class MarginalWorkload {
             throw new IllegalArgumentException("C(" + d + "," + way + ")·2^" + way + " = " + (subsetCount << way)
                     + " marginal cells, more than the " + MAX_QUERIES + " supported");
         }
-        List<int[]> out = new ArrayList<>();
-        subsets(d, way, 0, new int[way], 0, out);
-        return new MarginalWorkload(List.copyOf(attributes), way, out.toArray(int[][]::new));
+        return new MarginalWorkload(List.copyOf(attributes), way, Workload.subsets(d, way).toArray(int[][]::new));
     }
 
     /** Attributes named {@code a0, a1, …} (tests and benchmarks). */
@@ -96,17 +95,6 @@ public final class MarginalWorkload {
             r = r * num / i; // exact: r·num is divisible by i at every step
         }
         return r;
-    }
-
-    private static void subsets(int d, int k, int start, int[] cur, int depth, List<int[]> out) {
-        if (depth == k) {
-            out.add(cur.clone());
-            return;
-        }
-        for (int j = start; j <= d - (k - depth); j++) {
-            cur[depth] = j;
-            subsets(d, k, j + 1, cur, depth + 1, out);
-        }
     }
 
     /** The number of attributes d. */

@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.central.worstcase;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.nets.ChainingDecomposition;
 import io.privacygateway.mechanisms.nets.ExactVectorKey;
 import io.privacygateway.mechanisms.param.Require;
 import java.util.ArrayList;
@@ -118,15 +119,7 @@ public final class LinfDecomposition {
         int n = points.size();
         int m = points.dim();
         int k = maps.length;
-        int[][] chain = new int[k][n];
-        for (int x = 0; x < n; x++) {
-            int cur = maps[k - 1][x];
-            chain[k - 1][x] = cur;
-            for (int j = k - 1; j >= 1; j--) {
-                cur = maps[j - 1][cur];
-                chain[j - 1][x] = cur;
-            }
-        }
+        int[][] chain = ChainingDecomposition.chainPoints(maps, n); // x_k = π_k(x), x_j = π_j(x_{j+1})
         List<PointSet> sets = new ArrayList<>();
         List<int[]> index = new ArrayList<>();
         for (int j = 0; j < k; j++) {

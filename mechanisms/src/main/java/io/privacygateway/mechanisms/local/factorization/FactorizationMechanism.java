@@ -187,17 +187,28 @@ public final class FactorizationMechanism {
      */
     static boolean passes(long[][] w, BigDecimal bound) {
         for (long[] row : w) {
-            long max = Long.MIN_VALUE;
-            long min = Long.MAX_VALUE;
-            for (long v : row) {
-                max = Math.max(max, v);
-                min = Math.min(min, v);
-            }
+            long[] extremes = minAndMax(row);
+            long min = extremes[0];
+            long max = extremes[1];
             if (min <= 0 || new BigDecimal(max).compareTo(bound.multiply(new BigDecimal(min))) > 0) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * A row's smallest and largest weight, as {@code {min, max}}: what the privacy check ({@link #passes}) and the
+     * diagnostics ({@link #worstRatio}) both read. An empty row gives {@code {Long.MAX_VALUE, Long.MIN_VALUE}}.
+     */
+    static long[] minAndMax(long[] row) {
+        long max = Long.MIN_VALUE;
+        long min = Long.MAX_VALUE;
+        for (long v : row) {
+            max = Math.max(max, v);
+            min = Math.min(min, v);
+        }
+        return new long[] {min, max};
     }
 
     /** Device side: the output for value x, from one exact uniform draw. */
@@ -285,13 +296,8 @@ public final class FactorizationMechanism {
     public double worstRatio() {
         double r = 0;
         for (long[] row : weights) {
-            long max = Long.MIN_VALUE;
-            long min = Long.MAX_VALUE;
-            for (long v : row) {
-                max = Math.max(max, v);
-                min = Math.min(min, v);
-            }
-            r = Math.max(r, max / (double) min);
+            long[] extremes = minAndMax(row);
+            r = Math.max(r, extremes[1] / (double) extremes[0]);
         }
         return r;
     }

@@ -3,6 +3,7 @@ package io.privacygateway.mechanisms.local.fo;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
+import java.util.function.ToDoubleFunction;
 
 /** Shared parameter validation of the frequency oracles. */
 abstract class AbstractOracle implements FrequencyOracle {
@@ -173,6 +174,15 @@ abstract class AbstractOracle implements FrequencyOracle {
 
     /** {@link #queryVariances}, unvalidated; the default evaluates {@link #queryVarianceAt} per query. */
     double[] queryVariancesAt(double n, double[] f, PointSet answers) {
+        return perQuery(answers, c -> queryVarianceAt(n, f, c));
+    }
+
+    /**
+     * {@code variance} of every query's coefficient column {@code c = (answers.get(x, q))_x}, in query order.
+     * Preconditions: {@code answers} has {@code k} points; {@code variance} reads its argument only during the
+     * call (one buffer serves every query).
+     */
+    final double[] perQuery(PointSet answers, ToDoubleFunction<double[]> variance) {
         int m = answers.dim();
         double[] out = new double[m];
         double[] c = new double[k];
@@ -180,7 +190,7 @@ abstract class AbstractOracle implements FrequencyOracle {
             for (int x = 0; x < k; x++) {
                 c[x] = answers.get(x, q);
             }
-            out[q] = queryVarianceAt(n, f, c);
+            out[q] = variance.applyAsDouble(c);
         }
         return out;
     }

@@ -451,16 +451,7 @@ public final class TreeMechanism extends AbstractOracle {
     double[] queryVariancesAt(double n, double[] f, PointSet answers) {
         Plan plan = plan(designWeights(n));
         double[][] levelF = aggregate(f);
-        int m = answers.dim();
-        double[] out = new double[m];
-        double[] c = new double[k];
-        for (int q = 0; q < m; q++) {
-            for (int x = 0; x < k; x++) {
-                c[x] = answers.get(x, q);
-            }
-            out[q] = queryVariance(plan, n, f, levelF, c);
-        }
-        return out;
+        return perQuery(answers, c -> queryVariance(plan, n, f, levelF, c));
     }
 
     private double[][] aggregate(double[] f) {
