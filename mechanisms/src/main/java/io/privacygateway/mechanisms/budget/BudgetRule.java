@@ -70,6 +70,9 @@ public final class BudgetRule {
      */
     public static BigDecimal spentOverlapping(BudgetUsage current, Collection<BudgetUsage> others) {
         BigDecimal s = current.spent();
+        if (others.isEmpty()) {
+            return s; // the usual case, without an iterator
+        }
         for (BudgetUsage o : others) {
             if (!o.period().equals(current.period()) && o.period().overlaps(current.period())) {
                 s = s.add(o.spent());
