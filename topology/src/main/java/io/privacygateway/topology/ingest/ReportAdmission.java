@@ -7,6 +7,7 @@ import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
+import io.privacygateway.topology.state.BudgetKey;
 import io.privacygateway.topology.state.TypedStore;
 import io.privacygateway.topology.state.WindowAggregate;
 import io.privacygateway.topology.state.WindowKey;
@@ -47,8 +48,55 @@ public final class ReportAdmission {
     private String message;
     private long newWindowCloses = Long.MAX_VALUE;
 
-    /** A registration as this shard uses it, resolved once. */
-    private record Active(Registration registration, GatewayMetrics.WorkloadMeters meters, long firstWindowStart) {}
+    /**
+     * A registration as this shard uses it, resolved once, with the last window key and budget period it met
+     * (immutable values, reused by the reports of the same window and period instead of formed per report).
+     */
+    private static final class Active {
+        final Registration registration;
+        final GatewayMetrics.WorkloadMeters meters;
+        final long firstWindowStart;
+        private WindowKey windowKey;
+        private PeriodKey period;
+
+        Active(Registration registration, GatewayMetrics.WorkloadMeters meters, long firstWindowStart) {
+            this.registration = registration;
+            this.meters = meters;
+            this.firstWindowStart = firstWindowStart;
+        }
+
+        Registration registration() {
+            return registration;
+        }
+
+        GatewayMetrics.WorkloadMeters meters() {
+            return meters;
+        }
+
+        long firstWindowStart() {
+            return firstWindowStart;
+        }
+
+        /** The key of the window starting at {@code start}: equal to {@code new WindowKey(id, hash, start)}. */
+        WindowKey windowKey(ResolvedWorkload w, long start) {
+            WindowKey k = windowKey;
+            if (k == null || k.start() != start) {
+                k = new WindowKey(w.id(), w.contentHash(), start);
+                windowKey = k;
+            }
+            return k;
+        }
+
+        /** The budget period of event time {@code t >= 0}: equal to {@code w.periodOf(t)}. */
+        PeriodKey periodOf(ResolvedWorkload w, long t) {
+            PeriodKey p = period;
+            if (p == null || p.index() != Math.floorDiv(t, p.lengthMillis())) {
+                p = w.periodOf(t);
+                period = p;
+            }
+            return p;
+        }
+    }
 
     public ReportAdmission(GatewayConfig config, ReportMode mode, WorkloadCatalog catalog, GatewayMetrics metrics,
             DeviceBudgets budgets, TypedStore<WindowKey, WindowAggregate> aggregates) {
@@ -115,7 +163,7 @@ public final class ReportAdmission {
         if (!v.accepted()) {
             return refuse(v.reason(), v.message());
         }
-        WindowKey wk = new WindowKey(w.id(), w.contentHash(), start);
+        WindowKey wk = a.windowKey(w, start);
         WindowAggregate agg = aggregates.get(wk);
         // each shard may fill its share of what a window can hold exactly, so the merged window always releases
         long shardShare = w.maxReportsPerWindow() / partitions;
@@ -124,8 +172,9 @@ public final class ReportAdmission {
                     + " partition may add to it (" + w.spec().mechanism().wireName() + " sums at most "
                     + w.maxReportsPerWindow() + " reports per window exactly); nothing was charged");
         }
-        PeriodKey period = w.periodOf(report.eventTime());
-        BudgetUsage current = budgets.current(w.id(), period, report.deviceId());
+        PeriodKey period = a.periodOf(w, report.eventTime());
+        BudgetKey budgetKey = new BudgetKey(w.id(), period, report.deviceId()); // read and written with one key
+        BudgetUsage current = budgets.current(budgetKey);
         BudgetRule.Admission admission = w.admit(current, budgets.others(w.id(), period, report.deviceId()),
                 report.eventTime(), report.sequence());
         if (admission instanceof BudgetRule.Refused refused) {
@@ -164,7 +213,7 @@ public final class ReportAdmission {
         } else {
             aggregates.markDirty(wk);
         }
-        budgets.record(w.id(), report.deviceId(), admitted.updated());
+        budgets.record(budgetKey, admitted.updated());
         if (group != null) {
             budgets.record(groupKey, report.deviceId(), group.updated());
         }
