@@ -92,6 +92,25 @@ public final class BudgetRule {
      */
     public static Admission local(Epsilon perReport, Epsilon budget, int slots, BudgetUsage current,
             Collection<BudgetUsage> others, int sequence) {
+        Refused refused = localRefusal(perReport, budget, slots, current, others, sequence);
+        return refused != null ? refused
+                : new Admitted(current.withSequence(sequence, perReport.exact()), perReport.exact());
+    }
+
+    /**
+     * Local mode, the same rule as {@link #local} without a result object (for the gateway's per-report path):
+     * the updated usage if {@code local} admits the report (its charge is {@code perReport}), or {@code null} if
+     * {@code local} refuses it (ask {@code local} why).
+     */
+    public static BudgetUsage localUpdated(Epsilon perReport, Epsilon budget, int slots, BudgetUsage current,
+            Collection<BudgetUsage> others, int sequence) {
+        return localRefusal(perReport, budget, slots, current, others, sequence) == null
+                ? current.withSequence(sequence, perReport.exact()) : null;
+    }
+
+    /** Why {@link #local} refuses the report, or {@code null} if it fits. */
+    private static Refused localRefusal(Epsilon perReport, Epsilon budget, int slots, BudgetUsage current,
+            Collection<BudgetUsage> others, int sequence) {
         if (sequence < 0 || sequence >= slots) {
             return new Refused(Refusal.SEQUENCE_OUT_OF_RANGE, "sequence " + sequence + " is outside [0, " + slots + ")");
         }
@@ -106,7 +125,7 @@ public final class BudgetRule {
                     + " of its budget " + budget.exact().toPlainString() + " in this period; a report costs "
                     + perReport.exact().toPlainString());
         }
-        return new Admitted(current.withSequence(sequence, perReport.exact()), perReport.exact());
+        return null;
     }
 
     /**

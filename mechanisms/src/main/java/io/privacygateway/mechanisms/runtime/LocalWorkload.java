@@ -76,4 +76,15 @@ public final class LocalWorkload implements ResolvedWorkload {
         WorkloadSpec s = workload.spec();
         return BudgetRule.local(s.epsilonPerReport(), s.budget().epsilonPerPeriod(), slots, current, others, sequence);
     }
+
+    /**
+     * {@link #admit} without a result object (the gateway's per-report path): the updated usage if {@code admit}
+     * admits the report, whose charge is then {@link WorkloadSpec#epsilonPerReport()}, or {@code null} if it
+     * refuses it ({@link BudgetRule#localUpdated}, the same rule).
+     */
+    public BudgetUsage admitted(BudgetUsage current, Collection<BudgetUsage> others, int sequence) {
+        WorkloadSpec s = workload.spec();
+        return BudgetRule.localUpdated(s.epsilonPerReport(), s.budget().epsilonPerPeriod(), slots, current, others,
+                sequence);
+    }
 }
