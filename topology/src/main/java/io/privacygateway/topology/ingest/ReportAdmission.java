@@ -3,6 +3,7 @@ package io.privacygateway.topology.ingest;
 import io.privacygateway.mechanisms.budget.BudgetRule;
 import io.privacygateway.mechanisms.budget.BudgetUsage;
 import io.privacygateway.mechanisms.budget.PeriodKey;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.topology.GatewayConfig;
@@ -17,7 +18,9 @@ import io.privacygateway.topology.validate.ReportView;
 import io.privacygateway.topology.validate.Verdict;
 import io.privacygateway.topology.workload.Registration;
 import io.privacygateway.topology.workload.WorkloadCatalog;
+import java.math.BigDecimal;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.utils.Utils;
@@ -175,23 +178,33 @@ public final class ReportAdmission {
         PeriodKey period = a.periodOf(w, report.eventTime());
         BudgetKey budgetKey = new BudgetKey(w.id(), period, report.deviceId()); // read and written with one key
         BudgetUsage current = budgets.current(budgetKey);
-        BudgetRule.Admission admission = w.admit(current, budgets.others(w.id(), period, report.deviceId()),
-                report.eventTime(), report.sequence());
-        if (admission instanceof BudgetRule.Refused refused) {
-            return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
+        List<BudgetUsage> others = budgets.others(w.id(), period, report.deviceId());
+        BudgetUsage updated = null;
+        BigDecimal charged = null;
+        if (w instanceof LocalWorkload local) { // the same rule as admit, without a result object
+            updated = local.admitted(current, others, report.sequence());
+            charged = local.spec().epsilonPerReport().exact();
         }
-        BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
+        if (updated == null) { // central mode, or refused
+            BudgetRule.Admission admission = w.admit(current, others, report.eventTime(), report.sequence());
+            if (admission instanceof BudgetRule.Refused refused) {
+                return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
+            }
+            BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
+            updated = admitted.updated();
+            charged = admitted.charged();
+        }
         BudgetRule.Admitted group = null;
         String groupKey = null;
         if (w.group().isPresent()) {
             groupKey = w.group().get().budgetKey();
-            Map<String, java.math.BigDecimal> membersSpent = new HashMap<>();
+            Map<String, BigDecimal> membersSpent = new HashMap<>();
             for (String member : catalog.groupMembers(w.group().get().name())) {
                 membersSpent.put(member, budgets.current(member, period, report.deviceId()).spent());
             }
             membersSpent.put(w.id(), current.spent());
             BudgetRule.Admission g = w.admitGroup(budgets.current(groupKey, period, report.deviceId()),
-                    budgets.others(groupKey, period, report.deviceId()), membersSpent, admitted.charged());
+                    budgets.others(groupKey, period, report.deviceId()), membersSpent, charged);
             if (g instanceof BudgetRule.Refused refused) {
                 return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
             }
@@ -213,12 +226,12 @@ public final class ReportAdmission {
         } else {
             aggregates.markDirty(wk);
         }
-        budgets.record(budgetKey, admitted.updated());
+        budgets.record(budgetKey, updated);
         if (group != null) {
             budgets.record(groupKey, report.deviceId(), group.updated());
         }
         try {
-            a.meters().accepted(admitted.charged().doubleValue());
+            a.meters().accepted(charged.doubleValue());
         } catch (RuntimeException e) {
             // metrics never decide about a report
         }
