@@ -260,12 +260,12 @@ class BudgetRuleTest {
     }
 
     /**
-     * The gateway's allocation-free form of the local rule ({@link BudgetRule#localUpdated}) agrees with
+     * The precomputed local rule ({@link BudgetRule.Local}) and its form without a result object agree with
      * {@link BudgetRule#local} on every outcome: the same updated usage when admitted, {@code null} exactly when
      * refused (sequence out of range, replay, budget exhausted, an overlapping period of another length).
      */
     @Test
-    void localUpdatedAgreesWithLocal() {
+    void precomputedLocalRuleAgreesWithLocal() {
         PeriodKey p = new PeriodKey(DAY, 10);
         List<List<BudgetUsage>> othersChoices = List.of(List.of(),
                 List.of(fill(Epsilon.of(0.5), Epsilon.of(1), 2, BudgetUsage.empty(new PeriodKey(HOUR, 241)), List.of())),
@@ -279,7 +279,9 @@ class BudgetRuleTest {
                     for (int step = 0; step < 30; step++) {
                         for (int seq : new int[] {-1, 0, u.nextSequence(), 7, 12}) {
                             Admission a = BudgetRule.local(Epsilon.of(e), Epsilon.of(b), 12, u, others, seq);
-                            BudgetUsage fast = BudgetRule.localUpdated(Epsilon.of(e), Epsilon.of(b), 12, u, others, seq);
+                            BudgetRule.Local rule = new BudgetRule.Local(Epsilon.of(e), Epsilon.of(b), 12);
+                            BudgetUsage fast = rule.updated(u, others, seq);
+                            assertThat(rule.admit(u, others, seq)).isEqualTo(a);
                             if (a instanceof Admitted admitted) {
                                 assertThat(fast).isEqualTo(admitted.updated());
                                 assertThat(fast.spent()).isEqualByComparingTo(admitted.updated().spent());
