@@ -56,9 +56,16 @@ import org.openjdk.jmh.annotations.Warmup;
  * against the device's budget in exact ε, add to the window's aggregate ({@link ReportAdmission} over in-memory
  * typed stores, exactly the code the stream runs). {@code decode} measures the decoding alone (the decoded
  * record is the allocation the path cannot avoid), {@code admit} the rest on pre-decoded reports, {@code path}
- * both. Every report is from a device not seen in the current round (the worst case: a budget entry is created
- * for every report). Run {@code java -jar benchmarks/target/benchmarks.jar ReportPath -prof gc} for
- * allocations per report ({@code gc.alloc.rate.norm}).
+ * both.
+ *
+ * <p>{@code devices = new}: every report is from a device not seen in the current round (the worst case: a budget
+ * entry is created for every report). {@code devices = known}: every report is a device's second report of the
+ * period (sequence 1; the budget pays for two), so its budget entry exists and is replaced; before the first
+ * round each device's first report is admitted (untimed), and after each round of {@value #CORPUS} reports the
+ * devices' first-report usages are put back (100,000 puts of existing keys inside the timed call that ends the
+ * round: no allocation, a few ns per report) and the window aggregate is dropped (one new aggregate per round).
+ * Run {@code java -jar benchmarks/target/benchmarks.jar ReportPath -prof gc} for allocations per report
+ * ({@code gc.alloc.rate.norm}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -75,6 +82,10 @@ public class ReportPathBenchmark {
     @Param({"projection:64", "projection:1024", "oue:64"})
     public String workload;
 
+    /** Whether every report opens a device's budget entry ({@code new}) or replaces an existing one ({@code known}). */
+    @Param({"new", "known"})
+    public String devices;
+
     private HttpServer registry;
     private AvroDeserializer<LocalReport> deserializer;
     private ReportMode.LocalReports mode;
@@ -85,6 +96,13 @@ public class ReportPathBenchmark {
     private byte[][] keys;
     private ReportView[] decoded;
     private ReportAdmission admission;
+    private boolean known;
+    private ReportView[] first;
+    private InMemoryTypedStore<BudgetKey, BudgetUsage> usages;
+    private InMemoryTypedStore<WindowKey, WindowAggregate> aggregates;
+    private BudgetKey[] primedKeys;
+    private BudgetUsage[] primedUsages;
+    private WindowKey primedWindow;
     private int next;
     private final RecordHeaders headers = new RecordHeaders();
 
@@ -103,7 +121,8 @@ public class ReportPathBenchmark {
         t.put("domain", Map.of("labels", labels));
         t.put("mechanism", parts[0]);
         t.put("epsilonPerReport", 1.0);
-        t.put("budget", Map.of("epsilonPerPeriod", 1.0, "period", "1d"));
+        known = devices.equals("known");
+        t.put("budget", Map.of("epsilonPerPeriod", known ? 2.0 : 1.0, "period", "1d")); // known: two reports
         t.put("window", Map.of("size", "1h", "grace", "10s"));
         t.put("expectedReportsPerWindow", 100_000);
         WorkloadSpec spec = WorkloadSpecParser.parse(t);
@@ -120,22 +139,55 @@ public class ReportPathBenchmark {
         wire = new byte[CORPUS][];
         keys = new byte[CORPUS][];
         decoded = new ReportView[CORPUS];
+        first = new ReportView[CORPUS];
         SeededRandomBits secret = new SeededRandomBits(7);
         long period = T0 / 86_400_000L;
         for (int i = 0; i < CORPUS; i++) {
             String device = onPartitionZero(i);
-            ReportCoordinates c = new ReportCoordinates(device, period, 0);
             long time = T0 + 1_000 + i;
-            LocalReport r = LocalReport.newBuilder().setWorkloadId("bench").setWorkloadVersion(1)
-                    .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(0)
-                    .setEventTime(Instant.ofEpochMilli(time)).setMechanism(spec.mechanism().wireName())
-                    .setEpsilon(spec.epsilonPerReport().value())
-                    .setPayload(ByteBuffer.wrap(w.protocol().randomize(i % m, c, secret))).build();
-            wire[i] = WireFormat.encode(1, r);
+            if (known) {
+                first[i] = mode.decode(TOPIC, WireFormat.encode(1, report(w, spec, device, period, 0, time, i % m,
+                        secret)));
+            }
+            wire[i] = WireFormat.encode(1, report(w, spec, device, period, known ? 1 : 0, time, i % m, secret));
             keys[i] = device.getBytes(StandardCharsets.UTF_8);
             decoded[i] = mode.decode(TOPIC, wire[i]);
         }
         freshState();
+        if (known) {
+            for (int i = 0; i < CORPUS; i++) { // the devices' first reports, untimed
+                if (!admission.admit(keys[i], headers, first[i], T0 + 2_000 + i, T0, 0)) {
+                    throw new IllegalStateException("a first report was refused: " + admission.reason());
+                }
+            }
+            primedKeys = new BudgetKey[CORPUS];
+            primedUsages = new BudgetUsage[CORPUS];
+            int[] n = {0};
+            usages.forEach((k, u) -> {
+                primedKeys[n[0]] = k;
+                primedUsages[n[0]++] = u;
+            });
+            primedWindow = new WindowKey("bench", w.contentHash(), w.window().startOf(T0 + 1_000));
+            for (int round = 0; round < 2; round++) { // check, untimed, that every timed report will be admitted
+                rewind();
+                for (int i = 0; i < CORPUS; i++) {
+                    if (!admission.admit(keys[i], headers, decoded[i], T0 + 2_000 + i, T0, 0)) {
+                        throw new IllegalStateException("a second report was refused: " + admission.reason());
+                    }
+                }
+            }
+            rewind();
+        }
+    }
+
+    private static LocalReport report(LocalWorkload w, WorkloadSpec spec, String device, long period, int sequence,
+            long time, int value, SeededRandomBits secret) {
+        ReportCoordinates c = new ReportCoordinates(device, period, sequence);
+        return LocalReport.newBuilder().setWorkloadId("bench").setWorkloadVersion(1)
+                .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(sequence)
+                .setEventTime(Instant.ofEpochMilli(time)).setMechanism(spec.mechanism().wireName())
+                .setEpsilon(spec.epsilonPerReport().value())
+                .setPayload(ByteBuffer.wrap(w.protocol().randomize(value, c, secret))).build();
     }
 
     /** Device ids that the default partitioner puts on partition 0 of 1: every id. */
@@ -144,17 +196,30 @@ public class ReportPathBenchmark {
     }
 
     private void freshState() {
-        DeviceBudgets budgets = new DeviceBudgets(
-                new InMemoryTypedStore<BudgetKey, BudgetUsage>(Comparator.comparing(BudgetKey::asString)),
+        usages = new InMemoryTypedStore<>(Comparator.comparing(BudgetKey::asString));
+        DeviceBudgets budgets = new DeviceBudgets(usages,
                 new InMemoryTypedStore<String, long[]>(Comparator.naturalOrder()));
-        admission = new ReportAdmission(config, mode, catalog, metrics, budgets,
-                new InMemoryTypedStore<WindowKey, WindowAggregate>(Comparator.comparing(WindowKey::asString)));
+        aggregates = new InMemoryTypedStore<>(Comparator.comparing(WindowKey::asString));
+        admission = new ReportAdmission(config, mode, catalog, metrics, budgets, aggregates);
+        next = 0;
+    }
+
+    /** Known devices: every device back at its first report's usage, and no window aggregate yet. */
+    private void rewind() {
+        for (int i = 0; i < CORPUS; i++) {
+            usages.put(primedKeys[i], primedUsages[i]); // existing keys: the values are replaced
+        }
+        aggregates.delete(primedWindow);
         next = 0;
     }
 
     private int nextIndex() {
         if (next == CORPUS) {
-            freshState();
+            if (known) {
+                rewind();
+            } else {
+                freshState();
+            }
         }
         return next++;
     }

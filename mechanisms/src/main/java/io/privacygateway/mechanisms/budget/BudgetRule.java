@@ -70,6 +70,9 @@ public final class BudgetRule {
      */
     public static BigDecimal spentOverlapping(BudgetUsage current, Collection<BudgetUsage> others) {
         BigDecimal s = current.spent();
+        if (others.isEmpty()) {
+            return s; // the usual case, without an iterator
+        }
         for (BudgetUsage o : others) {
             if (!o.period().equals(current.period()) && o.period().overlaps(current.period())) {
                 s = s.add(o.spent());
@@ -89,6 +92,63 @@ public final class BudgetRule {
      */
     public static Admission local(Epsilon perReport, Epsilon budget, int slots, BudgetUsage current,
             Collection<BudgetUsage> others, int sequence) {
+        Refused refused = localRefusal(perReport, budget, headroom(perReport, budget), slots, current, others,
+                sequence);
+        return refused != null ? refused
+                : new Admitted(current.withSequence(sequence, perReport.exact()), perReport.exact());
+    }
+
+    /**
+     * The local rule of one workload version, with what it compares against computed once (for the gateway's
+     * per-report path): {@link #admit} is {@link BudgetRule#local} with these arguments, and {@link #updated}
+     * the same rule without a result object.
+     */
+    public static final class Local {
+        private final Epsilon perReport;
+        private final Epsilon budget;
+        private final int slots;
+        private final BigDecimal headroom;
+
+        /**
+         * @param perReport the ε of one report
+         * @param budget the budget per period
+         * @param slots the sequence numbers allowed: {@code [0, slots)}
+         */
+        public Local(Epsilon perReport, Epsilon budget, int slots) {
+            this.perReport = java.util.Objects.requireNonNull(perReport, "perReport");
+            this.budget = java.util.Objects.requireNonNull(budget, "budget");
+            this.slots = slots;
+            this.headroom = headroom(perReport, budget);
+        }
+
+        /** As {@link BudgetRule#local}. */
+        public Admission admit(BudgetUsage current, Collection<BudgetUsage> others, int sequence) {
+            Refused refused = localRefusal(perReport, budget, headroom, slots, current, others, sequence);
+            return refused != null ? refused
+                    : new Admitted(current.withSequence(sequence, perReport.exact()), perReport.exact());
+        }
+
+        /**
+         * The updated usage if {@link #admit} admits the report (its charge is the ε per report), or {@code null}
+         * if it refuses it (ask {@code admit} why).
+         */
+        public BudgetUsage updated(BudgetUsage current, Collection<BudgetUsage> others, int sequence) {
+            return localRefusal(perReport, budget, headroom, slots, current, others, sequence) == null
+                    ? current.withSequence(sequence, perReport.exact()) : null;
+        }
+    }
+
+    /** {@code budget − perReport}, exactly: a report fits iff what was spent is at most this (no sum per report). */
+    private static BigDecimal headroom(Epsilon perReport, Epsilon budget) {
+        return budget.exact().subtract(perReport.exact());
+    }
+
+    /**
+     * Why the local rule refuses the report, or {@code null} if it fits. {@code spent + ε > budget} is decided as
+     * {@code spent > headroom} with {@code headroom = budget − ε}, the same comparison in exact decimals.
+     */
+    private static Refused localRefusal(Epsilon perReport, Epsilon budget, BigDecimal headroom, int slots,
+            BudgetUsage current, Collection<BudgetUsage> others, int sequence) {
         if (sequence < 0 || sequence >= slots) {
             return new Refused(Refusal.SEQUENCE_OUT_OF_RANGE, "sequence " + sequence + " is outside [0, " + slots + ")");
         }
@@ -97,13 +157,12 @@ public final class BudgetRule {
                     + " was already charged to this device");
         }
         BigDecimal spent = spentOverlapping(current, others);
-        BigDecimal after = spent.add(perReport.exact());
-        if (after.compareTo(budget.exact()) > 0) {
+        if (spent.compareTo(headroom) > 0) {
             return new Refused(Refusal.BUDGET_EXHAUSTED, "the device has spent ε " + spent.toPlainString()
                     + " of its budget " + budget.exact().toPlainString() + " in this period; a report costs "
                     + perReport.exact().toPlainString());
         }
-        return new Admitted(current.withSequence(sequence, perReport.exact()), perReport.exact());
+        return null;
     }
 
     /**

@@ -144,7 +144,9 @@ public final class BudgetUsage {
     }
 
     BudgetUsage withSequence(int sequence, BigDecimal epsilon) {
-        BitSet s = (BitSet) sequences.clone();
+        // a copy sized once for the new bit (a clone trims, copies, then grows again for a new highest bit)
+        BitSet s = new BitSet(Math.max(sequences.length(), sequence + 1));
+        s.or(sequences);
         s.set(sequence);
         return new BudgetUsage(period, spent.add(epsilon), s, windows, members);
     }

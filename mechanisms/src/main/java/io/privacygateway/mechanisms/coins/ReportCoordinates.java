@@ -16,6 +16,16 @@ import io.privacygateway.mechanisms.param.Require;
  */
 public record ReportCoordinates(String deviceId, long period, int sequence) {
     public ReportCoordinates {
+        check(deviceId, period, sequence);
+    }
+
+    /**
+     * The checks of the canonical constructor, for callers that pass the three coordinates without forming the
+     * record (the gateway's per-report path).
+     *
+     * @throws IllegalArgumentException as the constructor does
+     */
+    public static void check(String deviceId, long period, int sequence) {
         Require.nonBlank("deviceId", deviceId);
         Require.inRange("period", period, 0, Long.MAX_VALUE);
         Require.inRange("sequence", sequence, 0, Integer.MAX_VALUE);

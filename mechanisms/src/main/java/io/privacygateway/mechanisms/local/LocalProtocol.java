@@ -80,6 +80,16 @@ public interface LocalProtocol {
      */
     boolean accumulate(byte[] payload, ReportCoordinates coordinates, long[] state);
 
+    /**
+     * As {@link #accumulate(byte[], ReportCoordinates, long[])} with the coordinates given one by one (checked as
+     * {@link ReportCoordinates} checks them), so the gateway's per-report path forms no coordinates object.
+     * Protocols that derive public coins override it without allocating; the result is always the same as
+     * {@code accumulate(payload, new ReportCoordinates(deviceId, period, sequence), state)}.
+     */
+    default boolean accumulate(byte[] payload, String deviceId, long period, int sequence, long[] state) {
+        return accumulate(payload, new ReportCoordinates(deviceId, period, sequence), state);
+    }
+
     /** Server side: the unbiased estimate from the aggregate of {@code n >= 1} accepted reports. */
     LocalEstimate estimate(long[] state, long n);
 

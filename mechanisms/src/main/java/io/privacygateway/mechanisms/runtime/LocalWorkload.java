@@ -13,11 +13,14 @@ public final class LocalWorkload implements ResolvedWorkload {
     private final Workload workload;
     private final LocalPipeline pipeline;
     private final int slots;
+    private final BudgetRule.Local rule;
 
     LocalWorkload(Workload workload) {
         this.workload = workload;
         this.pipeline = LocalPipeline.of(workload);
         this.slots = workload.spec().reportsPerPeriod();
+        WorkloadSpec s = workload.spec();
+        this.rule = new BudgetRule.Local(s.epsilonPerReport(), s.budget().epsilonPerPeriod(), slots);
     }
 
     @Override
@@ -73,7 +76,15 @@ public final class LocalWorkload implements ResolvedWorkload {
     @Override
     public BudgetRule.Admission admit(BudgetUsage current, Collection<BudgetUsage> others, long eventTime,
             int sequence) {
-        WorkloadSpec s = workload.spec();
-        return BudgetRule.local(s.epsilonPerReport(), s.budget().epsilonPerPeriod(), slots, current, others, sequence);
+        return rule.admit(current, others, sequence); // BudgetRule.local with this workload's ε, budget and slots
+    }
+
+    /**
+     * {@link #admit} without a result object (the gateway's per-report path): the updated usage if {@code admit}
+     * admits the report, whose charge is then {@link WorkloadSpec#epsilonPerReport()}, or {@code null} if it
+     * refuses it ({@link BudgetRule.Local#updated}, the same rule).
+     */
+    public BudgetUsage admitted(BudgetUsage current, Collection<BudgetUsage> others, int sequence) {
+        return rule.updated(current, others, sequence);
     }
 }

@@ -258,4 +258,49 @@ class BudgetRuleTest {
             assertThatThrownBy(() -> BudgetUsageCodec.decode(truncated)).isInstanceOf(IllegalArgumentException.class);
         }
     }
+
+    /**
+     * The precomputed local rule ({@link BudgetRule.Local}) and its form without a result object agree with
+     * {@link BudgetRule#local} on every outcome: the same updated usage when admitted, {@code null} exactly when
+     * refused (sequence out of range, replay, budget exhausted, an overlapping period of another length).
+     */
+    @Test
+    void precomputedLocalRuleAgreesWithLocal() {
+        PeriodKey p = new PeriodKey(DAY, 10);
+        List<List<BudgetUsage>> othersChoices = List.of(List.of(),
+                List.of(fill(Epsilon.of(0.5), Epsilon.of(1), 2, BudgetUsage.empty(new PeriodKey(HOUR, 241)), List.of())),
+                List.of(fill(Epsilon.of(0.5), Epsilon.of(1), 2, BudgetUsage.empty(new PeriodKey(HOUR, 500)), List.of())));
+        int agreedAdmitted = 0;
+        int agreedRefused = 0;
+        for (double e : new double[] {0.1, 1.0 / 3, 0.5, 1}) {
+            for (double b : new double[] {1, 2.2}) {
+                for (List<BudgetUsage> others : othersChoices) {
+                    BudgetUsage u = BudgetUsage.empty(p);
+                    for (int step = 0; step < 30; step++) {
+                        for (int seq : new int[] {-1, 0, u.nextSequence(), 7, 12}) {
+                            Admission a = BudgetRule.local(Epsilon.of(e), Epsilon.of(b), 12, u, others, seq);
+                            BudgetRule.Local rule = new BudgetRule.Local(Epsilon.of(e), Epsilon.of(b), 12);
+                            BudgetUsage fast = rule.updated(u, others, seq);
+                            assertThat(rule.admit(u, others, seq)).isEqualTo(a);
+                            if (a instanceof Admitted admitted) {
+                                assertThat(fast).isEqualTo(admitted.updated());
+                                assertThat(fast.spent()).isEqualByComparingTo(admitted.updated().spent());
+                                assertThat(admitted.charged()).isEqualByComparingTo(Epsilon.of(e).exact());
+                                agreedAdmitted++;
+                            } else {
+                                assertThat(fast).isNull();
+                                agreedRefused++;
+                            }
+                        }
+                        Admission next = BudgetRule.local(Epsilon.of(e), Epsilon.of(b), 12, u, others, u.nextSequence());
+                        if (next instanceof Admitted admitted) {
+                            u = admitted.updated();
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(agreedAdmitted).isPositive();
+        assertThat(agreedRefused).isPositive();
+    }
 }

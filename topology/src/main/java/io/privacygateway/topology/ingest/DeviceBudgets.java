@@ -25,6 +25,7 @@ public final class DeviceBudgets {
     static final int MAX_OVERLAP_LOOKUPS = 4096;
     private final TypedStore<BudgetKey, BudgetUsage> usages;
     private final TypedStore<String, long[]> lengths;
+    private BudgetUsage empty;
 
     public DeviceBudgets(TypedStore<BudgetKey, BudgetUsage> usages, TypedStore<String, long[]> lengths) {
         this.usages = usages;
@@ -33,8 +34,26 @@ public final class DeviceBudgets {
 
     /** The device's usage of period {@code p} (empty if nothing recorded). */
     BudgetUsage current(String workloadId, PeriodKey p, String deviceId) {
-        BudgetUsage u = usages.get(new BudgetKey(workloadId, p, deviceId));
-        return u == null ? BudgetUsage.empty(p) : u;
+        return current(new BudgetKey(workloadId, p, deviceId));
+    }
+
+    /**
+     * The usage stored under {@code key} (empty if nothing recorded). The same key may then be handed to
+     * {@link #record(BudgetKey, BudgetUsage)}, so a report forms one key (budget keys are immutable).
+     */
+    BudgetUsage current(BudgetKey key) {
+        BudgetUsage u = usages.get(key);
+        return u == null ? empty(key.period()) : u;
+    }
+
+    /** The empty usage of {@code p}: one shared immutable value per period in a row, not one per new device. */
+    private BudgetUsage empty(PeriodKey p) {
+        BudgetUsage e = empty;
+        if (e == null || !e.period().equals(p)) {
+            e = BudgetUsage.empty(p);
+            empty = e;
+        }
+        return e;
     }
 
     /** The device's usages of periods of other lengths (earlier versions) that overlap {@code p}. */
@@ -72,7 +91,18 @@ public final class DeviceBudgets {
 
     /** Stores the device's updated usage. */
     void record(String workloadId, String deviceId, BudgetUsage updated) {
-        usages.put(new BudgetKey(workloadId, updated.period(), deviceId), updated);
+        record(new BudgetKey(workloadId, updated.period(), deviceId), updated);
+    }
+
+    /**
+     * Stores the device's updated usage under {@code key} (the key it was read with, reused when the usage's
+     * period is the key's; otherwise under the usage's own period, as {@link #record(String, String, BudgetUsage)}).
+     */
+    void record(BudgetKey key, BudgetUsage updated) {
+        BudgetKey k = updated.period().equals(key.period()) ? key
+                : new BudgetKey(key.workloadId(), updated.period(), key.deviceId());
+        String workloadId = k.workloadId();
+        usages.put(k, updated);
         long len = updated.period().lengthMillis();
         long[] known = lengths.get(workloadId);
         if (known == null || Arrays.binarySearch(known, len) < 0) {

@@ -3,10 +3,12 @@ package io.privacygateway.topology.ingest;
 import io.privacygateway.mechanisms.budget.BudgetRule;
 import io.privacygateway.mechanisms.budget.BudgetUsage;
 import io.privacygateway.mechanisms.budget.PeriodKey;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
+import io.privacygateway.topology.state.BudgetKey;
 import io.privacygateway.topology.state.TypedStore;
 import io.privacygateway.topology.state.WindowAggregate;
 import io.privacygateway.topology.state.WindowKey;
@@ -16,7 +18,9 @@ import io.privacygateway.topology.validate.ReportView;
 import io.privacygateway.topology.validate.Verdict;
 import io.privacygateway.topology.workload.Registration;
 import io.privacygateway.topology.workload.WorkloadCatalog;
+import java.math.BigDecimal;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.utils.Utils;
@@ -47,8 +51,55 @@ public final class ReportAdmission {
     private String message;
     private long newWindowCloses = Long.MAX_VALUE;
 
-    /** A registration as this shard uses it, resolved once. */
-    private record Active(Registration registration, GatewayMetrics.WorkloadMeters meters, long firstWindowStart) {}
+    /**
+     * A registration as this shard uses it, resolved once, with the last window key and budget period it met
+     * (immutable values, reused by the reports of the same window and period instead of formed per report).
+     */
+    private static final class Active {
+        final Registration registration;
+        final GatewayMetrics.WorkloadMeters meters;
+        final long firstWindowStart;
+        private WindowKey windowKey;
+        private PeriodKey period;
+
+        Active(Registration registration, GatewayMetrics.WorkloadMeters meters, long firstWindowStart) {
+            this.registration = registration;
+            this.meters = meters;
+            this.firstWindowStart = firstWindowStart;
+        }
+
+        Registration registration() {
+            return registration;
+        }
+
+        GatewayMetrics.WorkloadMeters meters() {
+            return meters;
+        }
+
+        long firstWindowStart() {
+            return firstWindowStart;
+        }
+
+        /** The key of the window starting at {@code start}: equal to {@code new WindowKey(id, hash, start)}. */
+        WindowKey windowKey(ResolvedWorkload w, long start) {
+            WindowKey k = windowKey;
+            if (k == null || k.start() != start) {
+                k = new WindowKey(w.id(), w.contentHash(), start);
+                windowKey = k;
+            }
+            return k;
+        }
+
+        /** The budget period of event time {@code t >= 0}: equal to {@code w.periodOf(t)}. */
+        PeriodKey periodOf(ResolvedWorkload w, long t) {
+            PeriodKey p = period;
+            if (p == null || p.index() != Math.floorDiv(t, p.lengthMillis())) {
+                p = w.periodOf(t);
+                period = p;
+            }
+            return p;
+        }
+    }
 
     public ReportAdmission(GatewayConfig config, ReportMode mode, WorkloadCatalog catalog, GatewayMetrics metrics,
             DeviceBudgets budgets, TypedStore<WindowKey, WindowAggregate> aggregates) {
@@ -115,7 +166,7 @@ public final class ReportAdmission {
         if (!v.accepted()) {
             return refuse(v.reason(), v.message());
         }
-        WindowKey wk = new WindowKey(w.id(), w.contentHash(), start);
+        WindowKey wk = a.windowKey(w, start);
         WindowAggregate agg = aggregates.get(wk);
         // each shard may fill its share of what a window can hold exactly, so the merged window always releases
         long shardShare = w.maxReportsPerWindow() / partitions;
@@ -124,25 +175,36 @@ public final class ReportAdmission {
                     + " partition may add to it (" + w.spec().mechanism().wireName() + " sums at most "
                     + w.maxReportsPerWindow() + " reports per window exactly); nothing was charged");
         }
-        PeriodKey period = w.periodOf(report.eventTime());
-        BudgetUsage current = budgets.current(w.id(), period, report.deviceId());
-        BudgetRule.Admission admission = w.admit(current, budgets.others(w.id(), period, report.deviceId()),
-                report.eventTime(), report.sequence());
-        if (admission instanceof BudgetRule.Refused refused) {
-            return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
+        PeriodKey period = a.periodOf(w, report.eventTime());
+        BudgetKey budgetKey = new BudgetKey(w.id(), period, report.deviceId()); // read and written with one key
+        BudgetUsage current = budgets.current(budgetKey);
+        List<BudgetUsage> others = budgets.others(w.id(), period, report.deviceId());
+        BudgetUsage updated = null;
+        BigDecimal charged = null;
+        if (w instanceof LocalWorkload local) { // the same rule as admit, without a result object
+            updated = local.admitted(current, others, report.sequence());
+            charged = local.spec().epsilonPerReport().exact();
         }
-        BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
+        if (updated == null) { // central mode, or refused
+            BudgetRule.Admission admission = w.admit(current, others, report.eventTime(), report.sequence());
+            if (admission instanceof BudgetRule.Refused refused) {
+                return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
+            }
+            BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
+            updated = admitted.updated();
+            charged = admitted.charged();
+        }
         BudgetRule.Admitted group = null;
         String groupKey = null;
         if (w.group().isPresent()) {
             groupKey = w.group().get().budgetKey();
-            Map<String, java.math.BigDecimal> membersSpent = new HashMap<>();
+            Map<String, BigDecimal> membersSpent = new HashMap<>();
             for (String member : catalog.groupMembers(w.group().get().name())) {
                 membersSpent.put(member, budgets.current(member, period, report.deviceId()).spent());
             }
             membersSpent.put(w.id(), current.spent());
             BudgetRule.Admission g = w.admitGroup(budgets.current(groupKey, period, report.deviceId()),
-                    budgets.others(groupKey, period, report.deviceId()), membersSpent, admitted.charged());
+                    budgets.others(groupKey, period, report.deviceId()), membersSpent, charged);
             if (g instanceof BudgetRule.Refused refused) {
                 return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
             }
@@ -164,12 +226,12 @@ public final class ReportAdmission {
         } else {
             aggregates.markDirty(wk);
         }
-        budgets.record(w.id(), report.deviceId(), admitted.updated());
+        budgets.record(budgetKey, updated);
         if (group != null) {
             budgets.record(groupKey, report.deviceId(), group.updated());
         }
         try {
-            a.meters().accepted(admitted.charged().doubleValue());
+            a.meters().accepted(charged.doubleValue());
         } catch (RuntimeException e) {
             // metrics never decide about a report
         }

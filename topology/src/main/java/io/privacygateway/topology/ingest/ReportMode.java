@@ -1,6 +1,5 @@
 package io.privacygateway.topology.ingest;
 
-import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
@@ -72,8 +71,8 @@ public sealed interface ReportMode permits ReportMode.LocalReports, ReportMode.C
 
         @Override
         public boolean accumulate(ReportView r, ResolvedWorkload w, int index, long[] state) {
-            return ((LocalWorkload) w).protocol().accumulate(r.payload(),
-                    new ReportCoordinates(r.deviceId(), r.period(), r.sequence()), state);
+            return ((LocalWorkload) w).protocol().accumulate(r.payload(), r.deviceId(), r.period(), r.sequence(),
+                    state);
         }
 
         @Override

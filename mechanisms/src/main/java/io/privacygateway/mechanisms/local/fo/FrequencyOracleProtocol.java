@@ -105,6 +105,12 @@ public final class FrequencyOracleProtocol implements LocalProtocol {
     }
 
     @Override
+    public boolean accumulate(byte[] payload, String deviceId, long period, int sequence, long[] state) {
+        ReportCoordinates.check(deviceId, period, sequence);
+        return oracle.accumulate(payload, coins.base(deviceId, period, sequence), state);
+    }
+
+    @Override
     public LocalEstimate estimate(long[] state, long n) {
         double[] p = oracle.estimate(state, n);
         double[] mean = workload.answersOf(p);

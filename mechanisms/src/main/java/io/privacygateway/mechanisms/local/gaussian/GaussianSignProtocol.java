@@ -343,7 +343,21 @@ public final class GaussianSignProtocol implements LocalProtocol {
         if (!isWellFormed(payload)) {
             return false;
         }
-        long base = coins.base(coordinates);
+        return addLevels(payload, coins.base(coordinates), state);
+    }
+
+    @Override
+    public boolean accumulate(byte[] payload, String deviceId, long period, int sequence, long[] state) {
+        ReportCoordinates.check(deviceId, period, sequence);
+        checkState(state);
+        if (!isWellFormed(payload)) {
+            return false;
+        }
+        return addLevels(payload, coins.base(deviceId, period, sequence), state);
+    }
+
+    /** Adds a well-formed payload's levels, regenerated from the report's public base word. */
+    private boolean addLevels(byte[] payload, long base, long[] state) {
         SplitMix64 stream = STREAM.get();
         for (int j = 0; j < levelCount; j++) {
             if (radii[j] == 0) {

@@ -109,6 +109,17 @@ public final class MeanProtocol implements LocalProtocol {
 
     @Override
     public boolean accumulate(byte[] payload, ReportCoordinates coordinates, long[] state) {
+        return accumulate(payload, state);
+    }
+
+    @Override
+    public boolean accumulate(byte[] payload, String deviceId, long period, int sequence, long[] state) {
+        ReportCoordinates.check(deviceId, period, sequence);
+        return accumulate(payload, state);
+    }
+
+    /** The coordinates play no part here (no public coins). */
+    private boolean accumulate(byte[] payload, long[] state) {
         if (payload == null || payload.length != 2 || state.length != stateLength()) {
             return false;
         }

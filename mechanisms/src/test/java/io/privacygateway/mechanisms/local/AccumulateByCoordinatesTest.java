@@ -1,0 +1,87 @@
+package io.privacygateway.mechanisms.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.pipeline.LocalPipeline;
+import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gateway's accumulate with the coordinates given one by one (no {@link ReportCoordinates} formed) is the
+ * record form's exact twin, for every protocol class: the same states, the same refusals, the same argument checks.
+ */
+class AccumulateByCoordinatesTest {
+    private static WorkloadSpec histogram(String mechanism) {
+        List<String> labels = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            labels.add("v" + i);
+        }
+        Map<String, Object> t = WorkloadSpecParser.tree();
+        t.put("id", "h");
+        t.put("version", 1);
+        t.put("family", "histogram");
+        t.put("domain", Map.of("labels", labels));
+        t.put("mechanism", mechanism);
+        t.put("epsilonPerReport", 1.0);
+        t.put("budget", Map.of("epsilonPerPeriod", 4.0, "period", "1d"));
+        t.put("window", Map.of("size", "1m"));
+        return WorkloadSpecParser.parse(t);
+    }
+
+    private static WorkloadSpec mean(String mechanism) {
+        Map<String, Object> t = WorkloadSpecParser.tree();
+        t.put("id", "m");
+        t.put("version", 1);
+        t.put("family", "mean");
+        t.put("domain", Map.of("range", Map.of("lo", 0, "hi", 200)));
+        t.put("mechanism", mechanism);
+        t.put("epsilonPerReport", 1.0);
+        t.put("budget", Map.of("epsilonPerPeriod", 4.0, "period", "1d"));
+        t.put("window", Map.of("size", "1m"));
+        return WorkloadSpecParser.parse(t);
+    }
+
+    @Test
+    void sameStateAndRefusalsAsTheRecordForm() {
+        List<WorkloadSpec> specs = List.of(histogram("projection"), histogram("oue"),
+                histogram("grr"), histogram("olh"), mean("duchi"));
+        for (WorkloadSpec spec : specs) {
+            Workload w = Workload.of(spec);
+            LocalProtocol p = LocalPipeline.of(w).protocol();
+            long[] byRecord = new long[p.stateLength()];
+            long[] byFields = new long[p.stateLength()];
+            SeededRandomBits secret = new SeededRandomBits(3);
+            for (int i = 0; i < 300; i++) {
+                ReportCoordinates c = new ReportCoordinates("device-" + i, 20_000 + i % 3, i % 4);
+                byte[] payload = p.randomize(i % w.universeSize(), c, secret);
+                boolean a = p.accumulate(payload, c, byRecord);
+                boolean b = p.accumulate(payload, c.deviceId(), c.period(), c.sequence(), byFields);
+                assertThat(b).as(spec.mechanism().wireName()).isEqualTo(a).isTrue();
+                assertThat(byFields).as(spec.mechanism().wireName()).isEqualTo(byRecord);
+                byte[] truncated = java.util.Arrays.copyOf(payload, payload.length - 1);
+                assertThat(p.accumulate(truncated, c.deviceId(), c.period(), c.sequence(), byFields))
+                        .isEqualTo(p.accumulate(truncated, c, byRecord)).isFalse();
+                assertThat(byFields).isEqualTo(byRecord);
+            }
+            byte[] payload = p.randomize(0, new ReportCoordinates("d", 0, 0), secret);
+            long[] state = new long[p.stateLength()];
+            assertThatThrownBy(() -> p.accumulate(payload, " ", 0, 0, state))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("deviceId");
+            assertThatThrownBy(() -> p.accumulate(payload, null, 0, 0, state))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("deviceId");
+            assertThatThrownBy(() -> p.accumulate(payload, "d", -1, 0, state))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("period");
+            assertThatThrownBy(() -> p.accumulate(payload, "d", 0, -1, state))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sequence");
+            assertThat(state).containsOnly(0L);
+        }
+    }
+}
