@@ -156,7 +156,9 @@ public final class AccuracyBenchmark {
         Map<String, Candidate> columns = new LinkedHashMap<>();
         for (Prediction p : plan.predictions()) {
             Candidate c = p.candidate();
-            if (p.applicable() && PEERS.contains(c.id())) {
+            // the peers, and the workload-factorization mechanism where it applies (a column of its own, not a peer:
+            // the targets compare it with the best of the mechanisms that existed before it)
+            if (p.applicable() && (PEERS.contains(c.id()) || c.id() == MechanismId.FACTORIZATION)) {
                 columns.put(c.id().wireName(), c);
             }
         }
