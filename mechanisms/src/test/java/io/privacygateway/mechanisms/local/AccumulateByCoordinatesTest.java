@@ -82,6 +82,51 @@ class AccumulateByCoordinatesTest {
             assertThatThrownBy(() -> p.accumulate(payload, "d", 0, -1, state))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("sequence");
             assertThat(state).containsOnly(0L);
+            // a state of the wrong length: whatever the record form does (refuse or throw), the fields form does
+            long[] wrongLength = new long[p.stateLength() + 1];
+            assertThat(outcome(() -> p.accumulate(payload, "d", 0, 0, wrongLength)))
+                    .as(spec.mechanism().wireName())
+                    .isEqualTo(outcome(() -> p.accumulate(payload, new ReportCoordinates("d", 0, 0), wrongLength)));
+            assertThat(wrongLength).containsOnly(0L);
         }
+    }
+
+    private static String outcome(java.util.function.BooleanSupplier call) {
+        try {
+            return "returned " + call.getAsBoolean();
+        } catch (RuntimeException e) {
+            return "threw " + e.getClass().getSimpleName();
+        }
+    }
+
+    /**
+     * The interface's default (for protocols that derive no public coins) passes the coordinates to the record form
+     * unchanged and returns its answer, true or false.
+     */
+    @Test
+    void theDefaultFormsTheCoordinatesAndReturnsTheRecordFormsAnswer() {
+        LocalProtocol real = LocalPipeline.of(Workload.of(histogram("oue"))).protocol();
+        List<ReportCoordinates> seen = new ArrayList<>();
+        LocalProtocol delegating = (LocalProtocol) java.lang.reflect.Proxy.newProxyInstance(
+                LocalProtocol.class.getClassLoader(), new Class<?>[] {LocalProtocol.class}, (proxy, method, args) -> {
+                    if (method.isDefault()) {
+                        return java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args);
+                    }
+                    if (method.getName().equals("accumulate") && args[1] instanceof ReportCoordinates c) {
+                        seen.add(c);
+                    }
+                    return method.invoke(real, args);
+                });
+        SeededRandomBits secret = new SeededRandomBits(5);
+        ReportCoordinates c = new ReportCoordinates("device-7", 20_001, 2);
+        byte[] payload = real.randomize(3, c, secret);
+        long[] byDefault = new long[real.stateLength()];
+        long[] byRecord = new long[real.stateLength()];
+        assertThat(delegating.accumulate(payload, "device-7", 20_001, 2, byDefault)).isTrue();
+        assertThat(real.accumulate(payload, c, byRecord)).isTrue();
+        assertThat(byDefault).isEqualTo(byRecord);
+        assertThat(seen).containsExactly(c);
+        assertThat(delegating.accumulate(new byte[0], "device-7", 20_001, 2, byDefault)).isFalse();
+        assertThat(byDefault).isEqualTo(byRecord);
     }
 }

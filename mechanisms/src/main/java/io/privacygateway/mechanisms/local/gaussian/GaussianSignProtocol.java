@@ -343,7 +343,8 @@ public final class GaussianSignProtocol implements LocalProtocol {
         if (!isWellFormed(payload)) {
             return false;
         }
-        return addLevels(payload, coins.base(coordinates), state);
+        addLevels(payload, coins.base(coordinates), state);
+        return true;
     }
 
     @Override
@@ -353,11 +354,12 @@ public final class GaussianSignProtocol implements LocalProtocol {
         if (!isWellFormed(payload)) {
             return false;
         }
-        return addLevels(payload, coins.base(deviceId, period, sequence), state);
+        addLevels(payload, coins.base(deviceId, period, sequence), state);
+        return true;
     }
 
     /** Adds a well-formed payload's levels, regenerated from the report's public base word. */
-    private boolean addLevels(byte[] payload, long base, long[] state) {
+    private void addLevels(byte[] payload, long base, long[] state) {
         SplitMix64 stream = STREAM.get();
         for (int j = 0; j < levelCount; j++) {
             if (radii[j] == 0) {
@@ -367,7 +369,6 @@ public final class GaussianSignProtocol implements LocalProtocol {
             boolean minus = ((payload[j >>> 3] >>> (j & 7)) & 1) == 0;
             PublicGaussian.addFixed(stream, dim, minus, state, j * dim);
         }
-        return true;
     }
 
     @Override
