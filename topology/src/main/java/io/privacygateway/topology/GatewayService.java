@@ -249,9 +249,11 @@ public final class GatewayService implements AutoCloseable {
      * device's id, so a changed count would send devices to partitions that do not know their budgets.
      *
      * @return the broker time of this deployment's first start (recorded with the counts): windows before it are
-     *     never answered by this deployment, so a fresh deployment does not answer a workload's whole past
+     *     never answered by this deployment, so a fresh deployment does not answer a workload's whole past.
+     *     {@link #start} calls it; a benchmark that fills the report topics before the first start calls it first,
+     *     so the reports it produces are in windows this deployment answers
      */
-    static long guardPartitionCounts(GatewaySettings s) throws Exception {
+    public static long guardPartitionCounts(GatewaySettings s) throws Exception {
         GatewayConfig g = s.gateway();
         String topic = deploymentTopic(s);
         String now = "local=" + g.localPartitions() + ",central=" + g.centralPartitions();
