@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.testing.TestWorkloads;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
-import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,33 +20,11 @@ import org.junit.jupiter.api.Test;
  */
 class AccumulateByCoordinatesTest {
     private static WorkloadSpec histogram(String mechanism) {
-        List<String> labels = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
-            labels.add("v" + i);
-        }
-        Map<String, Object> t = WorkloadSpecParser.tree();
-        t.put("id", "h");
-        t.put("version", 1);
-        t.put("family", "histogram");
-        t.put("domain", Map.of("labels", labels));
-        t.put("mechanism", mechanism);
-        t.put("epsilonPerReport", 1.0);
-        t.put("budget", Map.of("epsilonPerPeriod", 4.0, "period", "1d"));
-        t.put("window", Map.of("size", "1m"));
-        return WorkloadSpecParser.parse(t);
+        return TestWorkloads.local("histogram", TestWorkloads.labels(16), mechanism);
     }
 
     private static WorkloadSpec mean(String mechanism) {
-        Map<String, Object> t = WorkloadSpecParser.tree();
-        t.put("id", "m");
-        t.put("version", 1);
-        t.put("family", "mean");
-        t.put("domain", Map.of("range", Map.of("lo", 0, "hi", 200)));
-        t.put("mechanism", mechanism);
-        t.put("epsilonPerReport", 1.0);
-        t.put("budget", Map.of("epsilonPerPeriod", 4.0, "period", "1d"));
-        t.put("window", Map.of("size", "1m"));
-        return WorkloadSpecParser.parse(t);
+        return TestWorkloads.local("mean", Map.of("range", Map.of("lo", 0, "hi", 200)), mechanism);
     }
 
     @Test

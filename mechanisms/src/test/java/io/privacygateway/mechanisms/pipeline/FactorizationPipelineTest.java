@@ -14,12 +14,11 @@ import io.privacygateway.mechanisms.planner.LocalPlanner;
 import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.testing.TestWorkloads;
 import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
-import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -31,26 +30,11 @@ import org.junit.jupiter.api.Test;
  */
 class FactorizationPipelineTest {
     static WorkloadSpec spec(String family, Map<String, Object> domain, String mechanism) {
-        Map<String, Object> t = WorkloadSpecParser.tree();
-        t.put("id", "f");
-        t.put("version", 1);
-        t.put("family", family);
-        t.put("domain", domain);
-        t.put("epsilonPerReport", 1.0);
-        t.put("budget", Map.of("epsilonPerPeriod", 1.0, "period", "1d"));
-        t.put("window", Map.of("size", "1m"));
-        if (mechanism != null) {
-            t.put("mechanism", mechanism);
-        }
-        return WorkloadSpecParser.parse(t);
+        return TestWorkloads.local(family, domain, mechanism);
     }
 
     static Map<String, Object> buckets(int k) {
-        List<Double> edges = new ArrayList<>();
-        for (int i = 0; i <= k; i++) {
-            edges.add((double) i);
-        }
-        return Map.of("buckets", edges);
+        return TestWorkloads.buckets(k);
     }
 
     static List<MechanismId> offered(WorkloadSpec s) {
