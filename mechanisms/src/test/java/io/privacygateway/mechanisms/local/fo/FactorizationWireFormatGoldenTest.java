@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.local.factorization.FactorizationMechanism;
 import io.privacygateway.mechanisms.param.Epsilon;
-import io.privacygateway.mechanisms.random.SecretDraws;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,19 +21,6 @@ import org.junit.jupiter.api.Test;
  */
 class FactorizationWireFormatGoldenTest {
     static final Path DOC = Path.of("..", "docs", "wire-format.md");
-
-    /** Answers every uniformInt with {@code u}. */
-    record Scripted(int u) implements SecretDraws {
-        @Override
-        public boolean bernoulli(long numerator, int gridBits) {
-            throw new AssertionError("factorization draws no Bernoulli");
-        }
-
-        @Override
-        public int uniformInt(int n) {
-            return u;
-        }
-    }
 
     /** SHA-256 of the weights {@code w[o][x]}, o-major, each as 8 bytes big-endian. */
     static String fingerprint(FactorizationMechanism m) throws NoSuchAlgorithmException {
@@ -69,8 +55,8 @@ class FactorizationWireFormatGoldenTest {
         FactorizationOracle o = new FactorizationOracle(FactorizationOracleTest.cdf(4), Epsilon.of(1));
         for (int u : new int[] {0, 1 << 27, 1 << 29, (1 << 30) - 1}) {
             for (int x : new int[] {0, 3}) {
-                out.add("| " + x + " | " + u + " | `" + HexFormat.of().formatHex(o.randomize(x, 0, new Scripted(u)))
-                        + "` |");
+                byte[] payload = o.randomize(x, 0, new FactorizationOracleTest.Scripted(u));
+                out.add("| " + x + " | " + u + " | `" + HexFormat.of().formatHex(payload) + "` |");
             }
         }
         return out;
