@@ -151,13 +151,7 @@ final class BoundedBinaryDecoder extends Decoder {
 
     /** Reads a length prefix and checks it against the remaining bytes. */
     private int readLength(String what) throws IOException {
-        int at = pos;
-        long length = readLong();
-        if (length < 0) {
-            throw new MalformedAvroException(what + " length is negative (" + length + ") at offset " + at);
-        }
-        require(length, what + " of declared length " + length);
-        return (int) length;
+        return (int) readDeclaredSize(what, "", "length"); // at most the remaining bytes, so it fits an int
     }
 
     @Override
@@ -307,12 +301,21 @@ final class BoundedBinaryDecoder extends Decoder {
 
     /** A block's byte size, read; guarantees it is {@code >= 0} and that that many bytes remain (not consumed). */
     private long readBlockSize(String what) throws IOException {
-        int sizeAt = pos;
+        return readDeclaredSize(what, " block", "size");
+    }
+
+    /**
+     * A declared byte count (a string's or bytes' length, a block's size), read; guarantees it is {@code >= 0} and
+     * that that many bytes remain (not consumed). Messages: "{what}{part} {unit} is negative (…) at offset …" and
+     * "{what}{part} of declared {unit} …".
+     */
+    private long readDeclaredSize(String what, String part, String unit) throws IOException {
+        int at = pos;
         long size = readLong();
         if (size < 0) {
-            throw new MalformedAvroException(what + " block size is negative (" + size + ") at offset " + sizeAt);
+            throw new MalformedAvroException(what + part + " " + unit + " is negative (" + size + ") at offset " + at);
         }
-        require(size, what + " block of declared size " + size);
+        require(size, what + part + " of declared " + unit + " " + size);
         return size;
     }
 
