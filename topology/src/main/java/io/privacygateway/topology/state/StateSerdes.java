@@ -25,7 +25,7 @@ public final class StateSerdes {
     public static final Serde<HorizonKey> HORIZON_KEY = of(k -> k.asString().getBytes(StandardCharsets.UTF_8),
             b -> HorizonKey.parse(new String(b, StandardCharsets.UTF_8)));
 
-    public static final Serde<BudgetKey> BUDGET_KEY = of(k -> k.asString().getBytes(StandardCharsets.UTF_8),
+    public static final Serde<BudgetKey> BUDGET_KEY = of(BudgetKey::toBytes,
             b -> BudgetKey.parse(new String(b, StandardCharsets.UTF_8)));
 
     public static final Serde<BudgetUsage> BUDGET_USAGE = of(BudgetUsageCodec::encode, BudgetUsageCodec::decode);

@@ -183,10 +183,11 @@ public final class WriteBehindStore<K, V> implements StateStore, CachedStateStor
     public int range(K from, K to, int limit, BiConsumer<K, V> visitor) {
         flushCache();
         int n = 0;
-        try (KeyValueIterator<Bytes, byte[]> it = inner.range(rawKey(from), rawKey(to))) {
+        Bytes end = rawKey(to);
+        try (KeyValueIterator<Bytes, byte[]> it = inner.range(rawKey(from), end)) {
             while (it.hasNext() && n < limit) {
                 KeyValue<Bytes, byte[]> kv = it.next();
-                if (kv.key.compareTo(rawKey(to)) >= 0) {
+                if (kv.key.compareTo(end) >= 0) {
                     break; // range() includes the upper bound; this scan does not
                 }
                 visitor.accept(keySerde.deserializer().deserialize(name(), kv.key.get()),
