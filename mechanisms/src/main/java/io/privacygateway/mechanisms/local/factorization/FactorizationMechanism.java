@@ -47,9 +47,8 @@ public final class FactorizationMechanism {
      */
     public FactorizationMechanism(double[][] workload, Epsilon epsilon, int outputs, int iterations, int gridBits,
             long seed) {
-        this(new StrategyOptimizer(workload, epsilon.value(), outputs,
-                StrategyOptimizer.defaultK(epsilon.value(), outputs)), workload[0].length, epsilon, outputs, iterations,
-                gridBits, seed);
+        this(StrategyOptimizer.withSearchedKFor(workload, epsilon.value(), outputs, seed), workload[0].length, epsilon,
+                outputs, iterations, gridBits, seed);
     }
 
     /**
@@ -60,9 +59,8 @@ public final class FactorizationMechanism {
      */
     public static FactorizationMechanism fromGram(double[][] gram, Epsilon epsilon, int outputs, int iterations,
             int gridBits, long seed) {
-        return new FactorizationMechanism(StrategyOptimizer.ofGram(gram, epsilon.value(), outputs,
-                StrategyOptimizer.defaultK(epsilon.value(), outputs)), gram.length, epsilon, outputs, iterations,
-                gridBits, seed);
+        return new FactorizationMechanism(StrategyOptimizer.withSearchedK(gram, epsilon.value(), outputs, seed),
+                gram.length, epsilon, outputs, iterations, gridBits, seed);
     }
 
     private FactorizationMechanism(StrategyOptimizer opt, int values, Epsilon epsilon, int outputs, int iterations,

@@ -82,6 +82,56 @@ public final class StrategyOptimizer {
         return outputs / (StrictMath.exp(epsilon) + 1);
     }
 
+    /** The multiples of {@link #defaultK} that {@link #withSearchedK} tries, in this order. */
+    static final double[] K_MULTIPLIERS = {1, 1.5, 2, 3, 4};
+    /** Optimiser steps of each trial run of {@link #withSearchedK}. */
+    static final int K_SEARCH_ITERATIONS = 40;
+
+    /**
+     * The optimiser for {@code WᵀW} with K chosen for this workload and ε ({@code docs/wire-format.md} §8.1): for
+     * {@code m} = 1, 1.5, 2, 3, 4 in turn, a trial run of {@value #K_SEARCH_ITERATIONS} steps from {@code seed} at
+     * {@code K = m·defaultK} (skipped once {@code K >= p}); the search stops at the first {@code m} whose trial
+     * loss is not lower than the best so far, and keeps the K of the lowest trial loss. A deterministic function
+     * of (WᵀW, ε, p, seed), so device and gateway agree.
+     *
+     * <p>Why: {@link #defaultK} is subset selection's proportion, optimal for histograms. Structured workloads
+     * at larger ε do better with more high-probability outputs per value: at ε = 4 the prefix workload over 128
+     * buckets has per-user variance 101 at {@code 3·defaultK} against 124 at {@code defaultK}, all ranges over 32
+     * buckets 301 against 391; at ε ≤ 1 the default stays best and the search stops after two trials. Trial
+     * runs rank the multipliers as full runs do on every workload measured (docs/local-accuracy.md).
+     *
+     * @param gram {@code WᵀW}, n × n (used as is, not copied)
+     */
+    public static StrategyOptimizer withSearchedK(double[][] gram, double epsilon, int outputs, long seed) {
+        double base = defaultK(epsilon, outputs);
+        StrategyOptimizer best = ofGram(gram, epsilon, outputs, base);
+        double bestLoss = best.loss(best.optimise(K_SEARCH_ITERATIONS, seed), null);
+        for (int i = 1; i < K_MULTIPLIERS.length; i++) {
+            double k = K_MULTIPLIERS[i] * base;
+            if (!(k < outputs)) {
+                break;
+            }
+            StrategyOptimizer trial = ofGram(gram, epsilon, outputs, k);
+            double loss = trial.loss(trial.optimise(K_SEARCH_ITERATIONS, seed), null);
+            if (!(loss < bestLoss)) {
+                break;
+            }
+            best = trial;
+            bestLoss = loss;
+        }
+        return best;
+    }
+
+    /** {@link #withSearchedK} for the workload {@code W} itself (its Gram matrix summed over the queries in order). */
+    public static StrategyOptimizer withSearchedKFor(double[][] workload, double epsilon, int outputs, long seed) {
+        return withSearchedK(gramOf(workload), epsilon, outputs, seed);
+    }
+
+    /** The K this optimiser was built with. */
+    public double k() {
+        return k;
+    }
+
     /** Q of a parameter matrix s. */
     public double[][] strategy(double[][] s) {
         double z = p + (e - 1) * k;

@@ -19,7 +19,8 @@ import java.util.concurrent.CompletableFuture;
  * optimisation, rounding and sampling are {@link FactorizationMechanism}'s).
  *
  * <p><b>Strategy.</b> A deterministic function of the workload's answer matrix {@code W} (rows: queries, columns:
- * the {@code k} universe values, {@code W[q][x] = Q(x)_q}) and ε: {@code p = 4k} outputs, {@value #ITERATIONS}
+ * the {@code k} universe values, {@code W[q][x] = Q(x)_q}) and ε: {@code p = 4k} outputs, the K chosen by
+ * {@link io.privacygateway.mechanisms.local.factorization.StrategyOptimizer#withSearchedK}, {@value #ITERATIONS}
  * optimiser steps from seed {@value #SEED}, integer weights on the {@code 2^}{@value #GRID_BITS} grid. The
  * optimiser reads W only through {@code WᵀW}, computed here from the answer vectors in query order, and uses
  * {@code StrictMath}, so a device and the gateway running this code derive identical weights.

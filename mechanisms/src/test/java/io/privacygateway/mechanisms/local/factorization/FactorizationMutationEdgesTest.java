@@ -673,8 +673,29 @@ class FactorizationMutationEdgesTest {
 
     record Expected(long[][] w, double lambda) {}
 
+    /** The K search of docs/wire-format.md §8.1, written out independently: trial losses at 1, 1.5, 2, 3, 4 × p/(e^ε+1). */
+    static double referenceK(double[][] workload, double eps, int p, long seed) {
+        double base = p / (StrictMath.exp(eps) + 1);
+        double bestK = base;
+        double bestLoss = Double.POSITIVE_INFINITY;
+        for (double m : new double[] {1, 1.5, 2, 3, 4}) {
+            double k = m * base;
+            if (k >= p) {
+                break;
+            }
+            StrategyOptimizer o = new StrategyOptimizer(workload, eps, p, k);
+            double loss = o.loss(o.optimise(40, seed), null);
+            if (loss >= bestLoss) {
+                break;
+            }
+            bestK = k;
+            bestLoss = loss;
+        }
+        return bestK;
+    }
+
     static Expected expected(double[][] workload, Epsilon e, int p, int iterations, int bits, long seed) {
-        StrategyOptimizer opt = new StrategyOptimizer(workload, e.value(), p, StrategyOptimizer.defaultK(e.value(), p));
+        StrategyOptimizer opt = new StrategyOptimizer(workload, e.value(), p, referenceK(workload, e.value(), p, seed));
         double[][] q = opt.strategy(opt.optimise(iterations, seed));
         BigDecimal bound = Grid.expLower(e);
         double lambda = 0;
