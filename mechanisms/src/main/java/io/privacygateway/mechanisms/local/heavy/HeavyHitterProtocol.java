@@ -1,0 +1,659 @@
+package io.privacygateway.mechanisms.local.heavy;
+
+import io.privacygateway.mechanisms.coins.PublicCoins;
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.coins.SipHash24;
+import io.privacygateway.mechanisms.coins.SplitMix64;
+import io.privacygateway.mechanisms.local.ReportAccumulator;
+import io.privacygateway.mechanisms.local.fo.Grid;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.random.DyadicProbability;
+import io.privacygateway.mechanisms.random.ExactSampler;
+import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecretDraws;
+import io.privacygateway.mechanisms.workload.InvalidValueException;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * Open-domain heavy hitters under local DP: a prefix tree over the item's bytes with a Hadamard-response count
+ * sketch per level (the TreeHist / count-mean-sketch family: Bassily, Nissim, Stemmer and Thakurta, "Practical
+ * locally private heavy hitters", NeurIPS 2017; Apple's differential-privacy team, "Learning with privacy at
+ * scale", 2017). See {@code docs/heavy-hitters.md}.
+ *
+ * <p><b>Item.</b> A string of 1 to {@code L} UTF-8 bytes without a {@code 0x00} byte, zero-padded to
+ * {@code G·b} bytes ({@code L} rounded up to a multiple of {@code b}). Level {@code g ∈ [0, G)} sees the prefix
+ * of bytes {@code [0, (g+1)·b)}.
+ *
+ * <p><b>Public coins.</b> Stream {@link PublicCoins.Stream#HEAVY_HITTER} of the report's base word gives, by
+ * exact uniform draws in this order, the level {@code g ∈ [G]}, the row {@code r ∈ [R]} and the Hadamard index
+ * {@code j ∈ [W]}. The bucket of a prefix is {@code c = h_{g,r}(prefix) = SipHash-2-4(k₂, int32_le(g) ‖
+ * int32_le(r) ‖ prefix) mod W}, with {@code k₂} the bytes {@code [16, 32)} of the workload's content hash (the
+ * report base uses bytes {@code [0, 16)}).
+ *
+ * <p><b>Device.</b> One secret draw {@code keep = bernoulli(π)}; the payload is one byte, {@code 0} or {@code 1}:
+ * the bit {@code popcount(j & c) mod 2} (the sign {@code H(j, c) = (−1)^bit}), flipped when {@code keep} is
+ * false. {@code π = N/2^53} with {@code N} the largest grid numerator with {@code N <= L_ε (2^53 − N)},
+ * {@code L_ε <= e^ε} certified (exactly {@link io.privacygateway.mechanisms.local.fo.HadamardResponse}'s
+ * {@code π}).
+ *
+ * <p><b>Guarantee.</b> ε-LDP for every value of the public coins: with {@code (g, r, j)} fixed, the payload
+ * is one bit that equals a function of the item with probability {@code π} and its complement with
+ * {@code 1 − π}, so every payload has probability {@code π} or {@code 1 − π} under every item, and
+ * {@code π/(1 − π) <= L_ε <= e^ε} (checked exactly at construction). The device's work (one SipHash of
+ * {@code 8 + (g+1)·b} bytes, one draw) does not depend on the item.
+ *
+ * <p><b>Server.</b> The state holds {@code s[g][r][j]} (the sum of the reports' signs {@code ±1}) and the
+ * report count {@code n[g][r]} of each level and row, {@code G·R·(W + 1)} longs; each report changes two of
+ * them by one, so a window of up to {@link #maxReportsPerWindow()} = 2^62 reports cannot overflow (every
+ * intermediate of the estimate's integer Walsh–Hadamard transform is bounded by the window's report count).
+ *
+ * <p><b>Estimate.</b> {@code t = WHT(s[g][r])} (exact, integers): {@code t[c]/(2π − 1)} is an unbiased count of
+ * the row's reports whose bucket is {@code c}. A prefix {@code p} of level {@code g} scores
+ * {@code S_g(p) = W/(W−1) Σ_r (t_{g,r}[h_{g,r}(p)]/(2π−1) − n[g][r]/W)} (the count-mean-sketch correction for
+ * the expected collisions), and its share is {@code S_g(p)/N_g}, {@code N_g = Σ_r n[g][r]}. An item that ends
+ * at level {@code g_x = ⌈|x|/b⌉ − 1} has the same share at every level {@code g >= g_x} (its padded prefix
+ * there is the whole item), so its estimate pools those levels: {@code Σ_{g>=g_x} S_g / Σ_{g>=g_x} N_g}.
+ *
+ * <p><b>Decode.</b> Level 0 scores every valid first segment ({@code 256^b} at most); each level keeps at most
+ * {@code T} prefixes whose share is above the level's threshold {@code z_g · σ_g(0)}, where {@code σ_g(0)} is
+ * the standard error of a zero share and {@code z_g} the normal quantile of {@code 0.05/M_g}, {@code M_g} the
+ * number of prefixes scored at that level (a Bonferroni bound: at most 0.05 false prefixes per level in
+ * expectation); the next level extends them by every valid segment. A final candidate is reported when its
+ * pooled estimate clears the pooled threshold.
+ */
+public final class HeavyHitterProtocol implements ReportAccumulator {
+    /** The largest window whose aggregate is exact. */
+    public static final long MAX_REPORTS = 1L << 62;
+    /** The expected number of false prefixes allowed per level (Bonferroni). */
+    static final double FALSE_PREFIXES_PER_LEVEL = 0.05;
+    /** The margin, in standard deviations, added to the estimated collision mass {@code Σ f²}. */
+    static final double COLLISION_MASS_MARGIN = 3;
+
+    private final HeavyHitterParameters params;
+    private final PublicCoins coins;
+    private final SipHash24 bucketHash;
+    private final int levels;
+    private final int rows;
+    private final int width;
+    private final int b;
+    private final int paddedBytes;
+    private final long keepNumerator;
+    private final DyadicProbability keep;
+    private final double pi;
+
+    /**
+     * @param params the validated parameters
+     * @param contentHashHex the workload's SHA-256 content hash, lower-case hex (keys the public coins and the
+     *     bucket hash)
+     */
+    public HeavyHitterProtocol(HeavyHitterParameters params, String contentHashHex) {
+        if (params == null) {
+            throw new IllegalArgumentException("params is required");
+        }
+        if (contentHashHex == null) {
+            throw new IllegalArgumentException("contentHashHex is required");
+        }
+        this.params = params;
+        this.coins = new PublicCoins(contentHashHex);
+        byte[] h = HexFormat.of().parseHex(contentHashHex);
+        this.bucketHash = SipHash24.ofKeyBytes(Arrays.copyOfRange(h, 16, 32));
+        this.levels = params.levels();
+        this.rows = params.rows();
+        this.width = params.width();
+        this.b = params.segmentBytes();
+        this.paddedBytes = levels * b;
+        BigDecimal l = Grid.expLower(params.epsilon());
+        long nk = Grid.largestWithRatio(l, BigDecimal.ONE);
+        BigDecimal in = BigDecimal.valueOf(nk);
+        BigDecimal out = BigDecimal.valueOf(Grid.ONE - nk);
+        if (in.compareTo(l.multiply(out)) > 0 || out.compareTo(l.multiply(in)) > 0 || nk <= Grid.ONE / 2) {
+            throw new IllegalArgumentException("epsilon=" + params.epsilon().value()
+                    + " cannot be realised on the 2^-53 probability grid for the heavy-hitter sketch");
+        }
+        this.keepNumerator = nk;
+        this.keep = new DyadicProbability(nk);
+        this.pi = keep.value();
+    }
+
+    /** The parameters. */
+    public HeavyHitterParameters parameters() {
+        return params;
+    }
+
+    /** The exact probability {@code π} that the reported bit is the true one. */
+    public DyadicProbability keepProbability() {
+        return keep;
+    }
+
+    @Override
+    public MechanismId id() {
+        return MechanismId.PREFIX_TREE_SKETCH;
+    }
+
+    @Override
+    public Epsilon epsilon() {
+        return params.epsilon();
+    }
+
+    /** One byte, {@code 0} or {@code 1}. */
+    @Override
+    public int payloadBytes() {
+        return 1;
+    }
+
+    /** {@code G·R·(W + 1)}. */
+    @Override
+    public int stateLength() {
+        return params.stateLength();
+    }
+
+    /** {@value #MAX_REPORTS} (2^62). */
+    @Override
+    public long maxReportsPerWindow() {
+        return MAX_REPORTS;
+    }
+
+    // ------------------------------------------------------------------ items and public coins
+
+    /**
+     * The item's UTF-8 bytes zero-padded to {@code G·b} bytes.
+     *
+     * @throws InvalidValueException if the item is null, empty, not encodable as UTF-8 (an unpaired
+     *     surrogate), longer than {@code L} bytes or contains the character U+0000; the message never repeats
+     *     the item
+     */
+    public byte[] paddedItem(String item) throws InvalidValueException {
+        if (item == null || item.isEmpty()) {
+            throw new InvalidValueException("heavy-hitter item must be a non-empty string");
+        }
+        ByteBuffer enc;
+        try {
+            enc = StandardCharsets.UTF_8.newEncoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).encode(CharBuffer.wrap(item));
+        } catch (CharacterCodingException e) {
+            throw new InvalidValueException("heavy-hitter item is not valid Unicode (unpaired surrogate)");
+        }
+        int len = enc.remaining();
+        if (len > params.maxBytes()) {
+            throw new InvalidValueException("heavy-hitter item has " + len + " UTF-8 bytes, more than the maximum "
+                    + params.maxBytes());
+        }
+        byte[] out = new byte[paddedBytes];
+        enc.get(out, 0, len);
+        for (int i = 0; i < len; i++) {
+            if (out[i] == 0) {
+                throw new InvalidValueException("heavy-hitter item contains the character U+0000");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A report's public coins.
+     *
+     * @param level {@code g ∈ [0, G)}
+     * @param row {@code r ∈ [0, R)}
+     * @param index the Hadamard index {@code j ∈ [0, W)}
+     */
+    public record Coins(int level, int row, int index) {}
+
+    /** The public coins of a report. */
+    public Coins coins(ReportCoordinates coordinates) {
+        return coinsOf(coins.base(coordinates));
+    }
+
+    private Coins coinsOf(long base) {
+        SplitMix64 s = PublicCoins.stream(base, PublicCoins.Stream.HEAVY_HITTER);
+        int g = ExactSampler.uniformInt(s, levels);
+        int r = ExactSampler.uniformInt(s, rows);
+        int j = ExactSampler.uniformInt(s, width);
+        return new Coins(g, r, j);
+    }
+
+    /** {@code h_{g,r}}: the bucket of the first {@code (g+1)·b} bytes of {@code padded}. */
+    public int bucket(int level, int row, byte[] padded) {
+        SipHash24.State st = header(level, row);
+        int len = (level + 1) * b;
+        for (int i = 0; i < len; i++) {
+            st.update(padded[i]);
+        }
+        return (int) (st.finish() & (width - 1));
+    }
+
+    private SipHash24.State header(int level, int row) {
+        return bucketHash.start().updateInt(level).updateInt(row);
+    }
+
+    static int parity(int j, int c) {
+        return Integer.bitCount(j & c) & 1;
+    }
+
+    // ------------------------------------------------------------------ device
+
+    /** Device side with the production sampler over {@code secret}. */
+    public byte[] randomize(String item, ReportCoordinates coordinates, RandomBits secret)
+            throws InvalidValueException {
+        if (secret == null) {
+            throw new IllegalArgumentException("secret is required");
+        }
+        return randomize(item, coordinates, ExactSampler.draws(secret));
+    }
+
+    /**
+     * Device side: one secret Bernoulli draw, whatever the item; the public work (the coins, one SipHash of
+     * {@code 8 + (g+1)·b} bytes) depends only on the coordinates.
+     *
+     * @throws InvalidValueException for an item outside the domain ({@link #paddedItem})
+     */
+    public byte[] randomize(String item, ReportCoordinates coordinates, SecretDraws draws)
+            throws InvalidValueException {
+        byte[] padded = paddedItem(item);
+        if (coordinates == null || draws == null) {
+            throw new IllegalArgumentException("coordinates and draws are required");
+        }
+        Coins k = coins(coordinates);
+        int bit = parity(k.index(), bucket(k.level(), k.row(), padded));
+        boolean kept = draws.bernoulli(keep);
+        return new byte[] {(byte) (kept ? bit : bit ^ 1)};
+    }
+
+    // ------------------------------------------------------------------ server: accumulate
+
+    private int countIndex(int g, int r) {
+        return levels * rows * width + g * rows + r;
+    }
+
+    private int cellIndex(int g, int r, int j) {
+        return (g * rows + r) * width + j;
+    }
+
+    @Override
+    public boolean accumulate(byte[] payload, ReportCoordinates coordinates, long[] state) {
+        checkState(state);
+        if (coordinates == null) {
+            throw new IllegalArgumentException("coordinates are required");
+        }
+        return add(payload, coins.base(coordinates), state);
+    }
+
+    @Override
+    public boolean accumulate(byte[] payload, String deviceId, long period, int sequence, long[] state) {
+        checkState(state);
+        ReportCoordinates.check(deviceId, period, sequence);
+        return add(payload, coins.base(deviceId, period, sequence), state);
+    }
+
+    private boolean add(byte[] payload, long base, long[] state) {
+        if (payload == null || payload.length != 1 || (payload[0] & ~1) != 0) {
+            return false;
+        }
+        Coins k = coinsOf(base);
+        state[cellIndex(k.level(), k.row(), k.index())] += payload[0] == 0 ? 1 : -1;
+        state[countIndex(k.level(), k.row())]++;
+        return true;
+    }
+
+    private void checkState(long[] state) {
+        if (state == null || state.length != stateLength()) {
+            throw new IllegalArgumentException("state must have length " + stateLength() + ", got "
+                    + (state == null ? "null" : state.length));
+        }
+    }
+
+    // ------------------------------------------------------------------ server: estimate
+
+    /** The per-window quantities of the estimate, one instance per call. */
+    private final class Window {
+        final long n;
+        final double a = 2 * pi - 1;
+        final double kappa = width / (width - 1.0);
+        final long[][] t = new long[levels * rows][];
+        final long[] levelReports = new long[levels];
+        final double[] collisionMass = new double[levels]; // upper estimate of Σ f² per level
+
+        Window(long[] state, long n, long[] counts) {
+            this.n = n;
+            this.rowCounts = counts;
+            long total = 0;
+            for (int g = 0; g < levels; g++) {
+                for (int r = 0; r < rows; r++) {
+                    long count = state[countIndex(g, r)];
+                    if (count < 0) {
+                        throw new IllegalArgumentException("state: a report count is negative");
+                    }
+                    long[] row = Arrays.copyOfRange(state, cellIndex(g, r, 0), cellIndex(g, r, 0) + width);
+                    long abs = 0;
+                    long sum = 0;
+                    for (long v : row) {
+                        if (v < -count || v > count) {
+                            throw new IllegalArgumentException("state: a sign sum exceeds its row's report count");
+                        }
+                        abs += Math.abs(v);
+                        sum += v;
+                        if (abs > count) {
+                            throw new IllegalArgumentException("state: a row's sign sums exceed its report count");
+                        }
+                    }
+                    if (((sum ^ count) & 1) != 0) {
+                        throw new IllegalArgumentException("state: a row's sign sum and report count differ in parity");
+                    }
+                    walshHadamard(row);
+                    t[g * rows + r] = row;
+                    levelReports[g] += count;
+                    total += count;
+                }
+            }
+            if (total != n) {
+                throw new IllegalArgumentException("state holds " + total + " reports, not n = " + n);
+            }
+            for (int g = 0; g < levels; g++) {
+                collisionMass[g] = collisionMassUpper(g);
+            }
+        }
+
+        /**
+         * An upper estimate of {@code Σ_q f_q²} over the level's prefixes, from the sketch itself. Parseval:
+         * {@code Σ_c t[c]² = W Σ_j s_j²}; with {@code Ĉ = t/a}, {@code E Σ_c Ĉ_c² = Σ_c B_c² + W n_r/a² − n_r}
+         * ({@code B_c} the row's true bucket counts); {@code E Σ_c B_c² = (1 − 1/W) Σ_q c_q² + n_r²/W} over a
+         * random hash; {@code E Σ_q c_q² = n_r² Σf² + n_r (1 − Σf²)}. The estimate plus
+         * {@link #COLLISION_MASS_MARGIN} approximate standard deviations, clipped to {@code [0, 1]}.
+         */
+        private double collisionMassUpper(int g) {
+            double num = 0;
+            double den = 0;
+            double var = 0;
+            for (int r = 0; r < rows; r++) {
+                double nr = levelRowCount(g, r);
+                double sumSq = 0;
+                for (long v : t[g * rows + r]) {
+                    sumSq += (double) v * v;
+                }
+                double bucketSq = sumSq / (a * a) - width * nr / (a * a) + nr;
+                double pairs = (bucketSq - nr * nr / width) * kappa;
+                num += pairs - nr;
+                den += nr * nr - nr;
+                double v = nr / (a * a);
+                var += kappa * kappa * (2.0 * width * v * v + 4 * v * Math.max(0, bucketSq));
+            }
+            if (den <= 0) {
+                return 1;
+            }
+            double est = num / den + COLLISION_MASS_MARGIN * Math.sqrt(var) / den;
+            return Math.min(1, Math.max(0, est));
+        }
+
+        private final long[] rowCounts;
+
+        long levelRowCount(int g, int r) {
+            return rowCounts[g * rows + r];
+        }
+
+        /** {@code S_g(p)} from the buckets of the prefix in each row. */
+        double score(int g, int[] buckets) {
+            double s = 0;
+            for (int r = 0; r < rows; r++) {
+                s += t[g * rows + r][buckets[r]] / a - levelRowCount(g, r) / (double) width;
+            }
+            return s * kappa;
+        }
+
+        /** The variance of a zero share pooled over levels {@code [from, G)}, and the pool's report count. */
+        double nullVariance(int from) {
+            double m = 0;
+            for (int g = from; g < levels; g++) {
+                m += levelReports[g];
+            }
+            double coll = 0;
+            for (int g = from; g < levels; g++) {
+                double w = levelReports[g] / m;
+                coll += w * w * collisionMass[g] / ((width - 1.0) * rows);
+            }
+            return kappa * kappa / (a * a * m) + coll;
+        }
+
+        /** The variance of a pooled share {@code f} over levels {@code [from, G)}. */
+        double variance(int from, double f) {
+            double m = 0;
+            for (int g = from; g < levels; g++) {
+                m += levelReports[g];
+            }
+            double fc = Math.min(1, Math.max(0, f));
+            double noise = kappa * kappa * (1 / (a * a) - fc) / m;
+            double sampling = fc * (1 - fc) * Math.max(0, 1 / m - 1.0 / n);
+            return nullVariance(from) - kappa * kappa / (a * a * m) + noise + sampling;
+        }
+    }
+
+    /**
+     * Server side: the heavy hitters of a window of {@code n} accepted reports.
+     *
+     * @throws IllegalArgumentException if the state has the wrong length, does not hold exactly {@code n}
+     *     reports, is inconsistent (a sign sum larger than its row's count) or {@code n} is outside
+     *     {@code [1, 2^62]}
+     */
+    public HeavyHitterEstimate estimate(long[] state, long n) {
+        Window w = window(state, n);
+        for (int g = 0; g < levels; g++) {
+            if (w.levelReports[g] == 0) {
+                return new HeavyHitterEstimate(List.of(), 1, n, params.epsilon());
+            }
+        }
+        double floor = 0;
+        List<byte[]> current = List.of(new byte[0]);
+        for (int g = 0; g < levels; g++) {
+            List<Scored> scored = new ArrayList<>();
+            long evaluated = extend(w, g, current, scored);
+            double z = NormalQuantile.upper(Math.min(0.5, FALSE_PREFIXES_PER_LEVEL / Math.max(1, evaluated)));
+            double sigma = Math.sqrt(levelNullVariance(w, g));
+            double threshold = z * sigma;
+            floor = Math.max(floor, threshold);
+            List<Scored> kept = new ArrayList<>();
+            for (Scored s : scored) {
+                if (s.share >= threshold) {
+                    kept.add(s);
+                }
+            }
+            kept.sort(Scored.ORDER);
+            if (kept.size() > params.candidates()) {
+                kept = kept.subList(0, params.candidates());
+            }
+            List<byte[]> next = new ArrayList<>(kept.size());
+            for (Scored s : kept) {
+                next.add(s.prefix);
+            }
+            current = next;
+            if (g == levels - 1) {
+                return finish(w, current, z, floor);
+            }
+        }
+        throw new AssertionError("unreachable");
+    }
+
+    private double levelNullVariance(Window w, int g) {
+        double m = w.levelReports[g];
+        return w.kappa * w.kappa / (w.a * w.a * m) + w.collisionMass[g] / ((width - 1.0) * rows);
+    }
+
+    private record Scored(byte[] prefix, double share) {
+        static final Comparator<Scored> ORDER = Comparator.comparingDouble((Scored s) -> -s.share)
+                .thenComparing(Scored::prefix, Arrays::compareUnsigned);
+    }
+
+    /** Scores every valid extension of every candidate at level {@code g}; returns how many were scored. */
+    private long extend(Window w, int g, List<byte[]> parents, List<Scored> out) {
+        int len = (g + 1) * b;
+        long evaluated = 0;
+        int[] buckets = new int[rows];
+        SipHash24.State[] base = new SipHash24.State[rows];
+        double levelN = w.levelReports[g];
+        for (byte[] parent : parents) {
+            boolean ended = parent.length > 0 && parent[parent.length - 1] == 0;
+            for (int r = 0; r < rows; r++) {
+                base[r] = header(g, r);
+                for (byte x : parent) {
+                    base[r].update(x);
+                }
+            }
+            int segments = 1 << (8 * b);
+            for (int seg = 0; seg < segments; seg++) {
+                byte[] p = Arrays.copyOf(parent, len);
+                for (int i = 0; i < b; i++) {
+                    p[parent.length + i] = (byte) (seg >>> (8 * (b - 1 - i)));
+                }
+                if (ended && seg != 0) {
+                    break; // a finished item extends only by padding
+                }
+                if (!validPrefix(p, parent.length)) {
+                    continue;
+                }
+                for (int r = 0; r < rows; r++) {
+                    SipHash24.State st = base[r].copy();
+                    for (int i = parent.length; i < len; i++) {
+                        st.update(p[i]);
+                    }
+                    buckets[r] = (int) (st.finish() & (width - 1));
+                }
+                evaluated++;
+                out.add(new Scored(p, w.score(g, buckets) / levelN));
+            }
+        }
+        return evaluated;
+    }
+
+    /**
+     * Whether the bytes from {@code from} on can continue a valid item: no byte at or beyond {@code L} other than
+     * padding, no non-zero byte after a zero, a non-zero first byte, and no byte that never occurs in UTF-8
+     * ({@code C0, C1, F5..FF}) nor a continuation byte first.
+     */
+    static boolean validPrefix(byte[] p, int from, int maxBytes) {
+        for (int i = from; i < p.length; i++) {
+            int v = p[i] & 0xFF;
+            if (v == 0) {
+                if (i == 0) {
+                    return false;
+                }
+                continue;
+            }
+            if (i >= maxBytes || (i > 0 && p[i - 1] == 0)) {
+                return false;
+            }
+            if (v == 0xC0 || v == 0xC1 || v >= 0xF5 || (i == 0 && (v & 0xC0) == 0x80)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean validPrefix(byte[] p, int from) {
+        return validPrefix(p, from, params.maxBytes());
+    }
+
+    private HeavyHitterEstimate finish(Window w, List<byte[]> finals, double z, double floor) {
+        List<HeavyHitterEstimate.Item> items = new ArrayList<>();
+        for (byte[] p : finals) {
+            int len = 0;
+            while (len < p.length && p[len] != 0) {
+                len++;
+            }
+            String value = decodeUtf8(p, len);
+            if (value == null) {
+                continue;
+            }
+            int from = (len + b - 1) / b - 1;
+            double share = pooledShare(w, p, from);
+            if (share < z * Math.sqrt(w.nullVariance(from))) {
+                continue;
+            }
+            items.add(new HeavyHitterEstimate.Item(value, share, Math.sqrt(w.variance(from, share))));
+        }
+        items.sort(Comparator.comparingDouble((HeavyHitterEstimate.Item i) -> -i.share())
+                .thenComparing(HeavyHitterEstimate.Item::value));
+        return new HeavyHitterEstimate(items, floor, w.n, params.epsilon());
+    }
+
+    /** The share of the padded item whose last non-padding level is {@code from}, pooled over levels {@code >= from}. */
+    private double pooledShare(Window w, byte[] padded, int from) {
+        int[] buckets = new int[rows];
+        double s = 0;
+        double m = 0;
+        for (int g = from; g < levels; g++) {
+            for (int r = 0; r < rows; r++) {
+                buckets[r] = bucket(g, r, padded);
+            }
+            s += w.score(g, buckets);
+            m += w.levelReports[g];
+        }
+        return s / m;
+    }
+
+    /**
+     * Server side: the estimated share of one known item, with its standard error, whatever its size (no threshold,
+     * no decode): for monitoring a known string, and for tests of the estimator.
+     *
+     * @throws InvalidValueException for an item outside the domain
+     * @throws IllegalArgumentException as {@link #estimate} does, or if the levels that carry the item received no
+     *     report
+     */
+    public HeavyHitterEstimate.Item estimateItem(long[] state, long n, String item) throws InvalidValueException {
+        byte[] padded = paddedItem(item);
+        Window w = window(state, n);
+        int len = 0;
+        while (len < padded.length && padded[len] != 0) {
+            len++;
+        }
+        int from = (len + b - 1) / b - 1;
+        for (int g = from; g < levels; g++) {
+            if (w.levelReports[g] == 0) {
+                throw new IllegalArgumentException("level " + g + " received no report");
+            }
+        }
+        double share = pooledShare(w, padded, from);
+        return new HeavyHitterEstimate.Item(item, share, Math.sqrt(w.variance(from, share)));
+    }
+
+    private Window window(long[] state, long n) {
+        checkState(state);
+        if (n < 1 || n > MAX_REPORTS) {
+            throw new IllegalArgumentException("n must be in [1, 2^62], got " + n);
+        }
+        return new Window(state, n, Arrays.copyOfRange(state, levels * rows * width, state.length));
+    }
+
+    /** The string of the first {@code len} bytes if they are valid UTF-8, else {@code null}. */
+    static String decodeUtf8(byte[] p, int len) {
+        if (len == 0) {
+            return null;
+        }
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(p, 0, len)).toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    /** In-place unnormalised Walsh–Hadamard transform; every intermediate is bounded by {@code Σ|a|}. */
+    static void walshHadamard(long[] a) {
+        for (int h = 1; h < a.length; h <<= 1) {
+            for (int i = 0; i < a.length; i += h << 1) {
+                for (int j = i; j < i + h; j++) {
+                    long u = a[j];
+                    long v = a[j + h];
+                    a[j] = u + v;
+                    a[j + h] = u - v;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package io.privacygateway.mechanisms.local.heavy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.local.ReportAccumulator;
+import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.workload.InvalidValueException;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The contract of the heavy-hitter protocol: parameters, item validation, hostile payloads, state checks. */
+class HeavyHitterProtocolTest {
+    private static final Epsilon E1 = Epsilon.of(1);
+
+    @Test
+    void parametersAreValidatedAndErrorsNameTheField() {
+        assertThatThrownBy(() -> new HeavyHitterParameters(null, 8, 1, 1, 8, 1)).hasMessageContaining("epsilon");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 0, 1, 1, 8, 1)).hasMessageContaining("maxBytes");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 65, 1, 1, 8, 1)).hasMessageContaining("maxBytes");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 3, 1, 8, 1)).hasMessageContaining("segmentBytes");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 0, 1, 8, 1)).hasMessageContaining("segmentBytes");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 1, 0, 8, 1)).hasMessageContaining("rows");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 1, 65, 8, 1)).hasMessageContaining("rows");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 1, 1, 12, 1)).hasMessageContaining("width")
+                .hasMessageContaining("power of two");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 1, 1, 1, 1)).hasMessageContaining("width");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 1, 1, 1 << 17, 1)).hasMessageContaining("width");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 1, 1, 8, 0)).hasMessageContaining("candidates");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 1, 1, 8, 1025)).hasMessageContaining("candidates");
+        // 64 levels · 4 rows · (1024 + 1) = 262 400 > 2^18
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 64, 1, 4, 1024, 1)).hasMessageContaining("2621");
+        // near the limit: 8 levels · 31 rows · 1025 = 254 200 <= 2^18 < 8 · 32 · 1025
+        assertThat(new HeavyHitterParameters(E1, 16, 2, 31, 1024, 1).stateLength()).isEqualTo(8 * 31 * 1025);
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 16, 2, 32, 1024, 1)).hasMessageContaining("262400");
+        HeavyHitterParameters p = new HeavyHitterParameters(E1, 15, 2, 3, 256, 7);
+        assertThat(p.levels()).isEqualTo(8);
+        assertThat(p.stateLength()).isEqualTo(8 * 3 * 257);
+        assertThat(p).isEqualTo(new HeavyHitterParameters(E1, 15, 2, 3, 256, 7)).hasSameHashCodeAs(
+                new HeavyHitterParameters(E1, 15, 2, 3, 256, 7)).isNotEqualTo(
+                        new HeavyHitterParameters(E1, 15, 2, 3, 256, 8));
+    }
+
+    @Test
+    void theDefaultRuleStaysWithinTheStateBudget() {
+        for (int l = 1; l <= 64; l++) {
+            for (long n : new long[] {1, 1000, 1_000_000}) {
+                HeavyHitterParameters p = HeavyHitterParameters.defaults(E1, l, n);
+                assertThat(p.stateLength()).as("L=%d", l).isLessThanOrEqualTo(HeavyHitterParameters.DEFAULT_STATE_BUDGET);
+                assertThat(p.segmentBytes()).isEqualTo(l >= 2 ? 2 : 1);
+                assertThat(p.maxBytes()).isEqualTo(l);
+            }
+        }
+        HeavyHitterParameters p16 = HeavyHitterParameters.defaults(E1, 16, 1_000_000);
+        assertThat(p16.levels()).isEqualTo(8);
+        assertThat(p16.width()).isEqualTo(1024);
+        assertThat(p16.rows()).isEqualTo(3);
+        assertThat(p16.candidates()).isEqualTo(16);
+        HeavyHitterParameters p64 = HeavyHitterParameters.defaults(E1, 64, 1_000_000);
+        assertThat(p64.levels()).isEqualTo(32);
+        assertThat(p64.rows()).isEqualTo(1);
+        assertThat(p64.width()).isEqualTo(512);
+        HeavyHitterParameters p1 = HeavyHitterParameters.defaults(E1, 1, 10);
+        assertThat(p1.candidates()).isEqualTo(32);
+        assertThat(p1.rows()).isEqualTo(8);
+        assertThatThrownBy(() -> HeavyHitterParameters.defaults(E1, 8, 0)).hasMessageContaining("expectedReports");
+    }
+
+    @Test
+    void invalidItemsAreRejectedWithoutEchoingThem() {
+        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 8, 2, 1, 8, 1);
+        ReportCoordinates c = new ReportCoordinates("d", 0, 0);
+        String secretLike = "secret-value-123";
+        for (String bad : new String[] {null, "", secretLike, "ab\u0000c", "\uD800x", "ééééé"}) {
+            assertThatThrownBy(() -> p.randomize(bad, c, new SeededRandomBits(1)))
+                    .isInstanceOf(InvalidValueException.class)
+                    .satisfies(e -> {
+                        if (bad != null && !bad.isEmpty()) {
+                            assertThat(e.getMessage()).doesNotContain(bad).doesNotContain("secret");
+                        }
+                    });
+        }
+        assertThatThrownBy(() -> p.paddedItem(secretLike)).hasMessageContaining("16 UTF-8 bytes");
+        assertThatThrownBy(() -> p.paddedItem("a\u0000")).hasMessageContaining("U+0000");
+        assertThatThrownBy(() -> p.paddedItem("\uDC00")).hasMessageContaining("surrogate");
+    }
+
+    @Test
+    void itemsArePaddedToWholeSegments() throws Exception {
+        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 7, 2, 1, 8, 1);
+        assertThat(p.paddedItem("abcdefg")).containsExactly('a', 'b', 'c', 'd', 'e', 'f', 'g', 0);
+        assertThat(p.paddedItem("é")).containsExactly(0xC3 - 256, 0xA9 - 256, 0, 0, 0, 0, 0, 0);
+        assertThat(p.id()).isEqualTo(MechanismId.PREFIX_TREE_SKETCH);
+        assertThat(MechanismId.fromWireName("prefix-tree-sketch")).isEqualTo(MechanismId.PREFIX_TREE_SKETCH);
+        assertThat(p.payloadBytes()).isEqualTo(1);
+        assertThat(p.maxReportsPerWindow()).isEqualTo(1L << 62);
+        assertThat(p.stateLength()).isEqualTo(4 * 1 * 9);
+    }
+
+    /** Wrong lengths and stray bits are refused (false), never thrown on, and leave the state as it was. */
+    @Test
+    void hostilePayloadsAreRefusedAndLeaveTheStateUnchanged() {
+        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 8, 2, 2, 8, 1);
+        ReportAccumulator acc = p;
+        long[] state = new long[p.stateLength()];
+        ReportCoordinates c = new ReportCoordinates("dev", 1, 2);
+        assertThat(acc.accumulate(new byte[] {1}, c, state)).isTrue();
+        long[] before = state.clone();
+        byte[][] bad = {null, {}, {0, 0}, {1, 0}, {2}, {3}, {(byte) 0x80}, {(byte) 0xFF}, {(byte) 0xFE}, {4},
+            new byte[64]};
+        for (byte[] y : bad) {
+            assertThat(acc.accumulate(y, c, state)).as(Arrays.toString(y)).isFalse();
+            assertThat(acc.accumulate(y, "dev", 1, 2, state)).as(Arrays.toString(y)).isFalse();
+            assertThat(state).isEqualTo(before);
+        }
+        for (int v = 2; v < 256; v++) {
+            assertThat(acc.accumulate(new byte[] {(byte) v}, c, state)).isFalse();
+        }
+        assertThat(state).isEqualTo(before);
+        assertThatThrownBy(() -> acc.accumulate(new byte[] {0}, c, new long[3])).hasMessageContaining("length");
+        assertThatThrownBy(() -> acc.accumulate(new byte[] {0}, "", 1, 2, state)).hasMessageContaining("deviceId");
+    }
+
+    /** Both accumulate forms do the same: one ±1 in the report's cell and one in its row count. */
+    @Test
+    void accumulateAddsTheSignAndTheCountOfTheReportsCoins() {
+        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 8, 2, 2, 8, 1);
+        int cells = 4 * 2 * 8;
+        Set<Integer> seenLevels = new HashSet<>();
+        for (int s = 0; s < 50; s++) {
+            ReportCoordinates c = new ReportCoordinates("dev" + s, 7, s);
+            HeavyHitterProtocol.Coins k = p.coins(c);
+            seenLevels.add(k.level());
+            for (byte y = 0; y <= 1; y++) {
+                long[] a = new long[p.stateLength()];
+                long[] b = new long[p.stateLength()];
+                assertThat(p.accumulate(new byte[] {y}, c, a)).isTrue();
+                assertThat(p.accumulate(new byte[] {y}, c.deviceId(), c.period(), c.sequence(), b)).isTrue();
+                assertThat(a).isEqualTo(b);
+                long[] expect = new long[p.stateLength()];
+                expect[(k.level() * 2 + k.row()) * 8 + k.index()] = y == 0 ? 1 : -1;
+                expect[cells + k.level() * 2 + k.row()] = 1;
+                assertThat(a).isEqualTo(expect);
+            }
+        }
+        assertThat(seenLevels).hasSize(4);
+    }
+
+    @Test
+    void inconsistentStatesAreRefusedByTheEstimate() {
+        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 2, 1, 1, 4, 1);
+        // layout: 2 levels · 1 row · 4 cells, then 2 counts
+        long[] s = new long[p.stateLength()];
+        s[0] = 1;
+        s[8] = 1;
+        s[9] = 1;
+        s[4] = -1;
+        assertThat(p.estimate(s, 2).n()).isEqualTo(2);
+        assertThatThrownBy(() -> p.estimate(s, 3)).hasMessageContaining("not n = 3");
+        assertThatThrownBy(() -> p.estimate(s, 0)).hasMessageContaining("n must be");
+        assertThatThrownBy(() -> p.estimate(new long[4], 1)).hasMessageContaining("length");
+        long[] big = s.clone();
+        big[1] = 1; // two signs for one report
+        big[8] = 1;
+        assertThatThrownBy(() -> p.estimate(big, 2)).hasMessageContaining("exceed");
+        long[] parity = s.clone();
+        parity[8] = 2;
+        assertThatThrownBy(() -> p.estimate(parity, 3)).hasMessageContaining("parity");
+        long[] negative = s.clone();
+        negative[8] = -1;
+        negative[0] = 0;
+        assertThatThrownBy(() -> p.estimate(negative, 0 + 1)).hasMessageContaining("n");
+        long[] empty = new long[p.stateLength()];
+        empty[0] = 1;
+        empty[8] = 1;
+        HeavyHitterEstimate e = p.estimate(empty, 1);
+        assertThat(e.items()).isEmpty();
+        assertThat(e.thresholdShare()).isEqualTo(1.0);
+    }
+}
