@@ -22,8 +22,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Open-domain heavy hitters under local DP: a prefix tree over the item's bytes with a Hadamard-response count
@@ -399,39 +401,60 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             return rowCounts[g * rows + r];
         }
 
-        /** {@code S_g(p)} from the buckets of the prefix in each row. */
-        double score(int g, int[] buckets) {
-            double s = 0;
-            for (int r = 0; r < rows; r++) {
-                s += t[g * rows + r][buckets[r]] / a - levelRowCount(g, r) / (double) width;
-            }
-            return s * kappa;
+        /** A cell's debiased count {@code t[c]/(2π−1) − n_{g,r}/W} (before the factor κ). */
+        double cell(int g, int r, int bucket) {
+            return t[g * rows + r][bucket] / a - levelRowCount(g, r) / (double) width;
         }
 
-        /** The variance of a zero share pooled over levels {@code [from, G)}, and the pool's report count. */
-        double nullVariance(int from) {
-            double m = 0;
-            for (int g = from; g < levels; g++) {
-                m += levelReports[g];
-            }
-            double coll = 0;
-            for (int g = from; g < levels; g++) {
-                double w = levelReports[g] / m;
-                coll += w * w * collisionMass[g] / ((width - 1.0) * rows);
-            }
-            return kappa * kappa / (a * a * m) + coll;
+        Pool pool() {
+            return new Pool(this);
         }
 
-        /** The variance of a pooled share {@code f} over levels {@code [from, G)}. */
-        double variance(int from, double f) {
-            double m = 0;
-            for (int g = from; g < levels; g++) {
-                m += levelReports[g];
-            }
+        int width() {
+            return width;
+        }
+    }
+
+    /**
+     * A share pooled over a set of cells {@code (g, r)} (each with the prefix's bucket there):
+     * {@code f̂ = κ Σ cell / M}, {@code M = Σ n_{g,r}}. Its variance is the randomizer's
+     * {@code κ² (1/a² − f)/M}, the sampling of reports {@code f(1−f)(1/M − 1/n)}, and the collision term over a
+     * random hash key {@code Σ n_{g,r}² Σf²_g / ((W − 1) M²)} with the level's upper estimate of {@code Σf²}.
+     */
+    static final class Pool {
+        private final Window w;
+        private double sum;
+        private double m;
+        private double collision;
+
+        Pool(Window w) {
+            this.w = w;
+        }
+
+        void add(int g, int r, int bucket) {
+            double nr = w.levelRowCount(g, r);
+            sum += w.cell(g, r, bucket);
+            m += nr;
+            collision += nr * nr * w.collisionMass[g];
+        }
+
+        boolean isEmpty() {
+            return m == 0;
+        }
+
+        double share() {
+            return w.kappa * sum / m;
+        }
+
+        double nullVariance() {
+            return w.kappa * w.kappa / (w.a * w.a * m) + collision / ((w.width() - 1.0) * m * m);
+        }
+
+        double variance(double f) {
             double fc = Math.min(1, Math.max(0, f));
-            double noise = kappa * kappa * (1 / (a * a) - fc) / m;
-            double sampling = fc * (1 - fc) * Math.max(0, 1 / m - 1.0 / n);
-            return nullVariance(from) - kappa * kappa / (a * a * m) + noise + sampling;
+            double noise = w.kappa * w.kappa * (1 / (w.a * w.a) - fc) / m;
+            double sampling = fc * (1 - fc) * Math.max(0, 1 / m - 1.0 / w.n);
+            return noise + sampling + collision / ((w.width() - 1.0) * m * m);
         }
     }
 
@@ -450,53 +473,104 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             }
         }
         double floor = 0;
+        double z = 0;
         List<byte[]> current = List.of(new byte[0]);
         for (int g = 0; g < levels; g++) {
-            List<Scored> scored = new ArrayList<>();
-            long evaluated = extend(w, g, current, scored);
-            double z = NormalQuantile.upper(Math.min(0.5, FALSE_PREFIXES_PER_LEVEL / Math.max(1, evaluated)));
-            double sigma = Math.sqrt(levelNullVariance(w, g));
-            double threshold = z * sigma;
+            long evaluated = countExtensions(current, g);
+            if (evaluated == 0) {
+                return new HeavyHitterEstimate(List.of(), floor, n, params.epsilon());
+            }
+            z = NormalQuantile.upper(Math.min(0.5, FALSE_PREFIXES_PER_LEVEL / evaluated));
+            Pool full = w.pool();
+            for (int r = 0; r < rows; r++) {
+                full.add(g, r, 0);
+            }
+            double threshold = z * Math.sqrt(full.nullVariance());
             floor = Math.max(floor, threshold);
-            List<Scored> kept = new ArrayList<>();
-            for (Scored s : scored) {
-                if (s.share >= threshold) {
-                    kept.add(s);
+            List<Scored> passing = new ArrayList<>();
+            extend(w, g, current, threshold, passing);
+            passing.sort(Scored.ORDER);
+            current = select(w, g, passing, z);
+        }
+        return finish(w, current, z, floor);
+    }
+
+    /**
+     * The collision-aware choice of a level's candidates. A false prefix whose bucket collides, in one row, with a
+     * much heavier prefix inherits that prefix's count in that row: the collision term is heavy-tailed, not normal,
+     * and a normal threshold alone lets such prefixes through. So the candidates that cleared the threshold on all
+     * rows are taken heaviest first; each is re-scored on the rows where its bucket is not already claimed by a
+     * heavier accepted candidate, kept if that score clears the threshold of those rows, and then claims its buckets.
+     * At most {@code T} are kept.
+     */
+    private List<byte[]> select(Window w, int g, List<Scored> passing, double z) {
+        Set<Long> claimed = new HashSet<>();
+        List<byte[]> out = new ArrayList<>();
+        for (Scored c : passing) {
+            if (out.size() >= params.candidates()) {
+                break;
+            }
+            Pool free = w.pool();
+            for (int r = 0; r < rows; r++) {
+                if (!claimed.contains(cellKey(g, r, c.buckets[r]))) {
+                    free.add(g, r, c.buckets[r]);
                 }
             }
-            kept.sort(Scored.ORDER);
-            if (kept.size() > params.candidates()) {
-                kept = kept.subList(0, params.candidates());
+            if (free.isEmpty() || free.share() < z * Math.sqrt(free.nullVariance())) {
+                continue;
             }
-            List<byte[]> next = new ArrayList<>(kept.size());
-            for (Scored s : kept) {
-                next.add(s.prefix);
-            }
-            current = next;
-            if (g == levels - 1) {
-                return finish(w, current, z, floor);
+            out.add(c.prefix);
+            for (int r = 0; r < rows; r++) {
+                claimed.add(cellKey(g, r, c.buckets[r]));
             }
         }
-        throw new AssertionError("unreachable");
+        return out;
     }
 
-    private double levelNullVariance(Window w, int g) {
-        double m = w.levelReports[g];
-        return w.kappa * w.kappa / (w.a * w.a * m) + w.collisionMass[g] / ((width - 1.0) * rows);
+    private static long cellKey(int g, int r, int bucket) {
+        return ((long) g << 48) | ((long) r << 32) | (bucket & 0xFFFFFFFFL);
     }
 
-    private record Scored(byte[] prefix, double share) {
+    private record Scored(byte[] prefix, int[] buckets, double share) {
         static final Comparator<Scored> ORDER = Comparator.comparingDouble((Scored s) -> -s.share)
                 .thenComparing(Scored::prefix, Arrays::compareUnsigned);
     }
 
-    /** Scores every valid extension of every candidate at level {@code g}; returns how many were scored. */
-    private long extend(Window w, int g, List<byte[]> parents, List<Scored> out) {
+    /** The number of valid extensions of the candidates at level {@code g} (no hashing). */
+    private long countExtensions(List<byte[]> parents, int g) {
         int len = (g + 1) * b;
-        long evaluated = 0;
+        long count = 0;
+        byte[] p = new byte[len];
+        for (byte[] parent : parents) {
+            System.arraycopy(parent, 0, p, 0, parent.length);
+            boolean ended = parent.length > 0 && parent[parent.length - 1] == 0;
+            int segments = ended ? 1 : 1 << (8 * b);
+            for (int seg = 0; seg < segments; seg++) {
+                writeSegment(p, parent.length, seg);
+                if (validPrefix(p, parent.length)) {
+                    count++;
+                }
+            }
+        }
+        return count;
+    }
+
+    private void writeSegment(byte[] p, int at, int seg) {
+        for (int i = 0; i < b; i++) {
+            p[at + i] = (byte) (seg >>> (8 * (b - 1 - i)));
+        }
+    }
+
+    /**
+     * Scores every valid extension of every candidate at level {@code g} and collects those whose share on all rows
+     * is at least {@code threshold}. A finished item (ending in padding) extends only by padding.
+     */
+    private void extend(Window w, int g, List<byte[]> parents, double threshold, List<Scored> out) {
+        int len = (g + 1) * b;
         int[] buckets = new int[rows];
         SipHash24.State[] base = new SipHash24.State[rows];
         double levelN = w.levelReports[g];
+        byte[] p = new byte[len];
         for (byte[] parent : parents) {
             boolean ended = parent.length > 0 && parent[parent.length - 1] == 0;
             for (int r = 0; r < rows; r++) {
@@ -505,30 +579,28 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                     base[r].update(x);
                 }
             }
-            int segments = 1 << (8 * b);
+            System.arraycopy(parent, 0, p, 0, parent.length);
+            int segments = ended ? 1 : 1 << (8 * b);
             for (int seg = 0; seg < segments; seg++) {
-                byte[] p = Arrays.copyOf(parent, len);
-                for (int i = 0; i < b; i++) {
-                    p[parent.length + i] = (byte) (seg >>> (8 * (b - 1 - i)));
-                }
-                if (ended && seg != 0) {
-                    break; // a finished item extends only by padding
-                }
+                writeSegment(p, parent.length, seg);
                 if (!validPrefix(p, parent.length)) {
                     continue;
                 }
+                double s = 0;
                 for (int r = 0; r < rows; r++) {
                     SipHash24.State st = base[r].copy();
                     for (int i = parent.length; i < len; i++) {
                         st.update(p[i]);
                     }
                     buckets[r] = (int) (st.finish() & (width - 1));
+                    s += w.cell(g, r, buckets[r]);
                 }
-                evaluated++;
-                out.add(new Scored(p, w.score(g, buckets) / levelN));
+                double share = w.kappa * s / levelN;
+                if (share >= threshold) {
+                    out.add(new Scored(p.clone(), buckets.clone(), share));
+                }
             }
         }
-        return evaluated;
     }
 
     /**
@@ -559,47 +631,75 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         return validPrefix(p, from, params.maxBytes());
     }
 
+    /** The item's last non-padding level {@code g_x = ⌈|x|/b⌉ − 1}. */
+    private int lastLevel(byte[] padded) {
+        int len = itemLength(padded);
+        return (len + b - 1) / b - 1;
+    }
+
+    private static int itemLength(byte[] padded) {
+        int len = 0;
+        while (len < padded.length && padded[len] != 0) {
+            len++;
+        }
+        return len;
+    }
+
+    /** The final candidates, pooled over their levels {@code >= g_x}, heaviest first, collision-aware as in select. */
     private HeavyHitterEstimate finish(Window w, List<byte[]> finals, double z, double floor) {
-        List<HeavyHitterEstimate.Item> items = new ArrayList<>();
+        record Final(byte[] padded, String value, int from, int[][] buckets, double share) {}
+        List<Final> all = new ArrayList<>();
         for (byte[] p : finals) {
-            int len = 0;
-            while (len < p.length && p[len] != 0) {
-                len++;
-            }
-            String value = decodeUtf8(p, len);
+            String value = decodeUtf8(p, itemLength(p));
             if (value == null) {
                 continue;
             }
-            int from = (len + b - 1) / b - 1;
-            double share = pooledShare(w, p, from);
-            if (share < z * Math.sqrt(w.nullVariance(from))) {
+            int from = lastLevel(p);
+            int[][] buckets = new int[levels][rows];
+            Pool pool = w.pool();
+            for (int g = from; g < levels; g++) {
+                for (int r = 0; r < rows; r++) {
+                    buckets[g][r] = bucket(g, r, p);
+                    pool.add(g, r, buckets[g][r]);
+                }
+            }
+            all.add(new Final(p, value, from, buckets, pool.share()));
+        }
+        all.sort(Comparator.comparingDouble((Final f) -> -f.share()).thenComparing(Final::value));
+        Set<Long> claimed = new HashSet<>();
+        List<HeavyHitterEstimate.Item> items = new ArrayList<>();
+        for (Final f : all) {
+            Pool free = w.pool();
+            for (int g = f.from(); g < levels; g++) {
+                for (int r = 0; r < rows; r++) {
+                    if (!claimed.contains(cellKey(g, r, f.buckets()[g][r]))) {
+                        free.add(g, r, f.buckets()[g][r]);
+                    }
+                }
+            }
+            if (free.isEmpty()) {
                 continue;
             }
-            items.add(new HeavyHitterEstimate.Item(value, share, Math.sqrt(w.variance(from, share))));
+            double share = free.share();
+            if (share < z * Math.sqrt(free.nullVariance())) {
+                continue;
+            }
+            items.add(new HeavyHitterEstimate.Item(f.value(), share, Math.sqrt(free.variance(share))));
+            for (int g = f.from(); g < levels; g++) {
+                for (int r = 0; r < rows; r++) {
+                    claimed.add(cellKey(g, r, f.buckets()[g][r]));
+                }
+            }
         }
         items.sort(Comparator.comparingDouble((HeavyHitterEstimate.Item i) -> -i.share())
                 .thenComparing(HeavyHitterEstimate.Item::value));
         return new HeavyHitterEstimate(items, floor, w.n, params.epsilon());
     }
 
-    /** The share of the padded item whose last non-padding level is {@code from}, pooled over levels {@code >= from}. */
-    private double pooledShare(Window w, byte[] padded, int from) {
-        int[] buckets = new int[rows];
-        double s = 0;
-        double m = 0;
-        for (int g = from; g < levels; g++) {
-            for (int r = 0; r < rows; r++) {
-                buckets[r] = bucket(g, r, padded);
-            }
-            s += w.score(g, buckets);
-            m += w.levelReports[g];
-        }
-        return s / m;
-    }
-
     /**
      * Server side: the estimated share of one known item, with its standard error, whatever its size (no threshold,
-     * no decode): for monitoring a known string, and for tests of the estimator.
+     * no decode, every row of every level {@code >= g_x}): for monitoring a known string, and for tests of the
+     * estimator.
      *
      * @throws InvalidValueException for an item outside the domain
      * @throws IllegalArgumentException as {@link #estimate} does, or if the levels that carry the item received no
@@ -608,18 +708,17 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     public HeavyHitterEstimate.Item estimateItem(long[] state, long n, String item) throws InvalidValueException {
         byte[] padded = paddedItem(item);
         Window w = window(state, n);
-        int len = 0;
-        while (len < padded.length && padded[len] != 0) {
-            len++;
-        }
-        int from = (len + b - 1) / b - 1;
-        for (int g = from; g < levels; g++) {
+        Pool pool = w.pool();
+        for (int g = lastLevel(padded); g < levels; g++) {
             if (w.levelReports[g] == 0) {
                 throw new IllegalArgumentException("level " + g + " received no report");
             }
+            for (int r = 0; r < rows; r++) {
+                pool.add(g, r, bucket(g, r, padded));
+            }
         }
-        double share = pooledShare(w, padded, from);
-        return new HeavyHitterEstimate.Item(item, share, Math.sqrt(w.variance(from, share)));
+        double share = pool.share();
+        return new HeavyHitterEstimate.Item(item, share, Math.sqrt(pool.variance(share)));
     }
 
     private Window window(long[] state, long n) {
