@@ -63,9 +63,10 @@ import java.util.Set;
  * <p><b>Estimate.</b> {@code t = WHT(s[g][r])} (exact, integers): {@code t[c]/(2π − 1)} is an unbiased count of
  * the row's reports whose bucket is {@code c}. A prefix {@code p} of level {@code g} scores
  * {@code S_g(p) = W/(W−1) Σ_r (t_{g,r}[h_{g,r}(p)]/(2π−1) − n[g][r]/W)} (the count-mean-sketch correction for
- * the expected collisions), and its share is {@code S_g(p)/N_g}, {@code N_g = Σ_r n[g][r]}. An item that ends
- * at level {@code g_x = ⌈|x|/b⌉ − 1} has the same share at every level {@code g >= g_x} (its padded prefix
- * there is the whole item), so its estimate pools those levels: {@code Σ_{g>=g_x} S_g / Σ_{g>=g_x} N_g}.
+ * the expected collisions), and its share is {@code S_g(p)/N_g}, {@code N_g = Σ_r n[g][r]}. From level
+ * {@code g_x = min(⌊|x|/b⌋, G − 1)} on, the padded prefix of an item {@code x} holds a padding byte (or is the whole
+ * of a full-length item), so no other item shares it and the item's share is the same at every level
+ * {@code g >= g_x}; its estimate pools those levels: {@code Σ_{g>=g_x} S_g / Σ_{g>=g_x} N_g}.
  *
  * <p><b>Decode.</b> Level 0 scores every valid first segment ({@code 256^b} at most); each level keeps at most
  * {@code T} prefixes whose share is above the level's threshold {@code z_g · σ_g(0)}, where {@code σ_g(0)} is
@@ -431,6 +432,10 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             this.w = w;
         }
 
+        void add(long cellKey) {
+            add((int) (cellKey >>> 48), (int) ((cellKey >>> 32) & 0xFFFF), (int) cellKey);
+        }
+
         void add(int g, int r, int bucket) {
             double nr = w.levelRowCount(g, r);
             sum += w.cell(g, r, bucket);
@@ -473,65 +478,83 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             }
         }
         double floor = 0;
-        double z = 0;
         List<byte[]> current = List.of(new byte[0]);
+        List<Selected> selected = List.of();
         for (int g = 0; g < levels; g++) {
             long evaluated = countExtensions(current, g);
             if (evaluated == 0) {
                 return new HeavyHitterEstimate(List.of(), floor, n, params.epsilon());
             }
-            z = NormalQuantile.upper(Math.min(0.5, FALSE_PREFIXES_PER_LEVEL / evaluated));
+            double z = NormalQuantile.upper(Math.min(0.5, FALSE_PREFIXES_PER_LEVEL / evaluated));
             Pool full = w.pool();
             for (int r = 0; r < rows; r++) {
                 full.add(g, r, 0);
             }
-            double threshold = z * Math.sqrt(full.nullVariance());
-            floor = Math.max(floor, threshold);
+            floor = Math.max(floor, z * Math.sqrt(full.nullVariance()));
             List<Scored> passing = new ArrayList<>();
-            extend(w, g, current, threshold, passing);
+            extend(w, g, current, z, passing);
             passing.sort(Scored.ORDER);
-            current = select(w, g, passing, z);
+            selected = select(w, passing, z);
+            current = new ArrayList<>(selected.size());
+            for (Selected c : selected) {
+                current.add(c.prefix());
+            }
         }
-        return finish(w, current, z, floor);
+        List<HeavyHitterEstimate.Item> items = new ArrayList<>();
+        for (Selected c : selected) {
+            items.add(new HeavyHitterEstimate.Item(decodeUtf8(c.prefix(), itemLength(c.prefix())), c.share(),
+                    c.standardError()));
+        }
+        items.sort(Comparator.comparingDouble((HeavyHitterEstimate.Item i) -> -i.share())
+                .thenComparing(HeavyHitterEstimate.Item::value));
+        return new HeavyHitterEstimate(items, floor, n, params.epsilon());
     }
+
+    /** A kept candidate with its (collision-aware) share and standard error. */
+    private record Selected(byte[] prefix, double share, double standardError) {}
 
     /**
      * The collision-aware choice of a level's candidates. A false prefix whose bucket collides, in one row, with a
      * much heavier prefix inherits that prefix's count in that row: the collision term is heavy-tailed, not normal,
      * and a normal threshold alone lets such prefixes through. So the candidates that cleared the threshold on all
-     * rows are taken heaviest first; each is re-scored on the rows where its bucket is not already claimed by a
-     * heavier accepted candidate, kept if that score clears the threshold of those rows, and then claims its buckets.
-     * At most {@code T} are kept.
+     * their cells are taken heaviest first; each is re-scored on the cells whose bucket is not already claimed by a
+     * heavier accepted candidate, kept if that score clears the threshold of those cells, and then claims its
+     * cells. At most {@code T} are kept.
      */
-    private List<byte[]> select(Window w, int g, List<Scored> passing, double z) {
+    private List<Selected> select(Window w, List<Scored> passing, double z) {
         Set<Long> claimed = new HashSet<>();
-        List<byte[]> out = new ArrayList<>();
+        List<Selected> out = new ArrayList<>();
         for (Scored c : passing) {
             if (out.size() >= params.candidates()) {
                 break;
             }
             Pool free = w.pool();
-            for (int r = 0; r < rows; r++) {
-                if (!claimed.contains(cellKey(g, r, c.buckets[r]))) {
-                    free.add(g, r, c.buckets[r]);
+            for (long key : c.cells()) {
+                if (!claimed.contains(key)) {
+                    free.add(key);
                 }
             }
-            if (free.isEmpty() || free.share() < z * Math.sqrt(free.nullVariance())) {
+            if (free.isEmpty()) {
                 continue;
             }
-            out.add(c.prefix);
-            for (int r = 0; r < rows; r++) {
-                claimed.add(cellKey(g, r, c.buckets[r]));
+            double share = free.share();
+            if (share < z * Math.sqrt(free.nullVariance())) {
+                continue;
+            }
+            out.add(new Selected(c.prefix(), share, Math.sqrt(free.variance(share))));
+            for (long key : c.cells()) {
+                claimed.add(key);
             }
         }
         return out;
     }
 
-    private static long cellKey(int g, int r, int bucket) {
+    static long cellKey(int g, int r, int bucket) {
         return ((long) g << 48) | ((long) r << 32) | (bucket & 0xFFFFFFFFL);
     }
 
-    private record Scored(byte[] prefix, int[] buckets, double share) {
+    /** A candidate that cleared the threshold on all its cells ({@link #cellKey} of level, row and bucket). */
+    private record Scored(byte[] prefix, long[] cells, double share) {
         static final Comparator<Scored> ORDER = Comparator.comparingDouble((Scored s) -> -s.share)
                 .thenComparing(Scored::prefix, Arrays::compareUnsigned);
     }
@@ -562,14 +585,22 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     }
 
     /**
-     * Scores every valid extension of every candidate at level {@code g} and collects those whose share on all rows
-     * is at least {@code threshold}. A finished item (ending in padding) extends only by padding.
+     * Scores every valid extension of every candidate at level {@code g} and collects those whose share clears
+     * {@code z} standard errors of a zero share. A prefix that is not yet a whole item is scored on level
+     * {@code g}'s rows. A whole item (a prefix that ends in padding, or any prefix of the last level) is scored
+     * pooled over every level {@code >= g_x}, where its padded prefix is the item itself, and dropped if it is not
+     * valid UTF-8; a finished item extends only by padding.
      */
-    private void extend(Window w, int g, List<byte[]> parents, double threshold, List<Scored> out) {
+    private void extend(Window w, int g, List<byte[]> parents, double z, List<Scored> out) {
         int len = (g + 1) * b;
         int[] buckets = new int[rows];
         SipHash24.State[] base = new SipHash24.State[rows];
         double levelN = w.levelReports[g];
+        Pool rowsOnly = w.pool();
+        for (int r = 0; r < rows; r++) {
+            rowsOnly.add(g, r, 0);
+        }
+        double levelThreshold = z * Math.sqrt(rowsOnly.nullVariance());
         byte[] p = new byte[len];
         for (byte[] parent : parents) {
             boolean ended = parent.length > 0 && parent[parent.length - 1] == 0;
@@ -595,12 +626,45 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                     buckets[r] = (int) (st.finish() & (width - 1));
                     s += w.cell(g, r, buckets[r]);
                 }
-                double share = w.kappa * s / levelN;
-                if (share >= threshold) {
-                    out.add(new Scored(p.clone(), buckets.clone(), share));
+                boolean whole = p[len - 1] == 0 || g == levels - 1;
+                if (!whole) {
+                    double share = w.kappa * s / levelN;
+                    if (share >= levelThreshold) {
+                        long[] cells = new long[rows];
+                        for (int r = 0; r < rows; r++) {
+                            cells[r] = cellKey(g, r, buckets[r]);
+                        }
+                        out.add(new Scored(p.clone(), cells, share));
+                    }
+                    continue;
+                }
+                Scored item = wholeItem(w, p, z);
+                if (item != null) {
+                    out.add(item);
                 }
             }
         }
+    }
+
+    /** A whole item pooled over its levels {@code >= g_x}, or {@code null} if it does not clear the threshold. */
+    private Scored wholeItem(Window w, byte[] prefix, double z) {
+        byte[] padded = Arrays.copyOf(prefix, paddedBytes);
+        int len = itemLength(padded);
+        int from = firstWholeLevel(len);
+        long[] cells = new long[(levels - from) * rows];
+        Pool pool = w.pool();
+        int i = 0;
+        for (int g = from; g < levels; g++) {
+            for (int r = 0; r < rows; r++) {
+                cells[i] = cellKey(g, r, bucket(g, r, padded));
+                pool.add(cells[i++]);
+            }
+        }
+        double share = pool.share();
+        if (share < z * Math.sqrt(pool.nullVariance()) || decodeUtf8(padded, len) == null) {
+            return null;
+        }
+        return new Scored(prefix.clone(), cells, share);
     }
 
     /**
@@ -631,10 +695,14 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         return validPrefix(p, from, params.maxBytes());
     }
 
-    /** The item's last non-padding level {@code g_x = ⌈|x|/b⌉ − 1}. */
-    private int lastLevel(byte[] padded) {
-        int len = itemLength(padded);
-        return (len + b - 1) / b - 1;
+    /**
+     * The first level whose prefix determines the item, {@code g_x = min(⌊|x|/b⌋, G − 1)}: the first prefix that
+     * holds a padding byte (no other item shares it: items have no {@code 0x00}), or the whole of a full-length
+     * item. The prefix of level {@code ⌈|x|/b⌉ − 1} is not enough: when {@code b} divides {@code |x|} it is shared
+     * by every longer item that starts with {@code x}.
+     */
+    int firstWholeLevel(int itemLength) {
+        return Math.min(itemLength / b, levels - 1);
     }
 
     private static int itemLength(byte[] padded) {
@@ -643,57 +711,6 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             len++;
         }
         return len;
-    }
-
-    /** The final candidates, pooled over their levels {@code >= g_x}, heaviest first, collision-aware as in select. */
-    private HeavyHitterEstimate finish(Window w, List<byte[]> finals, double z, double floor) {
-        record Final(byte[] padded, String value, int from, int[][] buckets, double share) {}
-        List<Final> all = new ArrayList<>();
-        for (byte[] p : finals) {
-            String value = decodeUtf8(p, itemLength(p));
-            if (value == null) {
-                continue;
-            }
-            int from = lastLevel(p);
-            int[][] buckets = new int[levels][rows];
-            Pool pool = w.pool();
-            for (int g = from; g < levels; g++) {
-                for (int r = 0; r < rows; r++) {
-                    buckets[g][r] = bucket(g, r, p);
-                    pool.add(g, r, buckets[g][r]);
-                }
-            }
-            all.add(new Final(p, value, from, buckets, pool.share()));
-        }
-        all.sort(Comparator.comparingDouble((Final f) -> -f.share()).thenComparing(Final::value));
-        Set<Long> claimed = new HashSet<>();
-        List<HeavyHitterEstimate.Item> items = new ArrayList<>();
-        for (Final f : all) {
-            Pool free = w.pool();
-            for (int g = f.from(); g < levels; g++) {
-                for (int r = 0; r < rows; r++) {
-                    if (!claimed.contains(cellKey(g, r, f.buckets()[g][r]))) {
-                        free.add(g, r, f.buckets()[g][r]);
-                    }
-                }
-            }
-            if (free.isEmpty()) {
-                continue;
-            }
-            double share = free.share();
-            if (share < z * Math.sqrt(free.nullVariance())) {
-                continue;
-            }
-            items.add(new HeavyHitterEstimate.Item(f.value(), share, Math.sqrt(free.variance(share))));
-            for (int g = f.from(); g < levels; g++) {
-                for (int r = 0; r < rows; r++) {
-                    claimed.add(cellKey(g, r, f.buckets()[g][r]));
-                }
-            }
-        }
-        items.sort(Comparator.comparingDouble((HeavyHitterEstimate.Item i) -> -i.share())
-                .thenComparing(HeavyHitterEstimate.Item::value));
-        return new HeavyHitterEstimate(items, floor, w.n, params.epsilon());
     }
 
     /**
@@ -709,7 +726,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         byte[] padded = paddedItem(item);
         Window w = window(state, n);
         Pool pool = w.pool();
-        for (int g = lastLevel(padded); g < levels; g++) {
+        for (int g = firstWholeLevel(itemLength(padded)); g < levels; g++) {
             if (w.levelReports[g] == 0) {
                 throw new IllegalArgumentException("level " + g + " received no report");
             }

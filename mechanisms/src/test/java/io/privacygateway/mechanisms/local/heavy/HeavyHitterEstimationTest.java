@@ -32,7 +32,9 @@ class HeavyHitterEstimationTest {
     /**
      * Unbiasedness and error bars of a known item's share. 150 independent windows of n = 10 000 users, each with
      * its own hash key (content hash) and device ids, so the collision term is random as the estimator assumes;
-     * the known item "target" has share 0.2, the others are 500 strings of 1 to 8 bytes. A small width (W = 64)
+     * the known item "target" has share 0.2, "targetxy" (which shares its first 6 bytes) 0.05, the others are 500
+     * strings of 1 to 8 bytes (so an estimate that read the share of the prefix "target" instead of the item would be
+     * 0.05 too high). A small width (W = 64)
      * makes the collision correction matter: without it the bias would be about 0.8/64 = 0.0125.
      *
      * <p>Checks (each with false-failure probability at most 1e-6 under the normal approximation):
@@ -51,7 +53,7 @@ class HeavyHitterEstimationTest {
         int n = 10_000;
         String[] users = new String[n];
         for (int i = 0; i < n; i++) {
-            users[i] = i < n / 5 ? "target" : HeavyHitterFixtures.item(i % 500, 8);
+            users[i] = i < n / 5 ? "target" : i < n / 4 ? "targetxy" : HeavyHitterFixtures.item(i % 500, 8);
         }
         int trials = 150;
         double sum = 0;
