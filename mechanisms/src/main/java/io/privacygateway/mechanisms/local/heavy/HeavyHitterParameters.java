@@ -60,11 +60,13 @@ public final class HeavyHitterParameters {
      * <ul>
      *   <li>{@code b = 2} when {@code L >= 2} (half the levels, so twice the reports per level; measured better
      *       than {@code b = 1} in {@code docs/heavy-hitters.md}, at the price of a slower decode), else 1;</li>
-     *   <li>{@code W = 1024} and {@code R = min(8, ⌊2^15 / (G·(W + 1))⌋)}; when that gives {@code R = 0} (many levels),
+     *   <li>{@code W = 1024} and {@code R = min(8, ⌊2^15 / (G·(W + 1))⌋)}; while {@code R < 2} and {@code W > 256},
+     *       {@code W} is halved (with a single row a collision with a heavier prefix hides a prefix completely; two
+     *       or more rows let the collision-aware decoder drop the colliding row only); if still {@code R = 0},
      *       {@code R = 1} and {@code W} the largest power of two with {@code G·(W + 1) <= 2^15};</li>
-     *   <li>{@code T = 32} if {@code b = 1}, else 16 (the decode evaluates {@code T·256^b} prefixes per level). The
-     *       expected window size does not change the rule today; it is part of the signature so that a rule that
-     *       depends on it (a smaller T for small windows, where few prefixes can clear the threshold) can replace
+     *   <li>{@code T = 32}: a cap, rarely reached, since only prefixes above the level's threshold are kept (the
+     *       decode scores {@code 256^b} extensions of each kept prefix per level). The expected window size does
+     *       not change the rule today; it is part of the signature so that a rule that depends on it can replace
      *       it without changing callers.</li>
      * </ul>
      * The state then has at most {@link #DEFAULT_STATE_BUDGET} longs.
@@ -76,13 +78,18 @@ public final class HeavyHitterParameters {
         int g = (maxBytes + b - 1) / b;
         int w = 1024;
         int r = Math.min(8, DEFAULT_STATE_BUDGET / (g * (w + 1)));
-        if (r == 0) {
+        while (r < 2 && w > 256) {
+            w >>= 1;
+            r = Math.min(8, DEFAULT_STATE_BUDGET / (g * (w + 1)));
+        }
+        while (r == 0) {
             r = 1;
-            while ((long) g * (w + 1) > DEFAULT_STATE_BUDGET) {
-                w >>= 1;
+            w >>= 1;
+            if ((long) g * (w + 1) > DEFAULT_STATE_BUDGET) {
+                r = 0;
             }
         }
-        return new HeavyHitterParameters(epsilon, maxBytes, b, r, w, b == 1 ? 32 : 16);
+        return new HeavyHitterParameters(epsilon, maxBytes, b, r, w, 32);
     }
 
     public Epsilon epsilon() {

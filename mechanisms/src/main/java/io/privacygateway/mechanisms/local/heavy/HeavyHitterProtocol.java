@@ -78,8 +78,13 @@ import java.util.Set;
 public final class HeavyHitterProtocol implements ReportAccumulator {
     /** The largest window whose aggregate is exact. */
     public static final long MAX_REPORTS = 1L << 62;
-    /** The expected number of false prefixes allowed per level (Bonferroni). */
-    static final double FALSE_PREFIXES_PER_LEVEL = 0.05;
+    /** The expected number of false whole items allowed per level (Bonferroni): what can reach the output. */
+    static final double FALSE_ITEMS_PER_LEVEL = 0.05;
+    /**
+     * The expected number of false unfinished prefixes allowed per level, as a share of {@code T}: they cannot be
+     * reported (their extensions must clear the later levels), they only cost decode work and candidate slots.
+     */
+    static final double FALSE_PREFIX_SHARE_OF_T = 0.25;
     /** The margin, in standard deviations, added to the estimated collision mass {@code Σ f²}. */
     static final double COLLISION_MASS_MARGIN = 3;
 
@@ -478,27 +483,23 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             }
         }
         double floor = 0;
-        List<byte[]> current = List.of(new byte[0]);
-        List<Selected> selected = List.of();
+        List<Selected> selected = List.of(new Selected(new byte[0], 1, 0));
         for (int g = 0; g < levels; g++) {
-            long evaluated = countExtensions(current, g);
+            long evaluated = countExtensions(selected, g);
             if (evaluated == 0) {
                 return new HeavyHitterEstimate(List.of(), floor, n, params.epsilon());
             }
-            double z = NormalQuantile.upper(Math.min(0.5, FALSE_PREFIXES_PER_LEVEL / evaluated));
+            double zWhole = NormalQuantile.upper(Math.min(0.5, FALSE_ITEMS_PER_LEVEL / evaluated));
+            double zPrefix = NormalQuantile.upper(Math.min(0.5, params.candidates() * FALSE_PREFIX_SHARE_OF_T / evaluated));
             Pool full = w.pool();
             for (int r = 0; r < rows; r++) {
                 full.add(g, r, 0);
             }
-            floor = Math.max(floor, z * Math.sqrt(full.nullVariance()));
+            floor = Math.max(floor, zWhole * Math.sqrt(full.nullVariance()));
             List<Scored> passing = new ArrayList<>();
-            extend(w, g, current, z, passing);
+            extend(w, g, selected, zPrefix, zWhole, passing);
             passing.sort(Scored.ORDER);
-            selected = select(w, passing, z);
-            current = new ArrayList<>(selected.size());
-            for (Selected c : selected) {
-                current.add(c.prefix());
-            }
+            selected = select(w, passing);
         }
         List<HeavyHitterEstimate.Item> items = new ArrayList<>();
         for (Selected c : selected) {
@@ -521,7 +522,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
      * heavier accepted candidate, kept if that score clears the threshold of those cells, and then claims its
      * cells. At most {@code T} are kept.
      */
-    private List<Selected> select(Window w, List<Scored> passing, double z) {
+    private List<Selected> select(Window w, List<Scored> passing) {
         Set<Long> claimed = new HashSet<>();
         List<Selected> out = new ArrayList<>();
         for (Scored c : passing) {
@@ -538,7 +539,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                 continue;
             }
             double share = free.share();
-            if (share < z * Math.sqrt(free.nullVariance())) {
+            if (share < c.z() * Math.sqrt(free.nullVariance())) {
                 continue;
             }
             out.add(new Selected(c.prefix(), share, Math.sqrt(free.variance(share))));
@@ -553,18 +554,30 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         return ((long) g << 48) | ((long) r << 32) | (bucket & 0xFFFFFFFFL);
     }
 
-    /** A candidate that cleared the threshold on all its cells ({@link #cellKey} of level, row and bucket). */
-    private record Scored(byte[] prefix, long[] cells, double share) {
-        static final Comparator<Scored> ORDER = Comparator.comparingDouble((Scored s) -> -s.share)
+    /**
+     * A candidate that cleared {@code z} standard errors on all its cells ({@link #cellKey} of level, row and
+     * bucket).
+     */
+    private record Scored(byte[] prefix, long[] cells, double share, double z, double parentShare) {
+        /**
+         * Heaviest first by {@code min(share, parent's share)}: a prefix's share is at most its parent's, so an
+         * estimate far above the parent's is a collision (with one row, two colliding prefixes tie exactly and only
+         * this tells the true one from the impostor); then the parent's share, the share, the bytes.
+         */
+        static final Comparator<Scored> ORDER = Comparator.comparingDouble(
+                (Scored s) -> -Math.min(s.share, s.parentShare))
+                .thenComparingDouble(s -> -s.parentShare)
+                .thenComparingDouble(s -> -s.share)
                 .thenComparing(Scored::prefix, Arrays::compareUnsigned);
     }
 
     /** The number of valid extensions of the candidates at level {@code g} (no hashing). */
-    private long countExtensions(List<byte[]> parents, int g) {
+    private long countExtensions(List<Selected> parents, int g) {
         int len = (g + 1) * b;
         long count = 0;
         byte[] p = new byte[len];
-        for (byte[] parent : parents) {
+        for (Selected sel : parents) {
+            byte[] parent = sel.prefix();
             System.arraycopy(parent, 0, p, 0, parent.length);
             boolean ended = parent.length > 0 && parent[parent.length - 1] == 0;
             int segments = ended ? 1 : 1 << (8 * b);
@@ -591,7 +604,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
      * pooled over every level {@code >= g_x}, where its padded prefix is the item itself, and dropped if it is not
      * valid UTF-8; a finished item extends only by padding.
      */
-    private void extend(Window w, int g, List<byte[]> parents, double z, List<Scored> out) {
+    private void extend(Window w, int g, List<Selected> parents, double zPrefix, double zWhole, List<Scored> out) {
         int len = (g + 1) * b;
         int[] buckets = new int[rows];
         SipHash24.State[] base = new SipHash24.State[rows];
@@ -600,9 +613,10 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         for (int r = 0; r < rows; r++) {
             rowsOnly.add(g, r, 0);
         }
-        double levelThreshold = z * Math.sqrt(rowsOnly.nullVariance());
+        double levelThreshold = zPrefix * Math.sqrt(rowsOnly.nullVariance());
         byte[] p = new byte[len];
-        for (byte[] parent : parents) {
+        for (Selected sel : parents) {
+            byte[] parent = sel.prefix();
             boolean ended = parent.length > 0 && parent[parent.length - 1] == 0;
             for (int r = 0; r < rows; r++) {
                 base[r] = header(g, r);
@@ -634,11 +648,11 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                         for (int r = 0; r < rows; r++) {
                             cells[r] = cellKey(g, r, buckets[r]);
                         }
-                        out.add(new Scored(p.clone(), cells, share));
+                        out.add(new Scored(p.clone(), cells, share, zPrefix, sel.share()));
                     }
                     continue;
                 }
-                Scored item = wholeItem(w, p, z);
+                Scored item = wholeItem(w, p, zWhole, sel.share());
                 if (item != null) {
                     out.add(item);
                 }
@@ -647,7 +661,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     }
 
     /** A whole item pooled over its levels {@code >= g_x}, or {@code null} if it does not clear the threshold. */
-    private Scored wholeItem(Window w, byte[] prefix, double z) {
+    private Scored wholeItem(Window w, byte[] prefix, double z, double parentShare) {
         byte[] padded = Arrays.copyOf(prefix, paddedBytes);
         int len = itemLength(padded);
         int from = firstWholeLevel(len);
@@ -664,7 +678,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         if (share < z * Math.sqrt(pool.nullVariance()) || decodeUtf8(padded, len) == null) {
             return null;
         }
-        return new Scored(prefix.clone(), cells, share);
+        return new Scored(prefix.clone(), cells, share, z, parentShare);
     }
 
     /**

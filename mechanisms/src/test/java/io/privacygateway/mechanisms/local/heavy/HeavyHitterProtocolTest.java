@@ -60,11 +60,11 @@ class HeavyHitterProtocolTest {
         assertThat(p16.levels()).isEqualTo(8);
         assertThat(p16.width()).isEqualTo(1024);
         assertThat(p16.rows()).isEqualTo(3);
-        assertThat(p16.candidates()).isEqualTo(16);
+        assertThat(p16.candidates()).isEqualTo(32);
         HeavyHitterParameters p64 = HeavyHitterParameters.defaults(E1, 64, 1_000_000);
         assertThat(p64.levels()).isEqualTo(32);
-        assertThat(p64.rows()).isEqualTo(1);
-        assertThat(p64.width()).isEqualTo(512);
+        assertThat(p64.rows()).isEqualTo(3);
+        assertThat(p64.width()).isEqualTo(256);
         HeavyHitterParameters p1 = HeavyHitterParameters.defaults(E1, 1, 10);
         assertThat(p1.candidates()).isEqualTo(32);
         assertThat(p1.rows()).isEqualTo(8);
