@@ -16,7 +16,9 @@ import java.util.Objects;
  *   <li>{@code rows} {@code R ∈ [1, 64]}: the sketch rows (hash functions) of a level;</li>
  *   <li>{@code width} {@code W}, a power of two in {@code [2, 65536]}: the buckets of a row (and the Hadamard
  *       order);</li>
- *   <li>{@code candidates} {@code T ∈ [1, 1024]}: the most prefixes the decoder keeps per level.</li>
+ *   <li>{@code candidates} {@code T ∈ [1, 1024]}: the most prefixes the decoder keeps per level;</li>
+ *   <li>{@code payloadBits} {@code t ∈ [1, 8]}: the Hadamard bits of its bucket a report carries (one byte);
+ *       by default the variance-optimal {@link #optimalPayloadBits} for ε.</li>
  * </ul>
  * The server state has {@code G·R·(W + 1)} longs; at most {@link #MAX_STATE_LENGTH} = 2^18 can be configured.
  */
@@ -34,9 +36,20 @@ public final class HeavyHitterParameters {
     private final int rows;
     private final int width;
     private final int candidates;
+    private final int payloadBits;
     private final int levels;
 
+    /** With the variance-optimal payload bits for ε ({@link #optimalPayloadBits}). */
     public HeavyHitterParameters(Epsilon epsilon, int maxBytes, int segmentBytes, int rows, int width, int candidates) {
+        this(epsilon, maxBytes, segmentBytes, rows, width, candidates,
+                optimalPayloadBits(Require.nonNull("epsilon", epsilon)));
+    }
+
+    /**
+     * @param payloadBits {@code t ∈ [1, 8]}: the Hadamard bits of the bucket a report carries (in one byte)
+     */
+    public HeavyHitterParameters(Epsilon epsilon, int maxBytes, int segmentBytes, int rows, int width, int candidates,
+            int payloadBits) {
         this.epsilon = Require.nonNull("epsilon", epsilon);
         this.maxBytes = (int) Require.inRange("maxBytes", maxBytes, 1, MAX_ITEM_BYTES);
         this.segmentBytes = (int) Require.inRange("segmentBytes", segmentBytes, 1, 2);
@@ -47,6 +60,7 @@ public final class HeavyHitterParameters {
         }
         this.width = width;
         this.candidates = (int) Require.inRange("candidates", candidates, 1, 1024);
+        this.payloadBits = (int) Require.inRange("payloadBits", payloadBits, 1, 8);
         this.levels = (maxBytes + segmentBytes - 1) / segmentBytes;
         long state = (long) levels * rows * (width + 1L);
         if (state > MAX_STATE_LENGTH) {
@@ -89,11 +103,38 @@ public final class HeavyHitterParameters {
                 r = 0;
             }
         }
-        return new HeavyHitterParameters(epsilon, maxBytes, b, r, w, 32);
+        return new HeavyHitterParameters(epsilon, maxBytes, b, r, w, 32, optimalPayloadBits(epsilon));
     }
 
     public Epsilon epsilon() {
         return epsilon;
+    }
+
+    /**
+     * The {@code t ∈ [1, 8]} that minimises the per-report variance of a zero count, {@code (2^t − 1)/(2^t p − 1)²}
+     * with {@code p = e^ε/(e^ε + 2^t − 1)} (optimized local hashing's trade-off with {@code d = 2^t} hash values:
+     * the optimum is near {@code 2^t ≈ e^ε + 1}); the smaller {@code t} on a tie.
+     */
+    public static int optimalPayloadBits(Epsilon epsilon) {
+        double e = Math.exp(epsilon.value());
+        int best = 1;
+        double bestVar = Double.POSITIVE_INFINITY;
+        for (int t = 1; t <= 8; t++) {
+            double d = 1 << t;
+            double p = e / (e + d - 1);
+            double a = d * p - 1;
+            double v = a > 0 ? (d - 1) / (a * a) : Double.POSITIVE_INFINITY;
+            if (v < bestVar) {
+                bestVar = v;
+                best = t;
+            }
+        }
+        return best;
+    }
+
+    /** {@code t}: the Hadamard bits a report carries. */
+    public int payloadBits() {
+        return payloadBits;
     }
 
     /** {@code L}. */
@@ -134,17 +175,18 @@ public final class HeavyHitterParameters {
     @Override
     public boolean equals(Object o) {
         return o instanceof HeavyHitterParameters p && p.epsilon.equals(epsilon) && p.maxBytes == maxBytes
-                && p.segmentBytes == segmentBytes && p.rows == rows && p.width == width && p.candidates == candidates;
+                && p.segmentBytes == segmentBytes && p.rows == rows && p.width == width && p.candidates == candidates
+                && p.payloadBits == payloadBits;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(epsilon, maxBytes, segmentBytes, rows, width, candidates);
+        return Objects.hash(epsilon, maxBytes, segmentBytes, rows, width, candidates, payloadBits);
     }
 
     @Override
     public String toString() {
         return "HeavyHitterParameters[epsilon=" + epsilon.value() + ", L=" + maxBytes + ", b=" + segmentBytes
-                + ", R=" + rows + ", W=" + width + ", T=" + candidates + "]";
+                + ", R=" + rows + ", W=" + width + ", T=" + candidates + ", t=" + payloadBits + "]";
     }
 }

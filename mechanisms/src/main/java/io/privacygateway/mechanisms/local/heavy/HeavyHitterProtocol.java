@@ -38,46 +38,57 @@ import java.util.Set;
  * of bytes {@code [0, (g+1)·b)}.
  *
  * <p><b>Public coins.</b> Stream {@link PublicCoins.Stream#HEAVY_HITTER} of the report's base word gives, by
- * exact uniform draws in this order, the level {@code g ∈ [G]}, the row {@code r ∈ [R]} and the Hadamard index
- * {@code j ∈ [W]}. The bucket of a prefix is {@code c = h_{g,r}(prefix) = SipHash-2-4(k₂, int32_le(g) ‖
- * int32_le(r) ‖ prefix) mod W}, with {@code k₂} the bytes {@code [16, 32)} of the workload's content hash (the
- * report base uses bytes {@code [0, 16)}).
+ * exact uniform draws in this order, the level {@code g ∈ [G]}, the row {@code r ∈ [R]} and {@code t} Hadamard
+ * indices {@code j_0, …, j_{t−1} ∈ [W]}. The bucket of a prefix is {@code c = h_{g,r}(prefix) = SipHash-2-4(k₂,
+ * int32_le(g) ‖ int32_le(r) ‖ prefix) mod W}, with {@code k₂} the bytes {@code [16, 32)} of the workload's content
+ * hash (the report base uses bytes {@code [0, 16)}).
  *
- * <p><b>Device.</b> One secret draw {@code keep = bernoulli(π)}; the payload is one byte, {@code 0} or {@code 1}:
- * the bit {@code popcount(j & c) mod 2} (the sign {@code H(j, c) = (−1)^bit}), flipped when {@code keep} is
- * false. {@code π = N/2^53} with {@code N} the largest grid numerator with {@code N <= L_ε (2^53 − N)},
- * {@code L_ε <= e^ε} certified (exactly {@link io.privacygateway.mechanisms.local.fo.HadamardResponse}'s
- * {@code π}).
+ * <p><b>Device.</b> The bucket's true symbol is {@code v = Σ_s parity(j_s & c)·2^s ∈ [2^t]} ({@code t} bits of the
+ * Hadamard code of {@code c}). Two secret draws, whatever the item: {@code keep = bernoulli(π)} and
+ * {@code u = uniformInt(2^t − 1)}; the payload is one byte, {@code v} if {@code keep}, else {@code v XOR (1 + u)}
+ * (uniform over the other symbols). {@code π = N/2^53} with {@code N} the largest grid numerator with
+ * {@code N (2^t − 1) <= L_ε (2^53 − N)}, {@code L_ε <= e^ε} certified. With {@code t = 1} this is the one-bit
+ * Hadamard response of the count-mean sketch (and {@code π} is
+ * {@link io.privacygateway.mechanisms.local.fo.HadamardResponse}'s); a larger {@code t} is optimized local hashing
+ * with {@code 2^t} hash values over the linear hash family {@code c ↦ (parity(j_s & c))_s}, which for distinct
+ * buckets collides with probability exactly {@code 2^−t}. {@code t} is chosen by
+ * {@link HeavyHitterParameters#optimalPayloadBits} (about {@code log₂(e^ε + 1)}): at ε = 4 it cuts the variance
+ * per report about 14-fold against {@code t = 1}.
  *
- * <p><b>Guarantee.</b> ε-LDP for every value of the public coins: with {@code (g, r, j)} fixed, the payload
- * is one bit that equals a function of the item with probability {@code π} and its complement with
- * {@code 1 − π}, so every payload has probability {@code π} or {@code 1 − π} under every item, and
- * {@code π/(1 − π) <= L_ε <= e^ε} (checked exactly at construction). The device's work (one SipHash of
- * {@code 8 + (g+1)·b} bytes, one draw) does not depend on the item.
+ * <p><b>Guarantee.</b> ε-LDP for every value of the public coins: with the coins fixed, the payload is a function
+ * {@code v} of the item with probability {@code π}, and each other symbol with probability
+ * {@code (1 − π)/(2^t − 1)}, so every payload has one of these two probabilities under every item and their ratio
+ * is at most {@code L_ε <= e^ε} both ways (checked exactly at construction). The device's work (one SipHash of
+ * {@code 8 + (g+1)·b} bytes, two draws) does not depend on the item.
  *
- * <p><b>Server.</b> The state holds {@code s[g][r][j]} (the sum of the reports' signs {@code ±1}) and the
- * report count {@code n[g][r]} of each level and row, {@code G·R·(W + 1)} longs; each report changes two of
- * them by one, so a window of up to {@link #maxReportsPerWindow()} = 2^62 reports cannot overflow (every
- * intermediate of the estimate's integer Walsh–Hadamard transform is bounded by the window's report count).
+ * <p><b>Server.</b> {@code 1[y = v(c)] = 2^−t Σ_{m ⊆ [t]} (−1)^{popcount(y & m)} H(j_m, c)} with
+ * {@code j_m = XOR_{s ∈ m} j_s} and {@code H(j, c) = (−1)^{popcount(j & c)}}: the term {@code m = ∅} is 1, the
+ * others are Hadamard characters. So the state holds, per level and row, {@code s[g][r][j]} (each report adds
+ * {@code (−1)^{popcount(y & m)}} at {@code j_m} for every non-empty {@code m}) and the report count
+ * {@code n[g][r]}: {@code G·R·(W + 1)} longs. A report changes the state by at most {@code 2^t − 1 < 2^8} in
+ * absolute sum, so a window of up to {@link #maxReportsPerWindow()} = 2^54 reports cannot overflow (every
+ * intermediate of the estimate's integer Walsh–Hadamard transform is bounded by the absolute sum of the state).
  *
- * <p><b>Estimate.</b> {@code t = WHT(s[g][r])} (exact, integers): {@code t[c]/(2π − 1)} is an unbiased count of
- * the row's reports whose bucket is {@code c}. A prefix {@code p} of level {@code g} scores
- * {@code S_g(p) = W/(W−1) Σ_r (t_{g,r}[h_{g,r}(p)]/(2π−1) − n[g][r]/W)} (the count-mean-sketch correction for
+ * <p><b>Estimate.</b> {@code T = WHT(s[g][r])} (exact, integers): {@code T[c]/a}, {@code a = 2^t π − 1}, is an
+ * unbiased count of the row's reports whose bucket is {@code c}. A prefix {@code p} of level {@code g} scores
+ * {@code S_g(p) = W/(W−1) Σ_r (T_{g,r}[h_{g,r}(p)]/a − n[g][r]/W)} (the count-mean-sketch correction for
  * the expected collisions), and its share is {@code S_g(p)/N_g}, {@code N_g = Σ_r n[g][r]}. From level
  * {@code g_x = min(⌊|x|/b⌋, G − 1)} on, the padded prefix of an item {@code x} holds a padding byte (or is the whole
  * of a full-length item), so no other item shares it and the item's share is the same at every level
  * {@code g >= g_x}; its estimate pools those levels: {@code Σ_{g>=g_x} S_g / Σ_{g>=g_x} N_g}.
  *
- * <p><b>Decode.</b> Level 0 scores every valid first segment ({@code 256^b} at most); each level keeps at most
- * {@code T} prefixes whose share is above the level's threshold {@code z_g · σ_g(0)}, where {@code σ_g(0)} is
- * the standard error of a zero share and {@code z_g} the normal quantile of {@code 0.05/M_g}, {@code M_g} the
- * number of prefixes scored at that level (a Bonferroni bound: at most 0.05 false prefixes per level in
- * expectation); the next level extends them by every valid segment. A final candidate is reported when its
- * pooled estimate clears the pooled threshold.
+ * <p><b>Decode.</b> Level 0 scores every valid first segment ({@code 256^b} at most); the next level extends each
+ * kept prefix by every valid segment. An unfinished prefix is kept when its share clears {@code z·σ} with
+ * {@code z} the normal quantile of {@code (T/4)/M_g} ({@code M_g} the prefixes scored at the level: about
+ * {@code T/4} false prefixes per level in expectation, which only cost work); a whole item (a prefix ending in
+ * padding, or any prefix of the last level) is scored pooled and kept when it clears the quantile of
+ * {@code 0.05/M_g} (a Bonferroni bound on false reports). Candidates are then taken heaviest first and re-scored on
+ * the cells not claimed by a heavier one (the selection below); at most {@code T} per level. The kept whole items of
+ * the last level are the output.
  */
 public final class HeavyHitterProtocol implements ReportAccumulator {
     /** The largest window whose aggregate is exact. */
-    public static final long MAX_REPORTS = 1L << 62;
+    public static final long MAX_REPORTS = 1L << 54;
     /** The expected number of false whole items allowed per level (Bonferroni): what can reach the output. */
     static final double FALSE_ITEMS_PER_LEVEL = 0.05;
     /**
@@ -96,7 +107,8 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     private final int width;
     private final int b;
     private final int paddedBytes;
-    private final long keepNumerator;
+    private final int bits;
+    private final int symbols;
     private final DyadicProbability keep;
     private final double pi;
 
@@ -121,15 +133,19 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         this.width = params.width();
         this.b = params.segmentBytes();
         this.paddedBytes = levels * b;
+        this.bits = params.payloadBits();
+        this.symbols = 1 << bits;
         BigDecimal l = Grid.expLower(params.epsilon());
-        long nk = Grid.largestWithRatio(l, BigDecimal.ONE);
-        BigDecimal in = BigDecimal.valueOf(nk);
+        BigDecimal others = BigDecimal.valueOf(symbols - 1);
+        long nk = Grid.largestWithRatio(l, others);
+        // P(y = v) = N/2^53, P(y = v') = (2^53 − N)/(2^53 (D − 1)) for each v' ≠ v: both ratios must be <= L
+        BigDecimal in = BigDecimal.valueOf(nk).multiply(others);
         BigDecimal out = BigDecimal.valueOf(Grid.ONE - nk);
-        if (in.compareTo(l.multiply(out)) > 0 || out.compareTo(l.multiply(in)) > 0 || nk <= Grid.ONE / 2) {
+        if (in.compareTo(l.multiply(out)) > 0 || out.compareTo(l.multiply(in)) > 0
+                || BigDecimal.valueOf(nk).multiply(BigDecimal.valueOf(symbols)).compareTo(BigDecimal.valueOf(Grid.ONE)) <= 0) {
             throw new IllegalArgumentException("epsilon=" + params.epsilon().value()
-                    + " cannot be realised on the 2^-53 probability grid for the heavy-hitter sketch");
+                    + " cannot be realised on the 2^-53 probability grid for the heavy-hitter sketch with t=" + bits);
         }
-        this.keepNumerator = nk;
         this.keep = new DyadicProbability(nk);
         this.pi = keep.value();
     }
@@ -139,7 +155,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         return params;
     }
 
-    /** The exact probability {@code π} that the reported bit is the true one. */
+    /** The exact probability {@code π} that the reported symbol is the true one. */
     public DyadicProbability keepProbability() {
         return keep;
     }
@@ -154,7 +170,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         return params.epsilon();
     }
 
-    /** One byte, {@code 0} or {@code 1}. */
+    /** One byte, a symbol in {@code [0, 2^t)}. */
     @Override
     public int payloadBytes() {
         return 1;
@@ -166,7 +182,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         return params.stateLength();
     }
 
-    /** {@value #MAX_REPORTS} (2^62). */
+    /** {@value #MAX_REPORTS} (2^54). */
     @Override
     public long maxReportsPerWindow() {
         return MAX_REPORTS;
@@ -212,9 +228,33 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
      *
      * @param level {@code g ∈ [0, G)}
      * @param row {@code r ∈ [0, R)}
-     * @param index the Hadamard index {@code j ∈ [0, W)}
+     * @param indices the Hadamard indices {@code j_0, …, j_{t−1} ∈ [0, W)}
      */
-    public record Coins(int level, int row, int index) {}
+    public record Coins(int level, int row, int[] indices) {
+        public Coins {
+            indices = indices.clone();
+        }
+
+        @Override
+        public int[] indices() {
+            return indices.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Coins c && c.level == level && c.row == row && Arrays.equals(c.indices, indices);
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * (31 * level + row) + Arrays.hashCode(indices);
+        }
+
+        @Override
+        public String toString() {
+            return "Coins[level=" + level + ", row=" + row + ", indices=" + Arrays.toString(indices) + "]";
+        }
+    }
 
     /** The public coins of a report. */
     public Coins coins(ReportCoordinates coordinates) {
@@ -225,7 +265,10 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         SplitMix64 s = PublicCoins.stream(base, PublicCoins.Stream.HEAVY_HITTER);
         int g = ExactSampler.uniformInt(s, levels);
         int r = ExactSampler.uniformInt(s, rows);
-        int j = ExactSampler.uniformInt(s, width);
+        int[] j = new int[bits];
+        for (int i = 0; i < bits; i++) {
+            j[i] = ExactSampler.uniformInt(s, width);
+        }
         return new Coins(g, r, j);
     }
 
@@ -247,6 +290,15 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         return Integer.bitCount(j & c) & 1;
     }
 
+    /** The true symbol {@code v = Σ_s parity(j_s & c)·2^s} of bucket {@code c} under the report's indices. */
+    static int symbol(int[] indices, int c) {
+        int v = 0;
+        for (int s = 0; s < indices.length; s++) {
+            v |= parity(indices[s], c) << s;
+        }
+        return v;
+    }
+
     // ------------------------------------------------------------------ device
 
     /** Device side with the production sampler over {@code secret}. */
@@ -259,8 +311,9 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     }
 
     /**
-     * Device side: one secret Bernoulli draw, whatever the item; the public work (the coins, one SipHash of
-     * {@code 8 + (g+1)·b} bytes) depends only on the coordinates.
+     * Device side: one secret Bernoulli draw and one uniform draw in {@code [0, 2^t − 1)}, whatever the item and
+     * whatever the Bernoulli's outcome; the public work (the coins, one SipHash of {@code 8 + (g+1)·b} bytes)
+     * depends only on the coordinates.
      *
      * @throws InvalidValueException for an item outside the domain ({@link #paddedItem})
      */
@@ -270,10 +323,11 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         if (coordinates == null || draws == null) {
             throw new IllegalArgumentException("coordinates and draws are required");
         }
-        Coins k = coins(coordinates);
-        int bit = parity(k.index(), bucket(k.level(), k.row(), padded));
+        Coins k = coinsOf(coins.base(coordinates));
+        int v = symbol(k.indices, bucket(k.level(), k.row(), padded));
         boolean kept = draws.bernoulli(keep);
-        return new byte[] {(byte) (kept ? bit : bit ^ 1)};
+        int other = 1 + draws.uniformInt(symbols - 1);
+        return new byte[] {(byte) (kept ? v : v ^ other)};
     }
 
     // ------------------------------------------------------------------ server: accumulate
@@ -303,11 +357,21 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     }
 
     private boolean add(byte[] payload, long base, long[] state) {
-        if (payload == null || payload.length != 1 || (payload[0] & ~1) != 0) {
+        if (payload == null || payload.length != 1 || (payload[0] & 0xFF) >= symbols) {
             return false;
         }
+        int y = payload[0] & 0xFF;
         Coins k = coinsOf(base);
-        state[cellIndex(k.level(), k.row(), k.index())] += payload[0] == 0 ? 1 : -1;
+        int cell = cellIndex(k.level(), k.row(), 0);
+        for (int m = 1; m < symbols; m++) {
+            int jm = 0;
+            for (int s = 0; s < bits; s++) {
+                if ((m >>> s & 1) != 0) {
+                    jm ^= k.indices[s];
+                }
+            }
+            state[cell + jm] += (Integer.bitCount(y & m) & 1) == 0 ? 1 : -1;
+        }
         state[countIndex(k.level(), k.row())]++;
         return true;
     }
@@ -324,7 +388,10 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     /** The per-window quantities of the estimate, one instance per call. */
     private final class Window {
         final long n;
-        final double a = 2 * pi - 1;
+        final double a = symbols * pi - 1;
+        /** Per-report variance of a bucket's normalised statistic: the report's bucket is another one / this one. */
+        final double v0 = (symbols - 1) / (a * a);
+        final double v1 = (double) symbols * symbols * pi * (1 - pi) / (a * a);
         final double kappa = width / (width - 1.0);
         final long[][] t = new long[levels * rows][];
         final long[] levelReports = new long[levels];
@@ -341,20 +408,22 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                         throw new IllegalArgumentException("state: a report count is negative");
                     }
                     long[] row = Arrays.copyOfRange(state, cellIndex(g, r, 0), cellIndex(g, r, 0) + width);
+                    long limit = (symbols - 1) * count;
                     long abs = 0;
                     long sum = 0;
                     for (long v : row) {
-                        if (v < -count || v > count) {
+                        if (v < -limit || v > limit) {
                             throw new IllegalArgumentException("state: a sign sum exceeds its row's report count");
                         }
                         abs += Math.abs(v);
                         sum += v;
-                        if (abs > count) {
+                        if (abs > limit) {
                             throw new IllegalArgumentException("state: a row's sign sums exceed its report count");
                         }
                     }
-                    if (((sum ^ count) & 1) != 0) {
-                        throw new IllegalArgumentException("state: a row's sign sum and report count differ in parity");
+                    // Σ_j s_j = 2^t·#{y = 0} − count: a multiple of 2^t minus the count, and at least −count
+                    if (Math.floorMod(sum + count, symbols) != 0 || sum + count < 0) {
+                        throw new IllegalArgumentException("state: a row's sign sum does not match its report count");
                     }
                     walshHadamard(row);
                     t[g * rows + r] = row;
@@ -387,11 +456,11 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                 for (long v : t[g * rows + r]) {
                     sumSq += (double) v * v;
                 }
-                double bucketSq = sumSq / (a * a) - width * nr / (a * a) + nr;
+                double bucketSq = sumSq / (a * a) - nr * ((width - 1) * v0 + v1);
                 double pairs = (bucketSq - nr * nr / width) * kappa;
                 num += pairs - nr;
                 den += nr * nr - nr;
-                double v = nr / (a * a);
+                double v = nr * v0;
                 var += kappa * kappa * (2.0 * width * v * v + 4 * v * Math.max(0, bucketSq));
             }
             if (den <= 0) {
@@ -424,7 +493,8 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     /**
      * A share pooled over a set of cells {@code (g, r)} (each with the prefix's bucket there):
      * {@code f̂ = κ Σ cell / M}, {@code M = Σ n_{g,r}}. Its variance is the randomizer's
-     * {@code κ² (1/a² − f)/M}, the sampling of reports {@code f(1−f)(1/M − 1/n)}, and the collision term over a
+     * {@code κ² ((1 − f) V₀ + f V₁)/M} (exact per report: {@code V₀ = (2^t − 1)/a²} when the report's bucket is
+     * another one, {@code V₁ = 4^t π(1 − π)/a²} when it is this one), the sampling of reports {@code f(1−f)(1/M − 1/n)}, and the collision term over a
      * random hash key {@code Σ n_{g,r}² Σf²_g / ((W − 1) M²)} with the level's upper estimate of {@code Σf²}.
      */
     static final class Pool {
@@ -457,12 +527,12 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         }
 
         double nullVariance() {
-            return w.kappa * w.kappa / (w.a * w.a * m) + collision / ((w.width() - 1.0) * m * m);
+            return w.kappa * w.kappa * w.v0 / m + collision / ((w.width() - 1.0) * m * m);
         }
 
         double variance(double f) {
             double fc = Math.min(1, Math.max(0, f));
-            double noise = w.kappa * w.kappa * (1 / (w.a * w.a) - fc) / m;
+            double noise = w.kappa * w.kappa * ((1 - fc) * w.v0 + fc * w.v1) / m;
             double sampling = fc * (1 - fc) * Math.max(0, 1 / m - 1.0 / w.n);
             return noise + sampling + collision / ((w.width() - 1.0) * m * m);
         }
@@ -473,7 +543,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
      *
      * @throws IllegalArgumentException if the state has the wrong length, does not hold exactly {@code n}
      *     reports, is inconsistent (a sign sum larger than its row's count) or {@code n} is outside
-     *     {@code [1, 2^62]}
+     *     {@code [1, 2^54]}
      */
     public HeavyHitterEstimate estimate(long[] state, long n) {
         Window w = window(state, n);
@@ -755,7 +825,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     private Window window(long[] state, long n) {
         checkState(state);
         if (n < 1 || n > MAX_REPORTS) {
-            throw new IllegalArgumentException("n must be in [1, 2^62], got " + n);
+            throw new IllegalArgumentException("n must be in [1, 2^54], got " + n);
         }
         return new Window(state, n, Arrays.copyOfRange(state, levels * rows * width, state.length));
     }

@@ -37,7 +37,8 @@ class HeavyHitterEstimationTest {
      * 0.05 too high). A small width (W = 64)
      * makes the collision correction matter: without it the bias would be about 0.8/64 = 0.0125.
      *
-     * <p>Checks (each with false-failure probability at most 1e-6 under the normal approximation):
+     * <p>Run for {@code t = 1} and {@code t = 3} payload bits (the sd is about 0.019 and 0.009). Checks (each with
+     * false-failure probability at most 1e-6 under the normal approximation, so at most 6e-6 for the six):
      * <ul>
      *   <li>mean: {@code |mean(f̂) − 0.2| <= 5.33 · sd/√150} (two-sided normal tail 1e-7; with sd ≈ 0.019 the bound
      *       is ≈ 0.008, so a bias of the size of the missing collision correction (0.0125) or of a wrong scale
@@ -55,14 +56,15 @@ class HeavyHitterEstimationTest {
         for (int i = 0; i < n; i++) {
             users[i] = i < n / 5 ? "target" : i < n / 4 ? "targetxy" : HeavyHitterFixtures.item(i % 500, 8);
         }
+        for (int bits : new int[] {1, 3}) { // the one-bit sketch, and the optimum at ε = 2
         int trials = 150;
         double sum = 0;
         double sumSq = 0;
         double sigmaSum = 0;
         int covered = 0;
         for (int t = 0; t < trials; t++) {
-            HeavyHitterProtocol p = new HeavyHitterProtocol(new HeavyHitterParameters(Epsilon.of(2), 8, 2, 2, 64, 8),
-                    HeavyHitterFixtures.contentHash("trial-" + t));
+            HeavyHitterProtocol p = new HeavyHitterProtocol(new HeavyHitterParameters(Epsilon.of(2), 8, 2, 2, 64, 8,
+                    bits), HeavyHitterFixtures.contentHash("trial-" + t));
             long[] state = window(p, users, "t" + t + "-", 1000 + t);
             HeavyHitterEstimate.Item e = p.estimateItem(state, n, "target");
             sum += e.share();
@@ -77,6 +79,7 @@ class HeavyHitterEstimationTest {
         assertThat(Math.abs(mean - 0.2)).as("mean %s, sd %s", mean, sd).isLessThanOrEqualTo(5.33 * sd / Math.sqrt(trials));
         assertThat(covered).as("windows covered by ±2σ").isGreaterThanOrEqualTo(127);
         assertThat(sigmaSum / trials).as("mean σ̂ vs empirical sd %s", sd).isLessThanOrEqualTo(1.5 * sd);
+        }
     }
 
     static String[] zipf(int n, int distinct, double s, int maxBytes) {

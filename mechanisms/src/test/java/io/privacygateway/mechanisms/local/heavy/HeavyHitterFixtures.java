@@ -25,6 +25,11 @@ final class HeavyHitterFixtures {
                 candidates), contentHash("heavy-hitter-test"));
     }
 
+    static HeavyHitterProtocol protocol(double eps, int maxBytes, int b, int rows, int width, int candidates, int t) {
+        return new HeavyHitterProtocol(new HeavyHitterParameters(Epsilon.of(eps), maxBytes, b, rows, width,
+                candidates, t), contentHash("heavy-hitter-test"));
+    }
+
     /** Distinct printable test strings of 1 to {@code maxBytes} ASCII bytes: item {@code i} of a fixed family. */
     static String item(int i, int maxBytes) {
         long h = io.privacygateway.mechanisms.coins.SplitMix64.mix64(0x5EED + i);

@@ -68,6 +68,13 @@ class HeavyHitterProtocolTest {
         HeavyHitterParameters p1 = HeavyHitterParameters.defaults(E1, 1, 10);
         assertThat(p1.candidates()).isEqualTo(32);
         assertThat(p1.rows()).isEqualTo(8);
+        assertThat(p1.payloadBits()).isEqualTo(2);
+        assertThat(HeavyHitterParameters.optimalPayloadBits(Epsilon.of(0.5))).isEqualTo(1);
+        assertThat(HeavyHitterParameters.optimalPayloadBits(Epsilon.of(1))).isEqualTo(2);
+        assertThat(HeavyHitterParameters.optimalPayloadBits(Epsilon.of(4))).isEqualTo(6);
+        assertThat(HeavyHitterParameters.optimalPayloadBits(Epsilon.of(40))).isEqualTo(8);
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 1, 1, 8, 1, 0)).hasMessageContaining("payloadBits");
+        assertThatThrownBy(() -> new HeavyHitterParameters(E1, 8, 1, 1, 8, 1, 9)).hasMessageContaining("payloadBits");
         assertThatThrownBy(() -> HeavyHitterParameters.defaults(E1, 8, 0)).hasMessageContaining("expectedReports");
     }
 
@@ -98,38 +105,43 @@ class HeavyHitterProtocolTest {
         assertThat(p.id()).isEqualTo(MechanismId.PREFIX_TREE_SKETCH);
         assertThat(MechanismId.fromWireName("prefix-tree-sketch")).isEqualTo(MechanismId.PREFIX_TREE_SKETCH);
         assertThat(p.payloadBytes()).isEqualTo(1);
-        assertThat(p.maxReportsPerWindow()).isEqualTo(1L << 62);
+        assertThat(p.maxReportsPerWindow()).isEqualTo(1L << 54);
         assertThat(p.stateLength()).isEqualTo(4 * 1 * 9);
     }
 
     /** Wrong lengths and stray bits are refused (false), never thrown on, and leave the state as it was. */
     @Test
     void hostilePayloadsAreRefusedAndLeaveTheStateUnchanged() {
-        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 8, 2, 2, 8, 1);
+        for (int t = 1; t <= 8; t++) {
+        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 8, 2, 2, 8, 1, t);
         ReportAccumulator acc = p;
         long[] state = new long[p.stateLength()];
         ReportCoordinates c = new ReportCoordinates("dev", 1, 2);
         assertThat(acc.accumulate(new byte[] {1}, c, state)).isTrue();
         long[] before = state.clone();
-        byte[][] bad = {null, {}, {0, 0}, {1, 0}, {2}, {3}, {(byte) 0x80}, {(byte) 0xFF}, {(byte) 0xFE}, {4},
-            new byte[64]};
+        byte[][] bad = {null, {}, {0, 0}, {1, 0}, new byte[64]};
         for (byte[] y : bad) {
             assertThat(acc.accumulate(y, c, state)).as(Arrays.toString(y)).isFalse();
             assertThat(acc.accumulate(y, "dev", 1, 2, state)).as(Arrays.toString(y)).isFalse();
             assertThat(state).isEqualTo(before);
         }
-        for (int v = 2; v < 256; v++) {
-            assertThat(acc.accumulate(new byte[] {(byte) v}, c, state)).isFalse();
+        for (int v = 1 << t; v < 256; v++) { // stray bits above the t symbol bits
+            assertThat(acc.accumulate(new byte[] {(byte) v}, c, state)).as("t=%d y=%d", t, v).isFalse();
+            assertThat(acc.accumulate(new byte[] {(byte) v}, "dev", 1, 2, state)).isFalse();
         }
         assertThat(state).isEqualTo(before);
+        for (int v = 0; v < 1 << t; v++) {
+            assertThat(acc.accumulate(new byte[] {(byte) v}, c, state.clone())).isTrue();
+        }
         assertThatThrownBy(() -> acc.accumulate(new byte[] {0}, c, new long[3])).hasMessageContaining("length");
         assertThatThrownBy(() -> acc.accumulate(new byte[] {0}, "", 1, 2, state)).hasMessageContaining("deviceId");
+        }
     }
 
-    /** Both accumulate forms do the same: one ±1 in the report's cell and one in its row count. */
+    /** Both accumulate forms do the same: with t = 1, one ±1 in the report's cell and one in its row count. */
     @Test
     void accumulateAddsTheSignAndTheCountOfTheReportsCoins() {
-        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 8, 2, 2, 8, 1);
+        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 8, 2, 2, 8, 1, 1);
         int cells = 4 * 2 * 8;
         Set<Integer> seenLevels = new HashSet<>();
         for (int s = 0; s < 50; s++) {
@@ -143,7 +155,7 @@ class HeavyHitterProtocolTest {
                 assertThat(p.accumulate(new byte[] {y}, c.deviceId(), c.period(), c.sequence(), b)).isTrue();
                 assertThat(a).isEqualTo(b);
                 long[] expect = new long[p.stateLength()];
-                expect[(k.level() * 2 + k.row()) * 8 + k.index()] = y == 0 ? 1 : -1;
+                expect[(k.level() * 2 + k.row()) * 8 + k.indices()[0]] = y == 0 ? 1 : -1;
                 expect[cells + k.level() * 2 + k.row()] = 1;
                 assertThat(a).isEqualTo(expect);
             }
@@ -151,9 +163,41 @@ class HeavyHitterProtocolTest {
         assertThat(seenLevels).hasSize(4);
     }
 
+    /**
+     * With t bits, a report adds {@code (−1)^{popcount(y & m)}} at {@code XOR_{s ∈ m} j_s} for every non-empty
+     * {@code m}, and one to its row count (recomputed here from the coins).
+     */
+    @Test
+    void accumulateWithSeveralBitsAddsEveryCharacter() {
+        for (int t = 2; t <= 4; t++) {
+            HeavyHitterProtocol p = HeavyHitterFixtures.protocol(2, 8, 2, 2, 16, 1, t);
+            for (int s = 0; s < 20; s++) {
+                ReportCoordinates c = new ReportCoordinates("dev" + s, 7, s);
+                HeavyHitterProtocol.Coins k = p.coins(c);
+                assertThat(k.indices()).hasSize(t);
+                int y = s % (1 << t);
+                long[] a = new long[p.stateLength()];
+                assertThat(p.accumulate(new byte[] {(byte) y}, c, a)).isTrue();
+                long[] expect = new long[p.stateLength()];
+                int base = (k.level() * 2 + k.row()) * 16;
+                for (int m = 1; m < 1 << t; m++) {
+                    int j = 0;
+                    for (int b = 0; b < t; b++) {
+                        if ((m >> b & 1) == 1) {
+                            j ^= k.indices()[b];
+                        }
+                    }
+                    expect[base + j] += Integer.bitCount(y & m) % 2 == 0 ? 1 : -1;
+                }
+                expect[4 * 2 * 16 + k.level() * 2 + k.row()] = 1;
+                assertThat(a).as("t=%d s=%d", t, s).isEqualTo(expect);
+            }
+        }
+    }
+
     @Test
     void inconsistentStatesAreRefusedByTheEstimate() {
-        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 2, 1, 1, 4, 1);
+        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(1, 2, 1, 1, 4, 1, 1);
         // layout: 2 levels · 1 row · 4 cells, then 2 counts
         long[] s = new long[p.stateLength()];
         s[0] = 1;
@@ -170,7 +214,7 @@ class HeavyHitterProtocolTest {
         assertThatThrownBy(() -> p.estimate(big, 2)).hasMessageContaining("exceed");
         long[] parity = s.clone();
         parity[8] = 2;
-        assertThatThrownBy(() -> p.estimate(parity, 3)).hasMessageContaining("parity");
+        assertThatThrownBy(() -> p.estimate(parity, 3)).hasMessageContaining("does not match");
         long[] negative = s.clone();
         negative[8] = -1;
         negative[0] = 0;

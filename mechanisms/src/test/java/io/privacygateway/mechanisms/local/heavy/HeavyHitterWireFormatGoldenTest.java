@@ -22,8 +22,8 @@ class HeavyHitterWireFormatGoldenTest {
     static final Path DOC = Path.of("..", "docs", "wire-format.md");
     static final String HASH = HeavyHitterFixtures.contentHash("heavy-hitter-golden");
 
-    /** One scripted Bernoulli outcome; any other draw fails. */
-    record Scripted(boolean keep) implements SecretDraws {
+    /** Scripted outcomes of the device's two secret draws: the Bernoulli, then the uniform one. */
+    record Scripted(boolean keep, int u) implements SecretDraws {
         @Override
         public boolean bernoulli(long numerator, int gridBits) {
             return keep;
@@ -31,7 +31,10 @@ class HeavyHitterWireFormatGoldenTest {
 
         @Override
         public int uniformInt(int n) {
-            throw new AssertionError("the heavy-hitter device makes no uniform draw");
+            if (u >= n) {
+                throw new AssertionError("scripted u = " + u + " not below " + n);
+            }
+            return u;
         }
     }
 
@@ -53,14 +56,21 @@ class HeavyHitterWireFormatGoldenTest {
     static List<String> rows() throws Exception {
         List<String> out = new ArrayList<>();
         for (double e : new double[] {0.5, 1, 2, 4}) {
-            HeavyHitterProtocol p = new HeavyHitterProtocol(HeavyHitterParameters.defaults(Epsilon.of(e), 16, 1), HASH);
-            long num = p.keepProbability().numerator();
-            out.add("| " + java.math.BigDecimal.valueOf(e).stripTrailingZeros().toPlainString() + " | " + num
-                    + " | " + (DyadicProbability.ONE - num) + " |");
+            for (int t = 1; t <= 8; t++) {
+                HeavyHitterParameters hp = new HeavyHitterParameters(Epsilon.of(e), 16, 2, 3, 1024, 32, t);
+                if (t != 1 && t != HeavyHitterParameters.optimalPayloadBits(Epsilon.of(e))) {
+                    continue;
+                }
+                HeavyHitterProtocol p = new HeavyHitterProtocol(hp, HASH);
+                long num = p.keepProbability().numerator();
+                out.add("| " + java.math.BigDecimal.valueOf(e).stripTrailingZeros().toPlainString() + " | " + t + " | "
+                        + num + " | " + (DyadicProbability.ONE - num) + " |");
+            }
         }
         HeavyHitterParameters[] ps = {
-            HeavyHitterParameters.defaults(Epsilon.of(1), 16, 1), // b = 2, R = 3, W = 1024
-            new HeavyHitterParameters(Epsilon.of(1), 5, 1, 2, 8, 4),
+            HeavyHitterParameters.defaults(Epsilon.of(1), 16, 1), // b = 2, R = 3, W = 1024, t = 2
+            new HeavyHitterParameters(Epsilon.of(1), 5, 1, 2, 8, 4, 1),
+            new HeavyHitterParameters(Epsilon.of(4), 16, 2, 3, 1024, 32, 6),
         };
         String[][] cases = {{"device-42", "19876", "3", "a"}, {"device-42", "19876", "4", "example.org/x"},
             {"phone-7", "0", "0", "crash:E42"}, {"phone-7", "1", "2", "é"}};
@@ -75,12 +85,18 @@ class HeavyHitterWireFormatGoldenTest {
                 HeavyHitterProtocol.Coins k = p.coins(rc);
                 int bucket = p.bucket(k.level(), k.row(), p.paddedItem(item));
                 assertThat(bucket).isEqualTo(independentBucket(hp, k, item));
-                for (boolean keep : new boolean[] {true, false}) {
-                    byte[] y = p.randomize(item, rc, new Scripted(keep));
-                    out.add("| L=" + hp.maxBytes() + " b=" + hp.segmentBytes() + " R=" + hp.rows() + " W="
-                            + hp.width() + " | `" + c[0] + "`, " + c[1] + ", " + c[2] + " | `" + item + "` | "
-                            + k.level() + ", " + k.row() + ", " + k.index() + " | " + bucket + " | " + keep + " | `"
-                            + HexFormat.of().formatHex(y) + "` |");
+                int others = (1 << hp.payloadBits()) - 1;
+                for (int[] draw : others == 1 ? new int[][] {{1, 0}, {0, 0}} : new int[][] {{1, 0}, {0, 0}, {0, others - 1}}) {
+                    byte[] y = p.randomize(item, rc, new Scripted(draw[0] == 1, draw[1]));
+                    StringBuilder js = new StringBuilder();
+                    for (int j : k.indices()) {
+                        js.append(js.length() == 0 ? "" : " ").append(j);
+                    }
+                    out.add("| ε=" + hp.epsilon().value() + " L=" + hp.maxBytes() + " b=" + hp.segmentBytes() + " R="
+                            + hp.rows() + " W=" + hp.width() + " t=" + hp.payloadBits() + " | `" + c[0] + "`, " + c[1]
+                            + ", " + c[2] + " | `" + item + "` | " + k.level() + ", " + k.row() + ", (" + js + ") | "
+                            + bucket + " | " + (draw[0] == 1) + ", " + draw[1] + " | `" + HexFormat.of().formatHex(y)
+                            + "` |");
                 }
             }
         }
