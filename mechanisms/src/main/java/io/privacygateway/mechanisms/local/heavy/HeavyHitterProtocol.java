@@ -404,8 +404,8 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             for (int g = 0; g < levels; g++) {
                 for (int r = 0; r < rows; r++) {
                     long count = state[countIndex(g, r)];
-                    if (count < 0) {
-                        throw new IllegalArgumentException("state: a report count is negative");
+                    if (count < 0 || count > n) {
+                        throw new IllegalArgumentException("state: a report count is negative or above n");
                     }
                     long[] row = Arrays.copyOfRange(state, cellIndex(g, r, 0), cellIndex(g, r, 0) + width);
                     long limit = (symbols - 1) * count;

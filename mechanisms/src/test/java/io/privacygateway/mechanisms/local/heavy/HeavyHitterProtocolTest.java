@@ -134,6 +134,12 @@ class HeavyHitterProtocolTest {
             assertThat(acc.accumulate(new byte[] {(byte) v}, c, state.clone())).isTrue();
         }
         assertThatThrownBy(() -> acc.accumulate(new byte[] {0}, c, new long[3])).hasMessageContaining("length");
+        long[] tooLong = new long[p.stateLength() + 1];
+        assertThatThrownBy(() -> acc.accumulate(new byte[] {0}, c, tooLong))
+                .hasMessageContaining("state must have length " + p.stateLength());
+        assertThatThrownBy(() -> acc.accumulate(new byte[] {0}, "dev", 1, 2, tooLong))
+                .hasMessageContaining("state must have length " + p.stateLength());
+        assertThat(tooLong).containsOnly(0L);
         assertThatThrownBy(() -> acc.accumulate(new byte[] {0}, "", 1, 2, state)).hasMessageContaining("deviceId");
         }
     }
@@ -193,6 +199,36 @@ class HeavyHitterProtocolTest {
                 assertThat(a).as("t=%d s=%d", t, s).isEqualTo(expect);
             }
         }
+    }
+
+    @Test
+    void coinsAndParametersAreValues() {
+        HeavyHitterProtocol p = HeavyHitterFixtures.protocol(2, 8, 2, 2, 1024, 1, 3);
+        HeavyHitterProtocol.Coins a = p.coins(new ReportCoordinates("a", 1, 1));
+        HeavyHitterProtocol.Coins a2 = p.coins(new ReportCoordinates("a", 1, 1));
+        HeavyHitterProtocol.Coins b = p.coins(new ReportCoordinates("b", 1, 1));
+        assertThat(a).isEqualTo(a2).hasSameHashCodeAs(a2).isNotEqualTo(b).isNotEqualTo("a");
+        assertThat(a.hashCode()).isNotEqualTo(b.hashCode());
+        assertThat(new HeavyHitterProtocol.Coins(1, 2, new int[] {3, 4}))
+                .isNotEqualTo(new HeavyHitterProtocol.Coins(1, 2, new int[] {3, 5}))
+                .isNotEqualTo(new HeavyHitterProtocol.Coins(1, 3, new int[] {3, 4}))
+                .isNotEqualTo(new HeavyHitterProtocol.Coins(0, 2, new int[] {3, 4}))
+                .hasToString("Coins[level=1, row=2, indices=[3, 4]]");
+        int[] idx = {7};
+        HeavyHitterProtocol.Coins k = new HeavyHitterProtocol.Coins(0, 0, idx);
+        idx[0] = 8;
+        assertThat(k.indices()).containsExactly(7);
+        k.indices()[0] = 9;
+        assertThat(k.indices()).containsExactly(7);
+        HeavyHitterParameters hp = new HeavyHitterParameters(E1, 15, 2, 3, 256, 7, 2);
+        assertThat(hp).hasToString("HeavyHitterParameters[epsilon=1.0, L=15, b=2, R=3, W=256, T=7, t=2]");
+        assertThat(hp.hashCode()).isNotEqualTo(new HeavyHitterParameters(E1, 15, 2, 3, 256, 7, 3).hashCode());
+        assertThat(hp).isNotEqualTo(new HeavyHitterParameters(E1, 15, 2, 3, 256, 7, 3))
+                .isNotEqualTo(new HeavyHitterParameters(E1, 14, 2, 3, 256, 7, 2))
+                .isNotEqualTo(new HeavyHitterParameters(E1, 15, 1, 3, 256, 7, 2))
+                .isNotEqualTo(new HeavyHitterParameters(E1, 15, 2, 2, 256, 7, 2))
+                .isNotEqualTo(new HeavyHitterParameters(E1, 15, 2, 3, 512, 7, 2))
+                .isNotEqualTo(new HeavyHitterParameters(Epsilon.of(2), 15, 2, 3, 256, 7, 2));
     }
 
     @Test
