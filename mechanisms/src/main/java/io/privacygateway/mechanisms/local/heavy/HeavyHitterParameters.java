@@ -76,8 +76,8 @@ public final class HeavyHitterParameters {
      *       than {@code b = 1} in {@code docs/heavy-hitters.md}, at the price of a slower decode), else 1;</li>
      *   <li>{@code W = 1024} and {@code R = min(8, ⌊2^15 / (G·(W + 1))⌋)}; while {@code R < 2} and {@code W > 256},
      *       {@code W} is halved (with a single row a collision with a heavier prefix hides a prefix completely; two
-     *       or more rows let the collision-aware decoder drop the colliding row only); if still {@code R = 0},
-     *       {@code R = 1} and {@code W} the largest power of two with {@code G·(W + 1) <= 2^15};</li>
+     *       or more rows let the collision-aware decoder drop the colliding row only); since {@code G <= 32},
+     *       {@code W = 256} always leaves {@code R >= 3};</li>
      *   <li>{@code T = 32}: a cap, rarely reached, since only prefixes above the level's threshold are kept (the
      *       decode scores {@code 256^b} extensions of each kept prefix per level). The expected window size does
      *       not change the rule today; it is part of the signature so that a rule that depends on it can replace
@@ -96,13 +96,7 @@ public final class HeavyHitterParameters {
             w >>= 1;
             r = Math.min(8, DEFAULT_STATE_BUDGET / (g * (w + 1)));
         }
-        while (r == 0) {
-            r = 1;
-            w >>= 1;
-            if ((long) g * (w + 1) > DEFAULT_STATE_BUDGET) {
-                r = 0;
-            }
-        }
+        // G <= 32 (L <= 64, b = 2), so W = 256 always leaves R >= 3
         return new HeavyHitterParameters(epsilon, maxBytes, b, r, w, 32, optimalPayloadBits(epsilon));
     }
 

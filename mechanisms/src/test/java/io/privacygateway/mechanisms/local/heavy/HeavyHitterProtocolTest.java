@@ -65,6 +65,12 @@ class HeavyHitterProtocolTest {
         assertThat(p64.levels()).isEqualTo(32);
         assertThat(p64.rows()).isEqualTo(3);
         assertThat(p64.width()).isEqualTo(256);
+        // G = 10: R = ⌊32768/10250⌋ = 3 at W = 1024; G = 11: R = 2 stays at W = 1024; G = 16: R = 1, so W = 512, R = 3
+        assertThat(HeavyHitterParameters.defaults(E1, 20, 1).rows()).isEqualTo(3);
+        assertThat(HeavyHitterParameters.defaults(E1, 22, 1).rows()).isEqualTo(2);
+        assertThat(HeavyHitterParameters.defaults(E1, 22, 1).width()).isEqualTo(1024);
+        assertThat(HeavyHitterParameters.defaults(E1, 32, 1).rows()).isEqualTo(3);
+        assertThat(HeavyHitterParameters.defaults(E1, 32, 1).width()).isEqualTo(512);
         HeavyHitterParameters p1 = HeavyHitterParameters.defaults(E1, 1, 10);
         assertThat(p1.candidates()).isEqualTo(32);
         assertThat(p1.rows()).isEqualTo(8);
