@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
         subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
             BenchCommand.ReleaseTiming.class, BenchCommand.Analytics.class, BenchCommand.Horizons.class,
-            BenchCommand.Synthetic.class, WideBenchCommand.class})
+            BenchCommand.Synthetic.class, WideBenchCommand.class, BenchCommand.HeavyHitters.class})
 public final class BenchCommand implements Runnable, ToolCommand {
     @Spec
     CommandSpec spec;
@@ -29,6 +29,70 @@ public final class BenchCommand implements Runnable, ToolCommand {
     @Override
     public void run() {
         spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Open-domain heavy hitters: the prefix-tree sketch against the PEM baseline (docs/heavy-hitters.md). */
+    @Command(name = "heavy-hitters", mixinStandardHelpOptions = true,
+            description = {"The open-domain heavy-hitter protocol (prefix-tree-sketch, b = 1 and 2) against PEM with OLH",
+                "on Zipf(1.1) users over 10^6 distinct strings of at most L bytes: precision, recall and RMS share error",
+                "of the top-k, threshold, device bytes, server state, decode time."})
+    public static final class HeavyHitters implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--ns", split = ",", defaultValue = "100000,1000000", description = "Users per window.")
+        int[] ns;
+
+        @Option(names = "--epsilons", split = ",", defaultValue = "1,2,4", description = "ε values.")
+        double[] epsilons;
+
+        @Option(names = "--ks", split = ",", defaultValue = "10,20", description = "Top-k sizes.")
+        int[] ks;
+
+        @Option(names = "--segments", split = ",", defaultValue = "1,2", description = "Segment sizes b to run.")
+        int[] segments;
+
+        @Option(names = "--trials", defaultValue = "3", description = "Trials per row (default ${DEFAULT-VALUE}).")
+        int trials;
+
+        @Option(names = "--max-bytes", defaultValue = "16", description = "L: the longest string, in bytes.")
+        int maxBytes;
+
+        @Option(names = "--universe", defaultValue = "1000000", description = "Distinct strings.")
+        int universe;
+
+        @Option(names = "--zipf", defaultValue = "1.1", description = "Zipf exponent.")
+        double zipf;
+
+        @Option(names = "--pem-eta", defaultValue = "4", description = "PEM: bits added per group.")
+        int pemEta;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter o = spec.commandLine().getOut();
+            o.printf("bench heavy-hitters: Zipf(%s) over %d distinct strings of 1..%d bytes; n ∈ %s, ε ∈ %s, k ∈ %s;"
+                    + " %d trials per row%n", zipf, universe, maxBytes, java.util.Arrays.toString(ns),
+                    java.util.Arrays.toString(epsilons), java.util.Arrays.toString(ks), trials);
+            o.printf("command: bench heavy-hitters --ns %s --epsilons %s --ks %s --segments %s --trials %d --max-bytes %d"
+                    + " --universe %d --zipf %s --pem-eta %d%n", join(ns), join(epsilons), join(ks), join(segments),
+                    trials, maxBytes, universe, zipf, pemEta);
+            o.flush();
+            long t0 = System.nanoTime();
+            HeavyHitterBenchmark b = new HeavyHitterBenchmark(universe, maxBytes, zipf);
+            var rows = b.run(ns, epsilons, ks, segments, pemEta, trials, progressLines(o));
+            o.println(HeavyHitterBenchmark.table(rows));
+            printElapsed(o, t0);
+            return 0;
+        }
+
+        private static String join(int[] a) {
+            return java.util.Arrays.stream(a).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining(","));
+        }
+
+        private static String join(double[] a) {
+            return java.util.Arrays.stream(a).mapToObj(HeavyHitterBenchmark::trim)
+                    .collect(java.util.stream.Collectors.joining(","));
+        }
     }
 
     /** Accuracy of every mechanism side by side. */

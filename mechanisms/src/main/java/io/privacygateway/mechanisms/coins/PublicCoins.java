@@ -24,6 +24,11 @@ public final class PublicCoins {
         public static final int TREE_LEVEL = 0x200;
         /** Tree mechanism: the hash function of the level's OLH, when the level uses OLH. */
         public static final int TREE_HASH = 0x201;
+        /**
+         * Open-domain heavy hitters ({@code local.heavy.HeavyHitterProtocol}): the report's prefix-tree level, sketch
+         * row and Hadamard index, drawn in that order.
+         */
+        public static final int HEAVY_HITTER = 0x300;
 
         private Stream() {}
     }

@@ -64,6 +64,19 @@ public final class SipHash24 {
             v3 = k1 ^ 0x7465646279746573L;
         }
 
+        /** An independent copy of this computation (to hash many messages that share a prefix). */
+        public State copy() {
+            State c = new State(0, 0);
+            c.v0 = v0;
+            c.v1 = v1;
+            c.v2 = v2;
+            c.v3 = v3;
+            c.word = word;
+            c.wordBytes = wordBytes;
+            c.length = length;
+            return c;
+        }
+
         public State update(byte b) {
             word |= (b & 0xFFL) << (8 * wordBytes);
             length++;

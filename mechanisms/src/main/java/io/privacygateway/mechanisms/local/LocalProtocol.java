@@ -1,11 +1,9 @@
 package io.privacygateway.mechanisms.local;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
-import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecretDraws;
-import io.privacygateway.mechanisms.workload.MechanismId;
 
 /**
  * A local-model mechanism instantiated for one workload and one per-report ε: the device half
@@ -19,22 +17,12 @@ import io.privacygateway.mechanisms.workload.MechanismId;
  * ({@link io.privacygateway.mechanisms.coins.PublicCoins}) may be used freely because the bound holds
  * for every value of them.
  *
- * <p><b>Aggregation.</b> The server state is a {@code long[]} of length {@link #stateLength()} updated
- * by exact integer (fixed-point) additions only, so the aggregate of a window does not depend on the
- * order or partitioning of reports: merging two partial aggregates is element-wise addition.
+ * <p><b>Aggregation.</b> The gateway half ({@link ReportAccumulator}): exact integer additions into a
+ * {@code long[]}, merged by element-wise addition.
  *
  * <p>Implementations are immutable and thread-safe.
  */
-public interface LocalProtocol {
-    /** The mechanism implemented. */
-    MechanismId id();
-
-    /** The pure ε of one report (the sum over levels for multi-level protocols). */
-    Epsilon epsilon();
-
-    /** The exact length of every valid payload, in bytes. */
-    int payloadBytes();
-
+public interface LocalProtocol extends ReportAccumulator {
     /**
      * Device side: randomizes universe value {@code value} into a payload.
      *
@@ -60,35 +48,6 @@ public interface LocalProtocol {
      * @param draws the secret draws ({@link ExactSampler#draws} of {@code SecureRandomBits} in production)
      */
     byte[] randomize(int value, ReportCoordinates coordinates, SecretDraws draws);
-
-    /** The number of counters in the server's aggregate state. */
-    int stateLength();
-
-    /**
-     * The most reports one window's aggregate can hold exactly: beyond it the integer sums could overflow and
-     * {@code estimate} refuses the window. Unbounded ({@link Long#MAX_VALUE}) unless a protocol says otherwise.
-     */
-    default long maxReportsPerWindow() {
-        return Long.MAX_VALUE;
-    }
-
-    /**
-     * Server side: adds one report to {@code state} with exact integer arithmetic.
-     *
-     * @return {@code false}, leaving {@code state} untouched, if the payload is malformed (wrong
-     *     length or an impossible encoding)
-     */
-    boolean accumulate(byte[] payload, ReportCoordinates coordinates, long[] state);
-
-    /**
-     * As {@link #accumulate(byte[], ReportCoordinates, long[])} with the coordinates given one by one (checked as
-     * {@link ReportCoordinates} checks them), so the gateway's per-report path forms no coordinates object.
-     * Protocols that derive public coins override it without allocating; the result is always the same as
-     * {@code accumulate(payload, new ReportCoordinates(deviceId, period, sequence), state)}.
-     */
-    default boolean accumulate(byte[] payload, String deviceId, long period, int sequence, long[] state) {
-        return accumulate(payload, new ReportCoordinates(deviceId, period, sequence), state);
-    }
 
     /** Server side: the unbiased estimate from the aggregate of {@code n >= 1} accepted reports. */
     LocalEstimate estimate(long[] state, long n);

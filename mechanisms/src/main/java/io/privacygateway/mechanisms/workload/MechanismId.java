@@ -73,7 +73,11 @@ public enum MechanismId {
     /** Mean: the piecewise mechanism of Wang et al. (ICDE 2019), discretised. */
     PIECEWISE("piecewise", Mode.LOCAL),
     /** Mean: the hybrid of the piecewise mechanism and Duchi et al.'s (Wang et al., ICDE 2019). */
-    HYBRID("hybrid", Mode.LOCAL);
+    HYBRID("hybrid", Mode.LOCAL),
+
+    // ---- open-domain heavy hitters (local mode; docs/heavy-hitters.md) ------------------------------------
+    /** Frequent strings of an open domain: a prefix tree with a Hadamard-response count sketch per level. */
+    PREFIX_TREE_SKETCH("prefix-tree-sketch", Mode.LOCAL);
 
     /** The mechanisms of the mean family (local mode; {@code auto} chooses among them). */
     public static final java.util.List<MechanismId> MEAN_MECHANISMS = java.util.List.of(DUCHI, PIECEWISE, HYBRID);

@@ -86,6 +86,10 @@ public record WorkloadSpec(
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
                     + "bucketed histogram), family is " + family.wireName());
         }
+        if (mechanism == MechanismId.PREFIX_TREE_SKETCH) {
+            throw new InvalidWorkloadException("mechanism", "\"prefix-tree-sketch\" (open-domain heavy hitters) is a "
+                    + "mechanisms-module protocol that workload files cannot name yet");
+        }
         if (mechanism == MechanismId.FACTORIZATION) {
             if (family != QueryFamily.CDF && family != QueryFamily.RANGE) {
                 throw new InvalidWorkloadException("mechanism", "\"factorization\" needs ordered buckets (cdf or range),"

@@ -88,7 +88,8 @@ final class PoisoningWorkloads {
     static List<MechanismId> local(WorkloadSpec s) {
         List<MechanismId> out = new ArrayList<>();
         for (MechanismId id : MechanismId.values()) {
-            if (id == MechanismId.AUTO || id.mode() != io.privacygateway.mechanisms.workload.Mode.LOCAL) {
+            if (id == MechanismId.AUTO || id.mode() != io.privacygateway.mechanisms.workload.Mode.LOCAL
+                    || id == MechanismId.PREFIX_TREE_SKETCH) { // open-domain, not in workload files yet
                 continue;
             }
             if (id == MechanismId.TREE && !(s.domain() instanceof io.privacygateway.mechanisms.workload.Domain.Buckets)) {
