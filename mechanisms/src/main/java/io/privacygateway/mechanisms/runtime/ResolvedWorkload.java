@@ -38,6 +38,9 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
         if (spec.isWide()) { // never materialised: 2^d values (docs/wide-domains.md)
             return CentralWorkload.wide(spec);
         }
+        if (spec.family().isOpenDomain()) { // heavy-hitters: strings, never materialised (docs/heavy-hitters.md)
+            return LocalWorkload.openDomain(spec);
+        }
         Workload w = Workload.of(spec);
         return spec.mode() == Mode.LOCAL ? new LocalWorkload(w) : new CentralWorkload(w);
     }
@@ -48,7 +51,8 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
     /**
      * The materialized workload (universe, queries, answer vectors).
      *
-     * @throws IllegalStateException for a wide central workload ({@link WorkloadSpec#isWide()}), which has none
+     * @throws IllegalStateException for a wide central workload ({@link WorkloadSpec#isWide()}) and an open-domain local
+     *     workload (heavy-hitters), which have none
      */
     Workload workload();
 
@@ -107,7 +111,7 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
      * instead of building a window it could not release.
      */
     default long maxReportsPerWindow() {
-        return this instanceof LocalWorkload l ? l.protocol().maxReportsPerWindow() : Long.MAX_VALUE;
+        return this instanceof LocalWorkload l ? l.accumulator().maxReportsPerWindow() : Long.MAX_VALUE;
     }
 
     /**
