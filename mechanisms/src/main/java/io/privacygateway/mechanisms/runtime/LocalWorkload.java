@@ -197,6 +197,7 @@ public final class LocalWorkload implements ResolvedWorkload {
      * an open domain must fit the protocol ({@code HeavyHitterProtocol#paddedItem}). The message never repeats an
      * open-domain value.
      */
+    @Override
     public void checkValue(String raw) throws InvalidValueException {
         values.checkValue(raw);
     }

@@ -65,6 +65,15 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
         return workload().encode(raw);
     }
 
+    /**
+     * Checks a raw value as a device would send it, without keeping anything: {@link #encode} for a universe; an
+     * open-domain local workload (heavy-hitters) checks the string against its protocol instead
+     * ({@link LocalWorkload#checkValue}). The message never repeats an open-domain value.
+     */
+    default void checkValue(String raw) throws io.privacygateway.mechanisms.workload.InvalidValueException {
+        encode(raw);
+    }
+
     /** The labels of the answers' coordinates, in answer order. */
     default java.util.List<String> queryLabels() {
         return workload().queryLabels();
