@@ -44,6 +44,42 @@ public final class ValuesFile {
         return read(file, workload::encode);
     }
 
+    /**
+     * The accepted strings of an open-domain (heavy-hitters) values file and the rejected lines.
+     *
+     * @param values the accepted strings (each line stripped of surrounding white space), in file order
+     * @param rejected the lines the workload's protocol refuses (the reason never repeats the value)
+     */
+    public record Strings(List<String> values, List<Rejected> rejected) {}
+
+    /**
+     * Reads the strings of a values file for an open-domain workload (heavy-hitters), each checked by
+     * {@link io.privacygateway.mechanisms.runtime.ResolvedWorkload#checkValue}.
+     */
+    public static Strings readStrings(Path file, io.privacygateway.mechanisms.runtime.ResolvedWorkload workload)
+            throws IOException {
+        List<String> out = new ArrayList<>();
+        List<Rejected> rejected = new ArrayList<>();
+        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String s;
+            long lineNo = 0;
+            while ((s = r.readLine()) != null) {
+                lineNo++;
+                String t = s.strip();
+                if (t.isEmpty() || t.startsWith("#")) {
+                    continue;
+                }
+                try {
+                    workload.checkValue(t);
+                    out.add(t);
+                } catch (InvalidValueException e) {
+                    rejected.add(new Rejected(lineNo, e.getMessage()));
+                }
+            }
+        }
+        return new Strings(out, rejected);
+    }
+
     /** How a line becomes an index. */
     @FunctionalInterface
     private interface Encoder {
