@@ -119,10 +119,7 @@ public final class SimulateCommand implements Callable<Integer> {
             if (r.resolved().alpha() != null) {
                 root.put("alpha", r.resolved().alpha().value());
             }
-            ObjectNode privacy = root.putObject("privacy");
-            Json.put(privacy, "epsilonPerReport", a.cost().epsilon());
-            privacy.put("delta", 0); // the answer's cost is PrivacyCost.Pure
-            privacy.put("guarantee", "every report is ε-LDP for its device; every answer is ε-DP (δ = 0) post-processing");
+            putLocalPrivacy(root, a);
             if (r.plan() != null) {
                 root.set("plan", Json.plan(r.plan()));
             }
@@ -253,10 +250,7 @@ public final class SimulateCommand implements Callable<Integer> {
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.set("workload", Json.workload(trial.resolved(), w.contentHash(), 0, a.labels().size()));
         putMechanism(root, "local", a, mech != null ? mech : ws.mechanism());
-        ObjectNode privacy = root.putObject("privacy");
-        Json.put(privacy, "epsilonPerReport", a.cost().epsilon());
-        privacy.put("delta", 0); // the answer's cost is PrivacyCost.Pure
-        privacy.put("guarantee", "every report is ε-LDP for its device; every answer is ε-DP (δ = 0) post-processing");
+        putLocalPrivacy(root, a);
         if (trial.plan() != null) {
             root.set("plan", Json.plan(trial.plan()));
         }
@@ -316,6 +310,14 @@ public final class SimulateCommand implements Callable<Integer> {
         root.put("mode", mode);
         root.put("mechanism", a.mechanism().wireName());
         root.put("mechanismRequested", requested.wireName());
+    }
+
+    /** Puts {@code privacy} of a local answer: ε per report, δ = 0, and the guarantee in words. */
+    private static void putLocalPrivacy(ObjectNode root, Answer a) {
+        ObjectNode privacy = root.putObject("privacy");
+        Json.put(privacy, "epsilonPerReport", a.cost().epsilon());
+        privacy.put("delta", 0); // the answer's cost is PrivacyCost.Pure
+        privacy.put("guarantee", "every report is ε-LDP for its device; every answer is ε-DP (δ = 0) post-processing");
     }
 
     /** Puts {@code n} and {@code confidence} of {@code a} and, when {@code --seed} was given, {@code seed}, in order. */

@@ -59,6 +59,25 @@ public final class ValuesFile {
     public static Strings readStrings(Path file, io.privacygateway.mechanisms.runtime.ResolvedWorkload workload)
             throws IOException {
         List<String> out = new ArrayList<>();
+        List<Rejected> rejected = lines(file, (t, lineNo) -> {
+            workload.checkValue(t);
+            out.add(t);
+        });
+        return new Strings(out, rejected);
+    }
+
+    /** What is done with one value line (its text stripped, its 1-based number). */
+    @FunctionalInterface
+    private interface LineHandler {
+        void accept(String value, long line) throws InvalidValueException;
+    }
+
+    /**
+     * Hands every value line of a file (not blank, not a {@code #} comment; stripped) to {@code handler}, in order.
+     *
+     * @return the lines the handler refused, with their reasons
+     */
+    private static List<Rejected> lines(Path file, LineHandler handler) throws IOException {
         List<Rejected> rejected = new ArrayList<>();
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String s;
@@ -70,14 +89,13 @@ public final class ValuesFile {
                     continue;
                 }
                 try {
-                    workload.checkValue(t);
-                    out.add(t);
+                    handler.accept(t, lineNo);
                 } catch (InvalidValueException e) {
                     rejected.add(new Rejected(lineNo, e.getMessage()));
                 }
             }
         }
-        return new Strings(out, rejected);
+        return rejected;
     }
 
     /** How a line becomes an index. */
@@ -87,33 +105,26 @@ public final class ValuesFile {
     }
 
     private static Contents read(Path file, Encoder workload) throws IOException {
+        Accepted accepted = new Accepted();
+        List<Rejected> rejected = lines(file, (t, lineNo) -> accepted.add(workload.encode(t), lineNo));
+        return new Contents(java.util.Arrays.copyOf(accepted.values, accepted.n),
+                java.util.Arrays.copyOf(accepted.lines, accepted.n), rejected);
+    }
+
+    /** The encoded values and their line numbers, growing as lines are accepted. */
+    private static final class Accepted {
         int[] values = new int[1024];
         long[] lines = new long[1024];
-        int n = 0;
-        List<Rejected> rejected = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String s;
-            long lineNo = 0;
-            while ((s = r.readLine()) != null) {
-                lineNo++;
-                String t = s.strip();
-                if (t.isEmpty() || t.startsWith("#")) {
-                    continue;
-                }
-                try {
-                    int x = workload.encode(t);
-                    if (n == values.length) {
-                        values = java.util.Arrays.copyOf(values, n * 2);
-                        lines = java.util.Arrays.copyOf(lines, n * 2);
-                    }
-                    values[n] = x;
-                    lines[n] = lineNo;
-                    n++;
-                } catch (InvalidValueException e) {
-                    rejected.add(new Rejected(lineNo, e.getMessage()));
-                }
+        int n;
+
+        void add(int x, long line) {
+            if (n == values.length) {
+                values = java.util.Arrays.copyOf(values, n * 2);
+                lines = java.util.Arrays.copyOf(lines, n * 2);
             }
+            values[n] = x;
+            lines[n] = line;
+            n++;
         }
-        return new Contents(java.util.Arrays.copyOf(values, n), java.util.Arrays.copyOf(lines, n), rejected);
     }
 }
