@@ -37,7 +37,8 @@ public final class TruthRecorder {
             this.marginals = workload instanceof CentralWorkload c && c.wide().isPresent()
                     ? MarginalCounts.empty(c.wide().get()) : null;
             this.strings = workload.spec().family().isOpenDomain() ? new HashMap<>() : null;
-            this.counts = marginals != null || strings != null ? new long[0] : new long[workload.workload().universeSize()];
+            this.counts = marginals != null ? new long[1] // the report count (add)
+                    : strings != null ? new long[0] : new long[workload.workload().universeSize()];
         }
 
         void add(int x) {
