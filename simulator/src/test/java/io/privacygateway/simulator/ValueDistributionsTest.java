@@ -158,4 +158,26 @@ class ValueDistributionsTest {
                 2 / 3.0);
         assertThat(t.total()).isEqualTo(3);
     }
+
+    @Test
+    void theTruthRecorderCountsTheReportsOfAWideWorkload() throws Exception {
+        ResolvedWorkload w = Workloads.resolve(WorkloadFiles.parse("""
+                id: wide-truth
+                version: 1
+                family: marginals
+                domain: {attributes: [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, b0, b1, b2, b3, b4, b5, b6, b7]}
+                queries: {way: 2}
+                mode: central
+                mechanism: mwem
+                central: {epsilonPerRelease: 1.0, neighbour: add-remove}
+                budget: {epsilonPerPeriod: 1.0, period: 1d}
+                window: {size: 1m, grace: 0s}
+                """, "test"));
+        TruthRecorder t = new TruthRecorder();
+        t.record(w, 60_000, w.encode("1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1"));
+        t.record(w, 60_001, w.encode("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1"));
+        WindowTruth truth = t.window(w.contentHash(), 60_000).orElseThrow();
+        assertThat(truth.n()).isEqualTo(2);
+        assertThat(t.total()).isEqualTo(2);
+    }
 }
