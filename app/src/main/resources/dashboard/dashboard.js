@@ -426,6 +426,27 @@
       if (isNum(sc.errorEstimate)) facts.push(`estimated ‖θ̂ − θ‖ ${fmt(sc.errorEstimate, 3)}`);
       if (isNum(sc.predictedExcessRisk)) facts.push(`predicted excess risk ${fmt(sc.predictedExcessRisk, 3)}`);
       if (facts.length) s.latestChart.append(el('p', 'note', facts.join(' · ')));
+    } else if (w.chart === 'heavy-hitters') {
+      const sc = latest.scalars || {};
+      s.latestTitle.textContent = `Latest window: the strings found, most frequent first (share of reports, ${conf}`
+        + ' error bars; dashed: the threshold share)';
+      s.latestLegend.replaceChildren();
+      dropPlots(s.key + 'latest');
+      if (!latest.labels.length) {
+        s.latestChart.replaceChildren(el('p', 'note', latest.n > 0
+          ? `no string cleared the threshold share ${isNum(sc.thresholdShare) ? fmt(sc.thresholdShare, 3) : ''} in this window`
+          : 'no reports in this window'));
+        s.latestChart.dataset.points = '0';
+        s.latestChart.dataset.threshold = isNum(sc.thresholdShare) ? String(sc.thresholdShare) : '';
+      } else {
+        drawBars(s.latestChart, latest, truth, { threshold: sc.thresholdShare });
+      }
+      const facts = [];
+      if (isNum(sc.thresholdShare)) facts.push(`threshold share ${fmt(sc.thresholdShare, 3)}: a string well below it is found only by chance`);
+      if (isNum(sc.itemsFound) && isNum(sc.itemsPublished) && sc.itemsFound > sc.itemsPublished) {
+        facts.push(`${fmt(sc.itemsPublished, 0)} of ${fmt(sc.itemsFound, 0)} found strings published`);
+      }
+      if (facts.length) s.latestChart.append(el('p', 'note', facts.join(' · ')));
     } else if (w.chart === 'mean') {
       s.latestTitle.textContent = `Latest window: the mean with its ${conf} error bar (on the declared range)`;
       s.latestLegend.replaceChildren();
@@ -544,8 +565,12 @@
     s.latestChart.dataset.points = String(xs.length);
   }
 
-  /** Horizontal bars with error whiskers (histograms, point queries). */
-  function drawBars(container, v, truth) {
+  /**
+   * Horizontal bars with error whiskers (histograms, point queries; heavy hitters, already ranked). With
+   * {@code opts.threshold} a number, a dashed vertical line marks it (the heavy hitters' threshold share).
+   */
+  function drawBars(container, v, truth, opts) {
+    const threshold = opts && isNum(opts.threshold) && opts.threshold < 1 ? opts.threshold : null;
     let idx = v.labels.map((l, i) => i);
     let note = null;
     if (idx.length > BARS_MAX) {
@@ -559,6 +584,7 @@
     const valueW = 52;
     const plotW = Math.max(60, width - labelW - valueW - 8);
     const vals = idx.flatMap(i => [v.estimates[i], v.lower[i], v.upper[i], truth ? v.truth[i] : null]).filter(isNum);
+    if (threshold !== null) vals.push(threshold);
     const scale = niceTicks(Math.min(0, ...vals), Math.max(1e-9, ...vals), 4);
     const lo = scale.lo;
     const hi = scale.hi;
@@ -592,6 +618,12 @@
       svg.append(g);
     });
     const axisY = idx.length * rowH + 8;
+    if (threshold !== null) {
+      const tl = svgEl('line', { class: 'threshold', x1: X(threshold), x2: X(threshold), y1: 0, y2: axisY,
+        stroke: cssVar('--fg'), 'stroke-width': 1.2, 'stroke-dasharray': '4 3' });
+      tl.append(svgEl('title', {}, `threshold share ${fmt(threshold, 4)}`));
+      svg.append(tl);
+    }
     svg.append(svgEl('line', { class: 'axis', x1: labelW, x2: labelW + plotW, y1: axisY, y2: axisY }));
     for (const t of scale.ticks) {
       svg.append(svgEl('line', { class: 'axis', x1: X(t), x2: X(t), y1: axisY, y2: axisY + 3 }));
@@ -601,6 +633,7 @@
     if (note) container.append(el('p', 'note', note + (truth ? '; red: the true value (demo)' : '')));
     else if (truth) container.append(el('p', 'note', 'Red: the true value the simulator sent (demo only).'));
     container.dataset.points = String(idx.length);
+    container.dataset.threshold = threshold === null ? '' : String(threshold);
   }
 
   /** Vertical bars with whiskers, one per given label index, on a shared scale. */

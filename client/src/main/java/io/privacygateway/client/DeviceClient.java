@@ -125,14 +125,16 @@ public final class DeviceClient implements AutoCloseable {
      * Reports one value.
      *
      * @param rawValue the value as written in a values file: a label, a number (buckets), or
-     *     comma-separated 0/1 attributes
+     *     comma-separated 0/1 attributes; for a heavy-hitters workload the string itself (1 to
+     *     {@code domain.strings.maxBytes} UTF-8 bytes, no U+0000), taken as it is (not trimmed); a value outside
+     *     the domain is refused ({@link Outcome.Status#INVALID_VALUE}) before any budget is spent, with a message
+     *     that never repeats it
      * @return what happened; {@link Outcome#delivery()} tells when the broker acknowledged a sent report
      * @throws IllegalStateException if the clock reads before the epoch (periods are non-negative)
      */
     public synchronized Outcome report(String rawValue) {
-        int x;
         try {
-            x = workload.encode(Objects.requireNonNull(rawValue, "rawValue"));
+            workload.checkValue(Objects.requireNonNull(rawValue, "rawValue"));
         } catch (InvalidValueException e) {
             return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
                     "the value is not in the domain of workload " + workload.id());
@@ -166,9 +168,14 @@ public final class DeviceClient implements AutoCloseable {
             groupUpdate = ((BudgetRule.Admitted) g).updated();
         }
         ReportCoordinates coords = new ReportCoordinates(deviceId, period.index(), sequence);
-        SpecificRecord record = workload instanceof LocalWorkload local
-                ? ReportRecords.local(workload, coords, now, local.protocol().randomize(x, coords, secret))
-                : ReportRecords.central(workload, coords, now, rawValue.trim());
+        SpecificRecord record;
+        try {
+            record = workload instanceof LocalWorkload local
+                    ? ReportRecords.local(workload, coords, now, local.randomize(rawValue, coords, secret))
+                    : ReportRecords.central(workload, coords, now, rawValue.trim());
+        } catch (InvalidValueException e) { // checked above: the value does not change between the two calls
+            throw new IllegalStateException("a value that passed its check was refused by the protocol", e);
+        }
         budget.record(workload.id(), admitted.updated());
         if (groupUpdate != null) {
             budget.record(workload.group().get().budgetKey(), groupUpdate);

@@ -85,8 +85,8 @@ public final class AnswerPrinter {
             b.append("   no reports in this window: nothing to estimate\n");
             return b.toString();
         }
-        double[] t = truth == null ? null : truth.meanAnswer();
         List<String> labels = a.getLabels();
+        double[] t = truth == null ? null : truth.meanAnswerFor(labels);
         int width = Math.min(28, Math.max(8, labels.stream().limit(maxRows).mapToInt(String::length).max().orElse(8)));
         String conf = String.format(Locale.ROOT, "%s%% interval", number(100 * a.getConfidence()));
         b.append(String.format(Locale.ROOT, "   %-" + width + "s  %9s  %-20s%s%n", "query", "estimate", conf,
@@ -110,7 +110,8 @@ public final class AnswerPrinter {
         }
         if (a.getScalars() != null && !a.getScalars().isEmpty()) {
             StringBuilder sc = new StringBuilder();
-            for (String k : List.of("stable", "gapForConfidence", "errorEstimate", "predictedExcessRisk", "ridge")) {
+            for (String k : List.of("stable", "gapForConfidence", "errorEstimate", "predictedExcessRisk", "ridge",
+                    "thresholdShare")) {
                 Double v = a.getScalars().get(k);
                 if (v != null) {
                     sc.append(sc.length() == 0 ? "" : " · ").append(k).append(' ').append(number(v));

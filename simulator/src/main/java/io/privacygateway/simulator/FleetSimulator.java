@@ -404,9 +404,14 @@ public final class FleetSimulator implements AutoCloseable {
 
     /** An honest report; returns its outcome (null if the value was invalid). */
     private Outcome honest(Slot slot, PerWorkload st) {
-        int x;
+        boolean open = slot.workload.spec().family().isOpenDomain(); // heavy-hitters: strings, no universe index
+        int x = 0;
         try {
-            x = slot.workload.encode(st.value);
+            if (open) {
+                slot.workload.checkValue(st.value);
+            } else {
+                x = slot.workload.encode(st.value);
+            }
         } catch (InvalidValueException e) {
             invalid.incrementAndGet();
             return null;
@@ -414,7 +419,11 @@ public final class FleetSimulator implements AutoCloseable {
         Outcome o = st.client.report(st.value);
         switch (o.status()) {
             case SENT -> {
-                truth.record(slot.workload, o.eventTime().toEpochMilli(), x);
+                if (open) {
+                    truth.recordString(slot.workload, o.eventTime().toEpochMilli(), st.value);
+                } else {
+                    truth.record(slot.workload, o.eventTime().toEpochMilli(), x);
+                }
                 track(o, ReportKind.VALID);
             }
             case SEND_FAILED -> track(o, ReportKind.VALID);
@@ -444,8 +453,7 @@ public final class FleetSimulator implements AutoCloseable {
         ReportCoordinates c = new ReportCoordinates(d.id, w.periodOf(now).index(), sequence);
         SpecificRecord r;
         if (w.mode() == Mode.LOCAL) {
-            int x = encodeOrZero(w, st.value);
-            r = Reports.local(w, c, now, ((LocalWorkload) w).protocol().randomize(x, c, secret));
+            r = Reports.local(w, c, now, localPayload(w, st.value, c));
         } else {
             r = Reports.central(w, c, now, st.value);
         }
@@ -456,7 +464,7 @@ public final class FleetSimulator implements AutoCloseable {
         ResolvedWorkload w = slot.workload;
         long now = clock.millis();
         ReportCoordinates c = new ReportCoordinates(d.id, w.periodOf(now).index(), 0);
-        LocalReport r = Reports.local(w, c, now, ((LocalWorkload) w).protocol().randomize(encodeOrZero(w, st.value), c, secret));
+        LocalReport r = Reports.local(w, c, now, localPayload(w, st.value, c));
         LocalReport.Builder b = LocalReport.newBuilder(r);
         if (kind == ReportKind.WRONG_EPSILON) {
             b.setEpsilon(2 * r.getEpsilon());
@@ -508,11 +516,17 @@ public final class FleetSimulator implements AutoCloseable {
         });
     }
 
-    private static int encodeOrZero(ResolvedWorkload w, String value) {
+    /**
+     * The payload of a misbehaving device's report (sent past the budget, or tampered with afterwards): its value
+     * randomized by the real device code, or an all-zero payload of the protocol's length if the value is invalid (the
+     * gateway refuses such reports before reading their payload).
+     */
+    private byte[] localPayload(ResolvedWorkload w, String value, ReportCoordinates c) {
+        LocalWorkload l = (LocalWorkload) w;
         try {
-            return w.encode(value);
+            return l.randomize(value, c, secret);
         } catch (InvalidValueException e) {
-            return 0;
+            return new byte[l.accumulator().payloadBytes()];
         }
     }
 

@@ -28,13 +28,17 @@ public final class TruthRecorder {
         final long[] counts;
         /** A wide workload's exact marginals (its universe is never materialised), else null. */
         final MarginalCounts marginals;
+        /** An open domain's (heavy-hitters) count per string sent, else null. */
+        final Map<String, Long> strings;
 
         Entry(ResolvedWorkload workload, long start) {
             this.workload = workload;
             this.start = start;
             this.marginals = workload instanceof CentralWorkload c && c.wide().isPresent()
                     ? MarginalCounts.empty(c.wide().get()) : null;
-            this.counts = marginals != null ? new long[1] : new long[workload.workload().universeSize()];
+            this.strings = workload.spec().family().isOpenDomain() ? new HashMap<>() : null;
+            this.counts = marginals != null ? new long[1] // the report count (add)
+                    : strings != null ? new long[0] : new long[workload.workload().universeSize()];
         }
 
         void add(int x) {
@@ -49,6 +53,13 @@ public final class TruthRecorder {
         double[] meanAnswer() {
             return marginals != null ? marginals.answers() : workload.workload().trueAnswer(counts);
         }
+    }
+
+    /** Records one valid report of string {@code value} of an open-domain (heavy-hitters) workload. */
+    public synchronized void recordString(ResolvedWorkload w, long eventTimeMillis, String value) {
+        long start = w.window().startOf(eventTimeMillis);
+        windows.computeIfAbsent(key(w.contentHash(), start), k -> new Entry(w, start)).strings.merge(value, 1L,
+                Long::sum);
     }
 
     /** Records one valid report of universe value (wide workloads: bit vector) {@code x} at {@code eventTimeMillis}. */
@@ -82,11 +93,34 @@ public final class TruthRecorder {
             for (long c : e.counts) {
                 n += c;
             }
+            if (e.strings != null) {
+                for (long c : e.strings.values()) {
+                    n += c;
+                }
+            }
         }
         return n;
     }
 
     private static WindowTruth truth(Entry e) {
+        if (e.strings != null) { // heavy-hitters: every string sent, most frequent first, with its share
+            List<Map.Entry<String, Long>> sorted = new ArrayList<>(e.strings.entrySet());
+            sorted.sort(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+            long n = 0;
+            for (Map.Entry<String, Long> x : sorted) {
+                n += x.getValue();
+            }
+            long[] counts = new long[sorted.size()];
+            double[] shares = new double[sorted.size()];
+            List<String> labels = new ArrayList<>();
+            for (int i = 0; i < counts.length; i++) {
+                counts[i] = sorted.get(i).getValue();
+                shares[i] = (double) counts[i] / n;
+                labels.add(sorted.get(i).getKey());
+            }
+            return new WindowTruth(e.workload.id(), e.workload.contentHash(), e.start,
+                    e.start + e.workload.window().sizeMillis(), counts, shares, labels);
+        }
         return new WindowTruth(e.workload.id(), e.workload.contentHash(), e.start, e.start + e.workload.window().sizeMillis(),
                 e.counts, e.meanAnswer(), e.workload.queryLabels());
     }

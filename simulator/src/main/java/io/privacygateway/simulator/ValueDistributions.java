@@ -20,7 +20,10 @@ import java.util.random.RandomGenerator;
  *   <li>{@link #defaultFor}: Zipf with {@code s = 1.1} over labels, buckets and points; correlated
  *       attributes with {@code p} falling from 0.7 to 0.2 and {@code ρ = 0.6} for marginals; for grids of features
  *       and a response (regression, erm) the public synthetic signal of {@code analytics.SyntheticWindows} with
- *       uniformly distributed features.
+ *       uniformly distributed features; for an open domain of strings (heavy-hitters) {@link #zipfStrings} over
+ *       {@link #defaultStrings} with exponent {@link #DEFAULT_STRING_ZIPF_EXPONENT}.
+ *   <li>{@link #zipfStrings}: string {@code i} of a list with probability proportional to {@code 1/(i+1)^s}
+ *       (heavy-hitters: a few frequent strings and a long tail).
  * </ul>
  * Bucket values are drawn uniformly from the middle 90% of the bucket, so they encode to that bucket.
  */
@@ -39,6 +42,9 @@ public final class ValueDistributions {
     public static ValueDistribution defaultFor(io.privacygateway.mechanisms.runtime.ResolvedWorkload w) {
         if (w.spec().isWide()) {
             return correlatedAttributes(w.spec(), defaultAttributeProbabilities(w.spec()), DEFAULT_CORRELATION);
+        }
+        if (w.spec().domain() instanceof Domain.Strings st) { // heavy-hitters: an open domain, never materialised
+            return zipfStrings(defaultStrings(st.maxBytes()), DEFAULT_STRING_ZIPF_EXPONENT);
         }
         return defaultFor(w.workload());
     }
@@ -70,6 +76,74 @@ public final class ValueDistributions {
                     io.privacygateway.mechanisms.reference.ReferenceData.UNIFORM));
         }
         return zipf(w, DEFAULT_ZIPF_EXPONENT);
+    }
+
+    /** App names used by {@link #defaultStrings} (all ASCII). */
+    static final List<String> APP_NAMES = List.of("mail", "maps", "camera", "chat", "music", "photos", "browser",
+            "weather", "calendar", "notes", "clock", "files", "podcasts", "news", "wallet", "fitness", "keyboard",
+            "settings", "contacts", "video", "books", "health", "stocks", "compass", "translate", "recorder",
+            "calculator", "reminders", "shortcuts", "magnifier", "voice-memos", "app-store");
+
+    /**
+     * {@link #DEFAULT_STRING_COUNT} distinct strings of at most {@code maxBytes} bytes: the app names of
+     * {@link #APP_NAMES} that fit, then identifiers {@code id-<n>} in base 36 (or bare base-36 digits when the prefix
+     * does not fit; fewer strings when even those run out, at most 36 for one byte).
+     */
+    public static List<String> defaultStrings(int maxBytes) {
+        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        for (String a : APP_NAMES) {
+            if (a.length() <= maxBytes) {
+                out.add(a);
+            }
+        }
+        for (int i = 0; out.size() < DEFAULT_STRING_COUNT; i++) {
+            String id = "id-" + Integer.toString(i, 36);
+            String bare = Integer.toString(i, 36);
+            if (id.length() <= maxBytes) {
+                out.add(id);
+            } else if (bare.length() <= maxBytes) {
+                out.add(bare);
+            } else {
+                break;
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /** How many strings {@link #defaultStrings} returns when they fit. */
+    public static final int DEFAULT_STRING_COUNT = 32;
+    /**
+     * The Zipf exponent of the default strings: a heavier head than labels' (the first string holds about 45%, the
+     * second 16%), as crash signatures and app launches have, so a window of a few thousand reports has heavy hitters
+     * above the protocol's threshold.
+     */
+    public static final double DEFAULT_STRING_ZIPF_EXPONENT = 1.5;
+
+    /**
+     * Zipf over a list of strings: string {@code i} with probability proportional to {@code 1/(i+1)^s}, exponent
+     * {@code s >= 0} (0 = uniform). The strings are returned as they are (a heavy-hitters workload checks them).
+     */
+    public static ValueDistribution zipfStrings(List<String> strings, double s) {
+        if (!(s >= 0) || Double.isInfinite(s)) {
+            throw new IllegalArgumentException("the Zipf exponent must be a finite number >= 0, got " + s);
+        }
+        if (strings.isEmpty()) {
+            throw new IllegalArgumentException("zipfStrings needs at least one string");
+        }
+        List<String> copy = List.copyOf(strings);
+        double[] cumulative = new double[copy.size()];
+        double sum = 0;
+        for (int i = 0; i < cumulative.length; i++) {
+            sum += 1.0 / Math.pow(i + 1, s);
+            cumulative[i] = sum;
+        }
+        double total = sum;
+        return rng -> {
+            double u = rng.nextDouble() * total;
+            int i = Arrays.binarySearch(cumulative, u);
+            i = i >= 0 ? i + 1 : -i - 1;
+            return copy.get(Math.min(i, copy.size() - 1));
+        };
     }
 
     /** Zipf over the universe in declaration order, exponent {@code s >= 0} (0 = uniform). */

@@ -26,6 +26,27 @@ public record WindowTruth(String workloadId, String contentHash, long windowStar
         labels = List.copyOf(labels);
     }
 
+    /**
+     * The true value of each of {@code answerLabels}, in their order: {@link #meanAnswer()} when the labels are this
+     * truth's own (every universe family); otherwise (heavy-hitters, whose answer labels are the items found in the
+     * window) each label's true share, 0 for a string no valid report carried.
+     */
+    public double[] meanAnswerFor(List<String> answerLabels) {
+        if (answerLabels.equals(labels)) {
+            return meanAnswer();
+        }
+        java.util.Map<String, Integer> index = new java.util.HashMap<>();
+        for (int i = 0; i < labels.size(); i++) {
+            index.put(labels.get(i), i);
+        }
+        double[] out = new double[answerLabels.size()];
+        for (int q = 0; q < out.length; q++) {
+            Integer i = index.get(answerLabels.get(q));
+            out[q] = i == null ? 0 : meanAnswer[i];
+        }
+        return out;
+    }
+
     /** The number of valid reports sent to the window. */
     public long n() {
         long n = 0;

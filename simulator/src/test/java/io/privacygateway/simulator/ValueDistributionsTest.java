@@ -116,4 +116,68 @@ class ValueDistributionsTest {
         assertThat(t.total()).isEqualTo(4);
         assertThat(t.window(w.contentHash(), 0)).isEmpty();
     }
+
+    @Test
+    void heavyHittersGetZipfStringsThatFitTheDomainAndAStringTruth() throws Exception {
+        ResolvedWorkload w = Workloads.resolve(WorkloadFiles.parse("""
+                id: strings
+                version: 1
+                family: heavy-hitters
+                domain: {strings: {maxBytes: 4}}
+                mechanism: prefix-tree-sketch
+                epsilonPerReport: 4.0
+                budget: {epsilonPerPeriod: 4.0, period: 1d}
+                window: {size: 1m, grace: 0s}
+                """, "test"));
+        ValueDistribution d = ValueDistributions.defaultFor(w);
+        SplittableRandom rng = new SplittableRandom(3);
+        java.util.Map<String, Integer> seen = new java.util.HashMap<>();
+        for (int i = 0; i < 5000; i++) {
+            String v = d.sample(rng);
+            w.checkValue(v); // every default string fits the domain
+            seen.merge(v, 1, Integer::sum);
+        }
+        java.util.List<String> strings = ValueDistributions.defaultStrings(4);
+        assertThat(strings).hasSize(ValueDistributions.DEFAULT_STRING_COUNT).doesNotHaveDuplicates()
+                .allMatch(s -> s.length() <= 4);
+        assertThat(seen.get(strings.get(0))).isGreaterThan(seen.get(strings.get(1)));
+        assertThat(seen.get(strings.get(0)) / 5000.0).isBetween(0.4, 0.5); // Zipf(1.5) over 32: the first ≈ 45%
+        assertThat(ValueDistributions.defaultStrings(1)).hasSize(32).allMatch(s -> s.length() == 1);
+        assertThatThrownBy(() -> ValueDistributions.zipfStrings(java.util.List.of(), 1))
+                .isInstanceOf(IllegalArgumentException.class);
+
+        TruthRecorder t = new TruthRecorder();
+        t.recordString(w, 60_000, "mail");
+        t.recordString(w, 60_001, "maps");
+        t.recordString(w, 60_002, "mail");
+        WindowTruth truth = t.window(w.contentHash(), 60_000).orElseThrow();
+        assertThat(truth.labels()).containsExactly("mail", "maps");
+        assertThat(truth.counts()).containsExactly(2, 1);
+        assertThat(truth.n()).isEqualTo(3);
+        assertThat(truth.meanAnswerFor(java.util.List.of("maps", "chat", "mail"))).containsExactly(1 / 3.0, 0.0,
+                2 / 3.0);
+        assertThat(t.total()).isEqualTo(3);
+    }
+
+    @Test
+    void theTruthRecorderCountsTheReportsOfAWideWorkload() throws Exception {
+        ResolvedWorkload w = Workloads.resolve(WorkloadFiles.parse("""
+                id: wide-truth
+                version: 1
+                family: marginals
+                domain: {attributes: [a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, b0, b1, b2, b3, b4, b5, b6, b7]}
+                queries: {way: 2}
+                mode: central
+                mechanism: mwem
+                central: {epsilonPerRelease: 1.0, neighbour: add-remove}
+                budget: {epsilonPerPeriod: 1.0, period: 1d}
+                window: {size: 1m, grace: 0s}
+                """, "test"));
+        TruthRecorder t = new TruthRecorder();
+        t.record(w, 60_000, w.encode("1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1"));
+        t.record(w, 60_001, w.encode("0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1"));
+        WindowTruth truth = t.window(w.contentHash(), 60_000).orElseThrow();
+        assertThat(truth.n()).isEqualTo(2);
+        assertThat(t.total()).isEqualTo(2);
+    }
 }

@@ -134,6 +134,11 @@ public final class AuditCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         WorkloadSpec resolvedSpec = resolve(WorkloadFiles.load(workload));
+        if (resolvedSpec.family().isOpenDomain()) {
+            throw new IllegalArgumentException("family " + resolvedSpec.family().wireName() + " has an open domain of"
+                    + " strings that is never materialised; the black-box audit needs a universe (the heavy-hitter"
+                    + " protocol's privacy is tested exactly in its own tests, docs/heavy-hitters.md)");
+        }
         if (resolvedSpec.isWide()) {
             throw new IllegalArgumentException("mechanism " + resolvedSpec.mechanism().wireName() + " releases a wide"
                     + " workload whose universe is never materialised; the black-box audit needs one (the wide releases"

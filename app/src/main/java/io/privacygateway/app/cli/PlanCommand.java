@@ -65,6 +65,10 @@ public final class PlanCommand implements Callable<Integer> {
             out.println(Json.MAPPER.writeValueAsString(Json.plan(p)));
             return 0;
         }
+        if (ws.family().isOpenDomain()) { // heavy-hitters: no universe, one protocol, a closed-form prediction
+            printHeavyHitters(out, ws, eps, n, p);
+            return 0;
+        }
         boolean wide = p.resolved().isWide() && p.predictions().stream().allMatch(x -> x.candidate().id().isWide());
         long universe;
         int queries;
@@ -143,5 +147,26 @@ public final class PlanCommand implements Callable<Integer> {
                     + " the unprojected estimate by at most k·n·Δ∞/n and the published answer by at most k·n·Δ₂/n in ℓ2)%n");
         }
         return 0;
+    }
+
+    /**
+     * The plan of a heavy-hitters workload: the protocol's parameters, the predicted threshold share and the standard
+     * error of an item's share at n, all in closed form from the protocol's variance
+     * ({@link io.privacygateway.mechanisms.planner.HeavyHitterPrediction}).
+     */
+    private static void printHeavyHitters(PrintWriter out, WorkloadSpec ws, Epsilon eps, long n, Plan p) {
+        var h = io.privacygateway.mechanisms.planner.HeavyHitterPrediction.of(p.resolved(), n);
+        var params = h.params();
+        out.printf("Plan for %s v%d (%s: an open domain of strings of at most %d UTF-8 bytes), local mode, ε = %s per"
+                + " report, n = %d%n", ws.id(), ws.version(), ws.family().wireName(), params.maxBytes(), eps.value(), n);
+        out.printf("auto → %s: %d levels of %d byte(s), %d rows × %d buckets per level, %d candidates per level"
+                + " (%d longs of state)%n", p.choice().candidate().label(), params.levels(), params.segmentBytes(),
+                params.rows(), params.width(), params.candidates(), params.stateLength());
+        out.printf("Predicted threshold share %.5f: strings holding well less than this share of the reports are"
+                + " found only by chance%n", h.thresholdShare());
+        out.printf("Predicted standard error of a found string's share: %.5f at share 0, %.5f at the threshold,"
+                + " %.5f at share 0.25 (±%.5f at 95%%)%n", h.standardErrorAtZero(), h.standardError(h.thresholdShare()),
+                h.standardError(0.25), 1.96 * h.standardError(0.25));
+        out.printf("(%s)%n", p.method());
     }
 }

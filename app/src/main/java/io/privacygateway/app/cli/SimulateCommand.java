@@ -80,6 +80,9 @@ public final class SimulateCommand implements Callable<Integer> {
                 || (ws.mechanism() == MechanismId.AUTO && mech == null && !fits(ws)))) {
             return simulateWide(ws, eps, mech, err, stdout);
         }
+        if (ws.family().isOpenDomain()) {
+            return simulateHeavyHitters(ws, eps, mech, err, stdout);
+        }
         Workload w = Workload.of(ws);
         ValuesFile.Contents contents = ValuesFile.read(values, w);
         if (stopsOnRejected(contents, err)) {
@@ -116,10 +119,7 @@ public final class SimulateCommand implements Callable<Integer> {
             if (r.resolved().alpha() != null) {
                 root.put("alpha", r.resolved().alpha().value());
             }
-            ObjectNode privacy = root.putObject("privacy");
-            Json.put(privacy, "epsilonPerReport", a.cost().epsilon());
-            privacy.put("delta", 0); // the answer's cost is PrivacyCost.Pure
-            privacy.put("guarantee", "every report is ε-LDP for its device; every answer is ε-DP (δ = 0) post-processing");
+            putLocalPrivacy(root, a);
             if (r.plan() != null) {
                 root.set("plan", Json.plan(r.plan()));
             }
@@ -208,6 +208,80 @@ public final class SimulateCommand implements Callable<Integer> {
     }
 
     /**
+     * A heavy-hitters workload (an open domain of strings, local mode): every line one device's string, randomized by
+     * the real device code and accumulated and released by the real gateway code; the truth of each found string is
+     * its share of the file's lines, and the strings the file holds most often are listed next to the answer.
+     */
+    private Integer simulateHeavyHitters(WorkloadSpec ws, Epsilon eps, MechanismId mech, PrintWriter err,
+            PrintWriter stdout) throws Exception {
+        if (WorkloadOptions.effectiveMode(mode, ws) != Mode.LOCAL) {
+            throw new IllegalArgumentException("mode: family heavy-hitters runs in local mode only");
+        }
+        io.privacygateway.mechanisms.runtime.LocalWorkload probe = (io.privacygateway.mechanisms.runtime.LocalWorkload)
+                io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(
+                        io.privacygateway.mechanisms.planner.Planner.resolve(ws));
+        ValuesFile.Strings contents = ValuesFile.readStrings(values, probe); // the domain does not depend on ε or n
+        ValuesFile.Contents rejectedOnly = new ValuesFile.Contents(new int[0], new long[0], contents.rejected());
+        if (stopsOnRejected(rejectedOnly, err)) {
+            return 2;
+        }
+        java.util.List<String> strings = contents.values();
+        if (strings.isEmpty()) {
+            throw new IllegalArgumentException("values: " + values + " holds no valid string");
+        }
+        var trial = io.privacygateway.mechanisms.planner.Planner.forTrial(ws, eps, mech, strings.size());
+        var w = (io.privacygateway.mechanisms.runtime.LocalWorkload)
+                io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(trial.resolved());
+        RandomBits secret = seed == null ? new SecureRandomBits() : new SeededRandomBits(seed);
+        long[] state = new long[w.aggregateLength()];
+        java.util.Map<String, Long> counts = new java.util.HashMap<>();
+        for (int i = 0; i < strings.size(); i++) {
+            var coords = new io.privacygateway.mechanisms.coins.ReportCoordinates("device-" + (i + 1), 0, 0);
+            if (!w.accumulator().accumulate(w.randomize(strings.get(i), coords, secret), coords, state)) {
+                throw new IllegalStateException("the gateway rejected a report the device produced");
+            }
+            counts.merge(strings.get(i), 1L, Long::sum);
+        }
+        Answer a = w.release(state, strings.size());
+        double[] truth = new double[a.labels().size()];
+        for (int q = 0; q < truth.length; q++) {
+            truth[q] = (double) counts.getOrDefault(a.labels().get(q), 0L) / strings.size();
+        }
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        root.set("workload", Json.workload(trial.resolved(), w.contentHash(), 0, a.labels().size()));
+        putMechanism(root, "local", a, mech != null ? mech : ws.mechanism());
+        putLocalPrivacy(root, a);
+        if (trial.plan() != null) {
+            root.set("plan", Json.plan(trial.plan()));
+        }
+        putRun(root, a);
+        ObjectNode scalars = root.putObject("scalars");
+        new java.util.TreeMap<>(a.extras().scalars()).forEach((k, v) -> Json.put(scalars, k, v));
+        root.set("answers", Json.answers(a, truth));
+        root.set("error", Json.error(a, truth));
+        java.util.List<java.util.Map.Entry<String, Long>> top = new java.util.ArrayList<>(counts.entrySet());
+        top.sort(java.util.Map.Entry.<String, Long>comparingByValue().reversed()
+                .thenComparing(java.util.Map.Entry.comparingByKey()));
+        ArrayNode truthTop = root.putArray("trueTop");
+        for (var e : top.subList(0, Math.min(20, top.size()))) {
+            ObjectNode o = truthTop.addObject();
+            o.put("value", e.getKey());
+            Json.put(o, "share", (double) e.getValue() / strings.size());
+            o.put("found", a.labels().contains(e.getKey()));
+        }
+        putRejectedLines(root, rejectedOnly);
+        Files.writeString(out, Json.MAPPER.writeValueAsString(root));
+        printSummary(stdout, a, truth, trial.plan() != null);
+        stdout.printf("threshold share %.5f; the file's most frequent strings: %s%n",
+                a.extras().scalars().getOrDefault("thresholdShare", Double.NaN), top.subList(0, Math.min(5, top.size()))
+                        .stream().map(e -> String.format(java.util.Locale.ROOT, "%s %.4f%s", e.getKey(),
+                                (double) e.getValue() / strings.size(), a.labels().contains(e.getKey()) ? "" : " (not found)"))
+                        .collect(java.util.stream.Collectors.joining(", ")));
+        stdout.printf("wrote %s%n", out);
+        return 0;
+    }
+
+    /**
      * Prints every rejected line of the values file to {@code err} as {@code FILE:LINE: reason}; when there are any
      * and {@code --skip-invalid} is not given, also the summary line.
      *
@@ -236,6 +310,14 @@ public final class SimulateCommand implements Callable<Integer> {
         root.put("mode", mode);
         root.put("mechanism", a.mechanism().wireName());
         root.put("mechanismRequested", requested.wireName());
+    }
+
+    /** Puts {@code privacy} of a local answer: ε per report, δ = 0, and the guarantee in words. */
+    private static void putLocalPrivacy(ObjectNode root, Answer a) {
+        ObjectNode privacy = root.putObject("privacy");
+        Json.put(privacy, "epsilonPerReport", a.cost().epsilon());
+        privacy.put("delta", 0); // the answer's cost is PrivacyCost.Pure
+        privacy.put("guarantee", "every report is ε-LDP for its device; every answer is ε-DP (δ = 0) post-processing");
     }
 
     /** Puts {@code n} and {@code confidence} of {@code a} and, when {@code --seed} was given, {@code seed}, in order. */
@@ -276,6 +358,7 @@ public final class SimulateCommand implements Callable<Integer> {
         if (shown < truth.length) {
             o.printf("… %d more in the JSON%n", truth.length - shown);
         }
-        o.printf("achieved RMS error %.5f (expected bound %.5f)%n", Math.sqrt(sq / truth.length), a.expectedRmsError());
+        o.printf("achieved RMS error %.5f (expected bound %.5f)%n", Math.sqrt(sq / Math.max(1, truth.length)),
+                a.expectedRmsError());
     }
 }

@@ -64,10 +64,15 @@ public record WindowView(String workloadId, int version, String contentHash, Str
         /** Fitted coefficients (regression, erm): signed bars with their approximate error bars. */
         COEFFICIENTS,
         /** The mean of a bounded scalar (family mean): the number on its range with its error bar. */
-        MEAN;
+        MEAN,
+        /**
+         * Heavy hitters (family heavy-hitters): the strings found in the window as a ranked bar list, each share with
+         * its error bar, and the threshold share below which strings are found only by chance.
+         */
+        HEAVY_HITTERS;
 
         public String wireName() {
-            return name().toLowerCase(Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
         }
     }
 
@@ -200,6 +205,8 @@ public record WindowView(String workloadId, int version, String contentHash, Str
                     return Chart.COEFFICIENTS;
                 case "mean":
                     return Chart.MEAN;
+                case "heavy-hitters":
+                    return Chart.HEAVY_HITTERS;
                 default:
                     break;
             }

@@ -44,16 +44,40 @@ public final class ValuesFile {
         return read(file, workload::encode);
     }
 
-    /** How a line becomes an index. */
-    @FunctionalInterface
-    private interface Encoder {
-        int encode(String raw) throws InvalidValueException;
+    /**
+     * The accepted strings of an open-domain (heavy-hitters) values file and the rejected lines.
+     *
+     * @param values the accepted strings (each line stripped of surrounding white space), in file order
+     * @param rejected the lines the workload's protocol refuses (the reason never repeats the value)
+     */
+    public record Strings(List<String> values, List<Rejected> rejected) {}
+
+    /**
+     * Reads the strings of a values file for an open-domain workload (heavy-hitters), each checked by
+     * {@link io.privacygateway.mechanisms.runtime.ResolvedWorkload#checkValue}.
+     */
+    public static Strings readStrings(Path file, io.privacygateway.mechanisms.runtime.ResolvedWorkload workload)
+            throws IOException {
+        List<String> out = new ArrayList<>();
+        List<Rejected> rejected = lines(file, (t, lineNo) -> {
+            workload.checkValue(t);
+            out.add(t);
+        });
+        return new Strings(out, rejected);
     }
 
-    private static Contents read(Path file, Encoder workload) throws IOException {
-        int[] values = new int[1024];
-        long[] lines = new long[1024];
-        int n = 0;
+    /** What is done with one value line (its text stripped, its 1-based number). */
+    @FunctionalInterface
+    private interface LineHandler {
+        void accept(String value, long line) throws InvalidValueException;
+    }
+
+    /**
+     * Hands every value line of a file (not blank, not a {@code #} comment; stripped) to {@code handler}, in order.
+     *
+     * @return the lines the handler refused, with their reasons
+     */
+    private static List<Rejected> lines(Path file, LineHandler handler) throws IOException {
         List<Rejected> rejected = new ArrayList<>();
         try (BufferedReader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             String s;
@@ -65,19 +89,42 @@ public final class ValuesFile {
                     continue;
                 }
                 try {
-                    int x = workload.encode(t);
-                    if (n == values.length) {
-                        values = java.util.Arrays.copyOf(values, n * 2);
-                        lines = java.util.Arrays.copyOf(lines, n * 2);
-                    }
-                    values[n] = x;
-                    lines[n] = lineNo;
-                    n++;
+                    handler.accept(t, lineNo);
                 } catch (InvalidValueException e) {
                     rejected.add(new Rejected(lineNo, e.getMessage()));
                 }
             }
         }
-        return new Contents(java.util.Arrays.copyOf(values, n), java.util.Arrays.copyOf(lines, n), rejected);
+        return rejected;
+    }
+
+    /** How a line becomes an index. */
+    @FunctionalInterface
+    private interface Encoder {
+        int encode(String raw) throws InvalidValueException;
+    }
+
+    private static Contents read(Path file, Encoder workload) throws IOException {
+        Accepted accepted = new Accepted();
+        List<Rejected> rejected = lines(file, (t, lineNo) -> accepted.add(workload.encode(t), lineNo));
+        return new Contents(java.util.Arrays.copyOf(accepted.values, accepted.n),
+                java.util.Arrays.copyOf(accepted.lines, accepted.n), rejected);
+    }
+
+    /** The encoded values and their line numbers, growing as lines are accepted. */
+    private static final class Accepted {
+        int[] values = new int[1024];
+        long[] lines = new long[1024];
+        int n;
+
+        void add(int x, long line) {
+            if (n == values.length) {
+                values = java.util.Arrays.copyOf(values, n * 2);
+                lines = java.util.Arrays.copyOf(lines, n * 2);
+            }
+            values[n] = x;
+            lines[n] = line;
+            n++;
+        }
     }
 }

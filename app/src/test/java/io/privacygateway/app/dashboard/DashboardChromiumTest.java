@@ -76,6 +76,9 @@ class DashboardChromiumTest {
                     latestCanvases: s.querySelectorAll('[data-chart=latest] canvas').length,
                     latestSvgs: s.querySelectorAll('[data-chart=latest] svg').length,
                     latestPoints: num(q('[data-chart=latest]'), 'points'),
+                    latestThreshold: q('[data-chart=latest]') ? (q('[data-chart=latest]').dataset.threshold || '') : '',
+                    thresholdLines: s.querySelectorAll('[data-chart=latest] svg line.threshold').length,
+                    latestRows: [...s.querySelectorAll('[data-chart=latest] svg g > text:first-of-type')].map(t => t.textContent),
                     latestInk: inked(q('[data-chart=latest] canvas'), accent),
                     nPoints: num(q('[data-chart=n]'), 'points'),
                     nInk: inked(q('[data-chart=n] canvas'), accent),
@@ -172,7 +175,7 @@ class DashboardChromiumTest {
         Map<String, JsonNode> byId = new HashMap<>();
         page.path("workloads").forEach(w -> byId.put(w.path("id").asText(), w));
         assertThat(byId).containsOnlyKeys("screen-usage", "latency-cdf", "feature-flags", "session-length", "top-app",
-                "usage-regression", "churn", "latency-mean");
+                "usage-regression", "churn", "latency-mean", "top-crash-signatures");
         for (Map.Entry<String, JsonNode> e : byId.entrySet()) {
             WindowAnswer a = latest.get(e.getKey());
             JsonNode w = e.getValue();
@@ -224,6 +227,18 @@ class DashboardChromiumTest {
         JsonNode mean = byId.get("latency-mean");
         assertThat(mean.path("latestPoints").asInt()).isEqualTo(1);
         assertThat(mean.path("latestSvgs").asInt()).isZero();
+        // heavy hitters: the strings found as a ranked bar list (the answer's order), with the threshold line
+        JsonNode hh = byId.get("top-crash-signatures");
+        WindowAnswer hhAnswer = latest.get("top-crash-signatures");
+        assertThat(hhAnswer.getLabels()).as("the strings found").isNotEmpty().startsWith("oom");
+        assertThat(hh.path("latestSvgs").asInt()).isEqualTo(1);
+        assertThat(hh.path("latestPoints").asInt()).isEqualTo(hhAnswer.getLabels().size());
+        List<String> rows = new ArrayList<>();
+        hh.path("latestRows").forEach(r -> rows.add(r.asText()));
+        assertThat(rows).as("ranked as published").containsExactlyElementsOf(hhAnswer.getLabels());
+        assertThat(hh.path("thresholdLines").asInt()).isEqualTo(1);
+        assertThat(Double.parseDouble(hh.path("latestThreshold").asText()))
+                .isEqualTo(hhAnswer.getScalars().get("thresholdShare"));
         // rejections: every reason counted, one point per interval between samples (one at start, one per window)
         List<String> reasons = new ArrayList<>();
         page.path("rejections").path("legend").forEach(r -> reasons.add(r.asText()));

@@ -199,7 +199,9 @@ class DashboardServerTest {
             assertThat(w.path("staleAfterMillis").asLong()).isEqualTo(3 * size);
             JsonNode last = w.path("windows").get(3);
             int m = last.path("labels").size();
-            assertThat(m).isPositive();
+            if (!w.path("chart").asText().equals("heavy-hitters")) { // its labels are the strings found: maybe none
+                assertThat(m).isPositive();             // at 300 reports (threshold share ≈ 0.4)
+            }
             for (String key : List.of("estimates", "lower", "upper", "truth")) {
                 assertThat(last.path(key)).as(key).hasSize(m);
             }

@@ -46,7 +46,8 @@ final class RealAnswers {
     /** The demo's workload files, in the order the demo registers them (a file of the demo module). */
     static final List<String> DEMO_WORKLOADS =
             List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml",
-                    "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml", "latency-mean.yaml");
+                    "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml", "latency-mean.yaml",
+                    "top-crash-signatures.yaml");
 
     /** The demo's example workloads (local, central, window analytics), resolved as the registrar resolves them. */
     RealAnswers(long seed) {
@@ -72,7 +73,7 @@ final class RealAnswers {
         this.noise = new SeededRandomBits(seed ^ 0x5DEECE66DL);
         for (WorkloadSpec s : specs) {
             WorkloadSpec resolved = Planner.resolve(s);
-            Workload w = Workload.of(resolved);
+            Workload w = resolved.family().isOpenDomain() ? null : Workload.of(resolved); // heavy-hitters: none
             ResolvedWorkload active = ResolvedWorkload.of(resolved);
             sources.add(new Source(resolved, w, active, new double[1]));
         }
@@ -96,26 +97,78 @@ final class RealAnswers {
         double phase = 2 * Math.PI * windowIndex / 24.0;
         for (Source s : sources) {
             int devices = Math.max(50, (int) Math.round(n * (1 + 0.12 * Math.sin(phase + s.spec().id().length()))));
+            if (s.workload() == null) { // heavy-hitters: strings, no universe
+                out.add(record(s, windowStart, heavyHitters(s, windowStart, devices, phase)));
+                continue;
+            }
             int[] x = simulate(s.workload(), devices, phase);
             long[] counts = new long[s.workload().universeSize()];
             for (int v : x) {
                 counts[v]++;
             }
             truth.put(s.spec().id() + "@" + windowStart, s.workload().trueAnswer(counts));
-            Answer a = release(s, x);
-            // what the gateway charges per window: the release and, when declared, the running totals
-            s.cumulative()[0] += s.active().spec().epsilonPerCharge().value();
-            long end = windowStart + s.spec().window().size().toMillis();
-            double cumulative = s.spec().mode() == Mode.CENTRAL ? s.cumulative()[0] : 0.0;
-            WindowAnswer record = AnswerRecords.toRecord(a, s.active(), windowStart, cumulative,
-                    end + s.spec().window().grace().toMillis());
-            if (s.active() instanceof LocalWorkload local) {
-                AnswerRecords.amplify(record, local, a.n(), s.spec().window().size().toMillis());
-            }
-            out.add(record);
+            out.add(record(s, windowStart, release(s, x)));
         }
         windowIndex++;
         return out;
+    }
+
+    private WindowAnswer record(Source s, long windowStart, Answer a) {
+        // what the gateway charges per window: the release and, when declared, the running totals
+        s.cumulative()[0] += s.active().spec().epsilonPerCharge().value();
+        long end = windowStart + s.spec().window().size().toMillis();
+        double cumulative = s.spec().mode() == Mode.CENTRAL ? s.cumulative()[0] : 0.0;
+        WindowAnswer record = AnswerRecords.toRecord(a, s.active(), windowStart, cumulative,
+                end + s.spec().window().grace().toMillis());
+        if (s.active() instanceof LocalWorkload local) {
+            AnswerRecords.amplify(record, local, a.n(), s.spec().window().size().toMillis());
+        }
+        return record;
+    }
+
+    /** Short strings for the heavy-hitters workload: a heavy head that drifts slowly, and a tail. */
+    static final List<String> SIGNATURES = List.of("oom", "anr", "npe", "sigv", "abrt", "fpe", "bus", "ill", "trap",
+            "pipe");
+
+    /**
+     * A heavy-hitters window: {@code devices} strings (shares of about 45%, 25% and 12% for the first three, drifting
+     * with {@code phase}, the rest spread over the tail) randomized and released by the real device and gateway code;
+     * the truth is kept aligned to the answer's labels (each found string's true share).
+     */
+    private Answer heavyHitters(Source s, long windowStart, int devices, double phase) {
+        LocalWorkload local = (LocalWorkload) s.active();
+        double[] weight = new double[SIGNATURES.size()];
+        for (int i = 0; i < weight.length; i++) {
+            weight[i] = i == 0 ? 0.45 + 0.05 * Math.sin(phase) : i == 1 ? 0.25 : i == 2 ? 0.12 : 0.18 / 7;
+        }
+        double total = java.util.Arrays.stream(weight).sum();
+        long[] state = new long[local.aggregateLength()];
+        Map<String, Integer> counts = new java.util.HashMap<>();
+        try {
+            for (int i = 0; i < devices; i++) {
+                double u = values.nextDouble() * total;
+                int k = 0;
+                while (k < weight.length - 1 && u >= weight[k]) {
+                    u -= weight[k];
+                    k++;
+                }
+                String v = SIGNATURES.get(k);
+                counts.merge(v, 1, Integer::sum);
+                ReportCoordinates coords = new ReportCoordinates("device-" + i, windowIndex, 0);
+                if (!local.accumulator().accumulate(local.randomize(v, coords, noise), coords, state)) {
+                    throw new IllegalStateException("the gateway code rejected a report the device code made");
+                }
+            }
+        } catch (io.privacygateway.mechanisms.workload.InvalidValueException e) {
+            throw new IllegalStateException(e);
+        }
+        Answer a = local.release(state, devices);
+        double[] t = new double[a.labels().size()];
+        for (int q = 0; q < t.length; q++) {
+            t[q] = (double) counts.getOrDefault(a.labels().get(q), 0) / devices;
+        }
+        truth.put(s.spec().id() + "@" + windowStart, t);
+        return a;
     }
 
     /** The true mean answers of a released window (what the simulated devices held), or {@code null}. */
@@ -134,7 +187,7 @@ final class RealAnswers {
                     throw new IllegalStateException("the gateway code rejected a report the device code made");
                 }
             }
-            return local.pipeline().release().release(state, x.length);
+            return local.release(state, x.length);
         }
         long[] counts = new long[s.workload().universeSize()];
         for (int v : x) {

@@ -53,6 +53,10 @@ public final class LocalPlanner {
     /** The candidates considered for a local-mode workload. */
     public static List<Candidate> candidates(WorkloadSpec spec) {
         List<Candidate> out = new ArrayList<>();
+        if (spec.family() == QueryFamily.HEAVY_HITTERS) { // open domain: one protocol answers it
+            out.add(new Candidate(MechanismId.PREFIX_TREE_SKETCH, null, null));
+            return out;
+        }
         if (spec.family() == QueryFamily.MEAN) { // numeric means: only the scalar randomizers answer them
             for (MechanismId id : MechanismId.MEAN_MECHANISMS) {
                 out.add(new Candidate(id, null, null));
@@ -114,6 +118,9 @@ public final class LocalPlanner {
         }
         if (n < 1) {
             throw new IllegalArgumentException("n must be >= 1, got " + n);
+        }
+        if (spec.family() == QueryFamily.HEAVY_HITTERS) {
+            return planHeavyHitters(spec, epsilon, n, candidates);
         }
         List<ReferenceData> refs = ReferenceData.all();
         if (spec.family() == QueryFamily.MEAN) {
@@ -198,6 +205,28 @@ public final class LocalPlanner {
         return new Plan(epsilon.value(), n, refs, list, choice, choice.candidate().apply(spec, epsilon, n),
                 "closed form: each randomizer's exact variance per level, averaged over each reference distribution"
                         + " (worst case over levels for the unprojected and bound columns)");
+    }
+
+    // ---- open-domain heavy hitters (family heavy-hitters; docs/heavy-hitters.md) ---------------------------------
+
+    /**
+     * The heavy-hitters plan, in closed form from the protocol's variance ({@link HeavyHitterPrediction}): the
+     * unprojected column is the standard error of a share-0 item's estimate on one level, the bound column the
+     * predicted detection threshold (the threshold share); no reference distributions (the domain is open).
+     */
+    private static Plan planHeavyHitters(WorkloadSpec spec, Epsilon epsilon, long n, List<Candidate> candidates) {
+        List<Prediction> preds = new ArrayList<>();
+        for (Candidate c : candidates) {
+            try {
+                HeavyHitterPrediction h = HeavyHitterPrediction.of(c.apply(spec, epsilon, n), n);
+                preds.add(new Prediction(c, true, "", h.standardErrorAtZero(), h.thresholdShare(), new double[0], 0));
+            } catch (IllegalArgumentException e) {
+                preds.add(Prediction.notApplicable(c, e.getMessage(), 0));
+            }
+        }
+        Prediction choice = choose(preds);
+        return new Plan(epsilon.value(), n, List.of(), preds, choice, choice.candidate().apply(spec, epsilon, n),
+                HeavyHitterPrediction.METHOD);
     }
 
     static List<Prediction> withRegrets(List<Prediction> preds, int refs) {

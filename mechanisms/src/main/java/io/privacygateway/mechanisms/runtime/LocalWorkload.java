@@ -2,45 +2,228 @@ package io.privacygateway.mechanisms.runtime;
 
 import io.privacygateway.mechanisms.budget.BudgetRule;
 import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;
+import io.privacygateway.mechanisms.local.ReportAccumulator;
+import io.privacygateway.mechanisms.pipeline.HeavyHitterPipeline;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
+import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.CanonicalForm;
+import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.Collection;
+import java.util.List;
 
-/** A local-mode workload: the protocol devices and gateway share, and its release. */
+/**
+ * A local-mode workload: the protocol devices and gateway share, and its release.
+ *
+ * <p>Two kinds of values, one type each ({@link Values}): a {@link Universe} (every family but heavy-hitters: values
+ * are indices of the materialised {@link Workload}, run by a {@link LocalPipeline}) and an {@link OpenDomain}
+ * (heavy-hitters: values are strings, never enumerated, run by a {@link HeavyHitterPipeline}). The window, slot and
+ * budget rules are the same for both: one report is charged ε per report.
+ */
 public final class LocalWorkload implements ResolvedWorkload {
-    private final Workload workload;
-    private final LocalPipeline pipeline;
+    /** How the workload's values are represented and run. */
+    public sealed interface Values permits Universe, OpenDomain {
+        /** The gateway half of the protocol. */
+        ReportAccumulator accumulator();
+
+        /** See {@link LocalWorkload#checkValue}. */
+        void checkValue(String raw) throws InvalidValueException;
+
+        /** See {@link LocalWorkload#randomize}. */
+        byte[] randomize(String raw, ReportCoordinates coordinates, RandomBits secret) throws InvalidValueException;
+
+        /** See {@link LocalWorkload#release}. */
+        Answer release(long[] state, long n);
+
+        /** See {@link LocalWorkload#queryLabels}. */
+        List<String> queryLabels();
+    }
+
+    /** Values are indices of the materialised universe. */
+    public record Universe(Workload workload, LocalPipeline pipeline) implements Values {
+        @Override
+        public ReportAccumulator accumulator() {
+            return pipeline.protocol();
+        }
+
+        @Override
+        public void checkValue(String raw) throws InvalidValueException {
+            workload.encode(raw);
+        }
+
+        @Override
+        public byte[] randomize(String raw, ReportCoordinates coordinates, RandomBits secret)
+                throws InvalidValueException {
+            return pipeline.protocol().randomize(workload.encode(raw), coordinates, secret);
+        }
+
+        @Override
+        public Answer release(long[] state, long n) {
+            return pipeline.release().release(state, n);
+        }
+
+        @Override
+        public List<String> queryLabels() {
+            return workload.queryLabels();
+        }
+    }
+
+    /** Values are strings of an open domain (heavy-hitters). */
+    public record OpenDomain(HeavyHitterPipeline pipeline) implements Values {
+        @Override
+        public ReportAccumulator accumulator() {
+            return pipeline.protocol();
+        }
+
+        @Override
+        public void checkValue(String raw) throws InvalidValueException {
+            pipeline.protocol().paddedItem(raw);
+        }
+
+        @Override
+        public byte[] randomize(String raw, ReportCoordinates coordinates, RandomBits secret)
+                throws InvalidValueException {
+            return pipeline.protocol().randomize(raw, coordinates, secret);
+        }
+
+        @Override
+        public Answer release(long[] state, long n) {
+            return pipeline.release(state, n);
+        }
+
+        /** Empty: the labels are the items found in each window. */
+        @Override
+        public List<String> queryLabels() {
+            return List.of();
+        }
+    }
+
+    private final WorkloadSpec spec;
+    private final String contentHash;
+    private final Values values;
     private final int slots;
     private final BudgetRule.Local rule;
 
     LocalWorkload(Workload workload) {
-        this.workload = workload;
-        this.pipeline = LocalPipeline.of(workload);
-        this.slots = workload.spec().reportsPerPeriod();
-        WorkloadSpec s = workload.spec();
-        this.rule = new BudgetRule.Local(s.epsilonPerReport(), s.budget().epsilonPerPeriod(), slots);
+        this(workload.spec(), workload.contentHash(), new Universe(workload, LocalPipeline.of(workload)));
+    }
+
+    private LocalWorkload(WorkloadSpec spec, String contentHash, Values values) {
+        this.spec = spec;
+        this.contentHash = contentHash;
+        this.values = values;
+        this.slots = spec.reportsPerPeriod();
+        this.rule = new BudgetRule.Local(spec.epsilonPerReport(), spec.budget().epsilonPerPeriod(), slots);
+    }
+
+    /** The runtime of a resolved heavy-hitters spec (an open domain, never materialised). */
+    static LocalWorkload openDomain(WorkloadSpec spec) {
+        return new LocalWorkload(spec, CanonicalForm.contentHash(spec), new OpenDomain(HeavyHitterPipeline.of(spec)));
     }
 
     @Override
     public WorkloadSpec spec() {
-        return workload.spec();
+        return spec;
     }
 
     @Override
+    public String contentHash() {
+        return contentHash;
+    }
+
+    /** How the values are represented and run. */
+    public Values values() {
+        return values;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException for an open domain (heavy-hitters), which has no universe
+     */
+    @Override
     public Workload workload() {
-        return workload;
+        return universe().workload();
     }
 
-    /** The pipeline: protocol (device and gateway) and release (gateway). */
+    /**
+     * The pipeline of a universe workload: protocol (device and gateway) and release (gateway).
+     *
+     * @throws IllegalStateException for an open domain (heavy-hitters; see {@link #values()})
+     */
     public LocalPipeline pipeline() {
-        return pipeline;
+        return universe().pipeline();
     }
 
-    /** The protocol devices and gateway share. */
+    /**
+     * The protocol devices and gateway share, over universe indices.
+     *
+     * @throws IllegalStateException for an open domain (heavy-hitters; see {@link #values()})
+     */
     public LocalProtocol protocol() {
-        return pipeline.protocol();
+        return pipeline().protocol();
+    }
+
+    /** The gateway half of the protocol, for every kind of values: payload checks and exact aggregation. */
+    public ReportAccumulator accumulator() {
+        return values.accumulator();
+    }
+
+    private Universe universe() {
+        if (values instanceof Universe u) {
+            return u;
+        }
+        throw new IllegalStateException("workload " + spec.id() + " (family " + spec.family().wireName()
+                + ") has an open domain: it has no universe");
+    }
+
+    /**
+     * {@inheritDoc} An open domain (heavy-hitters) has no universe index: its values are checked by
+     * {@link #checkValue} and randomized by {@link #randomize}.
+     *
+     * @throws IllegalStateException for an open domain
+     */
+    @Override
+    public int encode(String raw) throws InvalidValueException {
+        return workload().encode(raw);
+    }
+
+    /**
+     * Checks a raw value without randomizing it: a universe value must encode ({@link Workload#encode}); a string of
+     * an open domain must fit the protocol ({@code HeavyHitterProtocol#paddedItem}). The message never repeats an
+     * open-domain value.
+     */
+    @Override
+    public void checkValue(String raw) throws InvalidValueException {
+        values.checkValue(raw);
+    }
+
+    /**
+     * Device side: the payload of a raw value at the given coordinates (for a universe, its index randomized by the
+     * protocol; for an open domain, the string itself).
+     *
+     * @throws InvalidValueException if the value is outside the domain ({@link #checkValue})
+     */
+    public byte[] randomize(String raw, ReportCoordinates coordinates, RandomBits secret) throws InvalidValueException {
+        return values.randomize(raw, coordinates, secret);
+    }
+
+    /**
+     * The answer of a window (or horizon span) of {@code n >= 1} accepted reports whose exact aggregate is
+     * {@code state}.
+     */
+    public Answer release(long[] state, long n) {
+        return values.release(state, n);
+    }
+
+    /** {@inheritDoc} Empty for an open domain: its labels are the items found in each window. */
+    @Override
+    public List<String> queryLabels() {
+        return values.queryLabels();
     }
 
     @Override
@@ -70,7 +253,7 @@ public final class LocalWorkload implements ResolvedWorkload {
 
     @Override
     public int aggregateLength() {
-        return pipeline.protocol().stateLength();
+        return accumulator().stateLength();
     }
 
     @Override

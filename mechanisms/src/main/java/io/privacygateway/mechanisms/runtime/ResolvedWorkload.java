@@ -38,6 +38,9 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
         if (spec.isWide()) { // never materialised: 2^d values (docs/wide-domains.md)
             return CentralWorkload.wide(spec);
         }
+        if (spec.family().isOpenDomain()) { // heavy-hitters: strings, never materialised (docs/heavy-hitters.md)
+            return LocalWorkload.openDomain(spec);
+        }
         Workload w = Workload.of(spec);
         return spec.mode() == Mode.LOCAL ? new LocalWorkload(w) : new CentralWorkload(w);
     }
@@ -48,7 +51,8 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
     /**
      * The materialized workload (universe, queries, answer vectors).
      *
-     * @throws IllegalStateException for a wide central workload ({@link WorkloadSpec#isWide()}), which has none
+     * @throws IllegalStateException for a wide central workload ({@link WorkloadSpec#isWide()}) and an open-domain local
+     *     workload (heavy-hitters), which have none
      */
     Workload workload();
 
@@ -59,6 +63,15 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
      */
     default int encode(String raw) throws io.privacygateway.mechanisms.workload.InvalidValueException {
         return workload().encode(raw);
+    }
+
+    /**
+     * Checks a raw value as a device would send it, without keeping anything: {@link #encode} for a universe; an
+     * open-domain local workload (heavy-hitters) checks the string against its protocol instead
+     * ({@link LocalWorkload#checkValue}). The message never repeats an open-domain value.
+     */
+    default void checkValue(String raw) throws io.privacygateway.mechanisms.workload.InvalidValueException {
+        encode(raw);
     }
 
     /** The labels of the answers' coordinates, in answer order. */
@@ -107,7 +120,7 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
      * instead of building a window it could not release.
      */
     default long maxReportsPerWindow() {
-        return this instanceof LocalWorkload l ? l.protocol().maxReportsPerWindow() : Long.MAX_VALUE;
+        return this instanceof LocalWorkload l ? l.accumulator().maxReportsPerWindow() : Long.MAX_VALUE;
     }
 
     /**

@@ -48,6 +48,8 @@ public final class CanonicalForm {
             d.put("attributes", a.names());
         } else if (dom instanceof Domain.Range r) {
             d.put("range", new TreeMap<>(Map.of("lo", r.lo(), "hi", r.hi(), "levels", (long) r.levels())));
+        } else if (dom instanceof Domain.Strings st) { // heavy-hitters: a new kind, older hashes unchanged
+            d.put("strings", new TreeMap<>(Map.of("maxBytes", (long) st.maxBytes())));
         } else if (dom instanceof Domain.Grid g) {
             List<Map<String, Object>> fs = new java.util.ArrayList<>();
             for (Domain.Grid.Axis a : g.features()) {

@@ -10,7 +10,7 @@ import java.util.Set;
  * ({@code domain.labels}, {@code domain.buckets[3]}, ...).
  */
 public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Attributes, Domain.Points, Domain.Grid,
-        Domain.Range {
+        Domain.Range, Domain.Strings {
 
     /** The field name of this kind in a workload file ({@code labels}, {@code buckets}, ...). */
     String kind();
@@ -457,6 +457,33 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
         @Override
         public String kind() {
             return "range";
+        }
+    }
+
+    // ---- open-domain heavy hitters: strings (family heavy-hitters; docs/heavy-hitters.md) ------------------------
+
+    /**
+     * An open domain of strings (family heavy-hitters): a device value is any string of 1 to {@code maxBytes}
+     * UTF-8 bytes without the character U+0000. There is no universe: the values are never enumerated.
+     *
+     * @param maxBytes the longest value in UTF-8 bytes, in {@code [1, }{@value #MAX_BYTES}{@code ]}
+     */
+    record Strings(int maxBytes) implements Domain {
+        /** The default {@code maxBytes}. */
+        public static final int DEFAULT_MAX_BYTES = 16;
+        /** The largest {@code maxBytes}. */
+        public static final int MAX_BYTES = 64;
+
+        public Strings {
+            if (maxBytes < 1 || maxBytes > MAX_BYTES) {
+                throw new InvalidWorkloadException("domain.strings.maxBytes", "must be in [1, " + MAX_BYTES + "], got "
+                        + maxBytes);
+            }
+        }
+
+        @Override
+        public String kind() {
+            return "strings";
         }
     }
 

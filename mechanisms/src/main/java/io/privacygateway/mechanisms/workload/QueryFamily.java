@@ -23,7 +23,14 @@ public enum QueryFamily {
 
     // ---- numeric means (local mode; docs/local-accuracy.md) -------------------------------------------------
     /** The mean of a bounded scalar in {@code [lo, hi]} (a range domain); K is the interval {@code [lo, hi]}. */
-    MEAN("mean", FeasibleSetShape.HULL);
+    MEAN("mean", FeasibleSetShape.HULL),
+
+    // ---- open-domain heavy hitters (local mode; docs/heavy-hitters.md) ----------------------------------------
+    /**
+     * The frequent strings of an open domain (a {@link Domain.Strings} domain): the answer is a variable set of
+     * items, each with its estimated share; there is no universe and no feasible set K.
+     */
+    HEAVY_HITTERS("heavy-hitters", null);
 
     private final String wireName;
     private final FeasibleSetShape shape;
@@ -41,13 +48,13 @@ public enum QueryFamily {
     /**
      * The shape of K.
      *
-     * @throws IllegalStateException for the window-analytics families, whose answers are not means of {@code Q(x)}
-     *     and have no feasible set K
+     * @throws IllegalStateException for the window-analytics families and heavy-hitters, whose answers are not
+     *     means of {@code Q(x)} and have no feasible set K
      */
     public FeasibleSetShape feasibleSetShape() {
         if (shape == null) {
             throw new IllegalStateException("family " + wireName + " has no feasible set K: its answers are not means"
-                    + " of answer vectors");
+                    + " of answer vectors over a universe");
         }
         return shape;
     }
@@ -57,7 +64,15 @@ public enum QueryFamily {
      * non-linear statistic of the window's counts rather than a mean of answer vectors.
      */
     public boolean isWindowAnalytics() {
-        return shape == null;
+        return this == MODE || this == REGRESSION || this == ERM;
+    }
+
+    /**
+     * Whether the family's values form an open domain that is never materialised as a universe (heavy-hitters): its
+     * answers are a variable set of labels per window.
+     */
+    public boolean isOpenDomain() {
+        return this == HEAVY_HITTERS;
     }
 
     /**

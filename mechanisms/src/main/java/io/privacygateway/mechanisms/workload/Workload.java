@@ -46,6 +46,10 @@ public final class Workload {
 
     /** Builds the universe and answer vectors of a validated spec. */
     public static Workload of(WorkloadSpec spec) {
+        if (spec.family().isOpenDomain()) {
+            throw new IllegalArgumentException("domain: family " + spec.family().wireName() + " has an open domain of "
+                    + spec.domain().kind() + ", which is never materialised as a universe");
+        }
         List<String> ul = new ArrayList<>();
         List<String> ql = new ArrayList<>();
         double[][] rows;
@@ -171,6 +175,7 @@ public final class Workload {
                     ul.add(fmt(r.valueOf(x)));
                 }
             }
+            case HEAVY_HITTERS -> throw new IllegalStateException("unreachable: open domain");
             default -> {
                 Domain.Points p = (Domain.Points) dom;
                 ul.addAll(p.labels());

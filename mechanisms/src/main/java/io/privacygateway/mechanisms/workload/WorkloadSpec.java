@@ -76,6 +76,7 @@ public record WorkloadSpec(
         checkDomain(family, domain);
         checkQueries(family, domain, marginalWay, queryLabels);
         Mode mode = modeParameters.mode();
+        checkHeavyHitters(family, mode, mechanism);
         checkSize(family, domain, marginalWay, mechanism, mode);
         if (mechanism.mode() != null && mechanism.mode() != mode) {
             throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" is a "
@@ -85,10 +86,6 @@ public record WorkloadSpec(
                 && !(family == QueryFamily.HISTOGRAM && domain instanceof Domain.Buckets)) {
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
                     + "bucketed histogram), family is " + family.wireName());
-        }
-        if (mechanism == MechanismId.PREFIX_TREE_SKETCH) {
-            throw new InvalidWorkloadException("mechanism", "\"prefix-tree-sketch\" (open-domain heavy hitters) is a "
-                    + "mechanisms-module protocol that workload files cannot name yet");
         }
         if (mechanism == MechanismId.FACTORIZATION) {
             if (family != QueryFamily.CDF && family != QueryFamily.RANGE) {
@@ -157,6 +154,25 @@ public record WorkloadSpec(
         } else {
             require(!MechanismId.MEAN_MECHANISMS.contains(mechanism), "mechanism", "\"" + mechanism.wireName()
                     + "\" answers family mean only, family is " + family.wireName());
+        }
+    }
+
+    // ---- open-domain heavy hitters (family heavy-hitters; docs/heavy-hitters.md) ---------------------------------
+
+    /**
+     * Family heavy-hitters runs in local mode only (a central gateway would see every raw string), with mechanism
+     * {@code auto} or {@code prefix-tree-sketch}, which answers no other family.
+     */
+    private static void checkHeavyHitters(QueryFamily family, Mode mode, MechanismId mechanism) {
+        if (family == QueryFamily.HEAVY_HITTERS) {
+            require(mode == Mode.LOCAL, "mode", "family heavy-hitters runs in local mode only (devices randomize"
+                    + " their strings; a central gateway would see them raw), got " + mode.wireName());
+            require(mechanism == MechanismId.AUTO || mechanism == MechanismId.PREFIX_TREE_SKETCH, "mechanism",
+                    "\"" + mechanism.wireName() + "\" does not answer family heavy-hitters (its mechanism:"
+                            + " prefix-tree-sketch)");
+        } else {
+            require(mechanism != MechanismId.PREFIX_TREE_SKETCH, "mechanism", "\"prefix-tree-sketch\" answers family"
+                    + " heavy-hitters only, family is " + family.wireName());
         }
     }
 
@@ -678,6 +694,7 @@ public record WorkloadSpec(
             case MODE -> domain instanceof Domain.Labels;
             case REGRESSION, ERM -> domain instanceof Domain.Grid;
             case MEAN -> domain instanceof Domain.Range;
+            case HEAVY_HITTERS -> domain instanceof Domain.Strings;
         };
         if (!ok) {
             throw new InvalidWorkloadException("domain", "family " + family.wireName() + " needs "
@@ -689,6 +706,7 @@ public record WorkloadSpec(
                         case MODE -> "labels";
                         case REGRESSION, ERM -> "features and a response";
                         case MEAN -> "a range {lo, hi}";
+                        case HEAVY_HITTERS -> "strings {maxBytes}";
                     } + ", got " + domain.kind());
         }
     }
@@ -743,6 +761,9 @@ public record WorkloadSpec(
             case MEAN -> {
                 universe = ((Domain.Range) domain).levels();
                 m = 1;
+            }
+            case HEAVY_HITTERS -> {
+                return; // an open domain, never materialised: the protocol's state is bounded by its parameters
             }
             default -> {
                 Domain.Points p = (Domain.Points) domain;

@@ -20,6 +20,7 @@ import java.util.TreeSet;
  * id: screen-usage            # [A-Za-z0-9._-]{1,100}
  * version: 1                  # >= 1
  * family: histogram           # histogram | cdf | range | marginals | points | mode | regression | erm | mean
+ *                             # | heavy-hitters
  * domain:                     # exactly one of:
  *   labels: [social, video]   #   histogram
  *   buckets: [0, 10, 50, 100] #   histogram, cdf, range (k+1 increasing edges)
@@ -30,6 +31,7 @@ import java.util.TreeSet;
  *     - {name: x1, buckets: [0, 1, 2]}
  *   response: {name: y, values: [0, 1]}
  *   range: {lo: 0, hi: 120, levels: 1025}   #   mean (levels optional, default 1025)
+ *   strings: {maxBytes: 16}   #   heavy-hitters: an open domain of strings of 1..64 UTF-8 bytes (default 16)
  * model: {loss: logistic, radius: 4, regularization: 0.001}   # erm only
  * queries:                    # marginals: way (k); points: labels of the m coordinates (optional)
  *   way: 3
@@ -208,7 +210,8 @@ public final class WorkloadSpecParser {
 
     /** Maps the domain tree (exactly one kind, as the family requires) onto a {@link Domain}, which validates it. */
     private static Domain domain(QueryFamily family, Map<?, ?> d) {
-        checkKnown("domain.", d, Set.of("labels", "buckets", "attributes", "points", "features", "response", "range"));
+        checkKnown("domain.", d, Set.of("labels", "buckets", "attributes", "points", "features", "response", "range",
+                "strings"));
         Set<String> present = new TreeSet<>();
         for (Object k : d.keySet()) {
             present.add(String.valueOf(k));
@@ -221,6 +224,7 @@ public final class WorkloadSpecParser {
             case MODE -> Set.of("labels");
             case REGRESSION, ERM -> Set.of("features", "response");
             case MEAN -> Set.of("range");
+            case HEAVY_HITTERS -> Set.of("strings");
         };
         if (family == QueryFamily.REGRESSION || family == QueryFamily.ERM) {
             if (!present.equals(allowed)) {
@@ -245,6 +249,7 @@ public final class WorkloadSpecParser {
             }
             case "attributes" -> new Domain.Attributes(strings(d, "domain.", "attributes"));
             case "range" -> range(d);
+            case "strings" -> stringDomain(d);
             default -> {
                 List<?> raw = list(d, "domain.", "points");
                 List<String> labels = new ArrayList<>();
@@ -278,6 +283,21 @@ public final class WorkloadSpecParser {
         int levels = m.containsKey("levels") ? (int) integer(m, "domain.range.", "levels", 2, 65536)
                 : Domain.Range.DEFAULT_LEVELS;
         return new Domain.Range(number(m, "domain.range.", "lo"), number(m, "domain.range.", "hi"), levels);
+    }
+
+    /** Maps {@code domain.strings} ({@code {maxBytes?}}) onto a {@link Domain.Strings} (family heavy-hitters). */
+    private static Domain.Strings stringDomain(Map<?, ?> d) {
+        Object r = d.get("strings");
+        if (r == null) {
+            r = Map.of(); // "strings:" with nothing under it: the defaults
+        }
+        if (!(r instanceof Map<?, ?> m)) {
+            throw new InvalidWorkloadException("domain.strings", "must be a map {maxBytes}, got " + r);
+        }
+        checkKnown("domain.strings.", m, Set.of("maxBytes"));
+        return new Domain.Strings(m.containsKey("maxBytes")
+                ? (int) integer(m, "domain.strings.", "maxBytes", 1, Domain.Strings.MAX_BYTES)
+                : Domain.Strings.DEFAULT_MAX_BYTES);
     }
 
     /** Maps {@code domain.features} and {@code domain.response} onto a {@link Domain.Grid}. */

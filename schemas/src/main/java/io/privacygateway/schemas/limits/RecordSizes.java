@@ -27,6 +27,8 @@ import org.apache.avro.specific.SpecificDatumWriter;
  *   <li>the answer: a {@link WindowAnswer} with every array full (m labels, estimates, bounds, standard errors,
  *       unprojected values) and one level per release level, serialized exactly; for the window-analytics
  *       families also the most items and named scalars they publish ({@code AnalyticsMechanisms});
+ *   <li>a heavy-hitters answer (an open domain): its most items ({@code HeavyHitterRelease.maxItems}, at most 64)
+ *       with labels of the domain's {@code maxBytes} UTF-8 bytes, and its named scalars;
  *   <li>the window partial: the aggregate's {@code 8 × length} bytes plus its header (a wide workload's aggregate is
  *       its {@code C(d,k)·2^k} marginal cell counts);
  *   <li>a wide workload's answer also with its named scalars and l∞ bound, and with {@code central.synthetic} its
@@ -73,7 +75,12 @@ public final class RecordSizes {
 
     /** The sizes of {@code w}'s records. */
     public static Sizes of(ResolvedWorkload w) {
-        int m = w.queryLabels().size();
+        // heavy-hitters: a variable label set per window, at most maxItems labels of at most maxBytes UTF-8 bytes
+        // (HeavyHitterRelease caps both), sized here at their widest
+        var open = w instanceof LocalWorkload l && l.values() instanceof LocalWorkload.OpenDomain o ? o : null;
+        List<String> labels = open == null ? w.queryLabels() : Collections.nCopies(open.pipeline().maxItems(),
+                "x".repeat(open.pipeline().protocol().parameters().maxBytes()));
+        int m = labels.size();
         List<Double> full = Collections.nCopies(m, -0.123456789);
         List<AnswerLevel> levels = new ArrayList<>();
         for (int i = 0; i < MAX_LEVELS; i++) {
@@ -85,7 +92,7 @@ public final class RecordSizes {
         WindowAnswer a = WindowAnswer.newBuilder().setWorkloadId(w.id()).setWorkloadVersion(w.spec().version())
                 .setContentHash(w.contentHash()).setMode(w.mode().wireName()).setWindowStart(Instant.EPOCH)
                 .setWindowEnd(Instant.EPOCH).setMechanism(w.spec().mechanism().wireName()).setEpsilon(1).setDelta(0)
-                .setN(Long.MAX_VALUE).setConfidence(0.95).setLabels(w.queryLabels()).setEstimates(full)
+                .setN(Long.MAX_VALUE).setConfidence(0.95).setLabels(labels).setEstimates(full)
                 .setLower(full).setUpper(full).setStandardErrors(full).setUnprojected(full).setExpectedRmsError(1)
                 .setRmsErrorBoundAtConfidence(1).setLevels(levels).setCumulativeEpsilon(1).setUnprojectedEstimate(full)
                 .setCost(io.privacygateway.schemas.avro.PrivacyCostRecord.newBuilder().setKind("pure").setEpsilon(1)
@@ -109,6 +116,13 @@ public final class RecordSizes {
             a.setItems(items);
             a.setScalars(scalars);
             a.setMaxErrorBound(1.0);
+        }
+        if (open != null) { // heavy-hitters: its named scalars (HeavyHitterRelease.SCALARS)
+            java.util.Map<String, Double> scalars = new java.util.TreeMap<>();
+            for (String name : io.privacygateway.mechanisms.release.HeavyHitterRelease.SCALARS) {
+                scalars.put(name, 1.0);
+            }
+            a.setScalars(scalars);
         }
         boolean wide = w instanceof CentralWorkload cw && cw.wide().isPresent();
         if (wide) { // the wide releases: named scalars (rounds, ε shares, bounds) and the l∞ bound

@@ -71,8 +71,8 @@ public sealed interface ReportMode permits ReportMode.LocalReports, ReportMode.C
 
         @Override
         public boolean accumulate(ReportView r, ResolvedWorkload w, int index, long[] state) {
-            return ((LocalWorkload) w).protocol().accumulate(r.payload(), r.deviceId(), r.period(), r.sequence(),
-                    state);
+            return ((LocalWorkload) w).accumulator().accumulate(r.payload(), r.deviceId(), r.period(), r.sequence(),
+                    state); // every local protocol, universe or open domain (heavy-hitters)
         }
 
         @Override

@@ -279,8 +279,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         LocalWorkload local = (LocalWorkload) w;
         try {
             WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, start, streamTime)
-                    : AnswerRecords.toRecord(local.pipeline().release().release(agg.state(), n), w, start, 0.0,
-                            streamTime);
+                    : AnswerRecords.toRecord(local.release(agg.state(), n), w, start, 0.0, streamTime);
             AnswerRecords.amplify(record, local, n, w.window().sizeMillis());
             write(w, start, w.window().endOf(start), record, n);
         } catch (RuntimeException e) {
@@ -326,7 +325,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         long from = Math.max(spanStart, seg.firstStart());
         try {
             WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, from, streamTime)
-                    : AnswerRecords.toRecord(w.pipeline().release().release(sum.state(), n), w, from, 0.0, streamTime);
+                    : AnswerRecords.toRecord(w.release(sum.state(), n), w, from, 0.0, streamTime);
             record.setWindowEnd(java.time.Instant.ofEpochMilli(windowEnd));
             record.setHorizon(span.wireName());
             AnswerRecords.amplify(record, w, n, span.millis());

@@ -61,7 +61,7 @@ public final class ReportValidator {
                 return Verdict.reject(RejectReason.EPSILON_MISMATCH, "report ε " + r.epsilon() + ", workload declares "
                         + s.epsilonPerReport().exact().toPlainString());
             }
-            int bytes = local.protocol().payloadBytes();
+            int bytes = local.accumulator().payloadBytes();
             if (r.payload() == null || r.payload().length != bytes) {
                 return Verdict.reject(RejectReason.BAD_PAYLOAD, "payload has " + (r.payload() == null ? 0
                         : r.payload().length) + " bytes, the protocol sends " + bytes);
