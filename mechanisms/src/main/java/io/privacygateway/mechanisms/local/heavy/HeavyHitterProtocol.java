@@ -385,13 +385,42 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
 
     // ------------------------------------------------------------------ server: estimate
 
+    /** {@code a = 2^t·π − 1}: the expected normalised contribution of a report to its own bucket. */
+    private double signal() {
+        return symbols * pi - 1;
+    }
+
+    /**
+     * {@code V₀ = (2^t − 1)/a²}: the variance of one report's normalised contribution to a bucket that is not its
+     * own ({@code docs/heavy-hitters.md}, "Error bars"). The estimator and the planner's prediction both use it.
+     */
+    public double otherBucketReportVariance() {
+        double a = signal();
+        return (symbols - 1) / (a * a);
+    }
+
+    /**
+     * The whole-item threshold's multiple of {@code σ(0)} on a level that scores {@code scored >= 1} prefixes: the
+     * upper normal quantile of {@code 0.05/scored} (at most 0.05 false items per level in expectation; the
+     * estimator and the planner's prediction both use it).
+     */
+    public static double wholeItemQuantile(double scored) {
+        return NormalQuantile.upper(Math.min(0.5, FALSE_ITEMS_PER_LEVEL / scored));
+    }
+
+    /** {@code V₁ = 4^t·π(1 − π)/a²}: the same for the report's own bucket. */
+    public double ownBucketReportVariance() {
+        double a = signal();
+        return (double) symbols * symbols * pi * (1 - pi) / (a * a);
+    }
+
     /** The per-window quantities of the estimate, one instance per call. */
     private final class Window {
         final long n;
-        final double a = symbols * pi - 1;
+        final double a = signal();
         /** Per-report variance of a bucket's normalised statistic: the report's bucket is another one / this one. */
-        final double v0 = (symbols - 1) / (a * a);
-        final double v1 = (double) symbols * symbols * pi * (1 - pi) / (a * a);
+        final double v0 = otherBucketReportVariance();
+        final double v1 = ownBucketReportVariance();
         final double kappa = width / (width - 1.0);
         final long[][] t = new long[levels * rows][];
         final long[] levelReports = new long[levels];
@@ -559,7 +588,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             if (evaluated == 0) {
                 return new HeavyHitterEstimate(List.of(), floor, n, params.epsilon());
             }
-            double zWhole = NormalQuantile.upper(Math.min(0.5, FALSE_ITEMS_PER_LEVEL / evaluated));
+            double zWhole = wholeItemQuantile(evaluated);
             double zPrefix = NormalQuantile.upper(Math.min(0.5, params.candidates() * FALSE_PREFIX_SHARE_OF_T / evaluated));
             Pool full = w.pool();
             for (int r = 0; r < rows; r++) {
