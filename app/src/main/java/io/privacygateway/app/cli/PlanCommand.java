@@ -160,8 +160,9 @@ public final class PlanCommand implements Callable<Integer> {
         out.printf("Plan for %s v%d (%s: an open domain of strings of at most %d UTF-8 bytes), local mode, ε = %s per"
                 + " report, n = %d%n", ws.id(), ws.version(), ws.family().wireName(), params.maxBytes(), eps.value(), n);
         out.printf("auto → %s: %d levels of %d byte(s), %d rows × %d buckets per level, %d candidates per level"
-                + " (%d longs of state)%n", p.choice().candidate().label(), params.levels(), params.segmentBytes(),
-                params.rows(), params.width(), params.candidates(), params.stateLength());
+                + " (%d longs of state); each report sends %d bit(s) of its bucket's code in one byte%n",
+                p.choice().candidate().label(), params.levels(), params.segmentBytes(), params.rows(), params.width(),
+                params.candidates(), params.stateLength(), params.payloadBits());
         out.printf("Predicted threshold share %.5f: strings holding well less than this share of the reports are"
                 + " found only by chance%n", h.thresholdShare());
         out.printf("Predicted standard error of a found string's share: %.5f at share 0, %.5f at the threshold,"
