@@ -167,7 +167,9 @@ class GatewayHeavyHittersTest {
                 .applicationId("heavy-hitters-hostile").build(), T0)) {
             g.register(s, T0);
             long t = T0 + 5_000;
-            g.send(report(w, "h1", t, new byte[] {2}), t); // one byte, not 0 or 1
+            int bits = ((LocalWorkload.OpenDomain) w.values()).pipeline().protocol().parameters().payloadBits();
+            assertThat(bits).as("ε = 4 sends fewer than 8 bits, so some one-byte payloads are not symbols").isLessThan(8);
+            g.send(report(w, "h1", t, new byte[] {(byte) (1 << bits)}), t); // one byte, the smallest non-symbol
             g.send(report(w, "h2", t, new byte[] {(byte) 0xFF}), t);
             g.send(report(w, "h3", t, new byte[] {0, 1}), t); // two bytes
             g.send(report(w, "h4", t, new byte[0]), t);
