@@ -15,6 +15,7 @@ import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import io.privacygateway.mechanisms.linalg.WalshHadamard;
 
 /**
  * Closed forms for the single-report frequency oracles (GRR, OUE, OLH, subset selection, Hadamard response).
@@ -316,7 +317,7 @@ final class OracleInfluence implements MechanismInfluence {
             for (int x = 0; x < k; x++) {
                 column[x + 1] = q.get(x, c);
             }
-            walshHadamard(column);
+            WalshHadamard.transform(column);
             for (int j = 0; j < order; j++) {
                 v[j][c] = column[j];
             }
@@ -326,20 +327,6 @@ final class OracleInfluence implements MechanismInfluence {
             outs.add(new double[][] {row});
         }
         return Spread.ofLevels(outs);
-    }
-
-    /** In-place unnormalised Walsh–Hadamard transform: {@code a'(j) = Σ_i (−1)^{popcount(i & j)} a(i)}. */
-    static void walshHadamard(double[] a) {
-        for (int h = 1; h < a.length; h <<= 1) {
-            for (int i = 0; i < a.length; i += h << 1) {
-                for (int j = i; j < i + h; j++) {
-                    double u = a[j];
-                    double w = a[j + h];
-                    a[j] = u + w;
-                    a[j + h] = u - w;
-                }
-            }
-        }
     }
 
     /** Whether every row is a standard basis vector and no two rows are equal (a histogram's answers). */

@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.central.wide;
 
 import io.privacygateway.mechanisms.param.Require;
+import io.privacygateway.mechanisms.linalg.WalshHadamard;
 
 /**
  * Dense functions on {@code {0,1}^d} (index {@code x}, bit {@code j} attribute {@code j}) and their
@@ -67,62 +68,9 @@ public final class Hypercube {
         return 1 << d;
     }
 
-    /** Block size of the in-cache stages of {@link #transform}. */
-    private static final int BLOCK = 1 << 12;
-
-    /**
-     * The unnormalised Walsh–Hadamard transform, in place. The butterflies are the textbook ones; their order is
-     * cache-blocked (all stages with span below {@value #BLOCK} inside each block first, then the remaining stages two
-     * at a time), which gives the same result: the stages act on disjoint coordinates and commute.
-     */
+    /** The unnormalised Walsh–Hadamard transform, in place ({@link WalshHadamard#transform(double[])}). */
     public static void transform(double[] a) {
-        int n = a.length;
-        if (Integer.bitCount(n) != 1) {
-            throw new IllegalArgumentException("length must be a power of two, got " + n);
-        }
-        int block = Math.min(n, BLOCK);
-        for (int base = 0; base < n; base += block) {
-            for (int h = 1; h < block; h <<= 1) {
-                for (int i = base; i < base + block; i += h << 1) {
-                    for (int j = i; j < i + h; j++) {
-                        double x = a[j];
-                        double y = a[j + h];
-                        a[j] = x + y;
-                        a[j + h] = x - y;
-                    }
-                }
-            }
-        }
-        int h = block;
-        for (; (h << 1) < n; h <<= 2) { // two stages (spans h and 2h) per pass
-            int h2 = h << 1;
-            for (int i = 0; i < n; i += h2 << 1) {
-                for (int j = i; j < i + h; j++) {
-                    double x0 = a[j];
-                    double x1 = a[j + h];
-                    double x2 = a[j + h2];
-                    double x3 = a[j + h2 + h];
-                    double s0 = x0 + x1;
-                    double d0 = x0 - x1;
-                    double s1 = x2 + x3;
-                    double d1 = x2 - x3;
-                    a[j] = s0 + s1;
-                    a[j + h] = d0 + d1;
-                    a[j + h2] = s0 - s1;
-                    a[j + h2 + h] = d0 - d1;
-                }
-            }
-        }
-        for (; h < n; h <<= 1) {
-            for (int i = 0; i < n; i += h << 1) {
-                for (int j = i; j < i + h; j++) {
-                    double x = a[j];
-                    double y = a[j + h];
-                    a[j] = x + y;
-                    a[j + h] = x - y;
-                }
-            }
-        }
+        WalshHadamard.transform(a);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import io.privacygateway.mechanisms.linalg.WalshHadamard;
 
 /**
  * Hadamard response (Acharya, Sun and Zhang 2019, "Hadamard Response: Estimating Distributions Privately,
@@ -115,40 +116,13 @@ public final class HadamardResponse extends AbstractOracle {
     public double[] estimate(long[] state, long n) {
         checkIndexCounts(state, n);
         long[] t = state.clone();
-        walshHadamard(t);
+        WalshHadamard.transform(t);
         double scale = n * (2 * pi - 1);
         double[] out = new double[k];
         for (int x = 0; x < k; x++) {
             out[x] = t[x + 1] / scale;
         }
         return out;
-    }
-
-    /** In-place unnormalised Walsh–Hadamard transform (exact for counts below 2^63 / K). */
-    static void walshHadamard(long[] a) {
-        for (int h = 1; h < a.length; h <<= 1) {
-            for (int i = 0; i < a.length; i += h << 1) {
-                for (int j = i; j < i + h; j++) {
-                    long u = a[j];
-                    long v = a[j + h];
-                    a[j] = u + v;
-                    a[j + h] = u - v;
-                }
-            }
-        }
-    }
-
-    static void walshHadamard(double[] a) {
-        for (int h = 1; h < a.length; h <<= 1) {
-            for (int i = 0; i < a.length; i += h << 1) {
-                for (int j = i; j < i + h; j++) {
-                    double u = a[j];
-                    double v = a[j + h];
-                    a[j] = u + v;
-                    a[j + h] = u - v;
-                }
-            }
-        }
     }
 
     @Override
@@ -183,11 +157,11 @@ public final class HadamardResponse extends AbstractOracle {
         for (int x = 0; x < k; x++) {
             chat[x + 1] = c[x];
         }
-        walshHadamard(chat);
+        WalshHadamard.transform(chat);
         for (int j = 0; j < bigK; j++) {
             chat[j] *= chat[j];
         }
-        walshHadamard(chat); // now G
+        WalshHadamard.transform(chat); // now G
         double b = 2 * pi - 1;
         double total = 0;
         for (int v = 0; v < k; v++) {

@@ -26,6 +26,7 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
+import io.privacygateway.mechanisms.linalg.WalshHadamard;
 
 /**
  * Open-domain heavy hitters under local DP: a prefix tree over the item's bytes with a Hadamard-response count
@@ -336,8 +337,9 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         return levels * rows * width + g * rows + r;
     }
 
-    private int cellIndex(int g, int r, int j) {
-        return (g * rows + r) * width + j;
+    /** The index of the first of row {@code (g, r)}'s {@code W} signed counters in the state. */
+    private int rowStart(int g, int r) {
+        return (g * rows + r) * width;
     }
 
     @Override
@@ -362,7 +364,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         }
         int y = payload[0] & 0xFF;
         Coins k = coinsOf(base);
-        int cell = cellIndex(k.level(), k.row(), 0);
+        int cell = rowStart(k.level(), k.row());
         for (int m = 1; m < symbols; m++) {
             int jm = 0;
             for (int s = 0; s < bits; s++) {
@@ -436,7 +438,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                     if (count < 0 || count > n) {
                         throw new IllegalArgumentException("state: a report count is negative or above n");
                     }
-                    long[] row = Arrays.copyOfRange(state, cellIndex(g, r, 0), cellIndex(g, r, 0) + width);
+                    long[] row = Arrays.copyOfRange(state, rowStart(g, r), rowStart(g, r) + width);
                     long limit = (symbols - 1) * count;
                     long abs = 0;
                     long sum = 0;
@@ -454,7 +456,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                     if (Math.floorMod(sum + count, symbols) != 0 || sum + count < 0) {
                         throw new IllegalArgumentException("state: a row's sign sum does not match its report count");
                     }
-                    walshHadamard(row);
+                    WalshHadamard.transform(row);
                     t[g * rows + r] = row;
                     levelReports[g] += count;
                     total += count;
@@ -872,17 +874,4 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         }
     }
 
-    /** In-place unnormalised Walsh–Hadamard transform; every intermediate is bounded by {@code Σ|a|}. */
-    static void walshHadamard(long[] a) {
-        for (int h = 1; h < a.length; h <<= 1) {
-            for (int i = 0; i < a.length; i += h << 1) {
-                for (int j = i; j < i + h; j++) {
-                    long u = a[j];
-                    long v = a[j + h];
-                    a[j] = u + v;
-                    a[j + h] = u - v;
-                }
-            }
-        }
-    }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.Rational;
 import org.junit.jupiter.api.Test;
+import io.privacygateway.mechanisms.linalg.WalshHadamard;
 
 /**
  * GRR and Hadamard response with scripted draws (outputs worked out by hand), their exact output
@@ -73,10 +74,10 @@ class IndexResponseMutationEdgesTest {
     @Test
     void hadamardEstimateFromTheTransform() {
         long[] a = {3, 1, 0, 2};
-        HadamardResponse.walshHadamard(a);
+        WalshHadamard.transform(a);
         assertThat(a).containsExactly(6, 0, 2, 4);
         double[] d = {3, 1, 0, 2};
-        HadamardResponse.walshHadamard(d);
+        WalshHadamard.transform(d);
         assertThat(d).containsExactly(6, 0, 2, 4);
         HadamardResponse hr = new HadamardResponse(3, EPS);
         assertThat(hr.order()).isEqualTo(4);

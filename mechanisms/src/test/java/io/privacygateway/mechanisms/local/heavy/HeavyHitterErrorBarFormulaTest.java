@@ -8,6 +8,7 @@ import io.privacygateway.mechanisms.random.DyadicProbability;
 import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import org.junit.jupiter.api.Test;
+import io.privacygateway.mechanisms.linalg.WalshHadamard;
 
 /**
  * The error bar of a known item, recomputed here from the documented formulas ({@code docs/heavy-hitters.md}
@@ -47,7 +48,7 @@ class HeavyHitterErrorBarFormulaTest {
                 for (int r = 0; r < rows; r++) {
                     int cell = g * rows + r;
                     tr[cell] = java.util.Arrays.copyOfRange(state, cell * w, cell * w + w);
-                    HeavyHitterProtocol.walshHadamard(tr[cell]);
+                    WalshHadamard.transform(tr[cell]);
                     count[cell] = state[levels * rows * w + cell];
                     double nr = count[cell];
                     double sumSq = 0;

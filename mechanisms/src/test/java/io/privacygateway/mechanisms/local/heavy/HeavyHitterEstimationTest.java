@@ -145,4 +145,35 @@ class HeavyHitterEstimationTest {
             assertThat(e.n()).isEqualTo(n);
         }
     }
+    /**
+     * Strings of exactly the maximum length hold no padding byte, so only the last level can call them whole: three
+     * frequent full-length strings (and one short one) are found with their shares, for both segment sizes.
+     */
+    @Test
+    void fullLengthStringsAreFoundOnTheLastLevel() throws InvalidValueException {
+        int n = 60_000;
+        String[] top = {"abcdefgh", "zyxwvuts", "mnopqrst", "ab"};
+        double[] shares = {0.3, 0.2, 0.15, 0.15};
+        String[] users = new String[n];
+        int u = 0;
+        for (int k = 0; k < top.length; k++) {
+            for (int c = 0; c < shares[k] * n; c++) {
+                users[u++] = top[k];
+            }
+        }
+        for (int k = 0; u < n; k++) {
+            users[u++] = HeavyHitterFixtures.item(1000 + k % 5000, 8);
+        }
+        for (int b = 1; b <= 2; b++) {
+            HeavyHitterProtocol p = new HeavyHitterProtocol(
+                    new HeavyHitterParameters(Epsilon.of(4), 8, b, 4, 1024, 16), HeavyHitterFixtures.contentHash("full"));
+            HeavyHitterEstimate e = p.estimate(window(p, users, "f", 91), n);
+            java.util.Map<String, Double> found = new java.util.HashMap<>();
+            e.items().forEach(it -> found.put(it.value(), it.share()));
+            for (int k = 0; k < top.length; k++) {
+                assertThat(found).as("b=%d: %s found; threshold %s", b, top[k], e.thresholdShare()).containsKey(top[k]);
+                assertThat(found.get(top[k])).as("b=%d %s", b, top[k]).isCloseTo(shares[k], org.assertj.core.data.Offset.offset(0.05));
+            }
+        }
+    }
 }

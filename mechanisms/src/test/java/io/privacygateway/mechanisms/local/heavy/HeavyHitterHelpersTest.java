@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
+import io.privacygateway.mechanisms.linalg.WalshHadamard;
 
 /** The decoder's helpers: the normal quantile, prefix validity, UTF-8 decoding, the transform and the symbol. */
 class HeavyHitterHelpersTest {
@@ -70,7 +71,7 @@ class HeavyHitterHelpersTest {
     void theTransformIsTheUnnormalisedWalshHadamard() {
         long[] a = {3, -1, 4, 1, -5, 9, 2, -6};
         long[] t = a.clone();
-        HeavyHitterProtocol.walshHadamard(t);
+        WalshHadamard.transform(t);
         for (int c = 0; c < a.length; c++) {
             long expect = 0;
             for (int j = 0; j < a.length; j++) {
