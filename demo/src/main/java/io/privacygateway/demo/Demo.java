@@ -246,20 +246,17 @@ public final class Demo implements AutoCloseable {
     private DashboardServer startDashboard(int port, AnswerHistory history) throws IOException {
         DashboardOptions options = DashboardOptions.onPort(port);
         try {
-            return DashboardServer.start(options, history, meters, this::truthOf, clock);
+            return DashboardServer.start(options, history, meters, this::trueAnswers, clock);
         } catch (BindException e) {
             say("  port %d is taken; the dashboard uses a free port instead", port);
-            return DashboardServer.start(options.withPort(0), history, meters, this::truthOf, clock);
+            return DashboardServer.start(options.withPort(0), history, meters, this::trueAnswers, clock);
         }
     }
 
-    private double[] truthOf(String workloadId, long windowStart) {
-        WorkloadSpec spec = registered.get(workloadId);
-        if (spec != null && spec.family().isOpenDomain()) {
-            return null; // heavy-hitters: the truth is per string, not aligned to the answer's labels by index
-        }
+    /** The dashboard's truth: the simulator's true mean answers of the window, by the answer's labels. */
+    private double[] trueAnswers(String workloadId, long windowStart, List<String> labels) {
         return fleet == null ? null
-                : truthOf(workloadId, windowStart, null).map(WindowTruth::meanAnswer).orElse(null);
+                : truthOf(workloadId, windowStart, null).map(t -> t.meanAnswerFor(labels)).orElse(null);
     }
 
     private Optional<WindowTruth> truthOf(String workloadId, long windowStart, String contentHash) {

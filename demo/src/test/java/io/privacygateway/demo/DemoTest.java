@@ -58,7 +58,14 @@ class DemoTest {
             Set<String> onBoard = new HashSet<>();
             answers.forEach(a -> onBoard.add(a.get("workload").asText()));
             assertThat(onBoard).containsAll(ids);
-            assertThat(answers.get(0).get("answers").get(0).has("true")).isTrue();
+            // every workload's latest window carries the simulator's true values, row by row (heavy hitters' by the
+            // strings found); answers over a longer horizon carry none
+            for (JsonNode a : answers) {
+                if (a.get("horizon").asText().isEmpty()) {
+                    assertThat(a.get("answers")).as(a.get("workload").asText()).isNotEmpty()
+                            .allSatisfy(row -> assertThat(row.has("true")).as(a.get("workload") + " " + row).isTrue());
+                }
+            }
             assertThat(demo.dashboard().url().getHost()).isEqualTo("127.0.0.1");
             dashboardRendersInChromium(demo, ids);
 

@@ -25,7 +25,6 @@ import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BiFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,7 +61,7 @@ public final class DashboardServer implements AutoCloseable {
     private final AnswerHistory history;
     private final RejectionHistory rejections;
     private final MeterRegistry meters;
-    private final BiFunction<String, Long, double[]> truth;
+    private final TruthSource truth;
     private final Clock clock;
     private final HostCheck hostCheck;
     private final Map<String, Asset> assets;
@@ -72,7 +71,7 @@ public final class DashboardServer implements AutoCloseable {
     private record Asset(String contentType, byte[] body) {}
 
     private DashboardServer(HttpServer server, DashboardOptions options, AnswerHistory history, MeterRegistry meters,
-            BiFunction<String, Long, double[]> truth, Clock clock) {
+            TruthSource truth, Clock clock) {
         this.server = server;
         this.options = options;
         this.history = history;
@@ -95,12 +94,12 @@ public final class DashboardServer implements AutoCloseable {
      * @param options bind host, port, sampling and staleness
      * @param history the answers to show (filled by an {@link AnswerBoard}, or directly)
      * @param meters the gateway's meters ({@code pgw.*} counters), or {@code null}
-     * @param truth the true mean answers of a workload window, if known (demo), else {@code null}
+     * @param truth the true mean answers of a workload window by label, if known (demo), else {@code null}
      * @param clock the time source of "now", the staleness rule and the rejection samples
      * @throws IOException if the host does not resolve or the port cannot be bound
      */
     public static DashboardServer start(DashboardOptions options, AnswerHistory history, MeterRegistry meters,
-            BiFunction<String, Long, double[]> truth, Clock clock) throws IOException {
+            TruthSource truth, Clock clock) throws IOException {
         Objects.requireNonNull(history, "history");
         Objects.requireNonNull(clock, "clock");
         InetAddress address = InetAddress.getByName(options.bindHost());
@@ -282,7 +281,7 @@ public final class DashboardServer implements AutoCloseable {
                     v.scalars().forEach((k, val) -> num(sc, k, val));
                 }
                 double[] t = truth == null || !v.horizon().isEmpty() ? null
-                        : truth.apply(v.workloadId(), v.windowStart());
+                        : truth.trueAnswers(v.workloadId(), v.windowStart(), v.labels());
                 if (t != null) {
                     ArrayNode tr = x.putArray("truth");
                     for (int q = 0; q < v.labels().size(); q++) {
@@ -337,7 +336,7 @@ public final class DashboardServer implements AutoCloseable {
             o.put("n", a.n());
             num(o, "confidence", a.confidence());
             double[] t = truth == null || !a.horizon().isEmpty() ? null
-                    : truth.apply(a.workloadId(), a.windowStart());
+                    : truth.trueAnswers(a.workloadId(), a.windowStart(), a.labels());
             ArrayNode rows = o.putArray("answers");
             double[] est = a.estimates();
             double[] lo = a.lower();

@@ -172,7 +172,7 @@ final class RealAnswers {
     }
 
     /** The true mean answers of a released window (what the simulated devices held), or {@code null}. */
-    double[] truth(String workloadId, long windowStart) {
+    double[] truth(String workloadId, long windowStart, java.util.List<String> labels) {
         return truth.get(workloadId + "@" + windowStart);
     }
 
