@@ -74,6 +74,12 @@ public enum MechanismId {
     PIECEWISE("piecewise", Mode.LOCAL),
     /** Mean: the hybrid of the piecewise mechanism and Duchi et al.'s (Wang et al., ICDE 2019). */
     HYBRID("hybrid", Mode.LOCAL),
+    /**
+     * Mean of vectors in an ℓ2 ball: PrivUnitG (Asi, Feldman and Talwar 2022) over public Gaussian candidates —
+     * the device picks one of {@code N} public candidates, from the top set of its value by randomized response,
+     * exactly ε-LDP for every value of the public coins ({@code local.vector.BallCandidates}).
+     */
+    PRIVUNIT_G("privunit-g", Mode.LOCAL),
 
     // ---- open-domain heavy hitters (local mode; docs/heavy-hitters.md) ------------------------------------
     /** Frequent strings of an open domain: a prefix tree with a Hadamard-response count sketch per level. */
