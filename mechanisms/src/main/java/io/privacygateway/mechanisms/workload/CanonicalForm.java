@@ -50,6 +50,11 @@ public final class CanonicalForm {
             d.put("range", new TreeMap<>(Map.of("lo", r.lo(), "hi", r.hi(), "levels", (long) r.levels())));
         } else if (dom instanceof Domain.Strings st) { // heavy-hitters: a new kind, older hashes unchanged
             d.put("strings", new TreeMap<>(Map.of("maxBytes", (long) st.maxBytes())));
+        } else if (dom instanceof Domain.Ball b) { // vector means: new kinds, older hashes unchanged
+            d.put("ball", new TreeMap<>(Map.of("coordinates", b.coordinates(), "radius", b.radius())));
+        } else if (dom instanceof Domain.Box b) {
+            d.put("box", new TreeMap<>(Map.of("coordinates", b.coordinates(), "lo", b.lo(), "hi", b.hi(), "levels",
+                    (long) b.levels())));
         } else if (dom instanceof Domain.Grid g) {
             List<Map<String, Object>> fs = new java.util.ArrayList<>();
             for (Domain.Grid.Axis a : g.features()) {

@@ -10,7 +10,7 @@ import java.util.Set;
  * ({@code domain.labels}, {@code domain.buckets[3]}, ...).
  */
 public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Attributes, Domain.Points, Domain.Grid,
-        Domain.Range, Domain.Strings {
+        Domain.Range, Domain.Strings, Domain.Vector {
 
     /** The field name of this kind in a workload file ({@code labels}, {@code buckets}, ...). */
     String kind();
@@ -485,6 +485,130 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
         public String kind() {
             return "strings";
         }
+    }
+
+    // ---- numeric means: a bounded vector (family mean; issue 13 §2) ---------------------------------------------
+
+    /**
+     * A bounded vector of named real coordinates (family mean): an ℓ2 {@link Ball} or a {@link Box}. A device value
+     * is one real per coordinate, in declaration order; the answer is the mean vector, one labelled estimate per
+     * coordinate. There is no universe: values are never enumerated.
+     */
+    sealed interface Vector extends Domain permits Ball, Box {
+        /** The most coordinates a vector may have. */
+        int MAX_DIMENSION = 256;
+        /** The longest coordinate name, in UTF-8 bytes. */
+        int MAX_NAME_BYTES = 64;
+
+        /** The coordinate names, in value order (1 to {@value #MAX_DIMENSION}, distinct, non-blank). */
+        List<String> coordinates();
+
+        /** The number of coordinates. */
+        default int dimension() {
+            return coordinates().size();
+        }
+
+        /** The smallest value any one coordinate of a feasible vector can take. */
+        double coordinateLo();
+
+        /** The largest value any one coordinate of a feasible vector can take. */
+        double coordinateHi();
+
+        /** The field prefix of this kind in a workload file ({@code domain.ball.}, {@code domain.box.}). */
+        default String field() {
+            return "domain." + kind() + ".";
+        }
+    }
+
+    /**
+     * The ℓ2 ball {@code ‖v‖₂ <= radius} around the origin (family mean, mechanism privunit-g).
+     *
+     * @param coordinates the coordinate names (1 to 256, distinct, non-blank, single-line, at most 64 UTF-8 bytes)
+     * @param radius the radius ({@code > 0}, finite, at most 1e12)
+     */
+    record Ball(List<String> coordinates, double radius) implements Vector {
+        public Ball {
+            coordinates = Domain.coordinates("domain.ball.coordinates", coordinates);
+            if (!Double.isFinite(radius) || !(radius > 0) || radius > 1e12) {
+                throw new InvalidWorkloadException("domain.ball.radius", "must be a finite number in (0, 1e12], got "
+                        + radius);
+            }
+        }
+
+        @Override
+        public double coordinateLo() {
+            return -radius;
+        }
+
+        @Override
+        public double coordinateHi() {
+            return radius;
+        }
+
+        @Override
+        public String kind() {
+            return "ball";
+        }
+    }
+
+    /**
+     * The box {@code [lo, hi]^d} (family mean, mechanisms duchi, piecewise, hybrid applied to sampled coordinates),
+     * each coordinate discretised on {@code levels} equally spaced levels as a {@link Range}.
+     *
+     * @param coordinates the coordinate names (1 to 256, distinct, non-blank, single-line, at most 64 UTF-8 bytes)
+     * @param lo the lower bound of every coordinate (finite, magnitude at most 1e12)
+     * @param hi the upper bound of every coordinate ({@code > lo}, finite, magnitude at most 1e12)
+     * @param levels the levels of each coordinate, in {@code [2, 65536]} (default {@link Range#DEFAULT_LEVELS})
+     */
+    record Box(List<String> coordinates, double lo, double hi, int levels) implements Vector {
+        public Box {
+            coordinates = Domain.coordinates("domain.box.coordinates", coordinates);
+            for (String f : new String[] {"lo", "hi"}) {
+                double v = f.equals("lo") ? lo : hi;
+                if (!Double.isFinite(v) || Math.abs(v) > 1e12) {
+                    throw new InvalidWorkloadException("domain.box." + f, "must be a finite number of magnitude at"
+                            + " most 1e12, got " + v);
+                }
+            }
+            if (!(hi > lo)) {
+                throw new InvalidWorkloadException("domain.box.hi", "must be greater than lo (" + lo + "), got " + hi);
+            }
+            if (levels < 2 || levels > 65536) {
+                throw new InvalidWorkloadException("domain.box.levels", "must be in [2, 65536], got " + levels);
+            }
+        }
+
+        @Override
+        public double coordinateLo() {
+            return lo;
+        }
+
+        @Override
+        public double coordinateHi() {
+            return hi;
+        }
+
+        @Override
+        public String kind() {
+            return "box";
+        }
+    }
+
+    /** The coordinate names of a vector domain: {@link #names} with at least one, at most 256, each bounded. */
+    private static List<String> coordinates(String field, List<String> raw) {
+        List<String> out = Domain.names(field, raw, 1);
+        if (out.size() > Vector.MAX_DIMENSION) {
+            throw new InvalidWorkloadException(field, "at most " + Vector.MAX_DIMENSION + " coordinates are supported,"
+                    + " got " + out.size());
+        }
+        for (int i = 0; i < out.size(); i++) {
+            int bytes = out.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            if (bytes > Vector.MAX_NAME_BYTES) {
+                throw new InvalidWorkloadException(field + "[" + i + "]", "must be at most " + Vector.MAX_NAME_BYTES
+                        + " UTF-8 bytes, got " + bytes);
+            }
+        }
+        return out;
     }
 
     private static List<String> names(String field, List<String> raw, int min) { // shared by Labels and Attributes

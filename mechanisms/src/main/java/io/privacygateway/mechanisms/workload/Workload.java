@@ -46,6 +46,10 @@ public final class Workload {
 
     /** Builds the universe and answer vectors of a validated spec. */
     public static Workload of(WorkloadSpec spec) {
+        if (spec.isVectorMean()) {
+            throw new IllegalArgumentException("domain: the mean of a " + spec.domain().kind() + " has vector values,"
+                    + " which are never materialised as a universe");
+        }
         if (spec.family().isOpenDomain()) {
             throw new IllegalArgumentException("domain: family " + spec.family().wireName() + " has an open domain of "
                     + spec.domain().kind() + ", which is never materialised as a universe");

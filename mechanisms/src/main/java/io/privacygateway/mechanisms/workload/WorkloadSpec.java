@@ -131,7 +131,7 @@ public record WorkloadSpec(
         require(expectedReportsPerWindow >= 0 && expectedReportsPerWindow <= Long.MAX_VALUE / 4,
                 "expectedReportsPerWindow", "must be in [1, " + Long.MAX_VALUE / 4 + "], got " + expectedReportsPerWindow);
         checkAnalytics(family, domain, mode, mechanism, model);
-        checkMean(family, mode, mechanism);
+        checkMean(family, domain, mode, mechanism);
         checkWide(family, domain, marginalWay, mechanism, modeParameters, window);
     }
 
@@ -145,16 +145,35 @@ public record WorkloadSpec(
 
     // ---- numeric means (family mean; docs/local-accuracy.md) -------------------------------------------------
 
-    private static void checkMean(QueryFamily family, Mode mode, MechanismId mechanism) {
+    /**
+     * Family mean runs in local mode only. A range or a box is answered by the scalar randomizers (duchi, piecewise,
+     * hybrid; on a box, applied to sampled coordinates), a ball by privunit-g; none of them answers another family.
+     */
+    private static void checkMean(QueryFamily family, Domain domain, Mode mode, MechanismId mechanism) {
         if (family == QueryFamily.MEAN) {
             require(mode == Mode.LOCAL, "mode", "family mean runs in local mode only, got " + mode.wireName());
-            require(mechanism == MechanismId.AUTO || MechanismId.MEAN_MECHANISMS.contains(mechanism), "mechanism",
-                    "\"" + mechanism.wireName() + "\" does not answer family mean (its mechanisms: duchi, piecewise,"
-                            + " hybrid)");
+            if (domain instanceof Domain.Ball) {
+                require(mechanism == MechanismId.AUTO || mechanism == MechanismId.PRIVUNIT_G, "mechanism",
+                        "\"" + mechanism.wireName() + "\" does not answer the mean of a ball (its mechanism:"
+                                + " privunit-g)");
+            } else {
+                require(mechanism == MechanismId.AUTO || MechanismId.MEAN_MECHANISMS.contains(mechanism), "mechanism",
+                        "\"" + mechanism.wireName() + "\" does not answer the mean of a " + domain.kind()
+                                + " (its mechanisms: duchi, piecewise, hybrid)");
+            }
         } else {
-            require(!MechanismId.MEAN_MECHANISMS.contains(mechanism), "mechanism", "\"" + mechanism.wireName()
-                    + "\" answers family mean only, family is " + family.wireName());
+            require(!MechanismId.MEAN_MECHANISMS.contains(mechanism) && mechanism != MechanismId.PRIVUNIT_G,
+                    "mechanism", "\"" + mechanism.wireName() + "\" answers family mean only, family is "
+                            + family.wireName());
         }
+    }
+
+    /**
+     * Whether the spec is the mean of a bounded vector (a {@link Domain.Vector} domain: ball or box): the runtime
+     * never materialises a universe and runs a {@code local.vector} protocol.
+     */
+    public boolean isVectorMean() {
+        return domain instanceof Domain.Vector;
     }
 
     // ---- open-domain heavy hitters (family heavy-hitters; docs/heavy-hitters.md) ---------------------------------
@@ -693,7 +712,7 @@ public record WorkloadSpec(
             case POINTS -> domain instanceof Domain.Points;
             case MODE -> domain instanceof Domain.Labels;
             case REGRESSION, ERM -> domain instanceof Domain.Grid;
-            case MEAN -> domain instanceof Domain.Range;
+            case MEAN -> domain instanceof Domain.Range || domain instanceof Domain.Vector;
             case HEAVY_HITTERS -> domain instanceof Domain.Strings;
         };
         if (!ok) {
@@ -705,7 +724,7 @@ public record WorkloadSpec(
                         case POINTS -> "points";
                         case MODE -> "labels";
                         case REGRESSION, ERM -> "features and a response";
-                        case MEAN -> "a range {lo, hi}";
+                        case MEAN -> "a range {lo, hi}, a ball {coordinates, radius} or a box {coordinates, lo, hi}";
                         case HEAVY_HITTERS -> "strings {maxBytes}";
                     } + ", got " + domain.kind());
         }
@@ -759,6 +778,9 @@ public record WorkloadSpec(
                 m = g.dimension();
             }
             case MEAN -> {
+                if (domain instanceof Domain.Vector) {
+                    return; // never materialised: the vector protocols' state is bounded by the dimension
+                }
                 universe = ((Domain.Range) domain).levels();
                 m = 1;
             }

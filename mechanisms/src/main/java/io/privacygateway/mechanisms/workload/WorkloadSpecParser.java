@@ -32,6 +32,8 @@ import java.util.TreeSet;
  *   response: {name: y, values: [0, 1]}
  *   range: {lo: 0, hi: 120, levels: 1025}   #   mean (levels optional, default 1025)
  *   strings: {maxBytes: 16}   #   heavy-hitters: an open domain of strings of 1..64 UTF-8 bytes (default 16)
+ *   ball: {coordinates: [cpu, memory], radius: 1.0}     #   mean of vectors in an l2 ball (1..256 coordinates)
+ *   box: {coordinates: [cpu, memory], lo: 0, hi: 100}   #   mean of vectors in a box (levels optional, 1025)
  * model: {loss: logistic, radius: 4, regularization: 0.001}   # erm only
  * queries:                    # marginals: way (k); points: labels of the m coordinates (optional)
  *   way: 3
@@ -211,7 +213,7 @@ public final class WorkloadSpecParser {
     /** Maps the domain tree (exactly one kind, as the family requires) onto a {@link Domain}, which validates it. */
     private static Domain domain(QueryFamily family, Map<?, ?> d) {
         checkKnown("domain.", d, Set.of("labels", "buckets", "attributes", "points", "features", "response", "range",
-                "strings"));
+                "strings", "ball", "box"));
         Set<String> present = new TreeSet<>();
         for (Object k : d.keySet()) {
             present.add(String.valueOf(k));
@@ -223,7 +225,7 @@ public final class WorkloadSpecParser {
             case POINTS -> Set.of("points");
             case MODE -> Set.of("labels");
             case REGRESSION, ERM -> Set.of("features", "response");
-            case MEAN -> Set.of("range");
+            case MEAN -> Set.of("range", "ball", "box");
             case HEAVY_HITTERS -> Set.of("strings");
         };
         if (family == QueryFamily.REGRESSION || family == QueryFamily.ERM) {
@@ -250,6 +252,8 @@ public final class WorkloadSpecParser {
             case "attributes" -> new Domain.Attributes(strings(d, "domain.", "attributes"));
             case "range" -> range(d);
             case "strings" -> stringDomain(d);
+            case "ball" -> ball(d);
+            case "box" -> box(d);
             default -> {
                 List<?> raw = list(d, "domain.", "points");
                 List<String> labels = new ArrayList<>();
@@ -283,6 +287,39 @@ public final class WorkloadSpecParser {
         int levels = m.containsKey("levels") ? (int) integer(m, "domain.range.", "levels", 2, 65536)
                 : Domain.Range.DEFAULT_LEVELS;
         return new Domain.Range(number(m, "domain.range.", "lo"), number(m, "domain.range.", "hi"), levels);
+    }
+
+    /** Maps {@code domain.ball} ({@code {coordinates, radius}}) onto a {@link Domain.Ball} (family mean, vectors). */
+    private static Domain.Ball ball(Map<?, ?> d) {
+        Object r = required(d, "domain.", "ball");
+        if (!(r instanceof Map<?, ?> m)) {
+            throw new InvalidWorkloadException("domain.ball", "must be a map {coordinates, radius}, got a "
+                    + kindOf(r));
+        }
+        checkKnown("domain.ball.", m, Set.of("coordinates", "radius"));
+        return new Domain.Ball(strings(m, "domain.ball.", "coordinates"), number(m, "domain.ball.", "radius"));
+    }
+
+    /**
+     * Maps {@code domain.box} ({@code {coordinates, lo, hi, levels?}}, the bounds in the style of {@code range})
+     * onto a {@link Domain.Box} (family mean, vectors).
+     */
+    private static Domain.Box box(Map<?, ?> d) {
+        Object r = required(d, "domain.", "box");
+        if (!(r instanceof Map<?, ?> m)) {
+            throw new InvalidWorkloadException("domain.box", "must be a map {coordinates, lo, hi, levels}, got a "
+                    + kindOf(r));
+        }
+        checkKnown("domain.box.", m, Set.of("coordinates", "lo", "hi", "levels"));
+        int levels = m.containsKey("levels") ? (int) integer(m, "domain.box.", "levels", 2, 65536)
+                : Domain.Range.DEFAULT_LEVELS;
+        return new Domain.Box(strings(m, "domain.box.", "coordinates"), number(m, "domain.box.", "lo"),
+                number(m, "domain.box.", "hi"), levels);
+    }
+
+    private static String kindOf(Object v) {
+        return v instanceof List ? "list" : v instanceof String ? "string" : v instanceof Number ? "number"
+                : v.getClass().getSimpleName();
     }
 
     /** Maps {@code domain.strings} ({@code {maxBytes?}}) onto a {@link Domain.Strings} (family heavy-hitters). */
