@@ -57,7 +57,11 @@ public final class LocalPlanner {
             out.add(new Candidate(MechanismId.PREFIX_TREE_SKETCH, null, null));
             return out;
         }
-        if (spec.family() == QueryFamily.MEAN) { // numeric means: only the scalar randomizers answer them
+        if (spec.domain() instanceof Domain.Ball) { // the mean of a ball: one protocol answers it
+            out.add(new Candidate(MechanismId.PRIVUNIT_G, null, null));
+            return out;
+        }
+        if (spec.family() == QueryFamily.MEAN) { // numeric means (a range or a box): the scalar randomizers
             for (MechanismId id : MechanismId.MEAN_MECHANISMS) {
                 out.add(new Candidate(id, null, null));
             }
@@ -121,6 +125,9 @@ public final class LocalPlanner {
         }
         if (spec.family() == QueryFamily.HEAVY_HITTERS) {
             return planHeavyHitters(spec, epsilon, n, candidates);
+        }
+        if (spec.isVectorMean()) {
+            return planVectorMean(spec, epsilon, n, candidates);
         }
         List<ReferenceData> refs = ReferenceData.all();
         if (spec.family() == QueryFamily.MEAN) {
@@ -205,6 +212,42 @@ public final class LocalPlanner {
         return new Plan(epsilon.value(), n, refs, list, choice, choice.candidate().apply(spec, epsilon, n),
                 "closed form: each randomizer's exact variance per level, averaged over each reference distribution"
                         + " (worst case over levels for the unprojected and bound columns)");
+    }
+
+    // ---- vector means (family mean over a ball or a box; issue 13 §2) -----------------------------------------
+
+    /** How a vector-mean plan is obtained, for plan output. */
+    public static final String VECTOR_MEAN_METHOD = "closed form: each candidate protocol's public worst-case standard"
+            + " error of one coordinate at n (VectorMeanProtocol.worstStandardError), the largest over feasible values;"
+            + " the projection onto the feasible set can only lower the error";
+
+    /**
+     * The vector-mean plan, in closed form: both columns are the candidate protocol's worst-case per-coordinate
+     * standard error at n ({@link io.privacygateway.mechanisms.local.vector.VectorMeanProtocol#worstStandardError});
+     * no reference distributions (the worst case is over every feasible value). {@code auto} picks the smallest: on
+     * a box, the scalar randomizer with the smallest worst-case variance.
+     */
+    private static Plan planVectorMean(WorkloadSpec spec, Epsilon epsilon, long n, List<Candidate> candidates) {
+        List<Prediction> preds = new ArrayList<>();
+        double best = Double.POSITIVE_INFINITY;
+        for (Candidate c : candidates) {
+            try {
+                WorkloadSpec resolved = c.apply(spec, epsilon, n);
+                double se = io.privacygateway.mechanisms.pipeline.VectorMeanPipeline.protocol(resolved,
+                        io.privacygateway.mechanisms.workload.CanonicalForm.contentHash(resolved)).worstStandardError(n);
+                preds.add(new Prediction(c, true, "", se, se, new double[0], se));
+                best = Math.min(best, se);
+            } catch (IllegalArgumentException e) {
+                preds.add(Prediction.notApplicable(c, e.getMessage(), 0));
+            }
+        }
+        List<Prediction> scored = new ArrayList<>();
+        for (Prediction p : preds) { // regret: the ratio to the best candidate's standard error
+            scored.add(p.applicable() ? p.withRegret(best > 0 ? p.unprojectedRms() / best : 1) : p);
+        }
+        Prediction choice = choose(scored);
+        return new Plan(epsilon.value(), n, List.of(), scored, choice, choice.candidate().apply(spec, epsilon, n),
+                VECTOR_MEAN_METHOD);
     }
 
     // ---- open-domain heavy hitters (family heavy-hitters; docs/heavy-hitters.md) ---------------------------------

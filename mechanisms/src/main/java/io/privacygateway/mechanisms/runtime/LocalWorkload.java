@@ -7,6 +7,7 @@ import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.local.ReportAccumulator;
 import io.privacygateway.mechanisms.pipeline.HeavyHitterPipeline;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
+import io.privacygateway.mechanisms.pipeline.VectorMeanPipeline;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
@@ -19,14 +20,16 @@ import java.util.List;
 /**
  * A local-mode workload: the protocol devices and gateway share, and its release.
  *
- * <p>Two kinds of values, one type each ({@link Values}): a {@link Universe} (every family but heavy-hitters: values
- * are indices of the materialised {@link Workload}, run by a {@link LocalPipeline}) and an {@link OpenDomain}
- * (heavy-hitters: values are strings, never enumerated, run by a {@link HeavyHitterPipeline}). The window, slot and
- * budget rules are the same for both: one report is charged ε per report.
+ * <p>Three kinds of values, one type each ({@link Values}): a {@link Universe} (every family but heavy-hitters and
+ * vector means: values are indices of the materialised {@link Workload}, run by a {@link LocalPipeline}), an
+ * {@link OpenDomain} (heavy-hitters: values are strings, never enumerated, run by a {@link HeavyHitterPipeline}) and
+ * {@link Vectors} (family mean over a ball or a box: values are real vectors, never enumerated, run by a
+ * {@link VectorMeanPipeline}). The window, slot and budget rules are the same for all: one report is charged ε per
+ * report.
  */
 public final class LocalWorkload implements ResolvedWorkload {
     /** How the workload's values are represented and run. */
-    public sealed interface Values permits Universe, OpenDomain {
+    public sealed interface Values permits Universe, OpenDomain, Vectors {
         /** The gateway half of the protocol. */
         ReportAccumulator accumulator();
 
@@ -102,6 +105,97 @@ public final class LocalWorkload implements ResolvedWorkload {
         }
     }
 
+    /**
+     * Values are real vectors (family mean over a ball or a box). As a string (a values file, a simulated device, the
+     * string form of {@code DeviceClient.report}) a vector is its coordinates in declaration order separated by commas,
+     * optionally in square brackets: {@code 12.5, 40, 3}.
+     */
+    public record Vectors(VectorMeanPipeline pipeline) implements Values {
+        @Override
+        public ReportAccumulator accumulator() {
+            return pipeline.protocol();
+        }
+
+        @Override
+        public void checkValue(String raw) throws InvalidValueException {
+            checkVector(parse(raw));
+        }
+
+        /**
+         * Refuses a vector outside the feasible set (its length, a non-finite coordinate, outside the ball or box),
+         * with a message that never repeats a coordinate.
+         */
+        public void checkVector(double[] value) throws InvalidValueException {
+            if (value == null) {
+                throw new InvalidValueException("the value is missing");
+            }
+            try {
+                pipeline.protocol().checkValue(value);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidValueException(e.getMessage());
+            }
+        }
+
+        @Override
+        public byte[] randomize(String raw, ReportCoordinates coordinates, RandomBits secret)
+                throws InvalidValueException {
+            return randomize(parse(raw), coordinates, secret);
+        }
+
+        /** The report of a vector ({@link #checkVector} first). */
+        public byte[] randomize(double[] value, ReportCoordinates coordinates, RandomBits secret)
+                throws InvalidValueException {
+            checkVector(value);
+            return pipeline.protocol().randomize(value.clone(), coordinates, secret);
+        }
+
+        @Override
+        public Answer release(long[] state, long n) {
+            return pipeline.release(state, n);
+        }
+
+        /** The coordinate names. */
+        @Override
+        public List<String> queryLabels() {
+            return pipeline.domain().coordinates();
+        }
+
+        /**
+         * The vector a string holds (see the class comment); the message of a refusal names the coordinate's position,
+         * never its text.
+         */
+        public double[] parse(String raw) throws InvalidValueException {
+            if (raw == null) {
+                throw new InvalidValueException("the value is missing");
+            }
+            String t = raw.strip();
+            if (t.startsWith("[") && t.endsWith("]") && t.length() >= 2) {
+                t = t.substring(1, t.length() - 1);
+            }
+            int d = pipeline.domain().dimension();
+            String[] parts = t.split(",", -1);
+            if (parts.length != d) {
+                throw new InvalidValueException("a vector of " + d + " comma-separated coordinates ("
+                        + String.join(", ", pipeline.domain().coordinates()) + ") is expected, got " + parts.length
+                        + " field(s)");
+            }
+            double[] v = new double[d];
+            for (int q = 0; q < d; q++) {
+                String p = parts[q].strip();
+                try {
+                    v[q] = Double.parseDouble(p);
+                } catch (NumberFormatException e) {
+                    v[q] = Double.NaN;
+                }
+                if (p.isEmpty() || !Double.isFinite(v[q])) {
+                    throw new InvalidValueException("coordinate " + (q + 1) + " ("
+                            + pipeline.domain().coordinates().get(q) + ") is not a finite number");
+                }
+            }
+            return v;
+        }
+    }
+
     private final WorkloadSpec spec;
     private final String contentHash;
     private final Values values;
@@ -118,6 +212,12 @@ public final class LocalWorkload implements ResolvedWorkload {
         this.values = values;
         this.slots = spec.reportsPerPeriod();
         this.rule = new BudgetRule.Local(spec.epsilonPerReport(), spec.budget().epsilonPerPeriod(), slots);
+    }
+
+    /** The runtime of a resolved vector-mean spec (family mean over a ball or a box, never materialised). */
+    static LocalWorkload vectors(WorkloadSpec spec) {
+        VectorMeanPipeline p = VectorMeanPipeline.of(spec);
+        return new LocalWorkload(spec, p.contentHash(), new Vectors(p));
     }
 
     /** The runtime of a resolved heavy-hitters spec (an open domain, never materialised). */
@@ -173,12 +273,26 @@ public final class LocalWorkload implements ResolvedWorkload {
         return values.accumulator();
     }
 
+    /**
+     * The vector values of a vector-mean workload (family mean over a ball or a box): {@link Vectors#checkVector}
+     * and {@link Vectors#randomize(double[], ReportCoordinates, RandomBits)} take a {@code double[]} directly.
+     *
+     * @throws IllegalStateException for every other workload
+     */
+    public Vectors vectors() {
+        if (values instanceof Vectors v) {
+            return v;
+        }
+        throw new IllegalStateException("workload " + spec.id() + " (family " + spec.family().wireName() + " over "
+                + spec.domain().kind() + ") does not take vector values");
+    }
+
     private Universe universe() {
         if (values instanceof Universe u) {
             return u;
         }
-        throw new IllegalStateException("workload " + spec.id() + " (family " + spec.family().wireName()
-                + ") has an open domain: it has no universe");
+        throw new IllegalStateException("workload " + spec.id() + " (family " + spec.family().wireName() + " over "
+                + spec.domain().kind() + ") is never materialised: it has no universe");
     }
 
     /**

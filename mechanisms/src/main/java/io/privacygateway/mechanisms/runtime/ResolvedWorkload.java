@@ -38,6 +38,9 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
         if (spec.isWide()) { // never materialised: 2^d values (docs/wide-domains.md)
             return CentralWorkload.wide(spec);
         }
+        if (spec.isVectorMean()) { // mean of a ball or a box: real vectors, never materialised
+            return LocalWorkload.vectors(spec);
+        }
         if (spec.family().isOpenDomain()) { // heavy-hitters: strings, never materialised (docs/heavy-hitters.md)
             return LocalWorkload.openDomain(spec);
         }
