@@ -139,6 +139,48 @@ public final class DeviceClient implements AutoCloseable {
             return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
                     "the value is not in the domain of workload " + workload.id());
         }
+        return admitAndSend((coords, now) -> workload instanceof LocalWorkload local
+                ? ReportRecords.local(workload, coords, now, local.randomize(rawValue, coords, secret))
+                : ReportRecords.central(workload, coords, now, rawValue.trim()));
+    }
+
+    /**
+     * Reports one vector (family mean over a ball or a box: one real per coordinate, in the order of
+     * {@code domain.ball.coordinates} or {@code domain.box.coordinates}). A vector outside the domain (its length, a
+     * non-finite coordinate, a coordinate outside the box, a norm above the ball's radius) is refused
+     * ({@link Outcome.Status#INVALID_VALUE}) before any budget is spent, with a message that names the rule and the
+     * coordinate but never repeats a coordinate's value; so is any vector on a workload that is not a vector mean.
+     * The array is not kept.
+     *
+     * @param value the vector
+     * @return what happened, as {@link #report(String)}
+     * @throws IllegalStateException if the clock reads before the epoch (periods are non-negative)
+     */
+    public synchronized Outcome report(double[] value) {
+        if (!(workload instanceof LocalWorkload local && local.values() instanceof LocalWorkload.Vectors vectors)) {
+            return Outcome.refused(Outcome.Status.INVALID_VALUE, null, "workload " + workload.id() + " (family "
+                    + workload.spec().family().wireName() + " over " + workload.spec().domain().kind()
+                    + ") does not take vector values: report(double[]) is for the mean of a ball or a box");
+        }
+        double[] v = Objects.requireNonNull(value, "value").clone();
+        try {
+            vectors.checkVector(v);
+        } catch (InvalidValueException e) { // the message names the rule and the coordinate, never its value
+            return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
+                    "the vector is not in the domain of workload " + workload.id() + ": " + e.getMessage());
+        }
+        return admitAndSend((coords, now) -> ReportRecords.local(workload, coords, now,
+                vectors.randomize(v, coords, secret)));
+    }
+
+    /** The record of a checked value at the given coordinates and time (randomized for a local workload). */
+    @FunctionalInterface
+    private interface RecordMaker {
+        SpecificRecord make(ReportCoordinates coords, long now) throws InvalidValueException;
+    }
+
+    /** Admits a checked value against the budget and sends its record (see {@link #report(String)}). */
+    private Outcome admitAndSend(RecordMaker maker) {
         long now = clock.millis();
         if (now < 0) {
             throw new IllegalStateException("the device clock reads " + now + " ms, before the epoch");
@@ -170,9 +212,7 @@ public final class DeviceClient implements AutoCloseable {
         ReportCoordinates coords = new ReportCoordinates(deviceId, period.index(), sequence);
         SpecificRecord record;
         try {
-            record = workload instanceof LocalWorkload local
-                    ? ReportRecords.local(workload, coords, now, local.randomize(rawValue, coords, secret))
-                    : ReportRecords.central(workload, coords, now, rawValue.trim());
+            record = maker.make(coords, now);
         } catch (InvalidValueException e) { // checked above: the value does not change between the two calls
             throw new IllegalStateException("a value that passed its check was refused by the protocol", e);
         }

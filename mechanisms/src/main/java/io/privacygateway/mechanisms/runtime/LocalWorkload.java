@@ -11,6 +11,7 @@ import io.privacygateway.mechanisms.pipeline.VectorMeanPipeline;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
+import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
@@ -122,17 +123,38 @@ public final class LocalWorkload implements ResolvedWorkload {
         }
 
         /**
-         * Refuses a vector outside the feasible set (its length, a non-finite coordinate, outside the ball or box),
-         * with a message that never repeats a coordinate.
+         * Refuses a vector outside the feasible set: its length, a non-finite coordinate, a coordinate outside the box,
+         * a norm above the ball's radius, or anything else the protocol refuses. The message names the rule and the
+         * coordinate's position, never a coordinate's value (nor the norm).
          */
         public void checkVector(double[] value) throws InvalidValueException {
+            Domain.Vector dom = pipeline.domain();
             if (value == null) {
                 throw new InvalidValueException("the value is missing");
             }
+            if (value.length != dom.dimension()) {
+                throw new InvalidValueException("a vector of " + dom.dimension() + " coordinates is expected, got "
+                        + value.length);
+            }
+            double sq = 0;
+            for (int q = 0; q < value.length; q++) {
+                if (!Double.isFinite(value[q])) {
+                    throw new InvalidValueException("coordinate " + (q + 1) + " (" + dom.coordinates().get(q)
+                            + ") is not a finite number");
+                }
+                if (dom instanceof Domain.Box b && (value[q] < b.lo() || value[q] > b.hi())) {
+                    throw new InvalidValueException("coordinate " + (q + 1) + " (" + dom.coordinates().get(q)
+                            + ") is outside [" + b.lo() + ", " + b.hi() + "]");
+                }
+                sq += value[q] * value[q];
+            }
+            if (dom instanceof Domain.Ball b && Math.sqrt(sq) > b.radius()) {
+                throw new InvalidValueException("the vector is outside the ball of radius " + b.radius());
+            }
             try {
-                pipeline.protocol().checkValue(value);
-            } catch (IllegalArgumentException e) {
-                throw new InvalidValueException(e.getMessage());
+                pipeline.protocol().checkValue(value.clone());
+            } catch (IllegalArgumentException e) { // its message is not repeated: only the rule above is public
+                throw new InvalidValueException("the vector is outside the workload's " + dom.kind());
             }
         }
 

@@ -27,6 +27,8 @@ import org.apache.avro.specific.SpecificDatumWriter;
  *   <li>the answer: a {@link WindowAnswer} with every array full (m labels, estimates, bounds, standard errors,
  *       unprojected values) and one level per release level, serialized exactly; for the window-analytics
  *       families also the most items and named scalars they publish ({@code AnalyticsMechanisms});
+ *   <li>a vector-mean answer (family mean over a ball or a box): one label per coordinate (at most 256 names of
+ *       at most 64 UTF-8 bytes) and its named scalars;
  *   <li>a heavy-hitters answer (an open domain): its most items ({@code HeavyHitterRelease.maxItems}, at most 64)
  *       with labels of the domain's {@code maxBytes} UTF-8 bytes, and its named scalars;
  *   <li>the window partial: the aggregate's {@code 8 × length} bytes plus its header (a wide workload's aggregate is
@@ -116,6 +118,15 @@ public final class RecordSizes {
             a.setItems(items);
             a.setScalars(scalars);
             a.setMaxErrorBound(1.0);
+        }
+        if (w instanceof LocalWorkload l && l.values() instanceof LocalWorkload.Vectors) {
+            // vector means: one label per coordinate (names of at most Domain.Vector.MAX_NAME_BYTES UTF-8 bytes, the
+            // queryLabels above) and its named scalars (VectorMeanRelease.SCALARS)
+            java.util.Map<String, Double> scalars = new java.util.TreeMap<>();
+            for (String name : io.privacygateway.mechanisms.release.VectorMeanRelease.SCALARS) {
+                scalars.put(name, 1.0);
+            }
+            a.setScalars(scalars);
         }
         if (open != null) { // heavy-hitters: its named scalars (HeavyHitterRelease.SCALARS)
             java.util.Map<String, Double> scalars = new java.util.TreeMap<>();
