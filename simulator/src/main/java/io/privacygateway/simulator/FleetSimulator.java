@@ -405,9 +405,15 @@ public final class FleetSimulator implements AutoCloseable {
     /** An honest report; returns its outcome (null if the value was invalid). */
     private Outcome honest(Slot slot, PerWorkload st) {
         boolean open = slot.workload.spec().family().isOpenDomain(); // heavy-hitters: strings, no universe index
+        LocalWorkload.Vectors vectors = slot.workload instanceof LocalWorkload l
+                && l.values() instanceof LocalWorkload.Vectors v ? v : null; // vector means: real vectors
         int x = 0;
+        double[] vector = null;
         try {
-            if (open) {
+            if (vectors != null) {
+                vector = vectors.parse(st.value);
+                vectors.checkVector(vector);
+            } else if (open) {
                 slot.workload.checkValue(st.value);
             } else {
                 x = slot.workload.encode(st.value);
@@ -416,10 +422,12 @@ public final class FleetSimulator implements AutoCloseable {
             invalid.incrementAndGet();
             return null;
         }
-        Outcome o = st.client.report(st.value);
+        Outcome o = vector != null ? st.client.report(vector) : st.client.report(st.value);
         switch (o.status()) {
             case SENT -> {
-                if (open) {
+                if (vector != null) {
+                    truth.recordVector(slot.workload, o.eventTime().toEpochMilli(), vector);
+                } else if (open) {
                     truth.recordString(slot.workload, o.eventTime().toEpochMilli(), st.value);
                 } else {
                     truth.record(slot.workload, o.eventTime().toEpochMilli(), x);

@@ -30,6 +30,8 @@ public final class TruthRecorder {
         final MarginalCounts marginals;
         /** An open domain's (heavy-hitters) count per string sent, else null. */
         final Map<String, Long> strings;
+        /** A vector mean's per-coordinate sums of the vectors sent, else null ({@code counts[0]}: their number). */
+        final double[] vectorSums;
 
         Entry(ResolvedWorkload workload, long start) {
             this.workload = workload;
@@ -37,7 +39,9 @@ public final class TruthRecorder {
             this.marginals = workload instanceof CentralWorkload c && c.wide().isPresent()
                     ? MarginalCounts.empty(c.wide().get()) : null;
             this.strings = workload.spec().family().isOpenDomain() ? new HashMap<>() : null;
-            this.counts = marginals != null ? new long[1] // the report count (add)
+            this.vectorSums = workload.spec().domain() instanceof io.privacygateway.mechanisms.workload.Domain.Vector v
+                    ? new double[v.dimension()] : null;
+            this.counts = marginals != null || vectorSums != null ? new long[1] // the report count
                     : strings != null ? new long[0] : new long[workload.workload().universeSize()];
         }
 
@@ -51,6 +55,13 @@ public final class TruthRecorder {
         }
 
         double[] meanAnswer() {
+            if (vectorSums != null) { // vector means: the exact mean of the vectors sent, coordinate by coordinate
+                double[] mean = new double[vectorSums.length];
+                for (int q = 0; q < mean.length; q++) {
+                    mean[q] = counts[0] == 0 ? 0 : vectorSums[q] / counts[0];
+                }
+                return mean;
+            }
             return marginals != null ? marginals.answers() : workload.workload().trueAnswer(counts);
         }
     }
@@ -60,6 +71,20 @@ public final class TruthRecorder {
         long start = w.window().startOf(eventTimeMillis);
         windows.computeIfAbsent(key(w.contentHash(), start), k -> new Entry(w, start)).strings.merge(value, 1L,
                 Long::sum);
+    }
+
+    /** Records one valid report of vector {@code value} of a vector-mean workload (family mean over a ball or box). */
+    public synchronized void recordVector(ResolvedWorkload w, long eventTimeMillis, double[] value) {
+        long start = w.window().startOf(eventTimeMillis);
+        Entry e = windows.computeIfAbsent(key(w.contentHash(), start), k -> new Entry(w, start));
+        if (value.length != e.vectorSums.length) {
+            throw new IllegalArgumentException("a vector of " + e.vectorSums.length + " coordinates is expected, got "
+                    + value.length);
+        }
+        for (int q = 0; q < value.length; q++) {
+            e.vectorSums[q] += value[q];
+        }
+        e.counts[0]++;
     }
 
     /** Records one valid report of universe value (wide workloads: bit vector) {@code x} at {@code eventTimeMillis}. */

@@ -22,6 +22,9 @@ import java.util.random.RandomGenerator;
  *       and a response (regression, erm) the public synthetic signal of {@code analytics.SyntheticWindows} with
  *       uniformly distributed features; for an open domain of strings (heavy-hitters) {@link #zipfStrings} over
  *       {@link #defaultStrings} with exponent {@link #DEFAULT_STRING_ZIPF_EXPONENT}.
+ *   <li>vector means (family mean over a ball or a box; a vector written as comma-separated coordinates,
+ *       {@link #vectorLine}): {@link #uniformBall}, {@link #skewedBall} (the default for a ball), {@link #bimodalBall},
+ *       {@link #uniformBox} and {@link #skewedBox} (the default for a box).
  *   <li>{@link #zipfStrings}: string {@code i} of a list with probability proportional to {@code 1/(i+1)^s}
  *       (heavy-hitters: a few frequent strings and a long tail).
  * </ul>
@@ -46,7 +49,152 @@ public final class ValueDistributions {
         if (w.spec().domain() instanceof Domain.Strings st) { // heavy-hitters: an open domain, never materialised
             return zipfStrings(defaultStrings(st.maxBytes()), DEFAULT_STRING_ZIPF_EXPONENT);
         }
+        if (w.spec().domain() instanceof Domain.Ball b) { // vector means: real vectors, never materialised
+            return skewedBall(b);
+        }
+        if (w.spec().domain() instanceof Domain.Box b) {
+            return skewedBox(b);
+        }
         return defaultFor(w.workload());
+    }
+
+    // ---- vector means (family mean over a ball or a box) -------------------------------------------------------
+    // A vector is written as a values file holds it: its coordinates in declaration order, comma-separated, each
+    // in Double.toString's shortest exact form (the device parses the very double that was drawn).
+
+    /** Writes a vector as a values-file line. */
+    public static String vectorLine(double[] v) {
+        StringBuilder b = new StringBuilder();
+        for (int q = 0; q < v.length; q++) {
+            if (q > 0) {
+                b.append(',');
+            }
+            b.append(v[q] == 0 ? 0.0 : v[q]); // no "-0.0"
+        }
+        return b.toString();
+    }
+
+    /**
+     * Uniform in the ball: a uniform direction (a normalised Gaussian vector) at radius {@code r·U^{1/d}}, so the
+     * true mean is near the origin.
+     */
+    public static ValueDistribution uniformBall(Domain.Ball ball) {
+        int d = ball.dimension();
+        return rng -> {
+            double[] v = gaussian(rng, d);
+            scaleTo(v, ball.radius() * Math.pow(rng.nextDouble(), 1.0 / d) / norm(v));
+            return vectorLine(inBall(v, ball.radius()));
+        };
+    }
+
+    /**
+     * Skewed around a direction: {@code μ + σ·g} with {@code μ} at 60% of the radius along a fixed direction whose
+     * weights fall with the coordinate (1, 1/2, 1/3, ...), {@code σ = 0.15·radius} per coordinate, scaled back onto
+     * the ball when it leaves it: a mean well away from the origin with a clear leading coordinate.
+     */
+    public static ValueDistribution skewedBall(Domain.Ball ball) {
+        int d = ball.dimension();
+        double[] mu = new double[d];
+        for (int q = 0; q < d; q++) {
+            mu[q] = 1.0 / (q + 1);
+        }
+        scaleTo(mu, 0.6 * ball.radius() / norm(mu));
+        return around(ball, List.of(mu), 0.15);
+    }
+
+    /**
+     * Bimodal: half the devices around {@code +0.5·radius} on the first coordinate, half around {@code −0.5·radius}
+     * on the last (both with spread {@code 0.1·radius}), scaled back onto the ball when they leave it; the mean lies
+     * between the modes, where few devices are.
+     */
+    public static ValueDistribution bimodalBall(Domain.Ball ball) {
+        int d = ball.dimension();
+        double[] a = new double[d];
+        double[] b = new double[d];
+        a[0] = 0.5 * ball.radius();
+        b[d - 1] = -0.5 * ball.radius();
+        return around(ball, List.of(a, b), 0.1);
+    }
+
+    private static ValueDistribution around(Domain.Ball ball, List<double[]> modes, double spread) {
+        int d = ball.dimension();
+        List<double[]> copy = modes.stream().map(double[]::clone).toList();
+        return rng -> {
+            double[] mu = copy.get(copy.size() == 1 ? 0 : rng.nextInt(copy.size()));
+            double[] v = gaussian(rng, d);
+            for (int q = 0; q < d; q++) {
+                v[q] = mu[q] + spread * ball.radius() * v[q];
+            }
+            return vectorLine(inBall(v, ball.radius()));
+        };
+    }
+
+    /** Uniform in the box: every coordinate uniform in {@code [lo, hi]}, independently. */
+    public static ValueDistribution uniformBox(Domain.Box box) {
+        int d = box.dimension();
+        return rng -> {
+            double[] v = new double[d];
+            for (int q = 0; q < d; q++) {
+                v[q] = Math.min(box.hi(), box.lo() + (box.hi() - box.lo()) * rng.nextDouble());
+            }
+            return vectorLine(v);
+        };
+    }
+
+    /**
+     * Skewed in the box: coordinate {@code q} a right-skewed gamma(2) bump whose mode sits at
+     * {@code (q + 1)/(d + 2)} of the way from lo to hi, clamped into the box: every coordinate has a different mean,
+     * none at the centre.
+     */
+    public static ValueDistribution skewedBox(Domain.Box box) {
+        int d = box.dimension();
+        double width = box.hi() - box.lo();
+        return rng -> {
+            double[] v = new double[d];
+            for (int q = 0; q < d; q++) {
+                double scale = width * (q + 1) / (d + 2.0);
+                // gamma(2, scale/... ) as the sum of two exponentials with mean scale/2 each: mode scale/2, mean scale
+                double g = -0.5 * scale * (Math.log(1 - rng.nextDouble()) + Math.log(1 - rng.nextDouble()));
+                v[q] = Math.max(box.lo(), Math.min(box.hi(), box.lo() + g));
+            }
+            return vectorLine(v);
+        };
+    }
+
+    private static double[] gaussian(RandomGenerator rng, int d) {
+        double[] v = new double[d];
+        double n;
+        do {
+            for (int q = 0; q < d; q++) {
+                v[q] = rng.nextGaussian();
+            }
+            n = norm(v);
+        } while (n == 0);
+        return v;
+    }
+
+    private static double norm(double[] v) {
+        double s = 0;
+        for (double x : v) {
+            s += x * x;
+        }
+        return Math.sqrt(s);
+    }
+
+    private static void scaleTo(double[] v, double factor) {
+        for (int q = 0; q < v.length; q++) {
+            v[q] *= factor;
+        }
+    }
+
+    /** {@code v} scaled back onto the ball (with a margin of rounding) when its norm exceeds the radius. */
+    private static double[] inBall(double[] v, double radius) {
+        double n = norm(v);
+        double limit = radius * (1 - 1e-9);
+        if (n > limit) {
+            scaleTo(v, limit / n);
+        }
+        return v;
     }
 
     private static double[] defaultAttributeProbabilities(io.privacygateway.mechanisms.workload.WorkloadSpec s) {
