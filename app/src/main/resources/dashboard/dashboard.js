@@ -447,6 +447,25 @@
         facts.push(`${fmt(sc.itemsPublished, 0)} of ${fmt(sc.itemsFound, 0)} found strings published`);
       }
       if (facts.length) s.latestChart.append(el('p', 'note', facts.join(' · ')));
+    } else if (w.chart === 'vector-mean') {
+      const sc = latest.scalars || {};
+      const bounds = isNum(sc.radius) ? [-sc.radius, sc.radius] : isNum(sc.lo) && isNum(sc.hi) ? [sc.lo, sc.hi] : null;
+      s.latestTitle.textContent = `Latest window: the mean of each coordinate with its ${conf} error bar`
+        + (bounds ? ` (on the declared ${isNum(sc.radius) ? 'ball' : 'box'})` : '');
+      s.latestLegend.replaceChildren();
+      dropPlots(s.key + 'latest');
+      if (!(latest.n > 0)) {
+        s.latestChart.replaceChildren(el('p', 'note', 'no reports in this window'));
+        s.latestChart.dataset.points = '0';
+      } else {
+        drawBars(s.latestChart, latest, truth, { bounds });
+      }
+      const facts = [];
+      if (isNum(sc.dimension)) facts.push(`${fmt(sc.dimension, 0)} coordinates`);
+      if (isNum(sc.radius)) facts.push(`ball of radius ${fmt(sc.radius, 3)}: the published mean is projected into it`);
+      if (isNum(sc.lo) && isNum(sc.hi)) facts.push(`box [${fmt(sc.lo, 3)}, ${fmt(sc.hi, 3)}] per coordinate`);
+      if (isNum(sc.maxStandardError)) facts.push(`largest standard error ${fmt(sc.maxStandardError, 3)}`);
+      if (facts.length) s.latestChart.append(el('p', 'note', facts.join(' · ')));
     } else if (w.chart === 'mean') {
       s.latestTitle.textContent = `Latest window: the mean with its ${conf} error bar (on the declared range)`;
       s.latestLegend.replaceChildren();
@@ -566,11 +585,13 @@
   }
 
   /**
-   * Horizontal bars with error whiskers (histograms, point queries; heavy hitters, already ranked). With
-   * {@code opts.threshold} a number, a dashed vertical line marks it (the heavy hitters' threshold share).
+   * Horizontal bars with error whiskers (histograms, point queries; heavy hitters, already ranked; vector means, one
+   * bar per coordinate). With {@code opts.threshold} a number, a dashed vertical line marks it (the heavy hitters'
+   * threshold share); with {@code opts.bounds} = [lo, hi] the scale spans them (a vector mean's declared bounds).
    */
   function drawBars(container, v, truth, opts) {
     const threshold = opts && isNum(opts.threshold) && opts.threshold < 1 ? opts.threshold : null;
+    const bounds = opts && Array.isArray(opts.bounds) && opts.bounds.every(isNum) ? opts.bounds : null;
     let idx = v.labels.map((l, i) => i);
     let note = null;
     if (idx.length > BARS_MAX) {
@@ -585,6 +606,7 @@
     const plotW = Math.max(60, width - labelW - valueW - 8);
     const vals = idx.flatMap(i => [v.estimates[i], v.lower[i], v.upper[i], truth ? v.truth[i] : null]).filter(isNum);
     if (threshold !== null) vals.push(threshold);
+    if (bounds !== null) vals.push(...bounds); // vector means: the scale spans the declared per-coordinate bounds
     const scale = niceTicks(Math.min(0, ...vals), Math.max(1e-9, ...vals), 4);
     const lo = scale.lo;
     const hi = scale.hi;

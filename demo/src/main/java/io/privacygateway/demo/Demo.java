@@ -77,6 +77,8 @@ public final class Demo implements AutoCloseable {
                     "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml",
                     // numeric means (docs/local-accuracy.md)
                     "latency-mean.yaml",
+                    // vector means (issue 13 §2): the mean of a bounded vector, one bar per coordinate
+                    "resource-usage.yaml",
                     // open-domain heavy hitters (docs/heavy-hitters.md): frequent short strings
                     "top-crash-signatures.yaml",
                     // a wide domain (docs/wide-domains.md): 3-way marginals over 20 flags, mwem, synthetic records

@@ -34,8 +34,8 @@ class DemoTest {
             ids.add(s.id());
         }
         assertThat(ids).containsExactlyInAnyOrder("screen-usage", "latency-cdf", "feature-flags", "session-length",
-                "top-app", "usage-regression", "churn", "latency-mean", "top-crash-signatures", "feature-flags-wide",
-                "survey-certified");
+                "top-app", "usage-regression", "churn", "latency-mean", "resource-usage", "top-crash-signatures",
+                "feature-flags-wide", "survey-certified");
         assertThat(Demo.exampleWorkloads()).anyMatch(s -> s.mode() == Mode.CENTRAL);
         try (Demo demo = Demo.start(new Demo.Options(400, 0.1, 0, 7, 4), out, Clock.systemUTC())) {
             long deadline = System.nanoTime() + Duration.ofSeconds(150).toNanos();

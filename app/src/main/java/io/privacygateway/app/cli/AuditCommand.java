@@ -139,6 +139,11 @@ public final class AuditCommand implements Callable<Integer> {
                     + " strings that is never materialised; the black-box audit needs a universe (the heavy-hitter"
                     + " protocol's privacy is tested exactly in its own tests, docs/heavy-hitters.md)");
         }
+        if (resolvedSpec.isVectorMean()) {
+            throw new IllegalArgumentException("family mean over a " + resolvedSpec.domain().kind() + " has real vector"
+                    + " values that are never materialised; the black-box audit needs a universe (the vector"
+                    + " protocols' privacy is tested in their own tests, local.vector)");
+        }
         if (resolvedSpec.isWide()) {
             throw new IllegalArgumentException("mechanism " + resolvedSpec.mechanism().wireName() + " releases a wide"
                     + " workload whose universe is never materialised; the black-box audit needs one (the wide releases"

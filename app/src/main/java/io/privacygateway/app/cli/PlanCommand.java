@@ -69,6 +69,10 @@ public final class PlanCommand implements Callable<Integer> {
             printHeavyHitters(out, ws, eps, n, p);
             return 0;
         }
+        if (ws.isVectorMean()) { // vector means: no universe, a closed-form standard error per candidate
+            printVectorMean(out, ws, eps, n, p);
+            return 0;
+        }
         boolean wide = p.resolved().isWide() && p.predictions().stream().allMatch(x -> x.candidate().id().isWide());
         long universe;
         int queries;
@@ -168,6 +172,35 @@ public final class PlanCommand implements Callable<Integer> {
         out.printf("Predicted standard error of a found string's share: %.5f at share 0, %.5f at the threshold,"
                 + " %.5f at share 0.25 (±%.5f at 95%%)%n", h.standardErrorAtZero(), h.standardError(h.thresholdShare()),
                 h.standardError(0.25), 1.96 * h.standardError(0.25));
+        out.printf("(%s)%n", p.method());
+    }
+
+    /**
+     * The plan of a vector-mean workload (family mean over a ball or a box): for every candidate protocol its
+     * predicted per-coordinate standard error at n, the worst case over feasible values in closed form
+     * ({@code VectorMeanProtocol.worstStandardError}), and auto's choice (the smallest).
+     */
+    private static void printVectorMean(PrintWriter out, WorkloadSpec ws, Epsilon eps, long n, Plan p) {
+        var dom = (io.privacygateway.mechanisms.workload.Domain.Vector) ws.domain();
+        String shape = dom instanceof io.privacygateway.mechanisms.workload.Domain.Ball b
+                ? "the ball of radius " + b.radius()
+                : "the box [" + dom.coordinateLo() + ", " + dom.coordinateHi() + "]^" + dom.dimension();
+        out.printf("Plan for %s v%d (%s of a vector in %s: %d coordinates %s), local mode, ε = %s per report, n = %d%n",
+                ws.id(), ws.version(), ws.family().wireName(), shape, dom.dimension(), dom.coordinates(), eps.value(), n);
+        double z = ws.confidence().twoSidedZ();
+        out.printf("Predicted standard error of each coordinate of the mean (worst case over feasible values; the"
+                + " projection onto the %s can only lower it):%n", dom.kind());
+        out.printf("%-22s %16s %16s%n", "mechanism", "standard error", String.format(java.util.Locale.ROOT, "±%.0f%% bar",
+                100 * ws.confidence().value()));
+        for (var pred : p.predictions()) {
+            if (pred.applicable()) {
+                out.printf("%-22s %16.5f %16.5f%n", pred.candidate().label(), pred.unprojectedRms(),
+                        z * pred.unprojectedRms());
+            } else {
+                out.printf("%-22s %16s   (%s)%n", pred.candidate().label(), "n/a", pred.note());
+            }
+        }
+        out.printf("auto → %s%n", p.choice().candidate().label());
         out.printf("(%s)%n", p.method());
     }
 }

@@ -83,6 +83,9 @@ public final class SimulateCommand implements Callable<Integer> {
         if (ws.family().isOpenDomain()) {
             return simulateHeavyHitters(ws, eps, mech, err, stdout);
         }
+        if (ws.isVectorMean()) {
+            return simulateVectorMean(ws, eps, mech, err, stdout);
+        }
         Workload w = Workload.of(ws);
         ValuesFile.Contents contents = ValuesFile.read(values, w);
         if (stopsOnRejected(contents, err)) {
@@ -310,6 +313,64 @@ public final class SimulateCommand implements Callable<Integer> {
         root.put("mode", mode);
         root.put("mechanism", a.mechanism().wireName());
         root.put("mechanismRequested", requested.wireName());
+    }
+
+    /**
+     * A vector-mean workload (family mean over a ball or a box, local mode): every line one device's vector
+     * (comma-separated coordinates), randomized by the real device code and accumulated and released by the real
+     * gateway code; the truth is the file's mean per coordinate.
+     */
+    private Integer simulateVectorMean(WorkloadSpec ws, Epsilon eps, MechanismId mech, PrintWriter err,
+            PrintWriter stdout) throws Exception {
+        if (WorkloadOptions.effectiveMode(mode, ws) != Mode.LOCAL) {
+            throw new IllegalArgumentException("mode: family mean runs in local mode only");
+        }
+        io.privacygateway.mechanisms.runtime.LocalWorkload probe = (io.privacygateway.mechanisms.runtime.LocalWorkload)
+                io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(
+                        io.privacygateway.mechanisms.planner.Planner.resolve(ws));
+        ValuesFile.VectorLines contents = ValuesFile.readVectors(values, probe.vectors()); // the domain fixes them
+        ValuesFile.Contents rejectedOnly = new ValuesFile.Contents(new int[0], new long[0], contents.rejected());
+        if (stopsOnRejected(rejectedOnly, err)) {
+            return 2;
+        }
+        java.util.List<double[]> vectors = contents.values();
+        if (vectors.isEmpty()) {
+            throw new IllegalArgumentException("values: " + values + " holds no valid vector");
+        }
+        var trial = io.privacygateway.mechanisms.planner.Planner.forTrial(ws, eps, mech, vectors.size());
+        var w = (io.privacygateway.mechanisms.runtime.LocalWorkload)
+                io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(trial.resolved());
+        RandomBits secret = seed == null ? new SecureRandomBits() : new SeededRandomBits(seed);
+        long[] state = new long[w.aggregateLength()];
+        double[] truth = new double[w.queryLabels().size()];
+        for (int i = 0; i < vectors.size(); i++) {
+            var coords = new io.privacygateway.mechanisms.coins.ReportCoordinates("device-" + (i + 1), 0, 0);
+            double[] v = vectors.get(i);
+            if (!w.accumulator().accumulate(w.vectors().randomize(v, coords, secret), coords, state)) {
+                throw new IllegalStateException("the gateway rejected a report the device produced");
+            }
+            for (int q = 0; q < truth.length; q++) {
+                truth[q] += v[q] / vectors.size();
+            }
+        }
+        Answer a = w.release(state, vectors.size());
+        ObjectNode root = Json.MAPPER.createObjectNode();
+        root.set("workload", Json.workload(trial.resolved(), w.contentHash(), 0, a.labels().size()));
+        putMechanism(root, "local", a, mech != null ? mech : ws.mechanism());
+        putLocalPrivacy(root, a);
+        if (trial.plan() != null) {
+            root.set("plan", Json.plan(trial.plan()));
+        }
+        putRun(root, a);
+        ObjectNode scalars = root.putObject("scalars");
+        new java.util.TreeMap<>(a.extras().scalars()).forEach((k, v) -> Json.put(scalars, k, v));
+        root.set("answers", Json.answers(a, truth));
+        root.set("error", Json.error(a, truth));
+        putRejectedLines(root, rejectedOnly);
+        Files.writeString(out, Json.MAPPER.writeValueAsString(root));
+        printSummary(stdout, a, truth, trial.plan() != null);
+        stdout.printf("wrote %s%n", out);
+        return 0;
     }
 
     /** Puts {@code privacy} of a local answer: ε per report, δ = 0, and the guarantee in words. */

@@ -66,6 +66,11 @@ public record WindowView(String workloadId, int version, String contentHash, Str
         /** The mean of a bounded scalar (family mean): the number on its range with its error bar. */
         MEAN,
         /**
+         * The mean of a bounded vector (family mean over a ball or a box): one bar per coordinate with its error bar,
+         * like a histogram, on the domain's per-coordinate bounds.
+         */
+        VECTOR_MEAN,
+        /**
          * Heavy hitters (family heavy-hitters): the strings found in the window as a ranked bar list, each share with
          * its error bar, and the threshold share below which strings are found only by chance.
          */
@@ -168,7 +173,7 @@ public record WindowView(String workloadId, int version, String contentHash, Str
         }
         int m = labels.size();
         return Optional.of(new WindowView(id, (int) number(r, "workloadVersion", 0), text(r, "contentHash", ""),
-                text(r, "mode", ""), text(r, "mechanism", ""), chart(text(r, "family", null), labels), start, end,
+                text(r, "mode", ""), text(r, "mechanism", ""), chart(text(r, "family", null), labels, scalars(r)), start, end,
                 (long) number(r, "n", -1), number(r, "epsilon", Double.NaN), number(r, "delta", Double.NaN),
                 number(r, "confidence", Double.NaN), number(r, "cumulativeEpsilon", Double.NaN), labels,
                 doubles(r, "estimates", m), doubles(r, "lower", m), doubles(r, "upper", m),
@@ -186,6 +191,12 @@ public record WindowView(String workloadId, int version, String contentHash, Str
      * labels the release code writes ({@code "< t"} thresholds of a CDF; {@code "a=0,b=1"} marginal cells;
      * {@code "[a, b)"} intervals, which are a range family unless they are exactly consecutive buckets).
      */
+    static Chart chart(String family, List<String> labels, java.util.Map<String, Double> scalars) {
+        // a vector mean (ball or box) publishes its dimension among its named scalars; a scalar mean does not
+        return "mean".equalsIgnoreCase(family) && scalars.containsKey("dimension") ? Chart.VECTOR_MEAN
+                : chart(family, labels);
+    }
+
     static Chart chart(String family, List<String> labels) {
         if (family != null) {
             switch (family.toLowerCase(Locale.ROOT)) {

@@ -66,6 +66,31 @@ public final class ValuesFile {
         return new Strings(out, rejected);
     }
 
+    /**
+     * The accepted vectors of a vector-mean values file (family mean over a ball or a box) and the rejected lines.
+     *
+     * @param values the accepted vectors, in file order
+     * @param rejected the lines that are not vectors of the domain (the reason names the rule and the coordinate's
+     *     position, never a coordinate's value)
+     */
+    public record VectorLines(List<double[]> values, List<Rejected> rejected) {}
+
+    /**
+     * Reads the vectors of a values file for a vector-mean workload: every line its coordinates in declaration order,
+     * comma-separated ({@link io.privacygateway.mechanisms.runtime.LocalWorkload.Vectors#parse}), each checked by
+     * {@link io.privacygateway.mechanisms.runtime.LocalWorkload.Vectors#checkVector}.
+     */
+    public static VectorLines readVectors(Path file, io.privacygateway.mechanisms.runtime.LocalWorkload.Vectors workload)
+            throws IOException {
+        List<double[]> out = new ArrayList<>();
+        List<Rejected> rejected = lines(file, (t, lineNo) -> {
+            double[] v = workload.parse(t);
+            workload.checkVector(v);
+            out.add(v);
+        });
+        return new VectorLines(out, rejected);
+    }
+
     /** What is done with one value line (its text stripped, its 1-based number). */
     @FunctionalInterface
     private interface LineHandler {
