@@ -68,6 +68,8 @@ class AuditCommandTest {
                         // heavy-hitters has an open domain, never materialised: the audit refuses it (below); the
                         // protocol's exact privacy is tested in the mechanisms module (HeavyHitterProtocolTest)
                         .filter(p -> !p.getFileName().toString().equals("top-crash-signatures.yaml"))
+                        // a vector mean has real vector values, never materialised: the audit refuses it (below)
+                        .filter(p -> !p.getFileName().toString().equals("resource-usage.yaml"))
                         .sorted()
                         .forEach(out::add);
             }
@@ -82,6 +84,14 @@ class AuditCommandTest {
                 "100", "--seed", "1");
         assertThat(r.exit()).isNotZero();
         assertThat(r.err()).contains("never materialised");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aVectorMeanWorkloadIsRefusedWithAReason() {
+        Run r = run("audit", "--workload", "../demo/src/main/resources/demo/resource-usage.yaml", "--samples",
+                "100", "--seed", "1");
+        assertThat(r.exit()).isNotZero();
+        assertThat(r.err()).contains("vector").contains("never materialised");
     }
 
     @org.junit.jupiter.api.Test

@@ -79,6 +79,10 @@ class DashboardChromiumTest {
                     latestThreshold: q('[data-chart=latest]') ? (q('[data-chart=latest]').dataset.threshold || '') : '',
                     thresholdLines: s.querySelectorAll('[data-chart=latest] svg line.threshold').length,
                     latestRows: [...s.querySelectorAll('[data-chart=latest] svg g > text:first-of-type')].map(t => t.textContent),
+                    latestValues: [...s.querySelectorAll('[data-chart=latest] svg g > text.val')].map(t => t.textContent),
+                    latestTicks: [...s.querySelectorAll('[data-chart=latest] svg > text')].map(t => t.textContent),
+                    latestTitle: q('[data-chart=latest]') && q('[data-chart=latest]').parentNode.querySelector('h3')
+                      ? q('[data-chart=latest]').parentNode.querySelector('h3').textContent : '',
                     latestInk: inked(q('[data-chart=latest] canvas'), accent),
                     nPoints: num(q('[data-chart=n]'), 'points'),
                     nInk: inked(q('[data-chart=n] canvas'), accent),
@@ -175,7 +179,7 @@ class DashboardChromiumTest {
         Map<String, JsonNode> byId = new HashMap<>();
         page.path("workloads").forEach(w -> byId.put(w.path("id").asText(), w));
         assertThat(byId).containsOnlyKeys("screen-usage", "latency-cdf", "feature-flags", "session-length", "top-app",
-                "usage-regression", "churn", "latency-mean", "top-crash-signatures");
+                "usage-regression", "churn", "latency-mean", "resource-usage", "top-crash-signatures");
         for (Map.Entry<String, JsonNode> e : byId.entrySet()) {
             WindowAnswer a = latest.get(e.getKey());
             JsonNode w = e.getValue();
@@ -227,6 +231,21 @@ class DashboardChromiumTest {
         JsonNode mean = byId.get("latency-mean");
         assertThat(mean.path("latestPoints").asInt()).isEqualTo(1);
         assertThat(mean.path("latestSvgs").asInt()).isZero();
+        // a vector mean: one bar per coordinate with its error bar, in declaration order, on the box [0, 100]
+        JsonNode vec = byId.get("resource-usage");
+        WindowAnswer vecAnswer = latest.get("resource-usage");
+        assertThat(vecAnswer.getLabels()).containsExactly("cpu", "memory", "battery");
+        assertThat(vec.path("latestSvgs").asInt()).isEqualTo(1);
+        assertThat(vec.path("latestPoints").asInt()).isEqualTo(3);
+        List<String> vecRows = new ArrayList<>();
+        vec.path("latestRows").forEach(r -> vecRows.add(r.asText()));
+        assertThat(vecRows).as("one row per coordinate").containsExactly("cpu", "memory", "battery");
+        assertThat(vec.path("latestValues")).hasSize(3);
+        List<String> ticks = new ArrayList<>();
+        vec.path("latestTicks").forEach(t -> ticks.add(t.asText()));
+        assertThat(ticks).as("the scale spans the declared box").contains("0", "100");
+        assertThat(vec.path("thresholdLines").asInt()).isZero();
+        assertThat(vec.path("latestTitle").asText()).contains("mean of each coordinate").contains("box");
         // heavy hitters: the strings found as a ranked bar list (the answer's order), with the threshold line
         JsonNode hh = byId.get("top-crash-signatures");
         WindowAnswer hhAnswer = latest.get("top-crash-signatures");

@@ -131,7 +131,7 @@ class DashboardHistoryTest {
         Map<String, Chart> expected = Map.of("screen-usage", Chart.BARS, "latency-cdf", Chart.CDF,
                 "feature-flags", Chart.MARGINALS, "session-length", Chart.RANGES, "top-app", Chart.MODE,
                 "usage-regression", Chart.COEFFICIENTS, "churn", Chart.COEFFICIENTS, "latency-mean", Chart.MEAN,
-                "top-crash-signatures", Chart.HEAVY_HITTERS);
+                "resource-usage", Chart.VECTOR_MEAN, "top-crash-signatures", Chart.HEAVY_HITTERS);
         for (WindowAnswer a : new RealAnswers(8).window(0, 200)) {
             assertThat(WindowView.of(a, 0).orElseThrow().chart()).as(a.getWorkloadId())
                     .isEqualTo(expected.get(a.getWorkloadId()));

@@ -47,7 +47,7 @@ final class RealAnswers {
     static final List<String> DEMO_WORKLOADS =
             List.of("screen-usage.yaml", "latency-cdf.yaml", "feature-flags.yaml", "session-length-central.yaml",
                     "top-app-mode.yaml", "usage-regression.yaml", "churn-erm.yaml", "latency-mean.yaml",
-                    "top-crash-signatures.yaml");
+                    "resource-usage.yaml", "top-crash-signatures.yaml");
 
     /** The demo's example workloads (local, central, window analytics), resolved as the registrar resolves them. */
     RealAnswers(long seed) {
@@ -73,7 +73,8 @@ final class RealAnswers {
         this.noise = new SeededRandomBits(seed ^ 0x5DEECE66DL);
         for (WorkloadSpec s : specs) {
             WorkloadSpec resolved = Planner.resolve(s);
-            Workload w = resolved.family().isOpenDomain() ? null : Workload.of(resolved); // heavy-hitters: none
+            Workload w = resolved.family().isOpenDomain() || resolved.isVectorMean() ? null // never materialised
+                    : Workload.of(resolved);
             ResolvedWorkload active = ResolvedWorkload.of(resolved);
             sources.add(new Source(resolved, w, active, new double[1]));
         }
@@ -97,6 +98,10 @@ final class RealAnswers {
         double phase = 2 * Math.PI * windowIndex / 24.0;
         for (Source s : sources) {
             int devices = Math.max(50, (int) Math.round(n * (1 + 0.12 * Math.sin(phase + s.spec().id().length()))));
+            if (s.spec().isVectorMean()) { // vector means: real vectors, no universe
+                out.add(record(s, windowStart, vectorMean(s, windowStart, devices, phase)));
+                continue;
+            }
             if (s.workload() == null) { // heavy-hitters: strings, no universe
                 out.add(record(s, windowStart, heavyHitters(s, windowStart, devices, phase)));
                 continue;
@@ -169,6 +174,56 @@ final class RealAnswers {
         }
         truth.put(s.spec().id() + "@" + windowStart, t);
         return a;
+    }
+
+    /**
+     * A vector-mean window: {@code devices} vectors of the domain (each coordinate a bump around its own level that
+     * drifts with {@code phase}, kept inside the box or ball) randomized and released by the real device and gateway
+     * code; the truth is the exact mean per coordinate.
+     */
+    private Answer vectorMean(Source s, long windowStart, int devices, double phase) {
+        LocalWorkload local = (LocalWorkload) s.active();
+        io.privacygateway.mechanisms.workload.Domain.Vector dom =
+                (io.privacygateway.mechanisms.workload.Domain.Vector) s.spec().domain();
+        int d = dom.dimension();
+        double lo = dom.coordinateLo();
+        double hi = dom.coordinateHi();
+        double[] mean = new double[d];
+        long[] state = new long[local.aggregateLength()];
+        try {
+            for (int i = 0; i < devices; i++) {
+                double[] v = new double[d];
+                double sq = 0;
+                for (int q = 0; q < d; q++) {
+                    double centre = lo + (hi - lo) * (0.25 + 0.5 * (q + 1) / (d + 1) + 0.05 * Math.sin(phase + q));
+                    v[q] = Math.max(lo, Math.min(hi, centre + (hi - lo) * 0.1 * gaussian()));
+                    sq += v[q] * v[q];
+                }
+                if (dom instanceof io.privacygateway.mechanisms.workload.Domain.Ball b && Math.sqrt(sq) > b.radius()) {
+                    double f = b.radius() * (1 - 1e-9) / Math.sqrt(sq);
+                    for (int q = 0; q < d; q++) {
+                        v[q] *= f;
+                    }
+                }
+                for (int q = 0; q < d; q++) {
+                    mean[q] += v[q] / devices;
+                }
+                ReportCoordinates coords = new ReportCoordinates("device-" + i, windowIndex, 0);
+                if (!local.accumulator().accumulate(local.vectors().randomize(v, coords, noise), coords, state)) {
+                    throw new IllegalStateException("the gateway code rejected a report the device code made");
+                }
+            }
+        } catch (io.privacygateway.mechanisms.workload.InvalidValueException e) {
+            throw new IllegalStateException(e);
+        }
+        truth.put(s.spec().id() + "@" + windowStart, mean);
+        return local.release(state, devices);
+    }
+
+    /** A standard normal draw from the public value generator (Box–Muller). */
+    private double gaussian() {
+        double u = 1 - values.nextDouble();
+        return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * values.nextDouble());
     }
 
     /** The true mean answers of a released window (what the simulated devices held), or {@code null}. */
