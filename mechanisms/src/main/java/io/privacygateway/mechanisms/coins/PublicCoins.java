@@ -29,6 +29,13 @@ public final class PublicCoins {
          * row and Hadamard index, drawn in that order.
          */
         public static final int HEAVY_HITTER = 0x300;
+        /**
+         * Vector means over the ℓ2 ball ({@code local.vector.BallCandidates}): candidate {@code j} is drawn from
+         * stream {@code VECTOR_CANDIDATE + j}; streams {@code 0x400..0x4FF} are reserved for it.
+         */
+        public static final int VECTOR_CANDIDATE = 0x400;
+        /** Vector means over a box ({@code local.vector.BoxCoordinates}): the report's sampled coordinates. */
+        public static final int VECTOR_COORDINATES = 0x500;
 
         private Stream() {}
     }
