@@ -1,6 +1,8 @@
 package io.privacygateway.mechanisms.release;
 
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.local.vector.BallCandidates;
+import io.privacygateway.mechanisms.local.vector.BoxCoordinates;
 import io.privacygateway.mechanisms.local.vector.VectorMeanEstimate;
 import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
@@ -31,14 +33,15 @@ import org.apache.commons.statistics.distribution.NormalDistribution;
  *       {@code z_{β/(2d)}·√(mean se²)} (every coordinate within its {@code z·se} at once, normal approximation), both
  *       capped at the trivial {@code diam/√d};</li>
  *   <li><b>named scalars</b> ({@link #SCALARS}): {@code dimension}, the domain's bounds ({@code radius}, or
- *       {@code lo}, {@code hi}, {@code levels}), the protocol's {@code payloadBytes} and {@code stateLongs}, and
- *       {@code maxStandardError}, the largest per-coordinate standard error.</li>
+ *       {@code lo}, {@code hi}, {@code levels}), the protocol's {@code payloadBytes} and {@code stateLongs},
+ *       {@code maxStandardError}, the largest per-coordinate standard error, and the protocol's chosen parameters: for
+ *       a ball {@code candidates} (N) and {@code topSet} (s), for a box {@code sampledCoordinates} (k).</li>
  * </ul>
  */
 public final class VectorMeanRelease {
     /** The names of the scalars an answer may publish (the record-size rule sizes all of them). */
     public static final List<String> SCALARS = List.of("dimension", "radius", "lo", "hi", "levels", "payloadBytes",
-            "stateLongs", "maxStandardError");
+            "stateLongs", "maxStandardError", "candidates", "topSet", "sampledCoordinates");
 
     private static final NormalDistribution STANDARD_NORMAL = NormalDistribution.of(0, 1);
 
@@ -93,6 +96,12 @@ public final class VectorMeanRelease {
         scalars.put("payloadBytes", (double) protocol.payloadBytes());
         scalars.put("stateLongs", (double) protocol.stateLength());
         scalars.put("maxStandardError", maxSe);
+        if (protocol instanceof BallCandidates b) { // the chosen parameters: N public candidates, top set of s
+            scalars.put("candidates", (double) b.candidateCount());
+            scalars.put("topSet", (double) b.topSize());
+        } else if (protocol instanceof BoxCoordinates b) { // k of d coordinates described by each report
+            scalars.put("sampledCoordinates", (double) b.sampledCoordinates());
+        }
         return new Answer(mechanism, PrivacyCost.pure(protocol.epsilon()), estimate.n(), domain.coordinates(),
                 published, Optional.of(raw), Optional.of(se), bars.lower(), bars.upper(), confidence.value(),
                 Math.min(trivial, rms), Math.min(trivial, z * rms), List.of(), workloadHash,

@@ -148,7 +148,8 @@ public final class LocalWorkload implements ResolvedWorkload {
                 }
                 sq += value[q] * value[q];
             }
-            if (dom instanceof Domain.Ball b && Math.sqrt(sq) > b.radius()) {
+            if (dom instanceof Domain.Ball b && Math.sqrt(sq) > b.radius()
+                    * (1 + io.privacygateway.mechanisms.local.vector.BallCandidates.NORM_SLACK)) {
                 throw new InvalidValueException("the vector is outside the ball of radius " + b.radius());
             }
             try {
