@@ -22,7 +22,10 @@ public enum QueryFamily {
     ERM("erm", null),
 
     // ---- numeric means (local mode; docs/local-accuracy.md) -------------------------------------------------
-    /** The mean of a bounded scalar in {@code [lo, hi]} (a range domain); K is the interval {@code [lo, hi]}. */
+    /**
+     * The mean of a bounded scalar in {@code [lo, hi]} (a range domain; K is the interval {@code [lo, hi]}), or of a
+     * bounded vector (a {@link Domain.Ball} or {@link Domain.Box}: never materialised, run by the vector protocols).
+     */
     MEAN("mean", FeasibleSetShape.HULL),
 
     // ---- open-domain heavy hitters (local mode; docs/heavy-hitters.md) ----------------------------------------
