@@ -371,12 +371,16 @@ public final class BallCandidates implements VectorMeanProtocol {
 
     /**
      * The ranking of the {@code N} candidates for the unit vector {@code unit}: indices by score, largest first,
-     * ties by smaller index. The first {@code s} are the top set.
+     * ties by smaller index. The first {@code s} are the top set. The work is the same for every unit vector:
+     * {@code N/2} candidates of {@code d} Gaussians, {@code N/2} dot products, one merge sort of {@code N}.
      */
     int[] ranking(double[] unit, long base) {
         double[] score = new double[count];
+        double[] c = new double[dim];
+        SplitMix64 stream = new SplitMix64(0);
         for (int j = 0; j < pairs; j++) {
-            double[] c = candidate(base, j);
+            stream.reset(PublicCoins.streamSeed(base, PublicCoins.Stream.VECTOR_CANDIDATE + j));
+            PublicGaussian.fill(stream, c);
             double g = 0;
             for (int k = 0; k < dim; k++) {
                 g += c[k] * unit[k];
@@ -387,24 +391,40 @@ public final class BallCandidates implements VectorMeanProtocol {
         return rank(score);
     }
 
-    /** The indices of {@code score} (finite) by score, largest first, ties (numeric equality) by smaller index. */
+    /**
+     * The indices of {@code score} (finite) by score, largest first, ties (numeric equality, so {@code 0.0} and
+     * {@code −0.0} tie) by smaller index: a stable bottom-up merge sort of the indices in increasing order.
+     */
     static int[] rank(double[] score) {
-        Integer[] order = new Integer[score.length];
-        for (int j = 0; j < score.length; j++) {
-            order[j] = j;
+        int n = score.length;
+        int[] a = new int[n];
+        int[] b = new int[n];
+        for (int j = 0; j < n; j++) {
+            a[j] = j;
         }
-        java.util.Arrays.sort(order, (p, q) -> {
-            // numeric order (0.0 and −0.0 tie), then the smaller index
-            if (score[p] != score[q]) {
-                return score[p] > score[q] ? -1 : 1;
+        for (int width = 1; width < n; width *= 2) {
+            for (int lo = 0; lo < n; lo += 2 * width) {
+                int mid = Math.min(lo + width, n);
+                int hi = Math.min(lo + 2 * width, n);
+                int i = lo;
+                int j = mid;
+                int k = lo;
+                while (i < mid && j < hi) {
+                    // take from the right run only if strictly larger: equal scores keep their index order
+                    b[k++] = score[a[j]] > score[a[i]] ? a[j++] : a[i++];
+                }
+                while (i < mid) {
+                    b[k++] = a[i++];
+                }
+                while (j < hi) {
+                    b[k++] = a[j++];
+                }
             }
-            return Integer.compare(p, q);
-        });
-        int[] out = new int[score.length];
-        for (int j = 0; j < score.length; j++) {
-            out[j] = order[j];
+            int[] t = a;
+            a = b;
+            b = t;
         }
-        return out;
+        return a;
     }
 
     /**

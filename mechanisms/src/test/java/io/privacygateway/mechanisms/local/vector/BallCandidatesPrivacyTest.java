@@ -139,6 +139,22 @@ class BallCandidatesPrivacyTest {
         assertThat(BallCandidates.rank(new double[] {0.0, 1.5, -0.0, 1.5, -2, 0.0})).containsExactly(1, 3, 0, 2, 5, 4);
         assertThat(BallCandidates.rank(new double[] {-0.0, 0.0})).containsExactly(0, 1);
         assertThat(BallCandidates.rank(new double[] {-1, 1})).containsExactly(1, 0);
+        // against a reference sort, on every length up to 256 with many ties (values from a small set)
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(5);
+        double[] pool = {-2, -0.5, -0.0, 0.0, 0.5, 1, 3};
+        for (int n = 1; n <= 256; n++) {
+            double[] score = new double[n];
+            for (int j = 0; j < n; j++) {
+                score[j] = pool[rnd.nextInt(pool.length)];
+            }
+            Integer[] expected = new Integer[n];
+            for (int j = 0; j < n; j++) {
+                expected[j] = j;
+            }
+            java.util.Arrays.sort(expected, (p, q) -> score[p] != score[q] ? (score[p] > score[q] ? -1 : 1) : p - q);
+            assertThat(BallCandidates.rank(score)).as("n=%d", n)
+                    .containsExactly(java.util.Arrays.stream(expected).mapToInt(Integer::intValue).toArray());
+        }
     }
 
     /**
