@@ -18,9 +18,7 @@ import io.privacygateway.schemas.avro.RejectionReason;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.limits.RecordSizes;
 import io.privacygateway.schemas.testing.RegistryFixture;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -73,11 +71,7 @@ class GatewayVectorMeanTest {
     }
 
     static LocalReport report(LocalWorkload w, String device, long eventTime, byte[] payload) {
-        return LocalReport.newBuilder().setWorkloadId(w.id()).setWorkloadVersion(w.spec().version())
-                .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(Math.floorDiv(eventTime, DAY))
-                .setSequence(0).setEventTime(Instant.ofEpochMilli(eventTime))
-                .setMechanism(w.spec().mechanism().wireName()).setEpsilon(w.spec().epsilonPerReport().value())
-                .setPayload(ByteBuffer.wrap(payload)).build();
+        return GatewayHeavyHittersTest.report(w, device, eventTime, payload); // any local workload's report
     }
 
     /** Resource usage in [0, 100]³: cpu around 30, memory around 60, battery drain uniform in [0, 20]. */

@@ -250,18 +250,7 @@ public final class SimulateCommand implements Callable<Integer> {
         for (int q = 0; q < truth.length; q++) {
             truth[q] = (double) counts.getOrDefault(a.labels().get(q), 0L) / strings.size();
         }
-        ObjectNode root = Json.MAPPER.createObjectNode();
-        root.set("workload", Json.workload(trial.resolved(), w.contentHash(), 0, a.labels().size()));
-        putMechanism(root, "local", a, mech != null ? mech : ws.mechanism());
-        putLocalPrivacy(root, a);
-        if (trial.plan() != null) {
-            root.set("plan", Json.plan(trial.plan()));
-        }
-        putRun(root, a);
-        ObjectNode scalars = root.putObject("scalars");
-        new java.util.TreeMap<>(a.extras().scalars()).forEach((k, v) -> Json.put(scalars, k, v));
-        root.set("answers", Json.answers(a, truth));
-        root.set("error", Json.error(a, truth));
+        ObjectNode root = localResult(trial, w.contentHash(), a, mech != null ? mech : ws.mechanism(), truth);
         java.util.List<java.util.Map.Entry<String, Long>> top = new java.util.ArrayList<>(counts.entrySet());
         top.sort(java.util.Map.Entry.<String, Long>comparingByValue().reversed()
                 .thenComparing(java.util.Map.Entry.comparingByKey()));
@@ -354,9 +343,24 @@ public final class SimulateCommand implements Callable<Integer> {
             }
         }
         Answer a = w.release(state, vectors.size());
+        ObjectNode root = localResult(trial, w.contentHash(), a, mech != null ? mech : ws.mechanism(), truth);
+        putRejectedLines(root, rejectedOnly);
+        Files.writeString(out, Json.MAPPER.writeValueAsString(root));
+        printSummary(stdout, a, truth, trial.plan() != null);
+        stdout.printf("wrote %s%n", out);
+        return 0;
+    }
+
+    /**
+     * The JSON result of a local workload simulated outside the universe path (heavy-hitters, vector means): the
+     * resolved workload, mechanism, privacy, plan (for auto), run, named scalars, answers with their truth and the
+     * error.
+     */
+    private ObjectNode localResult(io.privacygateway.mechanisms.planner.Planner.Trial trial, String contentHash,
+            Answer a, MechanismId mechanism, double[] truth) {
         ObjectNode root = Json.MAPPER.createObjectNode();
-        root.set("workload", Json.workload(trial.resolved(), w.contentHash(), 0, a.labels().size()));
-        putMechanism(root, "local", a, mech != null ? mech : ws.mechanism());
+        root.set("workload", Json.workload(trial.resolved(), contentHash, 0, a.labels().size()));
+        putMechanism(root, "local", a, mechanism);
         putLocalPrivacy(root, a);
         if (trial.plan() != null) {
             root.set("plan", Json.plan(trial.plan()));
@@ -366,11 +370,7 @@ public final class SimulateCommand implements Callable<Integer> {
         new java.util.TreeMap<>(a.extras().scalars()).forEach((k, v) -> Json.put(scalars, k, v));
         root.set("answers", Json.answers(a, truth));
         root.set("error", Json.error(a, truth));
-        putRejectedLines(root, rejectedOnly);
-        Files.writeString(out, Json.MAPPER.writeValueAsString(root));
-        printSummary(stdout, a, truth, trial.plan() != null);
-        stdout.printf("wrote %s%n", out);
-        return 0;
+        return root;
     }
 
     /** Puts {@code privacy} of a local answer: ε per report, δ = 0, and the guarantee in words. */

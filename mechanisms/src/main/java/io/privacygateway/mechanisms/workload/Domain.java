@@ -419,19 +419,7 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
         public static final int DEFAULT_LEVELS = 1025;
 
         public Range {
-            for (String f : new String[] {"lo", "hi"}) {
-                double v = f.equals("lo") ? lo : hi;
-                if (!Double.isFinite(v) || Math.abs(v) > 1e12) {
-                    throw new InvalidWorkloadException("domain.range." + f, "must be a finite number of magnitude at"
-                            + " most 1e12, got " + v);
-                }
-            }
-            if (!(hi > lo)) {
-                throw new InvalidWorkloadException("domain.range.hi", "must be greater than lo (" + lo + "), got " + hi);
-            }
-            if (levels < 2 || levels > 65536) {
-                throw new InvalidWorkloadException("domain.range.levels", "must be in [2, 65536], got " + levels);
-            }
+            Domain.checkBounds("domain.range.", lo, hi, levels);
         }
 
         /** A range with {@link #DEFAULT_LEVELS}. */
@@ -563,19 +551,7 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
     record Box(List<String> coordinates, double lo, double hi, int levels) implements Vector {
         public Box {
             coordinates = Domain.coordinates("domain.box.coordinates", coordinates);
-            for (String f : new String[] {"lo", "hi"}) {
-                double v = f.equals("lo") ? lo : hi;
-                if (!Double.isFinite(v) || Math.abs(v) > 1e12) {
-                    throw new InvalidWorkloadException("domain.box." + f, "must be a finite number of magnitude at"
-                            + " most 1e12, got " + v);
-                }
-            }
-            if (!(hi > lo)) {
-                throw new InvalidWorkloadException("domain.box.hi", "must be greater than lo (" + lo + "), got " + hi);
-            }
-            if (levels < 2 || levels > 65536) {
-                throw new InvalidWorkloadException("domain.box.levels", "must be in [2, 65536], got " + levels);
-            }
+            Domain.checkBounds("domain.box.", lo, hi, levels);
         }
 
         @Override
@@ -591,6 +567,26 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
         @Override
         public String kind() {
             return "box";
+        }
+    }
+
+    /**
+     * The bounds and levels of a {@link Range} or a {@link Box} ({@code prefix} names the fields): {@code lo} and
+     * {@code hi} finite of magnitude at most 1e12, {@code lo < hi}, levels in {@code [2, 65536]}.
+     */
+    private static void checkBounds(String prefix, double lo, double hi, int levels) {
+        for (String f : new String[] {"lo", "hi"}) {
+            double v = f.equals("lo") ? lo : hi;
+            if (!Double.isFinite(v) || Math.abs(v) > 1e12) {
+                throw new InvalidWorkloadException(prefix + f, "must be a finite number of magnitude at most 1e12, got "
+                        + v);
+            }
+        }
+        if (!(hi > lo)) {
+            throw new InvalidWorkloadException(prefix + "hi", "must be greater than lo (" + lo + "), got " + hi);
+        }
+        if (levels < 2 || levels > 65536) {
+            throw new InvalidWorkloadException(prefix + "levels", "must be in [2, 65536], got " + levels);
         }
     }
 
