@@ -140,10 +140,17 @@ public final class BoxCoordinates implements VectorMeanProtocol {
      * The worst per-report variance of one coordinate in the {@code t ∈ [−1, 1]} scale:
      * {@code (d/k)·V_max(ε/k) + d/k − 1} (multiply by {@code ((hi − lo)/2)²/n} for the value scale), or
      * {@code +∞} if the scalar randomizer cannot be realised at {@code ε/k} on the probability grid.
+     *
+     * @throws IllegalArgumentException for a dimension, {@code k}, level count or mechanism out of range
      */
     public static double worstVariance(int dimension, int sampled, int levels, MechanismId scalar, Epsilon epsilon) {
         Require.inRange("dimension", dimension, 1, MAX_DIMENSION);
         Require.inRange("sampled", sampled, 1, Math.min(dimension, MAX_SAMPLED));
+        ScalarRandomizer.checkLevels(levels);
+        Require.nonNull("scalar", scalar);
+        if (!MechanismId.MEAN_MECHANISMS.contains(scalar)) {
+            throw new IllegalArgumentException("not a mean mechanism: " + scalar.wireName());
+        }
         ScalarRandomizer r;
         try {
             r = MeanProtocol.randomizer(scalar, levels, share(epsilon, sampled));
