@@ -293,12 +293,7 @@ public final class BallCandidates implements VectorMeanProtocol {
      * coordinate.
      */
     private double[] unitScaled(double[] value) {
-        if (value == null) {
-            throw new IllegalArgumentException("value is required");
-        }
-        if (value.length != dim) {
-            throw new IllegalArgumentException("value must have " + dim + " coordinates, got " + value.length);
-        }
+        VectorChecks.vector("value", value, dim);
         double[] u = new double[dim];
         for (int k = 0; k < dim; k++) {
             if (!Double.isFinite(value[k])) {
@@ -439,7 +434,7 @@ public final class BallCandidates implements VectorMeanProtocol {
     @Override
     public boolean accumulate(byte[] payload, ReportCoordinates coordinates, long[] state) {
         Require.nonNull("coordinates", coordinates);
-        checkState(state);
+        VectorChecks.state(state, dim);
         if (!wellFormed(payload)) {
             return false;
         }
@@ -450,7 +445,7 @@ public final class BallCandidates implements VectorMeanProtocol {
     @Override
     public boolean accumulate(byte[] payload, String deviceId, long period, int sequence, long[] state) {
         ReportCoordinates.check(deviceId, period, sequence);
-        checkState(state);
+        VectorChecks.state(state, dim);
         if (!wellFormed(payload)) {
             return false;
         }
@@ -468,16 +463,10 @@ public final class BallCandidates implements VectorMeanProtocol {
         PublicGaussian.addFixed(stream, dim, j >= pairs, state, 0);
     }
 
-    private void checkState(long[] state) {
-        Require.nonNull("state", state);
-        if (state.length != dim) {
-            throw new IllegalArgumentException("state must have length " + dim + ", got " + state.length);
-        }
-    }
 
     @Override
     public VectorMeanEstimate estimate(long[] state, long n) {
-        checkState(state);
+        VectorChecks.state(state, dim);
         Require.inRange("n", n, 1, MAX_REPORTS);
         double scale = radius / (kappa * n);
         double se = worstStandardError(n);
@@ -493,10 +482,7 @@ public final class BallCandidates implements VectorMeanProtocol {
     /** Scales a mean outside the ball back onto its sphere (a point inside is returned unchanged, as a copy). */
     @Override
     public double[] project(double[] mean) {
-        Require.nonNull("mean", mean);
-        if (mean.length != dim) {
-            throw new IllegalArgumentException("mean must have " + dim + " coordinates, got " + mean.length);
-        }
+        VectorChecks.vector("mean", mean, dim);
         double[] out = mean.clone();
         double norm = norm(out);
         if (norm > radius) {
