@@ -108,18 +108,15 @@ public final class BallCandidates implements VectorMeanProtocol {
         this.bits = (int) Require.inRange("candidateBits", candidateBits, 1, MAX_CANDIDATE_BITS);
         this.count = 1 << candidateBits;
         this.pairs = count / 2;
-        if ((long) pairs * dimension > MAX_DEVICE_GAUSSIANS) {
-            throw new IllegalArgumentException("(N/2)·d = " + (long) pairs * dimension + " public Gaussians per report"
-                    + " exceed " + MAX_DEVICE_GAUSSIANS);
-        }
+        // (N/2)·d <= 128·256 = 2^15 <= MAX_DEVICE_GAUSSIANS for every allowed t and d: no check needed here
         this.top = (int) Require.inRange("topSize", topSize, 1, pairs);
         BigDecimal l = Grid.expLower(epsilon);
         long p = Grid.largestWithRatio(l.multiply(BigDecimal.valueOf(top)), BigDecimal.valueOf(count - top));
-        // in: π/s, out: (1 − π)/(N − s); both ratios must be <= L exactly
+        // in ∝ π/s, out ∝ (1 − π)/(N − s): in <= L·out exactly (the grid rule's certificate, checked again), and
+        // in > out, so that κ > 0 and the reverse ratio out/in is below 1 <= L
         BigInteger in = BigInteger.valueOf(p).multiply(BigInteger.valueOf(count - top));
         BigInteger out = BigInteger.valueOf(DyadicProbability.ONE - p).multiply(BigInteger.valueOf(top));
-        if (new BigDecimal(in).compareTo(l.multiply(new BigDecimal(out))) > 0
-                || new BigDecimal(out).compareTo(l.multiply(new BigDecimal(in))) > 0 || in.compareTo(out) <= 0) {
+        if (new BigDecimal(in).compareTo(l.multiply(new BigDecimal(out))) > 0 || in.compareTo(out) <= 0) {
             throw new IllegalArgumentException("epsilon=" + epsilon.value() + " cannot be realised on the 2^-53 grid"
                     + " with N=" + count + ", s=" + top);
         }

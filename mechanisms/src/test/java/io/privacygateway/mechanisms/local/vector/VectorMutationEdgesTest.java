@@ -132,4 +132,77 @@ class VectorMutationEdgesTest {
         assertThat(one.worstStandardError(4)).isCloseTo(one.worstStandardError(1) / 2, within(1e-15));
         assertThatThrownBy(() -> one.worstStandardError(0)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    /** The norm slack's boundary: a norm of exactly 1 + slack (in double) is accepted, the next double is not. */
+    @Test
+    void theSlackBoundaryIsInclusive() {
+        BallCandidates p = BallCandidates.of(1, 1, Epsilon.of(1), VectorFixtures.HASH, 1, 1);
+        double edge = 1 + BallCandidates.NORM_SLACK;
+        p.checkValue(new double[] {edge});
+        p.checkValue(new double[] {-edge});
+        assertThatThrownBy(() -> p.checkValue(new double[] {Math.nextUp(edge)})).hasMessageContaining("norm");
+    }
+
+    /** The coordinate-by-coordinate accumulate checks its coordinates and the state like the object form. */
+    @Test
+    void theOverloadChecksItsArguments() {
+        BallCandidates ball = BallCandidates.of(3, 1, Epsilon.of(1), VectorFixtures.HASH, 2, 1);
+        BoxCoordinates box = BoxCoordinates.of(3, 0, 1, 3, MechanismId.DUCHI, Epsilon.of(1), VectorFixtures.HASH, 2);
+        for (VectorMeanProtocol p : new VectorMeanProtocol[] {ball, box}) {
+            byte[] y = new byte[p.payloadBytes()];
+            long[] state = new long[p.stateLength()];
+            assertThatThrownBy(() -> p.accumulate(y, "d", -1, 0, state)).as("%s", p)
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> p.accumulate(y, "", 0, 0, state)).as("%s", p)
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> p.accumulate(y, "d", 0, 0, new long[p.stateLength() + 1])).as("%s", p)
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> p.accumulate(y, "d", 0, 0, null)).as("%s", p)
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(state).containsOnly(0);
+            assertThat(p.accumulate(y, "d", 0, 0, state)).isTrue();
+        }
+    }
+
+    /** The default form with secret bits gives the same payload as the exact sampler over the same bits. */
+    @Test
+    void theRandomBitsFormUsesTheExactSampler() {
+        BallCandidates p = BallCandidates.of(4, 1, Epsilon.of(2), VectorFixtures.HASH);
+        double[] x = {0.1, -0.2, 0.3, 0.4};
+        ReportCoordinates c = VectorFixtures.coordinates(6);
+        for (long seed = 0; seed < 20; seed++) {
+            byte[] a = p.randomize(x, c, new io.privacygateway.mechanisms.random.SeededRandomBits(seed));
+            byte[] b = p.randomize(x, c, io.privacygateway.mechanisms.random.ExactSampler.draws(
+                    new io.privacygateway.mechanisms.random.SeededRandomBits(seed)));
+            assertThat(a).isNotNull().containsExactly(b);
+        }
+    }
+
+    /** Below ε* the hybrid randomizer is Duchi's: an exact tie, which best() breaks for duchi (the first). */
+    @Test
+    void bestBreaksTiesByTheFirstMechanism() {
+        BoxCoordinates.Choice c = BoxCoordinates.best(32, 1025, Epsilon.of(0.5));
+        assertThat(BoxCoordinates.bestSampled(32, 1025, MechanismId.HYBRID, Epsilon.of(0.5)).worstVariance())
+                .isEqualTo(c.worstVariance());
+        assertThat(c.scalar()).isEqualTo(MechanismId.DUCHI);
+    }
+
+    /**
+     * The scan's ideal variance in closed form: N = 2, s = 1 is Duchi's one bit, κ = √(2/π)(e − 1)/(e + 1), G = 1, so
+     * (d − 1 + G)/κ² = d·(π/2)·((e + 1)/(e − 1))²; and s = N/2 gives the same for any N (the same κ and G).
+     */
+    @Test
+    void theIdealVarianceOfTheScan() {
+        double e = Math.exp(1.5);
+        double a1 = Math.sqrt(2 / Math.PI);
+        double expected = 5 * Math.PI / 2 * Math.pow((e + 1) / (e - 1), 2);
+        assertThat(BallCandidates.idealTotalVariance(5, e, 2, 1, a1, 1)).isCloseTo(expected, within(1e-12 * expected));
+        assertThat(BallCandidates.idealTotalVariance(5, e, 16, 8, 8 * a1, 8)).isCloseTo(expected, within(1e-12 * expected));
+        // and a general point against the formula written out: N = 8, s = 2, A = 2.5, B = 3
+        double den = e * 2 + 6;
+        double kappa = (e - 1) / den * 2.5;
+        double g = (e * 3 + (8 - 3)) / den;
+        assertThat(BallCandidates.idealTotalVariance(5, e, 8, 2, 2.5, 3)).isCloseTo((4 + g) / (kappa * kappa),
+                within(1e-12));
+    }
 }
