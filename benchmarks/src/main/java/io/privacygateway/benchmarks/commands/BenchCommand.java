@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks (print figures).",
         subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
             BenchCommand.ReleaseTiming.class, BenchCommand.Analytics.class, BenchCommand.Horizons.class,
-            BenchCommand.Synthetic.class, WideBenchCommand.class, BenchCommand.HeavyHitters.class})
+            BenchCommand.Synthetic.class, WideBenchCommand.class, BenchCommand.HeavyHitters.class,
+            VectorMeanBenchCommand.class})
 public final class BenchCommand implements Runnable, ToolCommand {
     @Spec
     CommandSpec spec;

@@ -108,18 +108,15 @@ public final class BallCandidates implements VectorMeanProtocol {
         this.bits = (int) Require.inRange("candidateBits", candidateBits, 1, MAX_CANDIDATE_BITS);
         this.count = 1 << candidateBits;
         this.pairs = count / 2;
-        if ((long) pairs * dimension > MAX_DEVICE_GAUSSIANS) {
-            throw new IllegalArgumentException("(N/2)·d = " + (long) pairs * dimension + " public Gaussians per report"
-                    + " exceed " + MAX_DEVICE_GAUSSIANS);
-        }
+        // (N/2)·d <= 128·256 = 2^15 <= MAX_DEVICE_GAUSSIANS for every allowed t and d: no check needed here
         this.top = (int) Require.inRange("topSize", topSize, 1, pairs);
         BigDecimal l = Grid.expLower(epsilon);
         long p = Grid.largestWithRatio(l.multiply(BigDecimal.valueOf(top)), BigDecimal.valueOf(count - top));
-        // in: π/s, out: (1 − π)/(N − s); both ratios must be <= L exactly
+        // in ∝ π/s, out ∝ (1 − π)/(N − s): in <= L·out exactly (the grid rule's certificate, checked again), and
+        // in > out, so that κ > 0 and the reverse ratio out/in is below 1 <= L
         BigInteger in = BigInteger.valueOf(p).multiply(BigInteger.valueOf(count - top));
         BigInteger out = BigInteger.valueOf(DyadicProbability.ONE - p).multiply(BigInteger.valueOf(top));
-        if (new BigDecimal(in).compareTo(l.multiply(new BigDecimal(out))) > 0
-                || new BigDecimal(out).compareTo(l.multiply(new BigDecimal(in))) > 0 || in.compareTo(out) <= 0) {
+        if (new BigDecimal(in).compareTo(l.multiply(new BigDecimal(out))) > 0 || in.compareTo(out) <= 0) {
             throw new IllegalArgumentException("epsilon=" + epsilon.value() + " cannot be realised on the 2^-53 grid"
                     + " with N=" + count + ", s=" + top);
         }
@@ -293,12 +290,7 @@ public final class BallCandidates implements VectorMeanProtocol {
      * coordinate.
      */
     private double[] unitScaled(double[] value) {
-        if (value == null) {
-            throw new IllegalArgumentException("value is required");
-        }
-        if (value.length != dim) {
-            throw new IllegalArgumentException("value must have " + dim + " coordinates, got " + value.length);
-        }
+        VectorChecks.vector("value", value, dim);
         double[] u = new double[dim];
         for (int k = 0; k < dim; k++) {
             if (!Double.isFinite(value[k])) {
@@ -439,7 +431,7 @@ public final class BallCandidates implements VectorMeanProtocol {
     @Override
     public boolean accumulate(byte[] payload, ReportCoordinates coordinates, long[] state) {
         Require.nonNull("coordinates", coordinates);
-        checkState(state);
+        VectorChecks.state(state, dim);
         if (!wellFormed(payload)) {
             return false;
         }
@@ -450,7 +442,7 @@ public final class BallCandidates implements VectorMeanProtocol {
     @Override
     public boolean accumulate(byte[] payload, String deviceId, long period, int sequence, long[] state) {
         ReportCoordinates.check(deviceId, period, sequence);
-        checkState(state);
+        VectorChecks.state(state, dim);
         if (!wellFormed(payload)) {
             return false;
         }
@@ -468,16 +460,10 @@ public final class BallCandidates implements VectorMeanProtocol {
         PublicGaussian.addFixed(stream, dim, j >= pairs, state, 0);
     }
 
-    private void checkState(long[] state) {
-        Require.nonNull("state", state);
-        if (state.length != dim) {
-            throw new IllegalArgumentException("state must have length " + dim + ", got " + state.length);
-        }
-    }
 
     @Override
     public VectorMeanEstimate estimate(long[] state, long n) {
-        checkState(state);
+        VectorChecks.state(state, dim);
         Require.inRange("n", n, 1, MAX_REPORTS);
         double scale = radius / (kappa * n);
         double se = worstStandardError(n);
@@ -493,10 +479,7 @@ public final class BallCandidates implements VectorMeanProtocol {
     /** Scales a mean outside the ball back onto its sphere (a point inside is returned unchanged, as a copy). */
     @Override
     public double[] project(double[] mean) {
-        Require.nonNull("mean", mean);
-        if (mean.length != dim) {
-            throw new IllegalArgumentException("mean must have " + dim + " coordinates, got " + mean.length);
-        }
+        VectorChecks.vector("mean", mean, dim);
         double[] out = mean.clone();
         double norm = norm(out);
         if (norm > radius) {

@@ -140,10 +140,17 @@ public final class BoxCoordinates implements VectorMeanProtocol {
      * The worst per-report variance of one coordinate in the {@code t ∈ [−1, 1]} scale:
      * {@code (d/k)·V_max(ε/k) + d/k − 1} (multiply by {@code ((hi − lo)/2)²/n} for the value scale), or
      * {@code +∞} if the scalar randomizer cannot be realised at {@code ε/k} on the probability grid.
+     *
+     * @throws IllegalArgumentException for a dimension, {@code k}, level count or mechanism out of range
      */
     public static double worstVariance(int dimension, int sampled, int levels, MechanismId scalar, Epsilon epsilon) {
         Require.inRange("dimension", dimension, 1, MAX_DIMENSION);
         Require.inRange("sampled", sampled, 1, Math.min(dimension, MAX_SAMPLED));
+        ScalarRandomizer.checkLevels(levels);
+        Require.nonNull("scalar", scalar);
+        if (!MechanismId.MEAN_MECHANISMS.contains(scalar)) {
+            throw new IllegalArgumentException("not a mean mechanism: " + scalar.wireName());
+        }
         ScalarRandomizer r;
         try {
             r = MeanProtocol.randomizer(scalar, levels, share(epsilon, sampled));
@@ -253,12 +260,7 @@ public final class BoxCoordinates implements VectorMeanProtocol {
 
     /** The levels of the value's coordinates; messages never contain a coordinate. */
     int[] levels(double[] value) {
-        if (value == null) {
-            throw new IllegalArgumentException("value is required");
-        }
-        if (value.length != dim) {
-            throw new IllegalArgumentException("value must have " + dim + " coordinates, got " + value.length);
-        }
+        VectorChecks.vector("value", value, dim);
         int[] out = new int[dim];
         for (int c = 0; c < dim; c++) {
             out[c] = range.levelOf(value[c]);
@@ -329,14 +331,14 @@ public final class BoxCoordinates implements VectorMeanProtocol {
     @Override
     public boolean accumulate(byte[] payload, ReportCoordinates coordinates, long[] state) {
         Require.nonNull("coordinates", coordinates);
-        checkState(state);
+        VectorChecks.state(state, stateLength());
         return add(payload, coins.base(coordinates), state);
     }
 
     @Override
     public boolean accumulate(byte[] payload, String deviceId, long period, int sequence, long[] state) {
         ReportCoordinates.check(deviceId, period, sequence);
-        checkState(state);
+        VectorChecks.state(state, stateLength());
         return add(payload, coins.base(deviceId, period, sequence), state);
     }
 
@@ -361,16 +363,10 @@ public final class BoxCoordinates implements VectorMeanProtocol {
         return ((payload[2 * i] & 0xFF) << 8) | (payload[2 * i + 1] & 0xFF);
     }
 
-    private void checkState(long[] state) {
-        Require.nonNull("state", state);
-        if (state.length != stateLength()) {
-            throw new IllegalArgumentException("state must have length " + stateLength() + ", got " + state.length);
-        }
-    }
 
     @Override
     public VectorMeanEstimate estimate(long[] state, long n) {
-        checkState(state);
+        VectorChecks.state(state, stateLength());
         Require.inRange("n", n, 1, Long.MAX_VALUE);
         double half = (range.hi() - range.lo()) / 2;
         double factor = (double) dim / ((double) sampled * n);
@@ -394,10 +390,7 @@ public final class BoxCoordinates implements VectorMeanProtocol {
     /** Clips each coordinate to {@code [lo, hi]} (NaN stays NaN). */
     @Override
     public double[] project(double[] mean) {
-        Require.nonNull("mean", mean);
-        if (mean.length != dim) {
-            throw new IllegalArgumentException("mean must have " + dim + " coordinates, got " + mean.length);
-        }
+        VectorChecks.vector("mean", mean, dim);
         double[] out = new double[dim];
         for (int c = 0; c < dim; c++) {
             out[c] = Math.max(range.lo(), Math.min(range.hi(), mean[c]));

@@ -248,5 +248,14 @@ class BoxCoordinatesEstimationTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> BoxCoordinates.of(0, 0, 1, 5, MechanismId.DUCHI, Epsilon.of(1), VectorFixtures.HASH))
                 .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> BoxCoordinates.worstVariance(4, 2, 1, MechanismId.DUCHI, Epsilon.of(1)))
+                .hasMessageContaining("levels");
+        assertThatThrownBy(() -> BoxCoordinates.worstVariance(4, 2, 5, MechanismId.PRIVUNIT_G, Epsilon.of(1)))
+                .hasMessageContaining("not a mean mechanism");
+        // a share too small for the grid is an infinite variance, and no k at all is refused
+        assertThat(BoxCoordinates.worstVariance(4, 4, 65536, MechanismId.DUCHI, Epsilon.of(1e-12)))
+                .isEqualTo(Double.POSITIVE_INFINITY);
+        assertThatThrownBy(() -> BoxCoordinates.bestSampled(4, 65536, MechanismId.DUCHI, Epsilon.of(1e-12)))
+                .hasMessageContaining("too small");
     }
 }
