@@ -89,7 +89,8 @@ final class PoisoningWorkloads {
         List<MechanismId> out = new ArrayList<>();
         for (MechanismId id : MechanismId.values()) {
             if (id == MechanismId.AUTO || id.mode() != io.privacygateway.mechanisms.workload.Mode.LOCAL
-                    || id == MechanismId.PREFIX_TREE_SKETCH) { // open-domain, not in workload files yet
+                    || id == MechanismId.PREFIX_TREE_SKETCH // open-domain, not in workload files yet
+                    || id == MechanismId.PRIVUNIT_G) { // vector means (local.vector): none of these workloads
                 continue;
             }
             if (id == MechanismId.TREE && !(s.domain() instanceof io.privacygateway.mechanisms.workload.Domain.Buckets)) {
