@@ -160,11 +160,13 @@ public final class BallCandidates implements VectorMeanProtocol {
     /**
      * {@code {t, s}} minimising the ideal total variance per report {@code (d − 1 + G)/κ²} (unit radius, ideal
      * {@code π = e^ε s/(e^ε s + N − s)}), over {@code t ∈ 1..8}, {@code s ∈ 1..N/2} with {@code (N/2)·d <= 2^16};
-     * smaller {@code t}, then smaller {@code s}, on ties.
+     * smaller {@code t}, then smaller {@code s}, on ties and near-ties (a later choice must be better by the relative
+     * margin of {@code VectorChecks.clearlyBelow}, so that a device and the gateway on different JVMs choose the same;
+     * {@code e^ε} by {@link StrictMath}).
      */
     public static int[] optimalParameters(int dimension, Epsilon epsilon) {
         Require.inRange("dimension", dimension, 1, MAX_DIMENSION);
-        double e = Math.exp(epsilon.value());
+        double e = StrictMath.exp(epsilon.value());
         int bestT = 1;
         int bestS = 1;
         double best = Double.POSITIVE_INFINITY;
@@ -179,7 +181,7 @@ public final class BallCandidates implements VectorMeanProtocol {
             double[] b = HalfNormalOrderStatistics.prefix(moments[1]);
             for (int s = 1; s <= m; s++) {
                 double v = idealTotalVariance(dimension, e, n, s, a[s], b[s]);
-                if (v < best) {
+                if (VectorChecks.clearlyBelow(v, best)) {
                     best = v;
                     bestT = t;
                     bestS = s;

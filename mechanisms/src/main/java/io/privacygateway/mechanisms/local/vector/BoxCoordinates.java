@@ -161,7 +161,10 @@ public final class BoxCoordinates implements VectorMeanProtocol {
         return ratio * r.worstVariance() + ratio - 1;
     }
 
-    /** The {@code k ∈ 1..min(d, 16)} minimising {@link #worstVariance} for this scalar (smallest on ties). */
+    /**
+     * The {@code k ∈ 1..min(d, 16)} minimising {@link #worstVariance} for this scalar (smallest on ties and near-ties:
+     * {@code VectorChecks.clearlyBelow}).
+     */
     public static Choice bestSampled(int dimension, int levels, MechanismId scalar, Epsilon epsilon) {
         Require.inRange("dimension", dimension, 1, MAX_DIMENSION);
         Require.nonNull("scalar", scalar);
@@ -169,7 +172,7 @@ public final class BoxCoordinates implements VectorMeanProtocol {
         Choice best = null;
         for (int k = 1; k <= Math.min(dimension, MAX_SAMPLED); k++) {
             double v = worstVariance(dimension, k, levels, scalar, epsilon);
-            if (best == null || v < best.worstVariance()) {
+            if (best == null || VectorChecks.clearlyBelow(v, best.worstVariance())) {
                 best = new Choice(scalar, k, v);
             }
         }
@@ -181,7 +184,7 @@ public final class BoxCoordinates implements VectorMeanProtocol {
     }
 
     /**
-     * The scalar randomizer ({@link MechanismId#MEAN_MECHANISMS}, in that order on ties) and {@code k} with the
+     * The scalar randomizer ({@link MechanismId#MEAN_MECHANISMS}, in that order on ties and near-ties) and {@code k} with the
      * smallest worst variance: for the planner's comparison of the scalar mechanisms.
      */
     public static Choice best(int dimension, int levels, Epsilon epsilon) {
@@ -193,7 +196,7 @@ public final class BoxCoordinates implements VectorMeanProtocol {
             } catch (IllegalArgumentException tooSmall) {
                 continue;
             }
-            if (best == null || c.worstVariance() < best.worstVariance()) {
+            if (best == null || VectorChecks.clearlyBelow(c.worstVariance(), best.worstVariance())) {
                 best = c;
             }
         }
