@@ -110,6 +110,15 @@ public final class AccuracyBenchmark {
         return out;
     }
 
+    /**
+     * Workloads run only when {@code --workloads} names them: 3-way marginals over 7 attributes (128 values, the
+     * largest universe the workload-factorization mechanism takes, so it is one of the candidates).
+     */
+    public static List<BenchWorkload> optionalWorkloads() {
+        return List.of(new BenchWorkload("3-way marginals d=7", spec("marg3of7", "marginals",
+                Map.of("attributes", List.of("a", "b", "c", "d", "e", "f", "g")), Map.of("way", 3))));
+    }
+
     static WorkloadSpec spec(String id, String family, Map<String, Object> domain, Map<String, Object> queries) {
         Map<String, Object> t = WorkloadSpecParser.tree();
         t.put("id", id);

@@ -146,6 +146,11 @@ public final class BenchCommand implements Runnable, ToolCommand {
                     ws.add(w);
                 }
             }
+            for (AccuracyBenchmark.BenchWorkload w : AccuracyBenchmark.optionalWorkloads()) {
+                if (only != null && selected(only, w.name())) { // only when named
+                    ws.add(w);
+                }
+            }
             boolean means = only == null || only.stream().anyMatch("mean"::contains);
             if (only != null && only.contains("wfm")) { // the workload-factorization prototype's CDF row only
                 o.printf("bench accuracy, workload factorization vs tree: cdf k=128, n = %d, %d trials per row;"

@@ -96,13 +96,17 @@ public final class LocalPlanner {
     }
 
     /**
-     * Whether workload factorization is a candidate: cdf and range workloads of at most
-     * {@link WorkloadSpec#MAX_FACTORIZATION_BUCKETS} buckets (the strategy is built once per workload and ε, and
-     * cached).
+     * Whether workload factorization is a candidate of {@code auto}: cdf, range, marginals and point-set workloads
+     * of at most {@link WorkloadSpec#MAX_FACTORIZATION_BUCKETS} values (the strategy is built once per workload and
+     * ε, and cached). Not histograms: the identity workload gains nothing from a strategy over the frequency oracles,
+     * whose variances are already optimal for it, and the build would only slow planning down.
      */
     static boolean offersFactorization(WorkloadSpec s) {
-        return (s.family() == QueryFamily.CDF || s.family() == QueryFamily.RANGE)
-                && ((Domain.Buckets) s.domain()).bucketCount() <= WorkloadSpec.MAX_FACTORIZATION_BUCKETS;
+        if (s.family() == QueryFamily.HISTOGRAM) {
+            return false;
+        }
+        int values = WorkloadSpec.factorizationUniverse(s.family(), s.domain());
+        return values >= 2 && values <= WorkloadSpec.MAX_FACTORIZATION_BUCKETS;
     }
 
     static boolean hasOrderedBuckets(WorkloadSpec s) {

@@ -88,15 +88,15 @@ public record WorkloadSpec(
                     + "bucketed histogram), family is " + family.wireName());
         }
         if (mechanism == MechanismId.FACTORIZATION) {
-            if (family != QueryFamily.CDF && family != QueryFamily.RANGE) {
-                throw new InvalidWorkloadException("mechanism", "\"factorization\" needs ordered buckets (cdf or range),"
-                        + " family is " + family.wireName());
+            int values = factorizationUniverse(family, domain);
+            if (values < 0) {
+                throw new InvalidWorkloadException("mechanism", "\"factorization\" answers the linear families (histogram,"
+                        + " cdf, range, marginals, points), family is " + family.wireName());
             }
-            int buckets = ((Domain.Buckets) domain).bucketCount();
-            if (buckets > MAX_FACTORIZATION_BUCKETS) {
-                throw new InvalidWorkloadException("domain.buckets", "mechanism \"factorization\" takes at most "
-                        + MAX_FACTORIZATION_BUCKETS + " buckets (its strategy optimisation grows as the cube of the"
-                        + " bucket count), got " + buckets);
+            if (values > MAX_FACTORIZATION_BUCKETS) {
+                throw new InvalidWorkloadException("domain." + domain.kind(), "mechanism \"factorization\" takes at most "
+                        + MAX_FACTORIZATION_BUCKETS + " values (its strategy optimisation grows as the cube of the"
+                        + " number of values), this domain has " + values);
             }
         }
         if (modeParameters instanceof Central c) {
@@ -166,6 +166,23 @@ public record WorkloadSpec(
                     "mechanism", "\"" + mechanism.wireName() + "\" answers family mean only, family is "
                             + family.wireName());
         }
+    }
+
+    /**
+     * The number of values of the universe the workload-factorization mechanism would optimise over, for the linear
+     * families with a closed universe (histogram: labels or buckets; cdf and range: buckets; marginals: {@code 2^d}
+     * attribute combinations, or more than the limit when {@code d} is large; points: the labelled values), else
+     * {@code -1}.
+     */
+    public static int factorizationUniverse(QueryFamily family, Domain domain) {
+        return switch (family) {
+            case HISTOGRAM, CDF, RANGE, POINTS -> domain instanceof Domain.Labels l ? l.labels().size()
+                    : domain instanceof Domain.Buckets b ? b.bucketCount()
+                    : domain instanceof Domain.Points p ? p.labels().size() : -1;
+            case MARGINALS -> domain instanceof Domain.Attributes a
+                    ? (a.names().size() >= 30 ? Integer.MAX_VALUE : 1 << a.names().size()) : -1;
+            default -> -1;
+        };
     }
 
     /**

@@ -24,9 +24,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Mechanism {@code factorization} as a workload mechanism: the planner offers it for cdf and range workloads of at
- * most 128 buckets only, validation refuses it elsewhere naming the field, and a pipeline randomizes, aggregates and
- * estimates a CDF within its stated standard errors.
+ * Mechanism {@code factorization} as a workload mechanism: the planner offers it for the linear families but
+ * histograms (cdf, range, marginals, points) of at most 128 values, validation refuses it elsewhere naming the field,
+ * and a pipeline randomizes, aggregates and estimates a CDF and marginals within their stated standard errors.
  */
 class FactorizationPipelineTest {
     static WorkloadSpec spec(String family, Map<String, Object> domain, String mechanism) {
@@ -41,32 +41,107 @@ class FactorizationPipelineTest {
         return LocalPlanner.candidates(s).stream().map(Candidate::id).toList();
     }
 
+    static WorkloadSpec marginals(int attributes, int way, String mechanism) {
+        Map<String, Object> t = io.privacygateway.mechanisms.workload.WorkloadSpecParser.tree();
+        t.put("id", "t-marginals");
+        t.put("version", 1);
+        t.put("family", "marginals");
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < attributes; i++) {
+            names.add("a" + i);
+        }
+        t.put("domain", Map.of("attributes", names));
+        t.put("queries", Map.of("way", way));
+        t.put("epsilonPerReport", 1.0);
+        t.put("budget", Map.of("epsilonPerPeriod", 4.0, "period", "1d"));
+        t.put("window", Map.of("size", "1m"));
+        if (mechanism != null) {
+            t.put("mechanism", mechanism);
+        }
+        return io.privacygateway.mechanisms.workload.WorkloadSpecParser.parse(t);
+    }
+
+    static Map<String, Object> points(int values) {
+        List<Map<String, Object>> pts = new java.util.ArrayList<>();
+        for (int i = 0; i < values; i++) { // each value answers "is it at least j?" for j = 1, 2, 3
+            pts.add(Map.of("label", "p" + i, "answer", List.of(i >= 1 ? 1.0 : 0.0, i >= 2 ? 1.0 : 0.0, i >= 3 ? 1.0 : 0.0)));
+        }
+        return Map.of("points", pts);
+    }
+
     @Test
-    void plannerOffersItForCdfAndRangeUpTo128BucketsOnly() {
+    void plannerOffersItForEveryLinearFamilyButHistogramsUpTo128Values() {
         assertThat(offered(spec("cdf", buckets(24), null))).contains(MechanismId.FACTORIZATION, MechanismId.TREE);
         assertThat(offered(spec("range", buckets(8), null))).contains(MechanismId.FACTORIZATION);
         assertThat(offered(spec("cdf", buckets(128), null))).contains(MechanismId.FACTORIZATION);
         assertThat(offered(spec("cdf", buckets(129), null))).doesNotContain(MechanismId.FACTORIZATION)
                 .contains(MechanismId.TREE);
+        assertThat(offered(marginals(7, 3, null))).as("2^7 = 128 values").contains(MechanismId.FACTORIZATION);
+        assertThat(offered(marginals(8, 3, null))).as("2^8 = 256 values").doesNotContain(MechanismId.FACTORIZATION);
+        assertThat(offered(spec("points", points(5), null))).contains(MechanismId.FACTORIZATION);
         assertThat(offered(spec("histogram", Map.of("labels", List.of("a", "b", "c", "d")), null)))
-                .doesNotContain(MechanismId.FACTORIZATION);
+                .as("the identity workload: the oracles are already optimal").doesNotContain(MechanismId.FACTORIZATION);
         assertThat(offered(spec("histogram", buckets(8), null))).doesNotContain(MechanismId.FACTORIZATION);
     }
 
     @Test
-    void validationRefusesOtherFamiliesAndMoreThan128BucketsNamingTheField() {
+    void validationTakesEveryLinearFamilyUpTo128ValuesAndNamesTheField() {
         assertThat(spec("cdf", buckets(128), "factorization").mechanism()).isEqualTo(MechanismId.FACTORIZATION);
         assertThat(spec("range", buckets(4), "factorization").mechanism()).isEqualTo(MechanismId.FACTORIZATION);
+        assertThat(marginals(7, 2, "factorization").mechanism()).isEqualTo(MechanismId.FACTORIZATION);
+        assertThat(spec("points", points(4), "factorization").mechanism()).isEqualTo(MechanismId.FACTORIZATION);
+        assertThat(spec("histogram", Map.of("labels", List.of("a", "b", "c")), "factorization").mechanism())
+                .isEqualTo(MechanismId.FACTORIZATION);
         assertThatThrownBy(() -> spec("cdf", buckets(129), "factorization"))
                 .isInstanceOf(InvalidWorkloadException.class).hasMessageStartingWith("domain.buckets:")
                 .hasMessageContaining("factorization").hasMessageContaining("at most 128").hasMessageContaining("129");
         assertThatThrownBy(() -> spec("range", buckets(300), "factorization"))
                 .hasMessageStartingWith("domain.buckets:");
-        assertThatThrownBy(() -> spec("histogram", Map.of("labels", List.of("a", "b", "c")), "factorization"))
-                .isInstanceOf(InvalidWorkloadException.class).hasMessageStartingWith("mechanism:")
-                .hasMessageContaining("ordered buckets");
-        assertThatThrownBy(() -> spec("histogram", buckets(8), "factorization")).hasMessageStartingWith("mechanism:");
+        assertThatThrownBy(() -> marginals(8, 3, "factorization"))
+                .isInstanceOf(InvalidWorkloadException.class).hasMessageStartingWith("domain.attributes:")
+                .hasMessageContaining("256");
+        assertThatThrownBy(() -> marginals(40, 1, "factorization")).hasMessageStartingWith("domain.attributes:");
+        assertThatThrownBy(() -> spec("heavy-hitters", Map.of("strings", Map.of("maxBytes", 8)), "factorization"))
+                .isInstanceOf(InvalidWorkloadException.class).hasMessageStartingWith("mechanism:");
         assertThat(MechanismId.fromWireName("factorization")).isEqualTo(MechanismId.FACTORIZATION);
+    }
+
+    /**
+     * End to end on 2-way marginals of 4 binary attributes (16 values, 24 queries) at ε = 1, N = 40,000 devices:
+     * every unprojected answer within 5 of its own standard errors of the truth (each fails with probability below
+     * 10⁻⁶ under normality) and the released answers within their published RMS bound.
+     */
+    @Test
+    void marginalsEndToEndWithinTheirStandardErrors() {
+        Workload w = Workload.of(marginals(4, 2, "factorization"));
+        LocalPipeline p = LocalPipeline.of(w);
+        LocalProtocol protocol = p.protocol();
+        assertThat(protocol.id()).isEqualTo(MechanismId.FACTORIZATION);
+        int n = 40_000;
+        int k = w.universeSize();
+        SeededRandomBits secret = new SeededRandomBits(7);
+        SeededRandomBits data = new SeededRandomBits(8);
+        long[] state = new long[protocol.stateLength()];
+        long[] counts = new long[k];
+        for (int i = 0; i < n; i++) {
+            double u = ExactSampler.uniformDouble(data);
+            int x = (int) Math.min(k - 1, Math.floor(k * u * u * u));
+            counts[x]++;
+            ReportCoordinates c = new ReportCoordinates("dev-" + i, 0, 0);
+            assertThat(protocol.accumulate(protocol.randomize(x, c, secret), c, state)).isTrue();
+        }
+        double[] truth = w.meanAnswer(counts);
+        LocalEstimate.Level level = protocol.estimate(state, n).levels().get(0);
+        for (int q = 0; q < truth.length; q++) {
+            assertThat(Math.abs(level.mean()[q] - truth[q])).as("query %d", q)
+                    .isLessThanOrEqualTo(5 * level.standardErrors()[q]);
+        }
+        Answer a = p.release().release(state, n);
+        double err = 0;
+        for (int q = 0; q < truth.length; q++) {
+            err += (a.estimates()[q] - truth[q]) * (a.estimates()[q] - truth[q]);
+        }
+        assertThat(Math.sqrt(err / truth.length)).isLessThanOrEqualTo(a.rmsErrorBoundAtConfidence());
     }
 
     /**
