@@ -211,18 +211,27 @@ public final class SimulateCommand implements Callable<Integer> {
     }
 
     /**
+     * The workload resolved as the gateway would run it, for a family that runs in local mode only (heavy-hitters,
+     * vector means): its domain reads and checks the values file before ε or n are known.
+     *
+     * @throws IllegalArgumentException naming {@code mode} when the command asks for central mode
+     */
+    private io.privacygateway.mechanisms.runtime.LocalWorkload localOnly(WorkloadSpec ws, String family) {
+        if (WorkloadOptions.effectiveMode(mode, ws) != Mode.LOCAL) {
+            throw new IllegalArgumentException("mode: family " + family + " runs in local mode only");
+        }
+        return (io.privacygateway.mechanisms.runtime.LocalWorkload) io.privacygateway.mechanisms.runtime.ResolvedWorkload
+                .of(io.privacygateway.mechanisms.planner.Planner.resolve(ws));
+    }
+
+    /**
      * A heavy-hitters workload (an open domain of strings, local mode): every line one device's string, randomized by
      * the real device code and accumulated and released by the real gateway code; the truth of each found string is
      * its share of the file's lines, and the strings the file holds most often are listed next to the answer.
      */
     private Integer simulateHeavyHitters(WorkloadSpec ws, Epsilon eps, MechanismId mech, PrintWriter err,
             PrintWriter stdout) throws Exception {
-        if (WorkloadOptions.effectiveMode(mode, ws) != Mode.LOCAL) {
-            throw new IllegalArgumentException("mode: family heavy-hitters runs in local mode only");
-        }
-        io.privacygateway.mechanisms.runtime.LocalWorkload probe = (io.privacygateway.mechanisms.runtime.LocalWorkload)
-                io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(
-                        io.privacygateway.mechanisms.planner.Planner.resolve(ws));
+        io.privacygateway.mechanisms.runtime.LocalWorkload probe = localOnly(ws, "heavy-hitters");
         ValuesFile.Strings contents = ValuesFile.readStrings(values, probe); // the domain does not depend on ε or n
         ValuesFile.Contents rejectedOnly = new ValuesFile.Contents(new int[0], new long[0], contents.rejected());
         if (stopsOnRejected(rejectedOnly, err)) {
@@ -311,12 +320,7 @@ public final class SimulateCommand implements Callable<Integer> {
      */
     private Integer simulateVectorMean(WorkloadSpec ws, Epsilon eps, MechanismId mech, PrintWriter err,
             PrintWriter stdout) throws Exception {
-        if (WorkloadOptions.effectiveMode(mode, ws) != Mode.LOCAL) {
-            throw new IllegalArgumentException("mode: family mean runs in local mode only");
-        }
-        io.privacygateway.mechanisms.runtime.LocalWorkload probe = (io.privacygateway.mechanisms.runtime.LocalWorkload)
-                io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(
-                        io.privacygateway.mechanisms.planner.Planner.resolve(ws));
+        io.privacygateway.mechanisms.runtime.LocalWorkload probe = localOnly(ws, "mean");
         ValuesFile.VectorLines contents = ValuesFile.readVectors(values, probe.vectors()); // the domain fixes them
         ValuesFile.Contents rejectedOnly = new ValuesFile.Contents(new int[0], new long[0], contents.rejected());
         if (stopsOnRejected(rejectedOnly, err)) {
