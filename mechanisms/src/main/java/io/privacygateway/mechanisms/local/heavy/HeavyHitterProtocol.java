@@ -22,9 +22,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
 import io.privacygateway.mechanisms.linalg.WalshHadamard;
 
@@ -512,8 +515,25 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             return t[g * rows + r][bucket] / a - levelRowCount(g, r) / (double) width;
         }
 
+        /** A pool whose collision term uses the level's whole upper estimate of {@code Σf²}. */
         Pool pool() {
-            return new Pool(this);
+            return new Pool(this, collisionMass, new double[levels]);
+        }
+
+        /**
+         * A pool whose collision term uses {@code mass[g]} for level {@code g}: a residual mass when heavier accepted
+         * candidates' cells are left out ({@link #select}), or zeros for the randomizer's noise alone.
+         */
+        Pool pool(double[] mass) {
+            return new Pool(this, mass, new double[levels]);
+        }
+
+        /**
+         * A pool of cells that hold none of the accepted candidates, whose estimated shares on level {@code g} add
+         * up to {@code acceptedShare[g]}: the background subtracted from a cell is {@code (1 − A_g)·n_{g,r}/W}.
+         */
+        Pool pool(double[] mass, double[] acceptedShare) {
+            return new Pool(this, mass, acceptedShare);
         }
 
         int width() {
@@ -530,12 +550,19 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
      */
     static final class Pool {
         private final Window w;
+        private final double[] mass;
+        /** {@code Σ n_{g,r}²} over the pooled cells of each level. */
+        private final double[] squaredCounts;
         private double sum;
         private double m;
-        private double collision;
 
-        Pool(Window w) {
+        private final double[] acceptedShare;
+
+        Pool(Window w, double[] mass, double[] acceptedShare) {
             this.w = w;
+            this.mass = mass;
+            this.acceptedShare = acceptedShare;
+            this.squaredCounts = new double[mass.length];
         }
 
         void add(long cellKey) {
@@ -544,9 +571,9 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
 
         void add(int g, int r, int bucket) {
             double nr = w.levelRowCount(g, r);
-            sum += w.cell(g, r, bucket);
+            sum += w.cell(g, r, bucket) + acceptedShare[g] * nr / w.width();
             m += nr;
-            collision += nr * nr * w.collisionMass[g];
+            squaredCounts[g] += nr * nr;
         }
 
         boolean isEmpty() {
@@ -557,20 +584,44 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             return w.kappa * sum / m;
         }
 
+        /**
+         * The collision term {@code Σ_g Σ n_{g,r}² max(0, mass[g] − own) / ((W − 1) M²)}: {@code own} is a lower
+         * bound of the pooled string's own {@code f²}, which is part of the level's mass but cannot collide with
+         * the string itself.
+         */
+        private double collision(double own) {
+            double c = 0;
+            for (int g = 0; g < squaredCounts.length; g++) {
+                if (squaredCounts[g] > 0) {
+                    c += squaredCounts[g] * Math.max(0, mass[g] - own);
+                }
+            }
+            return c / ((w.width() - 1.0) * m * m);
+        }
+
         double nullVariance() {
-            return w.kappa * w.kappa * w.v0 / m + collision / ((w.width() - 1.0) * m * m);
+            return w.kappa * w.kappa * w.v0 / m + collision(0);
         }
 
         double variance(double f) {
+            return variance(f, 0);
+        }
+
+        /** The variance of the share when the string's own {@code f²} is at least {@code own}. */
+        double variance(double f, double own) {
             double fc = Math.min(1, Math.max(0, f));
             double noise = w.kappa * w.kappa * ((1 - fc) * w.v0 + fc * w.v1) / m;
             double sampling = fc * (1 - fc) * Math.max(0, 1 / m - 1.0 / w.n);
-            return noise + sampling + collision / ((w.width() - 1.0) * m * m);
+            return noise + sampling + collision(own);
         }
     }
 
     /**
-     * Server side: the heavy hitters of a window of {@code n} accepted reports.
+     * Server side: the heavy hitters of a window of {@code n} accepted reports. Level by level, the accepted
+     * prefixes are extended and their extensions scored; the whole items found so far are judged again on every
+     * later level beside the new candidates ({@link #select}, with the cells of the earlier levels' accepted
+     * prefixes claimed), and the answer is a last judgement of all of them with every accepted prefix's cells
+     * claimed ({@code docs/heavy-hitters.md}, "Decode and threshold").
      *
      * @throws IllegalArgumentException if the state has the wrong length, does not hold exactly {@code n}
      *     reports, is inconsistent (a sign sum larger than its row's count) or {@code n} is outside
@@ -583,29 +634,66 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                 return new HeavyHitterEstimate(List.of(), 1, n, params.epsilon());
             }
         }
-        double floor = 0;
-        List<Selected> selected = List.of(new Selected(new byte[0], 1, 0));
-        for (int g = 0; g < levels; g++) {
-            long evaluated = countExtensions(selected, g);
+        double[] noiseOnly = new double[levels];
+        double[] zWholeAt = new double[levels]; // 0 for a level not reached
+        List<Scored> wholes = new ArrayList<>(); // every whole item that cleared the noise on its first level
+        List<Accepted> prefixes = new ArrayList<>(); // the accepted prefixes of the levels so far
+        List<Selected> parents = List.of(new Selected(new byte[0], 1, 0));
+        for (int g = 0; g < levels && !parents.isEmpty(); g++) {
+            long evaluated = countExtensions(parents, g);
             if (evaluated == 0) {
-                return new HeavyHitterEstimate(List.of(), floor, n, params.epsilon());
+                break;
             }
-            double zWhole = wholeItemQuantile(evaluated);
+            zWholeAt[g] = wholeItemQuantile(evaluated);
             double zPrefix = NormalQuantile.upper(Math.min(0.5, params.candidates() * FALSE_PREFIX_SHARE_OF_T / evaluated));
-            Pool full = w.pool();
-            for (int r = 0; r < rows; r++) {
-                full.add(g, r, 0);
-            }
-            floor = Math.max(floor, zWhole * Math.sqrt(full.nullVariance()));
             List<Scored> passing = new ArrayList<>();
-            extend(w, g, selected, zPrefix, zWhole, passing);
-            passing.sort(Scored.ORDER);
-            selected = select(w, passing);
+            extend(w, g, parents, zPrefix, zWholeAt[g], noiseOnly, passing);
+            // the whole items of the earlier levels are judged again beside the new candidates: a heavy string
+            // found on this level takes its cells before the strings that only looked heavy by colliding with it
+            List<Scored> candidates = new ArrayList<>(passing);
+            candidates.addAll(wholes);
+            Claims levelClaims = new Claims(w.collisionMass);
+            for (Accepted a : prefixes) {
+                levelClaims.claim(a);
+            }
+            List<Selected> next = new ArrayList<>();
+            List<Accepted> levelPrefixes = new ArrayList<>();
+            for (Accepted a : select(w, candidates, levelClaims)) {
+                if (!a.candidate().whole()) {
+                    levelPrefixes.add(a);
+                    next.add(new Selected(a.candidate().prefix(), a.share(), a.standardError()));
+                }
+            }
+            prefixes.addAll(levelPrefixes);
+            for (Scored c : passing) {
+                if (c.whole()) {
+                    wholes.add(c);
+                }
+            }
+            parents = next;
         }
+        // The whole items of every level compete a last time, heaviest first, with the cells of every accepted
+        // prefix claimed and their mass left out: a string is judged with what is known of all the levels it pools.
+        Claims claims = new Claims(w.collisionMass);
+        for (Accepted a : prefixes) {
+            claims.claim(a);
+        }
+        List<Accepted> reported = settle(w, select(w, wholes, claims), prefixes);
         List<HeavyHitterEstimate.Item> items = new ArrayList<>();
-        for (Selected c : selected) {
-            items.add(new HeavyHitterEstimate.Item(decodeUtf8(c.prefix(), itemLength(c.prefix())), c.share(),
-                    c.standardError()));
+        for (Accepted a : reported) {
+            byte[] p = a.candidate().prefix();
+            items.add(new HeavyHitterEstimate.Item(decodeUtf8(p, itemLength(p)), a.share(), a.standardError()));
+        }
+        // what an item of the maximum length must clear on one level, with the accepted candidates left out
+        double floor = 0;
+        for (int g = 0; g < levels; g++) {
+            if (zWholeAt[g] > 0) {
+                Pool full = w.pool(claims.residual, claims.acceptedShare);
+                for (int r = 0; r < rows; r++) {
+                    full.add(g, r, 0);
+                }
+                floor = Math.max(floor, zWholeAt[g] * Math.sqrt(full.nullVariance()));
+            }
         }
         items.sort(Comparator.comparingDouble((HeavyHitterEstimate.Item i) -> -i.share())
                 .thenComparing(HeavyHitterEstimate.Item::value));
@@ -618,21 +706,39 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     /**
      * The collision-aware choice of a level's candidates. A false prefix whose bucket collides, in one row, with a
      * much heavier prefix inherits that prefix's count in that row: the collision term is heavy-tailed, not normal,
-     * and a normal threshold alone lets such prefixes through. So the candidates that cleared the threshold on all
-     * their cells are taken heaviest first; each is re-scored on the cells whose bucket is not already claimed by a
-     * heavier accepted candidate, kept if that score clears the threshold of those cells, and then claims its
-     * cells. At most {@code T} are kept.
+     * and a normal threshold alone lets such prefixes through. So the candidates that cleared the randomizer's
+     * noise on all their cells are taken heaviest first (by {@code min(share, parent's share)}); each is re-scored
+     * on the cells that no accepted candidate has claimed; if that score puts it behind the next candidate it waits
+     * for its turn again (the candidates it collides with may still be accepted and claim those cells), otherwise
+     * it is kept if it clears the threshold of its free cells, and then claims its cells. At most {@code T}
+     * prefixes and {@code T} whole items are kept.
+     *
+     * <p>Free cells hold no accepted candidate, so only the other prefixes can collide there ({@link Claims}):
+     * the collision term uses the residual mass, the level's upper estimate of {@code Σf²} less, for every accepted
+     * candidate with cells on that level, the square of the share it has proven beyond its own threshold
+     * ({@code max(0, f̂ − z·σ̂)}), and the background subtracted from a free cell leaves the accepted candidates'
+     * shares out. The residual stays an upper estimate of the mass of the prefixes not accepted (with the
+     * probability of the thresholds). A kept candidate's error bar uses the residual less its own proven square
+     * (a string does not collide with itself), iterated to a fixed point. {@code claims} is updated in place.
      */
-    private List<Selected> select(Window w, List<Scored> passing) {
-        Set<Long> claimed = new HashSet<>();
-        List<Selected> out = new ArrayList<>();
+    private List<Accepted> select(Window w, List<Scored> passing, Claims claims) {
+        List<Accepted> out = new ArrayList<>();
+        int wholesOut = 0;
+        int prefixesOut = 0;
+        PriorityQueue<Pending> queue = new PriorityQueue<>(Math.max(1, passing.size()), Pending.ORDER);
         for (Scored c : passing) {
-            if (out.size() >= params.candidates()) {
-                break;
+            queue.add(new Pending(c, c.share(), -1));
+        }
+        int cap = params.candidates();
+        while (!queue.isEmpty() && (wholesOut < cap || prefixesOut < cap)) {
+            Pending next = queue.poll();
+            Scored c = next.candidate();
+            if ((c.whole() ? wholesOut : prefixesOut) >= cap) {
+                continue;
             }
-            Pool free = w.pool();
+            Pool free = w.pool(claims.residual, claims.acceptedShare);
             for (long key : c.cells()) {
-                if (!claimed.contains(key)) {
+                if (!claims.cells.contains(key)) {
                     free.add(key);
                 }
             }
@@ -641,14 +747,151 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
             }
             double share = free.share();
             if (share < c.z() * Math.sqrt(free.nullVariance())) {
+                continue; // claims only grow: it would not clear its threshold later either
+            }
+            Pending rescored = new Pending(c, share, out.size());
+            if (next.acceptedWhenScored() != out.size() && !queue.isEmpty()
+                    && Pending.ORDER.compare(rescored, queue.peek()) > 0) {
+                queue.add(rescored); // lighter than it looked: its turn comes after the candidates now ahead of it
                 continue;
             }
-            out.add(new Selected(c.prefix(), share, Math.sqrt(free.variance(share))));
-            for (long key : c.cells()) {
-                claimed.add(key);
+            // the share proven beyond the threshold, f̂ − z·σ̂, bounds f from below; its square leaves the collision
+            // term (a string does not collide with itself), which shrinks σ̂ and raises the bound: to a fixed point
+            double proven = 0;
+            double se = Math.sqrt(free.variance(share, 0));
+            for (int i = 0; i < 32; i++) {
+                double bound = Math.max(0, share - c.z() * se);
+                if (bound <= proven * (1 + 1e-9)) {
+                    break;
+                }
+                proven = bound;
+                se = Math.sqrt(free.variance(share, proven * proven));
             }
+            Accepted a = new Accepted(c, share, se, proven);
+            out.add(a);
+            if (c.whole()) {
+                wholesOut++;
+            } else {
+                prefixesOut++;
+            }
+            claims.claim(a);
         }
         return out;
+    }
+
+    /** An accepted candidate: its share and standard error on its free cells, and the share proven beyond its threshold. */
+    private record Accepted(Scored candidate, double share, double standardError, double proven) {}
+
+    /**
+     * The accepted candidates' cells and what they take out of each level: the cells no later candidate is scored
+     * on, the residual collision mass ({@code Σf²} less the proven squares) and the estimated share of the accepted
+     * candidates, which a free cell does not hold (so its expected background is {@code (1 − A_g)·n_{g,r}/W}, not
+     * {@code n_{g,r}/W}: without this, a share scored beside a dominant string is low by {@code κ·f_dom/W}).
+     */
+    private static final class Claims {
+        final Set<Long> cells = new HashSet<>();
+        final double[] residual;
+        final double[] acceptedShare;
+
+        Claims(double[] collisionMass) {
+            this.residual = collisionMass.clone();
+            this.acceptedShare = new double[collisionMass.length];
+        }
+
+        /** Claims the candidate's cells, level by level (a candidate's cells run level by level, every row of each). */
+        void claim(Accepted a) {
+            int lastLevel = -1;
+            for (long key : a.candidate().cells()) {
+                cells.add(key);
+                int g = (int) (key >>> 48);
+                if (g != lastLevel) {
+                    residual[g] = Math.max(0, residual[g] - a.proven() * a.proven());
+                    acceptedShare[g] += Math.max(0, a.share());
+                    lastLevel = g;
+                }
+            }
+        }
+    }
+
+    /**
+     * The last check of the reported strings, each against all the others. {@link #select} scores a string on the
+     * cells no <em>heavier</em> accepted string holds; a string nobody holds whose every cell collides with accepted
+     * strings (one in each row, none heavier than it looks) passes that test, and it cannot be told from a true one
+     * by its own cells. So each string is scored again on the cells that no other accepted string (nor an accepted
+     * prefix) holds, with the background and the residual mass of all the others left out. Of the strings left
+     * with no such cell or below their threshold on them, the one with the least support is dropped, which frees
+     * its cells and its mass for the others, and all are scored again, until every string clears its threshold.
+     * The survivors' shares and error bars are those of their own cells.
+     */
+    private List<Accepted> settle(Window w, List<Accepted> accepted, List<Accepted> prefixes) {
+        List<Accepted> survivors = new ArrayList<>(accepted);
+        while (true) {
+            Claims all = new Claims(w.collisionMass);
+            for (Accepted a : prefixes) {
+                all.claim(a);
+            }
+            Set<Long> prefixCells = new HashSet<>(all.cells);
+            Map<Long, Integer> holders = new HashMap<>();
+            for (Accepted a : survivors) {
+                all.claim(a);
+                for (long key : a.candidate().cells()) {
+                    holders.merge(key, 1, Integer::sum);
+                }
+            }
+            List<Accepted> kept = new ArrayList<>();
+            int weakest = -1; // the failing string with the least support: dropped first, alone
+            double weakestRatio = Double.POSITIVE_INFINITY;
+            for (int i = 0; i < survivors.size(); i++) {
+                Accepted a = survivors.get(i);
+                Scored c = a.candidate();
+                double[] others = all.acceptedShare.clone();
+                int lastLevel = -1;
+                for (long key : c.cells()) {
+                    int g = (int) (key >>> 48);
+                    if (g != lastLevel) {
+                        others[g] -= Math.max(0, a.share());
+                        lastLevel = g;
+                    }
+                }
+                Pool own = w.pool(all.residual, others);
+                for (long key : c.cells()) {
+                    if (holders.get(key) == 1 && !prefixCells.contains(key)) {
+                        own.add(key);
+                    }
+                }
+                double ratio = own.isEmpty() ? Double.NEGATIVE_INFINITY
+                        : own.share() / (c.z() * Math.sqrt(own.nullVariance()));
+                if (ratio < 1) {
+                    if (ratio < weakestRatio) {
+                        weakestRatio = ratio;
+                        weakest = i;
+                    }
+                    continue;
+                }
+                kept.add(new Accepted(c, own.share(), Math.sqrt(own.variance(own.share())), a.proven()));
+            }
+            if (weakest < 0) {
+                return kept;
+            }
+            survivors.remove(weakest); // its cells and its mass go back to the others, scored again
+        }
+    }
+
+    /**
+     * A candidate waiting in {@link #select}, with its share on the cells that were free after
+     * {@code acceptedWhenScored} acceptances ({@code -1}: its first score, on all its cells).
+     */
+    private record Pending(Scored candidate, double share, int acceptedWhenScored) {
+        /**
+         * Heaviest first by {@code min(share, parent's share)}: a prefix's share is at most its parent's, so an
+         * estimate far above the parent's is a collision (with one row, two colliding prefixes tie exactly and only
+         * this tells the true one from the impostor); then the parent's share, the share, the bytes.
+         */
+        static final Comparator<Pending> ORDER = Comparator.comparingDouble(
+                (Pending p) -> -Math.min(p.share, p.candidate.parentShare()))
+                .thenComparingDouble(p -> -p.candidate.parentShare())
+                .thenComparingDouble(p -> -p.share)
+                .thenComparing(p -> p.candidate.prefix(), Arrays::compareUnsigned);
     }
 
     static long cellKey(int g, int r, int bucket) {
@@ -659,18 +902,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
      * A candidate that cleared {@code z} standard errors on all its cells ({@link #cellKey} of level, row and
      * bucket).
      */
-    private record Scored(byte[] prefix, long[] cells, double share, double z, double parentShare) {
-        /**
-         * Heaviest first by {@code min(share, parent's share)}: a prefix's share is at most its parent's, so an
-         * estimate far above the parent's is a collision (with one row, two colliding prefixes tie exactly and only
-         * this tells the true one from the impostor); then the parent's share, the share, the bytes.
-         */
-        static final Comparator<Scored> ORDER = Comparator.comparingDouble(
-                (Scored s) -> -Math.min(s.share, s.parentShare))
-                .thenComparingDouble(s -> -s.parentShare)
-                .thenComparingDouble(s -> -s.share)
-                .thenComparing(Scored::prefix, Arrays::compareUnsigned);
-    }
+    private record Scored(byte[] prefix, long[] cells, double share, double z, double parentShare, boolean whole) {}
 
     /** The number of valid extensions of the candidates at level {@code g} (no hashing). */
     private long countExtensions(List<Selected> parents, int g) {
@@ -680,8 +912,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         for (Selected sel : parents) {
             byte[] parent = sel.prefix();
             System.arraycopy(parent, 0, p, 0, parent.length);
-            boolean ended = parent.length > 0 && parent[parent.length - 1] == 0;
-            int segments = ended ? 1 : 1 << (8 * b);
+            int segments = 1 << (8 * b);
             for (int seg = 0; seg < segments; seg++) {
                 writeSegment(p, parent.length, seg);
                 if (validPrefix(p, parent.length)) {
@@ -700,17 +931,19 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
 
     /**
      * Scores every valid extension of every candidate at level {@code g} and collects those whose share clears
-     * {@code z} standard errors of a zero share. A prefix that is not yet a whole item is scored on level
-     * {@code g}'s rows. A whole item (a prefix that ends in padding, or any prefix of the last level) is scored
-     * pooled over every level {@code >= g_x}, where its padded prefix is the item itself, and dropped if it is not
-     * valid UTF-8; a finished item extends only by padding.
+     * {@code z} standard errors of a zero share counting the randomizer's noise only ({@code noiseOnly}: zero
+     * collision mass; {@link #select} then applies the collision term). A prefix that is not yet a whole item is
+     * scored on level {@code g}'s rows. A whole item (a prefix that ends in padding, or any prefix of the last level)
+     * is scored pooled over every level {@code >= g_x}, where its padded prefix is the item itself, and dropped if it
+     * is not valid UTF-8; it is not extended (the estimate judges it again on every later level).
      */
-    private void extend(Window w, int g, List<Selected> parents, double zPrefix, double zWhole, List<Scored> out) {
+    private void extend(Window w, int g, List<Selected> parents, double zPrefix, double zWhole, double[] noiseOnly,
+            List<Scored> out) {
         int len = (g + 1) * b;
         int[] buckets = new int[rows];
         SipHash24.State[] base = new SipHash24.State[rows];
         double levelN = w.levelReports[g];
-        Pool rowsOnly = w.pool();
+        Pool rowsOnly = w.pool(noiseOnly);
         for (int r = 0; r < rows; r++) {
             rowsOnly.add(g, r, 0);
         }
@@ -718,7 +951,6 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         byte[] p = new byte[len];
         for (Selected sel : parents) {
             byte[] parent = sel.prefix();
-            boolean ended = parent.length > 0 && parent[parent.length - 1] == 0;
             for (int r = 0; r < rows; r++) {
                 base[r] = header(g, r);
                 for (byte x : parent) {
@@ -726,7 +958,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                 }
             }
             System.arraycopy(parent, 0, p, 0, parent.length);
-            int segments = ended ? 1 : 1 << (8 * b);
+            int segments = 1 << (8 * b);
             for (int seg = 0; seg < segments; seg++) {
                 writeSegment(p, parent.length, seg);
                 if (!validPrefix(p, parent.length)) {
@@ -749,11 +981,11 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                         for (int r = 0; r < rows; r++) {
                             cells[r] = cellKey(g, r, buckets[r]);
                         }
-                        out.add(new Scored(p.clone(), cells, share, zPrefix, sel.share()));
+                        out.add(new Scored(p.clone(), cells, share, zPrefix, sel.share(), false));
                     }
                     continue;
                 }
-                Scored item = wholeItem(w, p, zWhole, sel.share());
+                Scored item = wholeItem(w, p, zWhole, noiseOnly, sel.share());
                 if (item != null) {
                     out.add(item);
                 }
@@ -762,12 +994,12 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
     }
 
     /** A whole item pooled over its levels {@code >= g_x}, or {@code null} if it does not clear the threshold. */
-    private Scored wholeItem(Window w, byte[] prefix, double z, double parentShare) {
+    private Scored wholeItem(Window w, byte[] prefix, double z, double[] noiseOnly, double parentShare) {
         byte[] padded = Arrays.copyOf(prefix, paddedBytes);
         int len = itemLength(padded);
         int from = firstWholeLevel(len);
         long[] cells = new long[(levels - from) * rows];
-        Pool pool = w.pool();
+        Pool pool = w.pool(noiseOnly);
         int i = 0;
         for (int g = from; g < levels; g++) {
             for (int r = 0; r < rows; r++) {
@@ -779,7 +1011,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         if (share < z * Math.sqrt(pool.nullVariance()) || decodeUtf8(padded, len) == null) {
             return null;
         }
-        return new Scored(prefix.clone(), cells, share, z, parentShare);
+        return new Scored(prefix.clone(), cells, share, z, parentShare, true);
     }
 
     /**
