@@ -30,7 +30,8 @@ import java.util.function.Consumer;
  *
  * <p><b>Metrics</b> (averaged over trials): precision and recall of the reported top-k against the true top-k (a
  * mechanism's list is cut to its k largest; precision of an empty list counts as 1, the mean count reported is
- * shown); RMS share error over the true top-k (an item not reported counts as estimate 0); the detection threshold
+ * shown); made-up strings (the mean number of reported strings, over the whole list, that no user holds); RMS
+ * share error over the true top-k (an item not reported counts as estimate 0); the detection threshold
  * (heavy-hitter protocol only); device bytes per report; server state; decode time per window. Every report goes
  * through the real randomizer and the real accumulation.
  */
@@ -40,12 +41,18 @@ final class HeavyHitterBenchmark {
     private final int maxBytes;
     private final double zipf;
     private final String[] universe;
+    /** Each string of the universe → its index. */
+    private final Map<String, Integer> indexOf;
     private final double[] cdf;
 
     HeavyHitterBenchmark(int universeSize, int maxBytes, double zipf) {
         this.maxBytes = maxBytes;
         this.zipf = zipf;
         this.universe = universe(universeSize, maxBytes);
+        this.indexOf = new HashMap<>(2 * universeSize);
+        for (int i = 0; i < universe.length; i++) {
+            indexOf.put(universe[i], i);
+        }
         this.cdf = new double[universeSize];
         double acc = 0;
         for (int r = 0; r < universeSize; r++) {
@@ -92,8 +99,8 @@ final class HeavyHitterBenchmark {
 
     /** One row of the table (means over trials). */
     record Row(String mechanism, String setting, int n, double epsilon, int k, double precision, double recall,
-            double rms, double threshold, double reported, int deviceBytes, long stateBytes, double decodeMs,
-            int trials) {}
+            double rms, double threshold, double reported, double madeUp, int deviceBytes, long stateBytes,
+            double decodeMs, int trials) {}
 
     /** The outcome of one mechanism on one window: the reported list (largest first) and timings. */
     private record Outcome(List<String> items, List<Double> shares, double threshold, long stateBytes,
@@ -104,7 +111,7 @@ final class HeavyHitterBenchmark {
         List<Row> rows = new ArrayList<>();
         for (int n : ns) {
             for (double eps : epsilons) {
-                Map<String, double[]> acc = new HashMap<>(); // key → sums of (prec, rec, rms², thr, reported, ms)
+                Map<String, double[]> acc = new HashMap<>(); // key → sums of (prec, rec, rms², thr, reported, ms, made-up)
                 Map<String, long[]> sizes = new HashMap<>();
                 for (int t = 0; t < trials; t++) {
                     int[] users = users(n, 1000L * n + 31L * t + (long) (eps * 7));
@@ -135,8 +142,8 @@ final class HeavyHitterBenchmark {
                     double[] s = e.getValue();
                     long[] z = sizes.get(e.getKey());
                     rows.add(new Row(key[0], key[1], n, eps, Integer.parseInt(key[2]), s[0] / trials, s[1] / trials,
-                            Math.sqrt(s[2] / trials), s[3] / trials, s[4] / trials, (int) z[0], z[1], s[5] / trials,
-                            trials));
+                            Math.sqrt(s[2] / trials), s[3] / trials, s[4] / trials, s[6] / trials, (int) z[0], z[1],
+                            s[5] / trials, trials));
                 }
             }
         }
@@ -161,6 +168,13 @@ final class HeavyHitterBenchmark {
             }
         }
         int reported = est.size();
+        int madeUp = 0; // reported strings that no user holds (over the whole list, not only its first k)
+        for (String item : o.items()) {
+            Integer index = indexOf.get(item);
+            if (index == null || counts[index] == 0) {
+                madeUp++;
+            }
+        }
         double sq = 0;
         for (var e : truth.entrySet()) {
             double f = counts[e.getValue()] / (double) n;
@@ -168,13 +182,14 @@ final class HeavyHitterBenchmark {
             sq += (g - f) * (g - f);
         }
         String key = mech + "|" + setting + "|" + k;
-        double[] s = acc.computeIfAbsent(key, x -> new double[6]);
+        double[] s = acc.computeIfAbsent(key, x -> new double[7]);
         s[0] += reported == 0 ? 1 : hits / (double) reported;
         s[1] += hits / (double) k;
         s[2] += sq / k;
         s[3] += o.threshold();
         s[4] += reported;
         s[5] += o.decodeMs();
+        s[6] += madeUp;
         sizes.put(key, new long[] {o.deviceBytes(), o.stateBytes()});
     }
 
@@ -249,14 +264,15 @@ final class HeavyHitterBenchmark {
 
     static String table(List<Row> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%-20s %-5s %8s %4s %3s %9s %7s %9s %9s %8s %7s %10s %10s%n", "mechanism",
-                "param", "n", "ε", "k", "precision", "recall", "RMS share", "threshold", "reported", "device",
-                "state", "decode ms"));
+        sb.append(String.format(Locale.ROOT, "%-20s %-5s %8s %4s %3s %9s %7s %9s %9s %8s %7s %7s %10s %10s%n",
+                "mechanism", "param", "n", "ε", "k", "precision", "recall", "RMS share", "threshold", "reported",
+                "made-up", "device", "state", "decode ms"));
         for (Row r : rows) {
-            sb.append(String.format(Locale.ROOT, "%-20s %-5s %8d %4s %3d %9.3f %7.3f %9.4f %9s %8.1f %6dB %10s %10.0f%n",
+            sb.append(String.format(Locale.ROOT,
+                    "%-20s %-5s %8d %4s %3d %9.3f %7.3f %9.4f %9s %8.1f %7.1f %6dB %10s %10.0f%n",
                     r.mechanism(), r.setting(), r.n(), trim(r.epsilon()), r.k(), r.precision(), r.recall(), r.rms(),
                     Double.isNaN(r.threshold()) ? "-" : String.format(Locale.ROOT, "%.4f", r.threshold()),
-                    r.reported(), r.deviceBytes(), bytes(r.stateBytes()), r.decodeMs()));
+                    r.reported(), r.madeUp(), r.deviceBytes(), bytes(r.stateBytes()), r.decodeMs()));
         }
         return sb.toString();
     }
