@@ -94,7 +94,7 @@ public final class AuditCommand implements Callable<Integer> {
 
     @Option(names = "--mechanism", paramLabel = "M",
             description = "Mechanism overriding the workload's (auto, projection, coarse-projection, chaining, grr, oue,"
-                    + " olh, subset-selection, hadamard-response, tree, factorization; central: central-projection,"
+                    + " olh, subset-selection, hadamard-response, tree, factorization, fourier; central: central-projection,"
                     + " central-chaining, laplace).")
     String mechanism;
 

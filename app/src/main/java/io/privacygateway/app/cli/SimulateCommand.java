@@ -46,7 +46,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     @Option(names = "--mechanism", paramLabel = "M",
             description = "Mechanism overriding the workload's (auto, projection, coarse-projection, chaining, grr, oue,"
-                    + " olh, subset-selection, hadamard-response, tree, factorization).")
+                    + " olh, subset-selection, hadamard-response, tree, factorization, fourier).")
     String mechanism;
 
     @Option(names = "--seed", paramLabel = "S",

@@ -165,9 +165,10 @@ public final class AccuracyBenchmark {
         Map<String, Candidate> columns = new LinkedHashMap<>();
         for (Prediction p : plan.predictions()) {
             Candidate c = p.candidate();
-            // the peers, and the workload-factorization mechanism where it applies (a column of its own, not a peer:
-            // the targets compare it with the best of the mechanisms that existed before it)
-            if (p.applicable() && (PEERS.contains(c.id()) || c.id() == MechanismId.FACTORIZATION)) {
+            // the peers, and the workload-factorization and Fourier mechanisms where they apply (columns of their own,
+            // not peers: the targets compare them with the best of the mechanisms that existed before them)
+            if (p.applicable() && (PEERS.contains(c.id()) || c.id() == MechanismId.FACTORIZATION
+                    || c.id() == MechanismId.FOURIER)) {
                 columns.put(c.id().wireName(), c);
             }
         }

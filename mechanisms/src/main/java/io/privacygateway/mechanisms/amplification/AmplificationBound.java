@@ -77,14 +77,15 @@ public final class AmplificationBound {
     /**
      * Whether a local mechanism's answers are a function of the multiset of report <em>payloads</em> alone, which the
      * amplification theorems need: generalized randomized response, optimized unary encoding, subset selection,
-     * Hadamard response and workload factorization (one output of a strategy fixed by the workload, no coins). Not the mechanisms whose reports are read with public coins derived from the device's
+     * Hadamard response, workload factorization (one output of a strategy fixed by the workload, no coins) and the
+     * Fourier marginals oracle (a block and its randomized bits, no coins). Not the mechanisms whose reports are read with public coins derived from the device's
      * coordinates (OLH's hash, the tree's level, the Gaussian-sign directions of projection, coarse projection and
      * chaining): there the gateway aggregates (coins, payload) pairs, and anyone who can compute a device's coins can
      * single out its report, so shuffling hides nothing and no amplified guarantee may be published.
      */
     public static boolean appliesTo(MechanismId mechanism) {
         return switch (Require.nonNull("mechanism", mechanism)) {
-            case GRR, OUE, SUBSET_SELECTION, HADAMARD_RESPONSE, FACTORIZATION -> true;
+            case GRR, OUE, SUBSET_SELECTION, HADAMARD_RESPONSE, FACTORIZATION, FOURIER -> true;
             default -> false;
         };
     }

@@ -92,6 +92,10 @@ public final class LocalPlanner {
         if (offersFactorization(spec)) {
             out.add(new Candidate(MechanismId.FACTORIZATION, null, null));
         }
+        if (spec.family() == QueryFamily.MARGINALS
+                && ((Domain.Attributes) spec.domain()).names().size() <= WorkloadSpec.MAX_FOURIER_ATTRIBUTES) {
+            out.add(new Candidate(MechanismId.FOURIER, null, null));
+        }
         return out;
     }
 

@@ -3,6 +3,7 @@ package io.privacygateway.mechanisms.robustness;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.fo.FactorizationOracle;
+import io.privacygateway.mechanisms.local.fo.FourierMarginals;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracle;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
 import io.privacygateway.mechanisms.local.fo.GeneralizedRandomizedResponse;
@@ -43,7 +44,9 @@ import io.privacygateway.mechanisms.linalg.WalshHadamard;
  *       {@code H(a, j) = (−1)^{popcount(a & j)}}; the spread over the {@code K} outputs, in closed form
  *       {@code 2/(2π−1)} and {@code 2·√(max_{d≠0} #{1 ≤ a ≤ k : popcount(a & d) odd})/(2π−1)} for a histogram;
  * <li>workload factorization: {@code p̂ = V y/n}, so output {@code o} contributes {@code Σ_x V[x][o] Q(x)}; the
- *       spread over the {@code 4k} outputs.
+ *       spread over the {@code 4k} outputs;
+ *   <li>Fourier marginals: likewise linear in the output counts ({@link FourierMarginals#contribution}); the spread
+ *       over its outputs.
  * </ul>
  * Only OLH depends on the public coins. {@code p*} and {@code q*} are the oracles' exact grid probabilities
  * as doubles, as the estimators use them.
@@ -107,6 +110,12 @@ final class OracleInfluence implements MechanismInfluence {
             worst = fixed;
             basis = "exact ℓ∞" + (fixed.l2Exact() ? " and ℓ2" : "; ℓ2 a bound") + ": payloads are the " + f.outputs()
                     + " strategy outputs, each contributing its reconstruction column; no public coins";
+        } else if (oracle instanceof FourierMarginals f) {
+            scale = 1;
+            fixed = fourier(answers, f);
+            worst = fixed;
+            basis = "exact ℓ∞" + (fixed.l2Exact() ? " and ℓ2" : "; ℓ2 a bound") + ": payloads are the " + f.outputs()
+                    + " (block, bits) outputs, each contributing its Fourier reconstruction; no public coins";
         } else {
             throw new IllegalArgumentException("no closed form for oracle " + oracle.id().wireName());
         }
@@ -209,6 +218,22 @@ final class OracleInfluence implements MechanismInfluence {
             double[] c = new double[q.dim()];
             for (int x = 0; x < k; x++) {
                 q.addScaledRow(x, f.mechanism().reconstruction(x, o), c);
+            }
+            rows.add(new double[][] {c});
+        }
+        return Spread.ofLevels(rows);
+    }
+
+    /** Fourier marginals: output {@code o} contributes {@code Σ_x c_o(x) Q(x)}; the spread over the outputs. */
+    static Influence fourier(PointSet q, FourierMarginals f) {
+        List<double[][]> rows = new ArrayList<>(f.outputs());
+        for (int o = 0; o < f.outputs(); o++) {
+            double[] contribution = f.contribution(o);
+            double[] c = new double[q.dim()];
+            for (int x = 0; x < q.size(); x++) {
+                if (contribution[x] != 0) {
+                    q.addScaledRow(x, contribution[x], c);
+                }
             }
             rows.add(new double[][] {c});
         }

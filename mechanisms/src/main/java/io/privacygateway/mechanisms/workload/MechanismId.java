@@ -29,6 +29,11 @@ public enum MechanismId {
      * workload's queries, least-squares reconstruction, then projection onto K.
      */
     FACTORIZATION("factorization", Mode.LOCAL),
+    /**
+     * Marginals over binary attributes (at most 12): each report randomizes a uniformly chosen block of attributes,
+     * the gateway estimates the Fourier coefficients the marginals need, then projection onto K.
+     */
+    FOURIER("fourier", Mode.LOCAL),
     /** Gaussian noise under zCDP, projection onto K, purification to pure ε-DP (§4). */
     CENTRAL_PROJECTION("central-projection", Mode.CENTRAL),
     /** Central chaining under zCDP, projection, purification to pure ε-DP (§4). */

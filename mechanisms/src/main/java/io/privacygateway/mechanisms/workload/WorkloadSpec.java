@@ -58,6 +58,11 @@ public record WorkloadSpec(
      * steps costs {@code O(k³)}, so the bound keeps a build (done once per workload version and ε) to tens of seconds.
      */
     public static final int MAX_FACTORIZATION_BUCKETS = 128;
+    /**
+     * Most attributes the {@code fourier} marginals mechanism takes (its variances cost a few million operations per
+     * window at this size; {@code local.fo.FourierMarginals#MAX_ATTRIBUTES}).
+     */
+    public static final int MAX_FOURIER_ATTRIBUTES = 12;
     /** The largest contribution bound L accepted. */
     public static final int MAX_CONTRIBUTIONS = 1_000_000;
 
@@ -97,6 +102,17 @@ public record WorkloadSpec(
                 throw new InvalidWorkloadException("domain." + domain.kind(), "mechanism \"factorization\" takes at most "
                         + MAX_FACTORIZATION_BUCKETS + " values (its strategy optimisation grows as the cube of the"
                         + " number of values), this domain has " + values);
+            }
+        }
+        if (mechanism == MechanismId.FOURIER) {
+            if (family != QueryFamily.MARGINALS) {
+                throw new InvalidWorkloadException("mechanism", "\"fourier\" answers the marginals family, family is "
+                        + family.wireName());
+            }
+            int d = ((Domain.Attributes) domain).names().size();
+            if (d > MAX_FOURIER_ATTRIBUTES) {
+                throw new InvalidWorkloadException("domain.attributes", "mechanism \"fourier\" takes at most "
+                        + MAX_FOURIER_ATTRIBUTES + " attributes, this domain has " + d);
             }
         }
         if (modeParameters instanceof Central c) {

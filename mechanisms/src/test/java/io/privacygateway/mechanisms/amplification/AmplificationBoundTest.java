@@ -45,7 +45,7 @@ class AmplificationBoundTest {
         for (io.privacygateway.mechanisms.workload.MechanismId m : io.privacygateway.mechanisms.workload.MechanismId
                 .values()) {
             boolean expected = switch (m.wireName()) {
-                case "grr", "oue", "subset-selection", "hadamard-response", "factorization" -> true;
+                case "grr", "oue", "subset-selection", "hadamard-response", "factorization", "fourier" -> true;
                 default -> false;
             };
             assertThat(AmplificationBound.appliesTo(m)).as(m.wireName()).isEqualTo(expected);

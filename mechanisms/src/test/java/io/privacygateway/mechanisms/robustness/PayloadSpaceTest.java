@@ -63,6 +63,7 @@ class PayloadSpaceTest {
                 yield t.levelMechanism(l) == MechanismId.OLH ? OptimizedLocalHashing.optimalRange(t.epsilon()) : t.levelSize(l);
             }
             case FACTORIZATION -> ((io.privacygateway.mechanisms.local.fo.FactorizationOracle) o).outputs();
+            case FOURIER -> ((io.privacygateway.mechanisms.local.fo.FourierMarginals) o).outputs();
             default -> throw new IllegalArgumentException(o.id().wireName());
         };
     }

@@ -100,6 +100,9 @@ final class PoisoningWorkloads {
                     && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.RANGE) {
                 continue; // cdf and range only
             }
+            if (id == MechanismId.FOURIER && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.MARGINALS) {
+                continue; // marginals only
+            }
             if (MechanismId.MEAN_MECHANISMS.contains(id)
                     && s.family() != io.privacygateway.mechanisms.workload.QueryFamily.MEAN) {
                 continue; // duchi, piecewise and hybrid answer the mean family only

@@ -51,12 +51,18 @@ public final class FrequencyOracleProtocol implements LocalProtocol {
     /**
      * The oracle {@code id} ({@link FrequencyOracles#create}) over the workload's universe; for
      * {@link MechanismId#FACTORIZATION}, the strategy optimised for the workload's answer vectors
-     * ({@link FactorizationOracle#of}, cached).
+     * ({@link FactorizationOracle#of}, cached); for {@link MechanismId#FOURIER}, the Fourier oracle of the workload's
+     * attributes and marginal width.
      */
     public static FrequencyOracleProtocol of(Workload workload, MechanismId id, Epsilon epsilon) {
         Require.nonNull("workload", workload);
         if (id == MechanismId.FACTORIZATION) {
             return new FrequencyOracleProtocol(workload, FactorizationOracle.of(workload.points(), epsilon));
+        }
+        if (id == MechanismId.FOURIER) {
+            return new FrequencyOracleProtocol(workload, new FourierMarginals(
+                    ((io.privacygateway.mechanisms.workload.Domain.Attributes) workload.spec().domain()).names().size(),
+                    workload.spec().marginalWay(), epsilon));
         }
         return new FrequencyOracleProtocol(workload, FrequencyOracles.create(id, workload.universeSize(), epsilon));
     }
