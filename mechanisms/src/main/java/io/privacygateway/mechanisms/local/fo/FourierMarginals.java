@@ -76,7 +76,7 @@ public final class FourierMarginals extends AbstractOracle {
     private final double[] lambda; // λ_w, w = 0..r
     private final double[] cover; // P_w, w = 0..d (0 above r)
     private final int[] betas; // the coefficients 1 <= |β| <= t, increasing
-    private final int[] betaIndex; // β -> its index in betas, or -1
+    private final int[] betaIndex; // β -> its index in betas (for the β of betas)
     private final int[][] subsetBetas; // per subset: the indices of the β ⊆ S
     private final int[][] subsetBetasRestricted; // per subset: those β restricted to S's r bits
     private final int outputs;
@@ -132,8 +132,7 @@ public final class FourierMarginals extends AbstractOracle {
             }
         }
         List<Integer> bl = new ArrayList<>();
-        this.betaIndex = new int[k];
-        java.util.Arrays.fill(betaIndex, -1);
+        this.betaIndex = new int[k]; // read only at the β of betas
         for (int b = 1; b < k; b++) {
             if (Integer.bitCount(b) <= way) {
                 betaIndex[b] = bl.size();

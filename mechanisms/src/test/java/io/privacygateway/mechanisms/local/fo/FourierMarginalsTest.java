@@ -46,6 +46,8 @@ class FourierMarginalsTest {
                 assertThat(r.lawMatches()).as("%s: randomize realises outputProbability", tag).isTrue();
                 assertThat(r.ratioWithinBound()).as("%s: ratio <= e^eps (worst %s)", tag, r.worstRatio()).isTrue();
                 assertThat(r.worstRatio()).as("%s: tight", tag).isGreaterThan(Math.exp(eps) * (1 - 1e-9));
+                assertThat(o.outputs()).as("%s: outputs", tag).isEqualTo(FourierMarginals.binomial(o.attributes(),
+                        o.parameters().blockSize()) << o.parameters().blockSize());
                 checked++;
             }
         }
@@ -190,6 +192,21 @@ class FourierMarginalsTest {
             }
             assertThat(quad).isCloseTo(exact, org.assertj.core.data.Offset.offset(1e-9 * exact));
         }
+        double[][] rows = new double[k][3];
+        for (int x = 0; x < k; x++) {
+            rows[x] = new double[] {x & 1, (x >> 1 & 1) * (x >> 2 & 1), rnd.nextGaussian()};
+        }
+        io.privacygateway.mechanisms.linalg.PointSet pts = io.privacygateway.mechanisms.linalg.PointSet.of(3, rows);
+        double[] batch = o.queryVariances(n, f, pts);
+        for (int q = 0; q < 3; q++) {
+            double[] c = new double[k];
+            for (int x = 0; x < k; x++) {
+                c[x] = rows[x][q];
+            }
+            assertThat(batch[q]).as("query %d in a batch", q).isCloseTo(o.queryVariance(n, f, c),
+                    org.assertj.core.data.Offset.offset(1e-15));
+            assertThat(batch[q]).isPositive();
+        }
         double[] vars = o.variances(n, f);
         for (int x = 0; x < k; x++) {
             double[] e = new double[k];
@@ -229,6 +246,20 @@ class FourierMarginalsTest {
                 .hasMessageContaining("favouredWeights");
         assertThatThrownBy(() -> new FourierMarginals(4, 2, e, new FourierMarginals.Parameters(3, 0b1111)))
                 .hasMessageContaining("favouredWeights");
+        // weights {0, 1} of 3 bits: the pairs' coefficients vanish (λ_2 = 0), which 2-way marginals need
+        assertThatThrownBy(() -> new FourierMarginals(4, 2, e, new FourierMarginals.Parameters(3, 0b0011)))
+                .hasMessageContaining("unobservable").hasMessageContaining("weight 2");
+        assertThat(new FourierMarginals(4, 1, e, new FourierMarginals.Parameters(3, 0b0011)).way()).isEqualTo(1);
+        FourierMarginals o = new FourierMarginals(4, 2, e);
+        assertThat(o.attributes()).isEqualTo(4);
+        assertThatThrownBy(() -> o.randomize(16, 0L, new io.privacygateway.mechanisms.random.SeededRandomBits(1)))
+                .hasMessageContaining("value");
+        assertThatThrownBy(() -> o.outputProbability(-1, new byte[] {0, 0}, 0L)).hasMessageContaining("value");
+        assertThatThrownBy(() -> o.contribution(o.outputs())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("output");
+        long[] state = new long[o.stateLength()];
+        state[0] = 3;
+        assertThatThrownBy(() -> o.estimate(state, 4)).hasMessageContaining("n must equal");
         // weights {1, 3} of 3 bits: the single-attribute coefficients vanish (λ_1 = 0)
         assertThatThrownBy(() -> new FourierMarginals(4, 2, e, new FourierMarginals.Parameters(3, 0b1010)))
                 .hasMessageContaining("unobservable");
