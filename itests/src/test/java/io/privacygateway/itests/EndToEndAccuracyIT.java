@@ -41,12 +41,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * <b>End-to-end accuracy.</b> 3,000 devices report through the SDK ({@link DeviceClient}: real encoding,
  * own budget, randomization with secret randomness from {@code SecureRandom}, Avro over the wire) into one
- * 3-second window of three local workloads at ε = 1: a histogram over 8 labels (resolved by the planner: subset
+ * 3-second window of four local workloads at ε = 1: a histogram over 8 labels (resolved by the planner: subset
  * selection), a CDF over 10 buckets by subset selection (named: the statistics below were simulated for it) and the
- * same CDF by workload factorization (what the planner picks for it). The gateway (real broker, real registry,
+ * same CDF by workload factorization (what the planner picks for it); and, fourth, 2-way marginals of four flags by
+ * the Fourier marginals mechanism. The gateway (real broker, real registry,
  * exactly-once Kafka Streams over 3 partitions) publishes one answer per workload. The test proves:
  * <ul>
- *   <li><b>exactness</b> (deterministic; all three workloads): n = 3,000 and the published answer is bit for bit what the
+ *   <li><b>exactness</b> (deterministic; all four workloads): n = 3,000 and the published answer is bit for bit what the
  *       mechanisms library releases from exactly the reports on the report topic (so the gateway counted
  *       every report once, lost none, and ran the same estimator, projection and error bars);
  *   <li><b>coverage</b> (statistical): the error bars at confidence c = 0.95 cover the true values (from a
@@ -113,13 +114,39 @@ class EndToEndAccuracyIT {
     static final String CDF_FACTORIZATION = CDF.replace("it-accuracy-cdf", "it-accuracy-cdf-wfm")
             .replace("mechanism: subset-selection", "mechanism: factorization");
 
+    /**
+     * 2-way marginals of four feature flags by the Fourier marginals mechanism (named): checked for exactness against
+     * the library on the same reports, like the factorization CDF.
+     */
+    static final String MARGINALS_FOURIER = """
+            id: it-accuracy-marginals-fourier
+            version: 1
+            family: marginals
+            domain: {attributes: [darkMode, betaUI, offlineSync, largeText]}
+            queries: {way: 2}
+            mechanism: fourier
+            epsilonPerReport: 1.0
+            budget: {epsilonPerPeriod: 1.0, period: 1d}
+            window: {size: 3s, grace: 1s}
+            confidence: 0.95
+            expectedReportsPerWindow: 3000
+            """;
+
+    /** Device {@code i}'s four flags, comma-separated (flag {@code j} is bit {@code j} of a skewed value). */
+    static String flags(int i, int[] skewed) {
+        int x = (skewed[i] * 5 + i % 3) & 15;
+        return (x & 1) + "," + (x >> 1 & 1) + "," + (x >> 2 & 1) + "," + (x >> 3 & 1);
+    }
+
     @Test
     void answersOfThreeThousandDevicesAreExactAggregatesAndTheirErrorBarsCoverTheTruth(TestGateway g)
             throws Exception {
         WorkloadSpec hist = g.register(HISTOGRAM);
         WorkloadSpec cdf = g.register(CDF);
         WorkloadSpec wfm = g.register(CDF_FACTORIZATION);
+        WorkloadSpec marg = g.register(MARGINALS_FOURIER);
         assertThat(wfm.mechanism()).isEqualTo(MechanismId.FACTORIZATION);
+        assertThat(marg.mechanism()).isEqualTo(MechanismId.FOURIER);
         // the false-failure figures above were simulated for this mechanism
         assertThat(hist.mechanism()).isEqualTo(MechanismId.SUBSET_SELECTION);
         assertThat(cdf.mechanism()).isEqualTo(MechanismId.SUBSET_SELECTION);
@@ -146,19 +173,24 @@ class EndToEndAccuracyIT {
                     .build();
             DeviceClient f = DeviceClient.builder(device, wfm).producer(g.reports).clock(clock).topics(g.topics())
                     .build();
+            DeviceClient m = DeviceClient.builder(device, marg).producer(g.reports).clock(clock).topics(g.topics())
+                    .build();
             String histValue = labels.get(histValues[i]);
             String cdfValue = Double.toString((EDGES.get(cdfValues[i]) + EDGES.get(cdfValues[i] + 1)) / 2);
             Outcome oh = h.report(histValue);
             Outcome oc = c.report(cdfValue);
             Outcome of = f.report(cdfValue);
+            Outcome om = m.report(flags(i, histValues));
             assertThat(oh.status()).isEqualTo(Outcome.Status.SENT);
             assertThat(oc.status()).isEqualTo(Outcome.Status.SENT);
             assertThat(of.status()).isEqualTo(Outcome.Status.SENT);
+            assertThat(om.status()).isEqualTo(Outcome.Status.SENT);
             truth.record(histRt, eventTime, histRt.workload().encode(histValue));
             truth.record(cdfRt, eventTime, cdfRt.workload().encode(cdfValue));
             deliveries.add(oh.delivery());
             deliveries.add(oc.delivery());
             deliveries.add(of.delivery());
+            deliveries.add(om.delivery());
         }
         CompletableFuture.allOf(deliveries.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
         System.out.printf("[accuracy] %d reports sent %d ms before the window closes%n", deliveries.size(),
@@ -168,7 +200,8 @@ class EndToEndAccuracyIT {
         WindowAnswer ha = g.answerFor(hist.id(), windowStart, Duration.ofSeconds(60));
         WindowAnswer ca = g.answerFor(cdf.id(), windowStart, Duration.ofSeconds(60));
         WindowAnswer fa = g.answerFor(wfm.id(), windowStart, Duration.ofSeconds(60));
-        for (WindowAnswer a : List.of(ha, ca, fa)) {
+        WindowAnswer ma = g.answerFor(marg.id(), windowStart, Duration.ofSeconds(60));
+        for (WindowAnswer a : List.of(ha, ca, fa, ma)) {
             assertThat(a.getWindowStart()).isEqualTo(Instant.ofEpochMilli(windowStart));
             assertThat(a.getN()).isEqualTo(DEVICES);
             assertThat(a.getEpsilon()).isEqualTo(1.0);
@@ -178,18 +211,22 @@ class EndToEndAccuracyIT {
         assertThat(g.accepted(hist.id(), "local")).isEqualTo(DEVICES);
         assertThat(g.accepted(cdf.id(), "local")).isEqualTo(DEVICES);
         assertThat(g.accepted(wfm.id(), "local")).isEqualTo(DEVICES);
-        assertThat(g.rejectedTotal(hist.id()) + g.rejectedTotal(cdf.id()) + g.rejectedTotal(wfm.id())).isZero();
+        assertThat(g.accepted(marg.id(), "local")).isEqualTo(DEVICES);
+        assertThat(g.rejectedTotal(hist.id()) + g.rejectedTotal(cdf.id()) + g.rejectedTotal(wfm.id())
+                + g.rejectedTotal(marg.id())).isZero();
         assertThat(g.rejectionsOfDevices("acc-", l -> true, Duration.ofSeconds(5))).isEmpty();
 
         // Exactness: re-aggregate the reports on the topic with the library and release them.
         List<ConsumerRecord<byte[], byte[]>> sent = TopicReader.read(g.cluster.kafkaConfig(),
                 g.config.localReportsTopic(), r -> TopicReader.string(r.key()).startsWith("acc-"),
-                l -> l.size() >= 3 * DEVICES, Duration.ofSeconds(30));
-        assertThat(sent).hasSize(3 * DEVICES);
+                l -> l.size() >= 4 * DEVICES, Duration.ofSeconds(30));
+        assertThat(sent).hasSize(4 * DEVICES);
         assertSameAnswer(ha, offlineRelease(hist, sent, g));
         assertSameAnswer(ca, offlineRelease(cdf, sent, g));
         assertSameAnswer(fa, offlineRelease(wfm, sent, g));
         assertThat(fa.getMechanism()).isEqualTo("factorization");
+        assertSameAnswer(ma, offlineRelease(marg, sent, g));
+        assertThat(ma.getMechanism()).isEqualTo("fourier");
 
         // Coverage and error bound against the truth.
         WindowTruth ht = truth.window(histRt.contentHash(), windowStart).orElseThrow();
