@@ -2,8 +2,7 @@ package io.privacygateway.mechanisms.robustness;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.linalg.PointSet;
-import io.privacygateway.mechanisms.local.fo.FactorizationOracle;
-import io.privacygateway.mechanisms.local.fo.FourierMarginals;
+import io.privacygateway.mechanisms.local.fo.OutputCountOracle;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracle;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
 import io.privacygateway.mechanisms.local.fo.GeneralizedRandomizedResponse;
@@ -43,10 +42,9 @@ import io.privacygateway.mechanisms.linalg.WalshHadamard;
  *       the output histogram, so output {@code j} contributes {@code Σ_x H(x+1, j) Q(x)/(2π − 1)} with
  *       {@code H(a, j) = (−1)^{popcount(a & j)}}; the spread over the {@code K} outputs, in closed form
  *       {@code 2/(2π−1)} and {@code 2·√(max_{d≠0} #{1 ≤ a ≤ k : popcount(a & d) odd})/(2π−1)} for a histogram;
- * <li>workload factorization: {@code p̂ = V y/n}, so output {@code o} contributes {@code Σ_x V[x][o] Q(x)}; the
- *       spread over the {@code 4k} outputs;
- *   <li>Fourier marginals: likewise linear in the output counts ({@link FourierMarginals#contribution}); the spread
- *       over its outputs.
+ * <li>workload factorization and Fourier marginals ({@link OutputCountOracle}): the estimate is linear in the output
+ *       counts (for factorization {@code p̂ = V y/n}), so output {@code o} contributes {@code Σ_x c_o(x) Q(x)}; the
+ *       spread over the outputs.
  * </ul>
  * Only OLH depends on the public coins. {@code p*} and {@code q*} are the oracles' exact grid probabilities
  * as doubles, as the estimators use them.
@@ -104,18 +102,12 @@ final class OracleInfluence implements MechanismInfluence {
             worst = fixed;
             basis = "exact ℓ∞" + (fixed.l2Exact() ? " and ℓ2" : "; ℓ2 a box bound") + ": payloads are the "
                     + h.order() + " Hadamard outputs; no public coins";
-        } else if (oracle instanceof FactorizationOracle f) {
+        } else if (oracle instanceof OutputCountOracle o) {
             scale = 1;
-            fixed = factorization(answers, f);
+            fixed = linear(answers, o);
             worst = fixed;
-            basis = "exact ℓ∞" + (fixed.l2Exact() ? " and ℓ2" : "; ℓ2 a bound") + ": payloads are the " + f.outputs()
-                    + " strategy outputs, each contributing its reconstruction column; no public coins";
-        } else if (oracle instanceof FourierMarginals f) {
-            scale = 1;
-            fixed = fourier(answers, f);
-            worst = fixed;
-            basis = "exact ℓ∞" + (fixed.l2Exact() ? " and ℓ2" : "; ℓ2 a bound") + ": payloads are the " + f.outputs()
-                    + " (block, bits) outputs, each contributing its Fourier reconstruction; no public coins";
+            basis = "exact ℓ∞" + (fixed.l2Exact() ? " and ℓ2" : "; ℓ2 a bound") + ": payloads are the " + o.outputs()
+                    + " outputs, each contributing its reconstruction; no public coins";
         } else {
             throw new IllegalArgumentException("no closed form for oracle " + oracle.id().wireName());
         }
@@ -211,24 +203,14 @@ final class OracleInfluence implements MechanismInfluence {
     }
 
     /** Workload factorization: output o contributes {@code Σ_x V[x][o] Q(x)}; the spread over the outputs. */
-    static Influence factorization(PointSet q, FactorizationOracle f) {
-        int k = q.size();
-        List<double[][]> rows = new ArrayList<>(f.outputs());
-        for (int o = 0; o < f.outputs(); o++) {
-            double[] c = new double[q.dim()];
-            for (int x = 0; x < k; x++) {
-                q.addScaledRow(x, f.mechanism().reconstruction(x, o), c);
-            }
-            rows.add(new double[][] {c});
-        }
-        return Spread.ofLevels(rows);
-    }
-
-    /** Fourier marginals: output {@code o} contributes {@code Σ_x c_o(x) Q(x)}; the spread over the outputs. */
-    static Influence fourier(PointSet q, FourierMarginals f) {
-        List<double[][]> rows = new ArrayList<>(f.outputs());
-        for (int o = 0; o < f.outputs(); o++) {
-            double[] contribution = f.contribution(o);
+    /**
+     * Workload factorization and the Fourier marginals oracle: output {@code o} contributes
+     * {@code Σ_x c_o(x) Q(x)}, {@code c_o} its {@link OutputCountOracle#contribution}; the spread over the outputs.
+     */
+    static Influence linear(PointSet q, OutputCountOracle oracle) {
+        List<double[][]> rows = new ArrayList<>(oracle.outputs());
+        for (int o = 0; o < oracle.outputs(); o++) {
+            double[] contribution = oracle.contribution(o);
             double[] c = new double[q.dim()];
             for (int x = 0; x < q.size(); x++) {
                 if (contribution[x] != 0) {

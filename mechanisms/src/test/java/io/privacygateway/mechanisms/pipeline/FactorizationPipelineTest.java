@@ -174,6 +174,19 @@ class FactorizationPipelineTest {
             byte[] payload = protocol.randomize(x, c, secret);
             assertThat(protocol.accumulate(payload, c, state)).isTrue();
         }
+        withinStandardErrorsAndBound(p, oracle, state, counts, n);
+    }
+
+    /**
+     * The checks of an end-to-end run: every unprojected answer within 5 of its own standard errors of the truth, the
+     * standard errors within 20% of the oracle's closed form at the true frequencies, the released answers within
+     * their published RMS bound, and the cost pure ε.
+     */
+    static void withinStandardErrorsAndBound(LocalPipeline p, io.privacygateway.mechanisms.local.fo.FrequencyOracle oracle,
+            long[] state, long[] counts, int n) {
+        Workload w = p.workload();
+        LocalProtocol protocol = p.protocol();
+        int k = w.universeSize();
         double[] truth = w.meanAnswer(counts);
         LocalEstimate.Level level = protocol.estimate(state, n).levels().get(0);
         double[] f = new double[k];

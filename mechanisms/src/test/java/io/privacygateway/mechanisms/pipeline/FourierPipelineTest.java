@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
-import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.local.fo.FourierMarginals;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
@@ -13,7 +12,6 @@ import io.privacygateway.mechanisms.planner.Candidate;
 import io.privacygateway.mechanisms.planner.LocalPlanner;
 import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
-import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.testing.TestWorkloads;
 import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -82,24 +80,6 @@ class FourierPipelineTest {
             ReportCoordinates c = new ReportCoordinates("dev-" + i, 0, 0);
             assertThat(protocol.accumulate(protocol.randomize(x, c, secret), c, state)).isTrue();
         }
-        double[] truth = w.meanAnswer(counts);
-        LocalEstimate.Level level = protocol.estimate(state, n).levels().get(0);
-        double[] f = new double[k];
-        for (int x = 0; x < k; x++) {
-            f[x] = counts[x] / (double) n;
-        }
-        double[] exact = oracle.queryVariances(n, f, w.points());
-        for (int q = 0; q < truth.length; q++) {
-            double se = level.standardErrors()[q];
-            assertThat(Math.abs(level.mean()[q] - truth[q])).as("query %d", q).isLessThanOrEqualTo(5 * se);
-            assertThat(se).as("se of query %d", q).isBetween(0.8 * Math.sqrt(exact[q]), 1.2 * Math.sqrt(exact[q]));
-        }
-        Answer a = p.release().release(state, n);
-        double err = 0;
-        for (int q = 0; q < truth.length; q++) {
-            err += (a.estimates()[q] - truth[q]) * (a.estimates()[q] - truth[q]);
-        }
-        assertThat(Math.sqrt(err / truth.length)).isLessThanOrEqualTo(a.rmsErrorBoundAtConfidence());
-        assertThat(a.cost()).isEqualTo(io.privacygateway.mechanisms.accounting.PrivacyCost.pure(protocol.epsilon()));
+        FactorizationPipelineTest.withinStandardErrorsAndBound(p, oracle, state, counts, n);
     }
 }

@@ -42,7 +42,7 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Preconditions.</b> {@code 2 <= k <= }{@value WorkloadSpec#MAX_FACTORIZATION_BUCKETS} (the optimiser's cost
  * grows as {@code k³} per step).
  */
-public final class FactorizationOracle extends AbstractOracle {
+public final class FactorizationOracle extends OutputCountOracle {
     /** Largest universe: {@link WorkloadSpec#MAX_FACTORIZATION_BUCKETS}. */
     public static final int MAX_VALUES = WorkloadSpec.MAX_FACTORIZATION_BUCKETS;
     /** Outputs per value: {@code p = 4k}. */
@@ -53,8 +53,6 @@ public final class FactorizationOracle extends AbstractOracle {
     public static final int GRID_BITS = 30;
     /** The optimiser's (public) seed. */
     public static final long SEED = 7;
-    /** Payload width: the output index, 2 bytes big-endian. */
-    static final int WIDTH = 2;
     /** Built oracles kept by {@link #of}. */
     static final int CACHE_SIZE = 8;
 
@@ -72,7 +70,6 @@ public final class FactorizationOracle extends AbstractOracle {
     static final java.util.concurrent.atomic.AtomicLong BUILDS = new java.util.concurrent.atomic.AtomicLong();
 
     private final FactorizationMechanism mechanism;
-    private final int outputs;
     private final double[][] q; // [o][x], P(o | x)
     private final double[][] v; // [x][o], reconstruction
 
@@ -88,10 +85,9 @@ public final class FactorizationOracle extends AbstractOracle {
 
     /** Package-private: other optimiser step counts and grids (tests enumerate the draw tree on a small grid). */
     FactorizationOracle(PointSet answers, Epsilon epsilon, int iterations, int gridBits) {
-        super(Require.nonNull("answers", answers).size(), epsilon);
+        super(Require.nonNull("answers", answers).size(), epsilon,
+                OUTPUTS_PER_VALUE * (int) Require.inRange("domainSize", answers.size(), 2, MAX_VALUES));
         BUILDS.incrementAndGet();
-        Require.inRange("domainSize", k, 2, MAX_VALUES);
-        this.outputs = OUTPUTS_PER_VALUE * k;
         this.mechanism = FactorizationMechanism.fromGram(gramOf(answers), epsilon, outputs, iterations, gridBits,
                 SEED);
         double scale = Math.scalb(1.0, -mechanism.gridBits());
@@ -195,31 +191,11 @@ public final class FactorizationOracle extends AbstractOracle {
         return mechanism;
     }
 
-    /** {@code p = 4k}: the number of outputs. */
-    public int outputs() {
-        return outputs;
-    }
-
-    @Override
-    public int payloadBytes() {
-        return WIDTH;
-    }
-
     @Override
     public byte[] randomize(int value, long publicBase, SecretDraws draws) {
         checkValue(value);
         Require.nonNull("draws", draws);
-        return IndexCodec.encode(mechanism.randomize(value, draws), WIDTH);
-    }
-
-    @Override
-    public int stateLength() {
-        return outputs;
-    }
-
-    @Override
-    public boolean accumulate(byte[] payload, long publicBase, long[] state) {
-        return countIndex(payload, WIDTH, outputs, state);
+        return encodeOutput(mechanism.randomize(value, draws));
     }
 
     @Override
@@ -231,8 +207,19 @@ public final class FactorizationOracle extends AbstractOracle {
     @Override
     public Rational outputProbability(int value, byte[] payload, long publicBase) {
         checkValue(value);
-        int o = IndexCodec.decode(payload, WIDTH, outputs);
+        int o = decodeOutput(payload);
         return o < 0 ? Rational.ZERO : mechanism.probability(value, o);
+    }
+
+    /** The reconstruction column {@code V[·][o]} ({@code p̂ = V y/n}). */
+    @Override
+    public double[] contribution(int o) {
+        Require.inRange("output", o, 0, outputs - 1L);
+        double[] c = new double[k];
+        for (int x = 0; x < k; x++) {
+            c[x] = v[x][o];
+        }
+        return c;
     }
 
     /** {@code d = Q f}: the probability of each output for a dataset with frequencies f. */

@@ -56,13 +56,9 @@ import java.util.List;
  *
  * <p><b>Preconditions.</b> {@code 1 <= t <= d <= }{@value #MAX_ATTRIBUTES}.
  */
-public final class FourierMarginals extends AbstractOracle {
+public final class FourierMarginals extends OutputCountOracle {
     /** Largest number of attributes. */
     public static final int MAX_ATTRIBUTES = io.privacygateway.mechanisms.workload.WorkloadSpec.MAX_FOURIER_ATTRIBUTES;
-    /** Most outputs: the payload is two bytes. */
-    static final int MAX_OUTPUTS = 1 << 16;
-    /** Payload width, bytes. */
-    static final int WIDTH = 2;
 
     private final int d;
     private final int way;
@@ -79,7 +75,6 @@ public final class FourierMarginals extends AbstractOracle {
     private final int[] betaIndex; // β -> its index in betas (for the β of betas)
     private final int[][] subsetBetas; // per subset: the indices of the β ⊆ S
     private final int[][] subsetBetasRestricted; // per subset: those β restricted to S's r bits
-    private final int outputs;
 
     /**
      * The oracle for the {@code way}-way marginals of {@code attributes} binary attributes at this ε, with the
@@ -91,7 +86,8 @@ public final class FourierMarginals extends AbstractOracle {
 
     /** With explicit parameters (tests). */
     FourierMarginals(int attributes, int way, Epsilon epsilon, Parameters parameters) {
-        super(1 << (int) Require.inRange("attributes", attributes, 1, MAX_ATTRIBUTES), epsilon);
+        super(1 << (int) Require.inRange("attributes", attributes, 1, MAX_ATTRIBUTES), epsilon,
+                outputCount(attributes, parameters));
         this.d = attributes;
         this.way = (int) Require.inRange("way", way, 1, attributes);
         this.r = (int) Require.inRange("blockSize", parameters.blockSize(), way, attributes);
@@ -102,8 +98,6 @@ public final class FourierMarginals extends AbstractOracle {
                     + Integer.toBinaryString(weights));
         }
         this.subsets = subsetsOf(d, r);
-        this.outputs = subsets.length << r;
-        Require.inRange("outputs", outputs, 2, MAX_OUTPUTS);
         List<Integer> fav = new ArrayList<>();
         List<Integer> oth = new ArrayList<>();
         for (int z = 0; z < (1 << r); z++) {
@@ -152,6 +146,12 @@ public final class FourierMarginals extends AbstractOracle {
             subsetBetas[s] = in2.stream().mapToInt(a -> a[0]).toArray();
             subsetBetasRestricted[s] = in2.stream().mapToInt(a -> a[1]).toArray();
         }
+    }
+
+    /** {@code C(d, r)·2^r}, or 0 for a block size out of range (the constructor then names the field). */
+    private static int outputCount(int attributes, Parameters parameters) {
+        int r = Require.nonNull("parameters", parameters).blockSize();
+        return r < 1 || r > attributes ? 2 : (int) Math.min(Integer.MAX_VALUE, binomial(attributes, r) << r);
     }
 
     /** The public parameters: the block size {@code r} and the favoured weights {@code H} as a bit mask. */
@@ -288,19 +288,9 @@ public final class FourierMarginals extends AbstractOracle {
         return new Parameters(r, weights);
     }
 
-    /** {@code C(d, r)·2^r}: the number of outputs. */
-    public int outputs() {
-        return outputs;
-    }
-
     /** The probability of the favoured patterns, {@code π} (exact, on the {@code 2^-53} grid). */
     public DyadicProbability favouredProbability() {
         return pickFavoured;
-    }
-
-    @Override
-    public int payloadBytes() {
-        return WIDTH;
     }
 
     @Override
@@ -312,13 +302,13 @@ public final class FourierMarginals extends AbstractOracle {
         int zf = favoured[draws.uniformInt(favoured.length)];
         int zo = others[draws.uniformInt(others.length)];
         int y = restrict(value, subsets[s]) ^ (fav ? zf : zo);
-        return IndexCodec.encode((s << r) | y, WIDTH);
+        return encodeOutput((s << r) | y);
     }
 
     @Override
     public Rational outputProbability(int value, byte[] payload, long publicBase) {
         checkValue(value);
-        int o = IndexCodec.decode(payload, WIDTH, outputs);
+        int o = decodeOutput(payload);
         if (o < 0) {
             return Rational.ZERO;
         }
@@ -329,16 +319,6 @@ public final class FourierMarginals extends AbstractOracle {
         long count = fav ? favoured.length : others.length;
         return Rational.of(BigInteger.valueOf(num), BigInteger.valueOf(Grid.ONE).multiply(BigInteger.valueOf(count))
                 .multiply(BigInteger.valueOf(subsets.length)));
-    }
-
-    @Override
-    public int stateLength() {
-        return outputs;
-    }
-
-    @Override
-    public boolean accumulate(byte[] payload, long publicBase, long[] state) {
-        return countIndex(payload, WIDTH, outputs, state);
     }
 
     /** {@code θ̂_β} for every β of {@link #betas}, from the output counts of {@code n} reports. */
@@ -383,10 +363,8 @@ public final class FourierMarginals extends AbstractOracle {
         return a;
     }
 
-    /**
-     * The frequency vector one report with output {@code o} adds to {@code n·p̂}, less the part common to every
-     * output ({@code 2^{−d}}): the spread of these over the outputs is a report's influence.
-     */
+    /** Less the part common to every output, {@code 2^{−d}}: the report's share of the Fourier reconstruction. */
+    @Override
     public double[] contribution(int o) {
         Require.inRange("output", o, 0, outputs - 1L);
         double[] a = new double[k];
