@@ -119,17 +119,8 @@ class FactorizationPipelineTest {
         assertThat(protocol.id()).isEqualTo(MechanismId.FACTORIZATION);
         int n = 40_000;
         int k = w.universeSize();
-        SeededRandomBits secret = new SeededRandomBits(7);
-        SeededRandomBits data = new SeededRandomBits(8);
         long[] state = new long[protocol.stateLength()];
-        long[] counts = new long[k];
-        for (int i = 0; i < n; i++) {
-            double u = ExactSampler.uniformDouble(data);
-            int x = (int) Math.min(k - 1, Math.floor(k * u * u * u));
-            counts[x]++;
-            ReportCoordinates c = new ReportCoordinates("dev-" + i, 0, 0);
-            assertThat(protocol.accumulate(protocol.randomize(x, c, secret), c, state)).isTrue();
-        }
+        long[] counts = reportSkewed(protocol, k, n, 7, 8, state);
         double[] truth = w.meanAnswer(counts);
         LocalEstimate.Level level = protocol.estimate(state, n).levels().get(0);
         for (int q = 0; q < truth.length; q++) {
@@ -175,6 +166,25 @@ class FactorizationPipelineTest {
             assertThat(protocol.accumulate(payload, c, state)).isTrue();
         }
         withinStandardErrorsAndBound(p, oracle, state, counts, n);
+    }
+
+    /**
+     * {@code n} devices ({@code dev-0}, …) with values {@code ⌊k·u³⌋}, {@code u} uniform from a seeded stream, randomize
+     * through the protocol with seeded secret bits; every report is accumulated into {@code state}. Returns the
+     * count of each value.
+     */
+    static long[] reportSkewed(LocalProtocol protocol, int k, int n, long secretSeed, long dataSeed, long[] state) {
+        SeededRandomBits secret = new SeededRandomBits(secretSeed);
+        SeededRandomBits data = new SeededRandomBits(dataSeed);
+        long[] counts = new long[k];
+        for (int i = 0; i < n; i++) {
+            double u = ExactSampler.uniformDouble(data);
+            int x = (int) Math.min(k - 1, Math.floor(k * u * u * u));
+            counts[x]++;
+            ReportCoordinates c = new ReportCoordinates("dev-" + i, 0, 0);
+            assertThat(protocol.accumulate(protocol.randomize(x, c, secret), c, state)).isTrue();
+        }
+        return counts;
     }
 
     /**

@@ -3,15 +3,12 @@ package io.privacygateway.mechanisms.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.local.fo.FourierMarginals;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.Candidate;
 import io.privacygateway.mechanisms.planner.LocalPlanner;
-import io.privacygateway.mechanisms.random.ExactSampler;
-import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.testing.TestWorkloads;
 import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -69,17 +66,8 @@ class FourierPipelineTest {
         assertThat(oracle.parameters()).isEqualTo(FourierMarginals.chooseParameters(8, 3, Epsilon.of(1)));
         int n = 40_000;
         int k = w.universeSize();
-        SeededRandomBits secret = new SeededRandomBits(11);
-        SeededRandomBits data = new SeededRandomBits(12);
         long[] state = new long[protocol.stateLength()];
-        long[] counts = new long[k];
-        for (int i = 0; i < n; i++) {
-            double u = ExactSampler.uniformDouble(data);
-            int x = (int) Math.min(k - 1, Math.floor(k * u * u * u));
-            counts[x]++;
-            ReportCoordinates c = new ReportCoordinates("dev-" + i, 0, 0);
-            assertThat(protocol.accumulate(protocol.randomize(x, c, secret), c, state)).isTrue();
-        }
+        long[] counts = FactorizationPipelineTest.reportSkewed(protocol, k, n, 11, 12, state);
         FactorizationPipelineTest.withinStandardErrorsAndBound(p, oracle, state, counts, n);
     }
 }

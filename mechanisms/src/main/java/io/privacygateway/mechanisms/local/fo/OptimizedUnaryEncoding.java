@@ -36,7 +36,7 @@ import java.math.BigInteger;
  * {@code p* = 1/2}, {@code q* = q}, bits independent. Variance:
  * {@code Var(p̂_x) = [f_x/4 + (1 − f_x) q(1 − q)]/(n (1/2 − q)²)} ≈ {@code 4e^ε/(n (e^ε − 1)²)}.
  */
-public final class OptimizedUnaryEncoding extends SupportCountOracle {
+public final class OptimizedUnaryEncoding extends BitVectorOracle {
     private final long oneNumerator;
     private final DyadicProbability q;
     private final double qd;
@@ -103,18 +103,9 @@ public final class OptimizedUnaryEncoding extends SupportCountOracle {
         return out;
     }
 
-    private boolean wellFormed(byte[] payload) {
-        return BitVector.hasLayout(payload, bytes, padMask);
-    }
-
     @Override
-    public boolean accumulate(byte[] payload, long publicBase, long[] state) {
-        checkState(state);
-        if (!wellFormed(payload)) {
-            return false;
-        }
-        BitVector.addSetBits(payload, state);
-        return true;
+    boolean wellFormed(byte[] payload) {
+        return BitVector.hasLayout(payload, bytes, padMask);
     }
 
     @Override

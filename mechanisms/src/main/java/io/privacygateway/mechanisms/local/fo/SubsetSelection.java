@@ -49,7 +49,7 @@ import java.math.BigInteger;
  * <p><b>Wire format.</b> The subset as a {@code k}-bit map, {@code ⌈k/8⌉} bytes, bit {@code x} = bit
  * {@code x mod 8} of byte {@code ⌊x/8⌋}; exactly {@code d} bits set, padding bits 0.
  */
-public final class SubsetSelection extends SupportCountOracle {
+public final class SubsetSelection extends BitVectorOracle {
     private final int d;
     private final long inNumerator;
     private final DyadicProbability include;
@@ -180,7 +180,8 @@ public final class SubsetSelection extends SupportCountOracle {
         return i >= value ? i + 1 : i;
     }
 
-    private boolean wellFormed(byte[] payload) {
+    @Override
+    boolean wellFormed(byte[] payload) {
         if (!BitVector.hasLayout(payload, bytes, padMask)) {
             return false;
         }
@@ -189,16 +190,6 @@ public final class SubsetSelection extends SupportCountOracle {
             count += Integer.bitCount(b & 0xFF);
         }
         return count == d;
-    }
-
-    @Override
-    public boolean accumulate(byte[] payload, long publicBase, long[] state) {
-        checkState(state);
-        if (!wellFormed(payload)) {
-            return false;
-        }
-        BitVector.addSetBits(payload, state);
-        return true;
     }
 
     @Override
