@@ -1,11 +1,7 @@
 package io.privacygateway.mechanisms.local.fo;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.SecretDraws;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -17,8 +13,6 @@ import org.junit.jupiter.api.Test;
  * verbatim in the document.
  */
 class FourierWireFormatGoldenTest {
-    static final Path DOC = Path.of("..", "docs", "wire-format.md");
-
     /** Draws answered from a script: the uniform integers in order, and the one Bernoulli. */
     static final class Scripted implements SecretDraws {
         private final int[] ints;
@@ -79,13 +73,6 @@ class FourierWireFormatGoldenTest {
 
     @Test
     void everyGoldenRowIsInTheDocument() throws Exception {
-        String doc = Files.readString(DOC);
-        for (String r : rows()) {
-            if (Boolean.getBoolean("golden.print")) {
-                System.out.println(r);
-                continue;
-            }
-            assertThat(doc).as("docs/wire-format.md §11").contains(r);
-        }
+        io.privacygateway.mechanisms.testing.WireFormatDocument.assertContainsAll("§11", rows());
     }
 }
