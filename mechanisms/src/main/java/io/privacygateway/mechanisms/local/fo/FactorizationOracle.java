@@ -6,6 +6,7 @@ import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.random.SecretDraws;
+import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.math.BigDecimal;
@@ -21,12 +22,14 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Strategy.</b> A deterministic function of the workload's answer matrix {@code W} (rows: queries, columns:
  * the {@code k} universe values, {@code W[q][x] = Q(x)_q}) and ε: {@code p = 4k} outputs, the K chosen by
  * {@link io.privacygateway.mechanisms.local.factorization.StrategyOptimizer#withSearchedK}, {@value #ITERATIONS}
- * optimiser steps from seed {@value #SEED}, integer weights on the {@code 2^}{@value #GRID_BITS} grid. The
+ * optimiser steps from seed {@value #SEED}, integer weights on the {@code 2^}{@value #GRID_BITS} grid, all for the
+ * design ε {@code min(ε, }{@value #MAX_DESIGN_EPSILON}{@code )}. The
  * optimiser reads W only through {@code WᵀW}, computed here from the answer vectors in query order, and uses
  * {@code StrictMath}, so a device and the gateway running this code derive identical weights.
  *
  * <p><b>Guarantee.</b> ε-LDP exactly: {@code P(o | x) = w[o][x] / 2^30} with integer weights whose every row
- * satisfies {@code max <= L·min}, {@code L <= e^ε} certified (checked on the integers when the strategy is built).
+ * satisfies {@code max <= L·min}, {@code L <= e^ε'} certified for the design ε' <= ε (checked on the integers when
+ * the strategy is built).
  * The device makes one {@link SecretDraws#uniformInt}{@code (2^30)} draw, whatever its value. No public coins: the
  * report's base word is not used.
  *
@@ -53,6 +56,13 @@ public final class FactorizationOracle extends OutputCountOracle {
     public static final int GRID_BITS = 30;
     /** The optimiser's (public) seed. */
     public static final long SEED = 7;
+    /**
+     * The largest ε the strategy is optimised for: above it the strategy is the one for this ε (an ε'-LDP strategy
+     * with ε' <= ε is ε-LDP). The optimiser is reliable up to here on every standard workload and diverges on some
+     * beyond it (e.g. 1-way marginals of 3 attributes at ε = 7: the build failed). At ε = 6 randomized response already
+     * matched or beat the optimised strategy on most workloads measured; the planner compares them.
+     */
+    public static final double MAX_DESIGN_EPSILON = 6.0;
     /** Built oracles kept by {@link #of}. */
     static final int CACHE_SIZE = 8;
 
@@ -88,8 +98,15 @@ public final class FactorizationOracle extends OutputCountOracle {
         super(Require.nonNull("answers", answers).size(), epsilon,
                 OUTPUTS_PER_VALUE * (int) Require.inRange("domainSize", answers.size(), 2, MAX_VALUES));
         BUILDS.incrementAndGet();
-        this.mechanism = FactorizationMechanism.fromGram(gramOf(answers), epsilon, outputs, iterations, gridBits,
-                SEED);
+        Epsilon design = designEpsilon(epsilon);
+        try {
+            this.mechanism = FactorizationMechanism.fromGram(gramOf(answers), design, outputs, iterations, gridBits,
+                    SEED);
+        } catch (IllegalStateException e) {
+            throw new InvalidWorkloadException("epsilonPerReport", "mechanism \"factorization\" found no usable"
+                    + " strategy for this workload at ε = " + design.exact().toPlainString() + " (" + e.getMessage()
+                    + "); choose another mechanism or auto");
+        }
         double scale = Math.scalb(1.0, -mechanism.gridBits());
         this.q = new double[outputs][k];
         this.v = new double[k][outputs];
@@ -99,6 +116,11 @@ public final class FactorizationOracle extends OutputCountOracle {
                 v[x][o] = mechanism.reconstruction(x, o);
             }
         }
+    }
+
+    /** The ε the strategy is optimised for: {@code min(ε, }{@value #MAX_DESIGN_EPSILON}{@code )}. */
+    static Epsilon designEpsilon(Epsilon epsilon) {
+        return epsilon.value() > MAX_DESIGN_EPSILON ? Epsilon.of(MAX_DESIGN_EPSILON) : epsilon;
     }
 
     /**
