@@ -122,8 +122,13 @@ public final class PlanCommand implements Callable<Integer> {
                     : String.format("%.5f", pr.unprojectedRms()), Double.isNaN(pr.boundRms()) ? "-"
                     : String.format(analytics ? "%.3g" : "%.5f", pr.boundRms()));
             if (local) {
-                PoisoningBound b = PoisoningBound.of(LocalPipeline.of(Workload.of(pr.candidate().apply(ws, eps, n))));
-                out.printf(" %9.2f %9.2f", b.worst().linf(), b.worst().projectedL2());
+                try {
+                    PoisoningBound b = PoisoningBound.of(LocalPipeline.of(Workload.of(pr.candidate().apply(ws, eps,
+                            n))));
+                    out.printf(" %9.2f %9.2f", b.worst().linf(), b.worst().projectedL2());
+                } catch (IllegalArgumentException e) { // too costly to enumerate: the columns say so
+                    out.printf(" %9s %9s", "-", "-");
+                }
             }
             if (wide) {
                 out.printf(" %10.5f", pr.simulatedRms()[0]);
@@ -148,7 +153,8 @@ public final class PlanCommand implements Callable<Integer> {
         }
         if (local) {
             out.printf("(poisoning bound, docs/poisoning.md: k reports with any payloads and any public coins move a coordinate of%n"
-                    + " the unprojected estimate by at most k·n·Δ∞/n and the published answer by at most k·n·Δ₂/n in ℓ2)%n");
+                    + " the unprojected estimate by at most k·n·Δ∞/n and the published answer by at most k·n·Δ₂/n in ℓ2;"
+                    + " -: not computed, the mechanism has too many outputs to enumerate)%n");
         }
         return 0;
     }

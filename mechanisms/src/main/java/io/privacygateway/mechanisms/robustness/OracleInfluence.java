@@ -208,19 +208,41 @@ final class OracleInfluence implements MechanismInfluence {
      * {@code Σ_x c_o(x) Q(x)}, {@code c_o} its {@link OutputCountOracle#contribution}; the spread over the outputs.
      */
     static Influence linear(PointSet q, OutputCountOracle oracle) {
+        long work = (long) oracle.outputs() * q.size();
+        if (work > MAX_LINEAR_WORK) {
+            throw new IllegalArgumentException("the influence of " + oracle.outputs() + " outputs over " + q.size()
+                    + " values is too costly to enumerate (" + work + " > " + MAX_LINEAR_WORK + ")");
+        }
+        int[][] nonZeros = new int[q.size()][]; // each value's answer is sparse for marginals (one cell per marginal)
+        for (int x = 0; x < q.size(); x++) {
+            int count = 0;
+            int[] idx = new int[q.dim()];
+            for (int c = 0; c < q.dim(); c++) {
+                if (q.get(x, c) != 0) {
+                    idx[count++] = c;
+                }
+            }
+            nonZeros[x] = java.util.Arrays.copyOf(idx, count);
+        }
         List<double[][]> rows = new ArrayList<>(oracle.outputs());
         for (int o = 0; o < oracle.outputs(); o++) {
             double[] contribution = oracle.contribution(o);
             double[] c = new double[q.dim()];
             for (int x = 0; x < q.size(); x++) {
-                if (contribution[x] != 0) {
-                    q.addScaledRow(x, contribution[x], c);
+                double a = contribution[x];
+                if (a != 0) {
+                    for (int j : nonZeros[x]) {
+                        c[j] += a * q.get(x, j);
+                    }
                 }
             }
             rows.add(new double[][] {c});
         }
         return Spread.ofLevels(rows);
     }
+
+    /** Largest outputs × values {@link #linear} enumerates (each output's contribution is a vector over the values). */
+    static final long MAX_LINEAR_WORK = 50_000_000L;
 
     /** Sums over every subset: {@code max_q Σ|Q_q|} and, for non-negative rows, {@code ‖Σ_x Q(x)‖₂}. */
     static Influence allSubsets(PointSet q) {
