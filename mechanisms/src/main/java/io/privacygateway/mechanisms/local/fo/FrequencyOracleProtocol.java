@@ -51,13 +51,18 @@ public final class FrequencyOracleProtocol implements LocalProtocol {
     /**
      * The oracle {@code id} ({@link FrequencyOracles#create}) over the workload's universe; for
      * {@link MechanismId#FACTORIZATION}, the strategy optimised for the workload's answer vectors
-     * ({@link FactorizationOracle#of}, cached); for {@link MechanismId#FOURIER}, the Fourier oracle of the workload's
-     * attributes and marginal width.
+     * ({@link FactorizationOracle#of}, cached); for {@link MechanismId#TREE}, the tree whose branching factor suits the
+     * workload's own queries ({@link TreeMechanism#optimalBranching(Epsilon, PointSet)}); for
+     * {@link MechanismId#FOURIER}, the Fourier oracle of the workload's attributes and marginal width.
      */
     public static FrequencyOracleProtocol of(Workload workload, MechanismId id, Epsilon epsilon) {
         Require.nonNull("workload", workload);
         if (id == MechanismId.FACTORIZATION) {
             return new FrequencyOracleProtocol(workload, FactorizationOracle.of(workload.points(), epsilon));
+        }
+        if (id == MechanismId.TREE) {
+            return new FrequencyOracleProtocol(workload, new TreeMechanism(workload.universeSize(), epsilon,
+                    TreeMechanism.optimalBranching(epsilon, workload.points())));
         }
         if (id == MechanismId.FOURIER) {
             return new FrequencyOracleProtocol(workload, new FourierMarginals(

@@ -60,9 +60,10 @@ import java.util.Arrays;
  * {@code x}'s level-{@code ℓ} ancestor. Ignored: the randomness of {@code n_ℓ} (relative error
  * {@code O(h/n)}).
  *
- * <p><b>Branching factor.</b> {@link #optimalBranching} minimises the model-predicted average variance of
- * all {@code k(k+1)/2} range queries at uniform frequencies over {@code B ∈ [2, 16]} (for
- * {@code k <= 2048}; {@code B = 4} above). Cormode et al. analyse the same trade-off.
+ * <p><b>Branching factor.</b> A workload's tree takes {@link #optimalBranching(Epsilon, PointSet)}: the
+ * {@code B ∈ [2, 16]} minimising the mean variance of the workload's own queries (for {@code k <= 2048};
+ * {@code B = 4} above). Without a workload, {@link #optimalBranching(int, Epsilon)} minimises the model-predicted
+ * average variance of all {@code k(k+1)/2} range queries. Cormode et al. analyse the same trade-off.
  */
 public final class TreeMechanism extends AbstractOracle {
     /** Largest domain for which {@link #optimalBranching} searches; above it B = 4. */
@@ -512,6 +513,43 @@ public final class TreeMechanism extends AbstractOracle {
             double v = new TreeMechanism(domainSize, epsilon, b).averageRangeVariance(1);
             if (strictlyBetter(v, bestV)) {
                 bestV = v;
+                best = b;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The branching factor {@code B ∈ [2, min(16, k)]} minimising the mean variance of a workload's own queries at
+     * uniform frequencies: the columns of {@code answers} (one point per bucket, {@code answers.get(x, q)} the
+     * coefficient of bucket x in query q), each by the closed form of {@link #queryVariances} (level sampling
+     * included); smallest {@code B} on ties; {@code min(4, k)} when {@code k > 2048}. The prefixes of a CDF favour a
+     * smaller B than all ranges do (k = 32: B = 2 where all ranges take 6; k = 128 at ε = 4: 2 where all ranges take
+     * 12), as a prefix never needs the right-hand children of a node.
+     *
+     * @param answers the workload's answer vectors over {@code k >= 2} buckets, at least one query
+     */
+    public static int optimalBranching(Epsilon epsilon, PointSet answers) {
+        Require.nonNull("answers", answers);
+        int domainSize = answers.size();
+        Require.inRange("domainSize", domainSize, 2, MAX_DOMAIN);
+        if (answers.dim() < 1) {
+            throw new IllegalArgumentException("answers must have at least one query");
+        }
+        if (domainSize > BRANCHING_SEARCH_LIMIT) {
+            return Math.min(4, domainSize);
+        }
+        double[] uniform = FrequencyOracles.uniform(domainSize);
+        int best = 2;
+        double bestV = Double.POSITIVE_INFINITY;
+        for (int b = 2; b <= Math.min(16, domainSize); b++) {
+            double[] v = new TreeMechanism(domainSize, epsilon, b).queryVariances(1, uniform, answers);
+            double sum = 0;
+            for (double x : v) {
+                sum += x;
+            }
+            if (strictlyBetter(sum, bestV)) {
+                bestV = sum;
                 best = b;
             }
         }
