@@ -166,23 +166,7 @@ class FourierMarginalsTest {
             for (int x = 0; x < k; x++) {
                 c[x] = rnd.nextGaussian();
             }
-            double exact = 0;
-            for (int x = 0; x < k; x++) {
-                double m1 = 0;
-                double m2 = 0;
-                for (int out = 0; out < o.outputs(); out++) {
-                    double p = o.outputProbability(x, IndexCodec.encode(out, 2), 0L).doubleValue();
-                    double[] con = o.contribution(out);
-                    double v = 0;
-                    for (int z = 0; z < k; z++) {
-                        v += c[z] * (con[z] + 1.0 / k);
-                    }
-                    m1 += p * v;
-                    m2 += p * v * v;
-                }
-                exact += f[x] * (m2 - m1 * m1);
-            }
-            exact /= n;
+            double exact = exactVariance(o, f, c, n);
             assertThat(o.queryVariance(n, f, c)).isCloseTo(exact, org.assertj.core.data.Offset.offset(1e-12 + 1e-9
                     * exact));
             double[] cov = o.covarianceTimes(n, f, c);
