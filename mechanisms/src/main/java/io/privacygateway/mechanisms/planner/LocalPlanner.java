@@ -142,34 +142,43 @@ public final class LocalPlanner {
             return planMean(spec, epsilon, n, candidates, refs);
         }
         int size = candidates.size();
-        LocalPipeline[] pipelines = new LocalPipeline[size];
-        String[] notes = new String[size];
-        IntStream.range(0, size).parallel().forEach(i -> {
-            try {
-                pipelines[i] = LocalPipeline.of(Workload.of(candidates.get(i).apply(spec, epsilon, n)));
-            } catch (IllegalArgumentException e) {
-                notes[i] = e.getMessage();
-            }
-        });
+        Prediction[] preds = new Prediction[size];
         // Candidates that build the very same protocol (e.g. a coarse net that keeps every point is the
         // plain projection) share one simulation, so identical mechanisms get identical predictions.
         int[] sameAs = new int[size];
         List<Object> fingerprints = new ArrayList<>();
-        for (int i = 0; i < size; i++) {
-            sameAs[i] = i;
-            Object fp = pipelines[i] == null ? null : fingerprint(pipelines[i]);
-            fingerprints.add(fp);
-            for (int j = 0; j < i && fp != null; j++) {
-                if (fp.equals(fingerprints.get(j))) {
-                    sameAs[i] = j;
-                    break;
+        // A few candidates at a time, each pipeline dropped once predicted: on the largest workloads (e.g. 3-way
+        // marginals of 12 attributes) every pipeline holds hundreds of megabytes, and holding all of them at once
+        // took more than 2 GB of heap.
+        int chunk = Math.max(1, Runtime.getRuntime().availableProcessors());
+        for (int start = 0; start < size; start += chunk) {
+            int from = start;
+            int to = Math.min(size, start + chunk);
+            LocalPipeline[] pipelines = new LocalPipeline[to - from];
+            String[] notes = new String[to - from];
+            IntStream.range(from, to).parallel().forEach(i -> {
+                try {
+                    pipelines[i - from] = LocalPipeline.of(Workload.of(candidates.get(i).apply(spec, epsilon, n)));
+                } catch (IllegalArgumentException e) {
+                    notes[i - from] = e.getMessage();
+                }
+            });
+            for (int i = from; i < to; i++) {
+                sameAs[i] = i;
+                Object fp = pipelines[i - from] == null ? null : fingerprint(pipelines[i - from]);
+                fingerprints.add(fp);
+                for (int j = 0; j < i && fp != null; j++) {
+                    if (fp.equals(fingerprints.get(j))) {
+                        sameAs[i] = j;
+                        break;
+                    }
                 }
             }
+            IntStream.range(from, to).parallel().filter(i -> sameAs[i] == i).forEach(i -> preds[i] =
+                    pipelines[i - from] == null
+                            ? Prediction.notApplicable(candidates.get(i), notes[i - from], refs.size())
+                            : predict(pipelines[i - from], n, candidates.get(i), i, refs));
         }
-        Prediction[] preds = new Prediction[size];
-        IntStream.range(0, size).parallel().filter(i -> sameAs[i] == i).forEach(i -> preds[i] = pipelines[i] == null
-                ? Prediction.notApplicable(candidates.get(i), notes[i], refs.size())
-                : predict(pipelines[i], n, candidates.get(i), i, refs));
         for (int i = 0; i < size; i++) {
             if (sameAs[i] != i) {
                 Prediction p = preds[sameAs[i]];
