@@ -78,8 +78,16 @@ class HeavyHittersClientGatewayTest {
         assertThat(a.getMechanism()).isEqualTo("prefix-tree-sketch");
         assertThat(a.getN()).isEqualTo(n);
         assertThat(a.getLabels()).startsWith("oom", "anr");
-        assertThat(a.getLower().get(0)).isLessThanOrEqualTo((double) oom / n);
-        assertThat(a.getUpper().get(0)).isGreaterThanOrEqualTo((double) oom / n);
+        // The window's time comes from the wall clock and the reports' public coins (level, row) from their
+        // coordinates, so each run draws a different sketch: the 95% interval misses the truth in one run of 20 by
+        // design (it did once in CI: lower 0.6016 for a true 0.6). The estimate is held to 2.1 half-widths of its
+        // interval instead, about 4.1 standard errors: a false failure has probability about 4·10⁻⁵.
+        double truth = (double) oom / n;
+        double estimate = a.getEstimates().get(0);
+        double halfWidth = (a.getUpper().get(0) - a.getLower().get(0)) / 2;
+        assertThat(a.getLower().get(0)).isLessThanOrEqualTo(estimate);
+        assertThat(a.getUpper().get(0)).isGreaterThanOrEqualTo(estimate);
+        assertThat(Math.abs(estimate - truth)).isLessThanOrEqualTo(2.1 * halfWidth);
         assertThat(a.getScalars()).containsKey("thresholdShare");
         assertThat(a.getScalars().get("thresholdShare")).isBetween(0.0, 0.3);
     }
