@@ -151,15 +151,7 @@ class FourierMarginalsTest {
         FourierMarginals o = new FourierMarginals(4, 2, Epsilon.of(1.3), new FourierMarginals.Parameters(3, 0b0010));
         int k = o.domainSize();
         java.util.Random rnd = new java.util.Random(5); // public test data
-        double[] f = new double[k];
-        double s = 0;
-        for (int x = 0; x < k; x++) {
-            f[x] = Math.pow(rnd.nextDouble(), 3);
-            s += f[x];
-        }
-        for (int x = 0; x < k; x++) {
-            f[x] /= s;
-        }
+        double[] f = skewedFrequencies(k, rnd, 3);
         long n = 1000;
         for (int trial = 0; trial < 5; trial++) {
             double[] c = new double[k];
@@ -249,6 +241,20 @@ class FourierMarginalsTest {
                 .hasMessageContaining("unobservable");
     }
 
+    /** Frequencies proportional to {@code u^power} for k uniform draws u of {@code rnd} (public test data). */
+    static double[] skewedFrequencies(int k, java.util.Random rnd, int power) {
+        double[] f = new double[k];
+        double sum = 0;
+        for (int x = 0; x < k; x++) {
+            f[x] = Math.pow(rnd.nextDouble(), power);
+            sum += f[x];
+        }
+        for (int x = 0; x < k; x++) {
+            f[x] /= sum;
+        }
+        return f;
+    }
+
     /** The exact variance of {@code c·p̂} for n reports at frequencies f, from the stated law output by output. */
     static double exactVariance(FourierMarginals o, double[] f, double[] c, long n) {
         int k = o.domainSize();
@@ -282,15 +288,7 @@ class FourierMarginalsTest {
         FourierMarginals o = new FourierMarginals(4, 2, Epsilon.of(0.9), new FourierMarginals.Parameters(3, 0b0010));
         int k = o.domainSize();
         java.util.Random rnd = new java.util.Random(9); // public test data
-        double[] f = new double[k];
-        double sum = 0;
-        for (int x = 0; x < k; x++) {
-            f[x] = Math.pow(rnd.nextDouble(), 4);
-            sum += f[x];
-        }
-        for (int x = 0; x < k; x++) {
-            f[x] /= sum;
-        }
+        double[] f = skewedFrequencies(k, rnd, 4);
         List<double[]> queries = new ArrayList<>();
         for (int set = 1; set < k; set++) {
             for (int v = set; ; v = (v - 1) & set) { // every cell v of the attribute set
