@@ -2,7 +2,7 @@ package io.privacygateway.benchmarks;
 
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
@@ -15,10 +15,9 @@ import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.schemas.wire.WireFormat;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
-import io.privacygateway.topology.ingest.DeviceBudgets;
+import io.privacygateway.topology.ingest.DeviceLedgers;
 import io.privacygateway.topology.ingest.ReportAdmission;
 import io.privacygateway.topology.ingest.ReportMode;
-import io.privacygateway.topology.state.BudgetKey;
 import io.privacygateway.topology.state.InMemoryTypedStore;
 import io.privacygateway.topology.state.WindowAggregate;
 import io.privacygateway.topology.state.WindowKey;
@@ -98,10 +97,10 @@ public class ReportPathBenchmark {
     private ReportAdmission admission;
     private boolean known;
     private ReportView[] first;
-    private InMemoryTypedStore<BudgetKey, BudgetUsage> usages;
+    private InMemoryTypedStore<String, DeviceLedger> usages;
     private InMemoryTypedStore<WindowKey, WindowAggregate> aggregates;
-    private BudgetKey[] primedKeys;
-    private BudgetUsage[] primedUsages;
+    private String[] primedKeys;
+    private DeviceLedger[] primedUsages;
     private WindowKey primedWindow;
     private int next;
     private final RecordHeaders headers = new RecordHeaders();
@@ -160,8 +159,8 @@ public class ReportPathBenchmark {
                     throw new IllegalStateException("a first report was refused: " + admission.reason());
                 }
             }
-            primedKeys = new BudgetKey[CORPUS];
-            primedUsages = new BudgetUsage[CORPUS];
+            primedKeys = new String[CORPUS];
+            primedUsages = new DeviceLedger[CORPUS];
             int[] n = {0};
             usages.forEach((k, u) -> {
                 primedKeys[n[0]] = k;
@@ -196,9 +195,8 @@ public class ReportPathBenchmark {
     }
 
     private void freshState() {
-        usages = new InMemoryTypedStore<>(Comparator.comparing(BudgetKey::asString));
-        DeviceBudgets budgets = new DeviceBudgets(usages,
-                new InMemoryTypedStore<String, long[]>(Comparator.naturalOrder()));
+        usages = new InMemoryTypedStore<>(Comparator.<String>naturalOrder());
+        DeviceLedgers budgets = new DeviceLedgers(usages, new InMemoryTypedStore<String, Long>(Comparator.<String>naturalOrder()));
         aggregates = new InMemoryTypedStore<>(Comparator.comparing(WindowKey::asString));
         admission = new ReportAdmission(config, mode, catalog, metrics, budgets, aggregates);
         next = 0;

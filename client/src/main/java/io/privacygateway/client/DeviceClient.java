@@ -1,7 +1,8 @@
 package io.privacygateway.client;
 
-import io.privacygateway.mechanisms.budget.BudgetRule;
-import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.budget.BudgetLedger;
+import io.privacygateway.mechanisms.budget.Charge;
+import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.RandomBits;
@@ -38,8 +39,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * <ul>
  *   <li>A value outside the domain is never sent ({@link Outcome.Status#INVALID_VALUE}).
  *   <li>The device never sends a report its budget does not pay for: it runs the gateway's own admission
- *       rule ({@link ResolvedWorkload#admit}, exact ε, across workload versions and period lengths) on its own
- *       {@link DeviceBudget}, and uses each sequence number (local) or window slot {@code [0, L)} (central) at
+ *       rule ({@link BudgetLedger#admit}, exact ε, across workload versions, modes, period lengths and budget
+ *       groups) on its own {@link DeviceBudget}, and uses each sequence number (local) or window slot {@code [0, L)} (central) at
  *       most once. So a report from this client is rejected by the gateway only for reasons outside the
  *       device's control: the workload was replaced by a new version ({@code VERSION_MISMATCH}), the device
  *       clock is more than the gateway's allowed skew away from the broker's ({@code CLOCK_SKEW}), or the report
@@ -67,8 +68,12 @@ public final class DeviceClient implements AutoCloseable {
     private final Clock clock;
     private final RandomBits secret;
     private final DeviceBudget budget;
+    private final long retentionMillis;
     /** The last {@value #RECENT_KEPT} reports handed to the producer, for {@link #resend}. */
     private final LinkedHashMap<ReportCoordinates, SpecificRecord> recent = new LinkedHashMap<>();
+
+    /** How long a device keeps a charge after its interval ended, unless configured otherwise: 31 days. */
+    public static final java.time.Duration DEFAULT_RETENTION = java.time.Duration.ofDays(31);
 
     /** How many recently sent reports {@link #resend} can send again. */
     public static final int RECENT_KEPT = 16;
@@ -84,36 +89,33 @@ public final class DeviceClient implements AutoCloseable {
         this.clock = b.clock;
         this.secret = b.secret;
         this.budget = b.budget;
+        this.retentionMillis = b.retention.toMillis();
         joinGroup();
     }
 
     /**
-     * A client of a workload in a budget group makes the workload a member of the group on this device: what
-     * the device already spent on it in the current period is counted in the group's spend from now on, so a
-     * workload joining a group never adds a fresh budget.
+     * A client of a workload in a budget group records on the device that the workload is a member
+     * ({@link BudgetLedger#join}): from then on the device counts what it already spent on the workload in the
+     * group's budget, as the gateway does, so joining a group never adds a fresh budget.
      */
     private void joinGroup() {
-        if (workload.group().isEmpty() || clock.millis() < 0) {
+        long now = clock.millis();
+        if (workload.group().isEmpty() || now < 0) {
             return;
         }
-        PeriodKey period = workload.periodOf(clock.millis());
-        String key = workload.group().get().budgetKey();
-        BudgetUsage group = budget.usage(key, period);
-        BudgetRule.Admission joined = workload.admitGroup(group, budget.overlapping(key, period),
-                membersSpent(group, period), BigDecimal.ZERO);
-        if (joined instanceof BudgetRule.Admitted a && !a.updated().equals(group)) {
-            budget.record(key, a.updated());
+        synchronized (budget) {
+            DeviceLedger ledger = current(now);
+            DeviceLedger joined = BudgetLedger.join(ledger, workload.claim(now, 0, groupView(ledger)));
+            if (joined != ledger) {
+                budget.record(joined);
+            }
         }
     }
 
-    /** The own spend in {@code period} of every workload this device has counted in the group, and this one. */
-    private Map<String, BigDecimal> membersSpent(BudgetUsage group, PeriodKey period) {
-        Map<String, BigDecimal> spent = new LinkedHashMap<>();
-        for (String member : group.members().keySet()) {
-            spent.put(member, budget.usage(member, period).spent());
-        }
-        spent.put(workload.id(), budget.usage(workload.id(), period).spent());
-        return spent;
+    /** The workload's group as this device knows it ({@link BudgetLedger#deviceView}), or null. */
+    private BudgetLedger.GroupView groupView(DeviceLedger ledger) {
+        return workload.group().map(g -> BudgetLedger.deviceView(ledger, g.name(), workload.groupBudget(),
+                workload.id())).orElse(null);
     }
 
     /** A builder for a device reporting for a resolved workload spec. */
@@ -187,27 +189,23 @@ public final class DeviceClient implements AutoCloseable {
         }
         Instant eventTime = Instant.ofEpochMilli(now);
         PeriodKey period = workload.periodOf(now);
-        BudgetUsage used = budget.usage(workload.id(), period);
-        int sequence = workload instanceof LocalWorkload ? used.nextSequence()
-                : used.nextSlot(workload.window().startOf(now));
-        BudgetRule.Admission admission = workload.admit(used, budget.overlapping(workload.id(), period), now,
-                sequence);
-        if (admission instanceof BudgetRule.Refused r) {
-            Outcome.Status status = r.reason() == BudgetRule.Refusal.CONTRIBUTION_LIMIT
-                    ? Outcome.Status.CONTRIBUTION_LIMIT : Outcome.Status.BUDGET_EXHAUSTED;
-            return Outcome.refused(status, eventTime, r.message());
-        }
-        BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
-        BudgetUsage groupUpdate = null;
-        if (workload.group().isPresent()) {
-            String groupKey = workload.group().get().budgetKey();
-            BudgetUsage group = budget.usage(groupKey, period);
-            BudgetRule.Admission g = workload.admitGroup(group, budget.overlapping(groupKey, period),
-                    membersSpent(group, period), admitted.charged());
-            if (g instanceof BudgetRule.Refused r) {
-                return Outcome.refused(Outcome.Status.BUDGET_EXHAUSTED, eventTime, r.message());
+        BudgetLedger.Admitted admitted;
+        int sequence;
+        synchronized (budget) { // clients of one device share its ledger: read, admit and record as one step
+            DeviceLedger ledger = current(now);
+            BudgetLedger.GroupView group = groupView(ledger);
+            Charge own = ledger.find(workload.id(), workload.contentHash(), workload.claim(now, 0, group).from());
+            sequence = own == null ? 0 : own.nextSlot();
+            BudgetLedger.Admission admission = BudgetLedger.admit(ledger, workload.claim(now, sequence, group),
+                    BudgetLedger.Forgotten.NONE);
+            if (admission instanceof BudgetLedger.Refused r) {
+                Outcome.Status status = r.reason() == BudgetLedger.Refusal.CONTRIBUTION_LIMIT
+                        ? Outcome.Status.CONTRIBUTION_LIMIT : Outcome.Status.BUDGET_EXHAUSTED;
+                return Outcome.refused(status, eventTime, r.message());
             }
-            groupUpdate = ((BudgetRule.Admitted) g).updated();
+            admitted = (BudgetLedger.Admitted) admission;
+            // recorded before the record is made and sent: a crash after this can only waste budget
+            budget.record(admitted.updated());
         }
         ReportCoordinates coords = new ReportCoordinates(deviceId, period.index(), sequence);
         SpecificRecord record;
@@ -215,10 +213,6 @@ public final class DeviceClient implements AutoCloseable {
             record = maker.make(coords, now);
         } catch (InvalidValueException e) { // checked above: the value does not change between the two calls
             throw new IllegalStateException("a value that passed its check was refused by the protocol", e);
-        }
-        budget.record(workload.id(), admitted.updated());
-        if (groupUpdate != null) {
-            budget.record(workload.group().get().budgetKey(), groupUpdate);
         }
         recent.put(coords, record);
         if (recent.size() > RECENT_KEPT) {
@@ -274,42 +268,57 @@ public final class DeviceClient implements AutoCloseable {
      */
     public synchronized int remainingInCurrentPeriod() {
         long now = clock.millis();
-        PeriodKey period = workload.periodOf(now);
-        BudgetUsage used = budget.usage(workload.id(), period);
-        BigDecimal left = remainingEpsilon(used, period);
+        BigDecimal left = workload.spec().budget().epsilonPerPeriod().exact().subtract(spentInCurrentPeriod())
+                .max(BigDecimal.ZERO);
         if (workload.group().isPresent()) {
             left = left.min(workload.group().get().epsilonPerPeriod().exact().subtract(groupSpentInCurrentPeriod()
                     .orElse(BigDecimal.ZERO)).max(BigDecimal.ZERO));
         }
         int byEpsilon = left.divide(workload.spec().epsilonPerCharge().exact(), 0, RoundingMode.FLOOR).intValue();
-        int bySlots = workload instanceof LocalWorkload ? workload.slots() - used.sequencesUsed() : byEpsilon;
+        if (!(workload instanceof LocalWorkload)) {
+            return Math.max(0, byEpsilon);
+        }
+        Charge own = current(now).find(workload.id(), workload.contentHash(), workload.periodOf(now).start());
+        int bySlots = workload.slots() - (own == null ? 0 : own.slotsUsed());
         return Math.max(0, Math.min(byEpsilon, bySlots));
     }
 
     /**
-     * The exact ε this device has spent of its budget group's budget in the current period (all the group's
-     * workloads, including what a workload spent before it joined), or empty if the workload belongs to no
-     * group.
+     * The exact ε this device has spent of its budget group's budget in the current period (every charge its ledger
+     * holds of the group's members it knows or made under the group's name, in every version and mode), or empty
+     * if the workload belongs to no group.
      */
     public synchronized Optional<BigDecimal> groupSpentInCurrentPeriod() {
         if (workload.group().isEmpty()) {
             return Optional.empty();
         }
-        String key = workload.group().get().budgetKey();
-        PeriodKey period = workload.periodOf(clock.millis());
-        BudgetUsage group = budget.usage(key, period);
-        return Optional.of(BudgetRule.groupSpent(group, budget.overlapping(key, period), membersSpent(group, period)));
+        DeviceLedger ledger = current(clock.millis());
+        BudgetLedger.GroupView g = groupView(ledger);
+        return Optional.of(BudgetLedger.spent(ledger, c -> g.name().equals(c.group())
+                || g.members().contains(c.workloadId()), workload.spec().budget().periodMillis(), clock.millis()));
     }
 
-    /** The exact ε this device has spent of the current period's budget (all versions of the workload). */
+    /** The exact ε this device has spent of the current period's budget (all versions and modes of the workload). */
     public synchronized BigDecimal spentInCurrentPeriod() {
-        PeriodKey period = workload.periodOf(clock.millis());
-        return BudgetRule.spentOverlapping(budget.usage(workload.id(), period), budget.overlapping(workload.id(), period));
+        String id = workload.id();
+        return BudgetLedger.spent(current(clock.millis()), c -> c.workloadId().equals(id),
+                workload.spec().budget().periodMillis(), clock.millis());
     }
 
-    private BigDecimal remainingEpsilon(BudgetUsage used, PeriodKey period) {
-        BigDecimal spent = BudgetRule.spentOverlapping(used, budget.overlapping(workload.id(), period));
-        return workload.spec().budget().epsilonPerPeriod().exact().subtract(spent).max(BigDecimal.ZERO);
+    /**
+     * The device's ledger with the charges that ended more than the retention before {@code now} forgotten (their
+     * scopes remember when, so the rule refuses to decide on a period that began before: never an overspend).
+     */
+    private DeviceLedger current(long now) {
+        synchronized (budget) {
+            DeviceLedger l = budget.ledger();
+            long before = now - retentionMillis;
+            DeviceLedger kept = l.forget(c -> c.to() <= before, true, c -> { });
+            if (kept != l) {
+                budget.record(kept);
+            }
+            return kept;
+        }
     }
 
     /** The device id (the report key, and the key of the device's budget entries at the gateway). */
@@ -354,6 +363,7 @@ public final class DeviceClient implements AutoCloseable {
         private Clock clock;
         private RandomBits secret;
         private DeviceBudget budget;
+        private java.time.Duration retention = DEFAULT_RETENTION;
         private GatewayTopics topics = GatewayTopics.defaults();
         private String credential;
 
@@ -399,6 +409,19 @@ public final class DeviceClient implements AutoCloseable {
         /** Where the device keeps its budget (default: a fresh {@link InMemoryDeviceBudget}). */
         public Builder budget(DeviceBudget budget) {
             this.budget = Objects.requireNonNull(budget, "budget");
+            return this;
+        }
+
+        /**
+         * How long the device keeps a charge after its interval ended (default {@link #DEFAULT_RETENTION}). A
+         * charge forgotten earlier than a later version's period needs makes the device refuse that period's
+         * reports (it never guesses), so keep it at least the longest budget period the device reports under.
+         */
+        public Builder retention(java.time.Duration retention) {
+            if (retention == null || retention.isNegative() || retention.isZero()) {
+                throw new IllegalArgumentException("retention must be > 0, got " + retention);
+            }
+            this.retention = retention;
             return this;
         }
 

@@ -3,8 +3,6 @@ package io.privacygateway.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.privacygateway.mechanisms.budget.BudgetUsage;
-import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.topology.GatewayConfig;
@@ -98,9 +96,11 @@ class DeviceBudgetTest {
             assertThat(refused.coordinates()).isNull();
             assertThat(refused.delivery()).isNull();
             assertThat(d.remainingInCurrentPeriod()).isZero();
-            BudgetUsage used = budget.usage("budget-local", new PeriodKey(DAY, T0 / DAY));
-            assertThat(used.sequencesUsed()).isEqualTo(3);
-            assertThat(used.spent()).isEqualByComparingTo("0.9");
+            var used = budget.ledger().charges().get(0);
+            assertThat(budget.ledger().charges()).hasSize(1);
+            assertThat(used.from()).isEqualTo(T0 / DAY * DAY);
+            assertThat(used.slotsUsed()).isEqualTo(3);
+            assertThat(used.epsilon()).isEqualByComparingTo("0.9");
             assertThat(d.spentInCurrentPeriod()).isEqualByComparingTo("0.9");
 
             clock.set((T0 / DAY + 1) * DAY); // the next budget period
@@ -247,29 +247,16 @@ class DeviceBudgetTest {
     }
 
     @Test
-    void inMemoryBudgetForgetsOldPeriods() {
-        InMemoryDeviceBudget b = new InMemoryDeviceBudget();
-        PeriodKey first = new PeriodKey(DAY, 10);
-        b.record("w", io.privacygateway.mechanisms.budget.BudgetUsage.of(first, java.math.BigDecimal.ONE,
-                java.util.BitSet.valueOf(new long[] {1}), java.util.Map.of()));
-        for (int i = 1; i <= InMemoryDeviceBudget.PERIODS_KEPT; i++) {
-            b.record("w", BudgetUsage.empty(new PeriodKey(DAY, 10 + i)));
-        }
-        assertThat(b.usage("w", first).isEmpty()).isTrue();
-        assertThat(b.usage("w", new PeriodKey(DAY, 10 + InMemoryDeviceBudget.PERIODS_KEPT)).period().index())
-                .isEqualTo(10 + InMemoryDeviceBudget.PERIODS_KEPT);
-    }
-
-    @Test
-    void overlappingPeriodsOfEarlierVersionsCountAgainstTheBudget() {
-        InMemoryDeviceBudget b = new InMemoryDeviceBudget();
-        PeriodKey day = new PeriodKey(DAY, 5);
-        b.record("w", BudgetUsage.of(day, new java.math.BigDecimal("2"), java.util.BitSet.valueOf(new long[] {3}),
-                java.util.Map.of()));
-        PeriodKey hour = new PeriodKey(3_600_000L, 5 * 24 + 3);
-        assertThat(b.overlapping("w", hour)).hasSize(1);
-        assertThat(b.overlapping("w", new PeriodKey(3_600_000L, 6 * 24))).isEmpty();
-        assertThat(b.overlapping("w", day)).isEmpty(); // same length: that is usage(), not an overlap
+    void theDeviceForgetsChargesOlderThanItsRetentionAndThenNeverDecidesOnThem() {
+        MutableClock clock = new MutableClock(T0);
+        InMemoryDeviceBudget budget = new InMemoryDeviceBudget();
+        DeviceClient d = DeviceClient.builder("retention", local(1.0, 2.0, "grr")).producer(producer).topics(TOPICS).clock(clock)
+                .budget(budget).retention(Duration.ofDays(2)).build();
+        assertThat(d.report("a").status()).isEqualTo(Outcome.Status.SENT);
+        clock.advance(Duration.ofDays(3));
+        assertThat(d.report("a").status()).isEqualTo(Outcome.Status.SENT);
+        assertThat(budget.ledger().charges()).hasSize(1);
+        assertThat(budget.ledger().forgotten("budget-local")).isEqualTo((T0 / DAY + 1) * DAY);
     }
 
     static WorkloadSpec member(String id, int version, String group) {
@@ -298,6 +285,7 @@ class DeviceBudgetTest {
         assertThat(a.groupSpentInCurrentPeriod()).hasValueSatisfying(v -> assertThat(v).isEqualByComparingTo("0"));
         // the device learns version 2 of join-c, which is in the group: from now on its 2 count
         DeviceClient c2 = device("joiner", member("join-c", 2, "g"), clock, budget);
+        assertThat(c2.groupSpentInCurrentPeriod()).hasValueSatisfying(v -> assertThat(v).isEqualByComparingTo("2"));
         assertThat(a.groupSpentInCurrentPeriod()).hasValueSatisfying(v -> assertThat(v).isEqualByComparingTo("2"));
         assertThat(a.remainingInCurrentPeriod()).isEqualTo(1);
         assertThat(a.report("a").status()).isEqualTo(Outcome.Status.SENT);
@@ -307,7 +295,8 @@ class DeviceBudgetTest {
         DeviceClient renamed = device("joiner", member("join-a", 2, "g2"), clock, budget);
         assertThat(renamed.groupSpentInCurrentPeriod()).hasValueSatisfying(v -> assertThat(v).isEqualByComparingTo("1"));
         DeviceClient c3 = device("joiner", member("join-c", 3, "g2"), clock, budget);
-        assertThat(c3.groupSpentInCurrentPeriod()).hasValueSatisfying(v -> assertThat(v).isEqualByComparingTo("3"));
+        // both members' charges in the period count: join-a's 1 and join-c's 3
+        assertThat(c3.groupSpentInCurrentPeriod()).hasValueSatisfying(v -> assertThat(v).isEqualByComparingTo("4"));
         assertThat(renamed.report("a").status()).isEqualTo(Outcome.Status.BUDGET_EXHAUSTED);
         // the next period starts afresh
         clock.advance(Duration.ofDays(1));

@@ -46,7 +46,7 @@ public final class GatewayFixture implements ExtensionContext.Store.CloseableRes
         kafka = EmbeddedKafka.start();
         registry = EmbeddedRegistry.start();
         registryClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
-        config = GatewayConfig.builder(2, 1).applicationId("client-test-gateway").watermarkSlack(Duration.ofMillis(500))
+        config = GatewayConfig.builder(2, 2).applicationId("client-test-gateway").watermarkSlack(Duration.ofMillis(500))
                 .build();
         stateDir = Files.createTempDirectory("pgw-client-test-state");
         GatewaySettings s = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());

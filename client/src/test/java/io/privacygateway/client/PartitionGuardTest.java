@@ -28,7 +28,7 @@ class PartitionGuardTest {
     @Test
     void aGatewayRefusesReportTopicsWhosePartitionCountChanged(GatewayFixture g) throws Exception {
         Path state = Files.createTempDirectory("pgw-partition-guard");
-        GatewayConfig first = GatewayConfig.builder(2, 1).topicPrefix("guard.").applicationId("guard-app").build();
+        GatewayConfig first = GatewayConfig.builder(2, 2).topicPrefix("guard.").applicationId("guard-app").build();
         GatewaySettings s1 = new GatewaySettings(g.kafka.bootstrapServers(), g.registry.ccompatUrl(), first, (short) 1,
                 1, state, "exactly_once_v2", Map.of(), Map.of());
         try (GatewayService service = GatewayService.start(s1, new SimpleMeterRegistry(), null, Duration.ofSeconds(60))) {
@@ -38,7 +38,7 @@ class PartitionGuardTest {
             a.createPartitions(Map.of("guard.reports.local", NewPartitions.increaseTo(4))).all().get(30,
                     TimeUnit.SECONDS);
         }
-        GatewayConfig grown = first.toBuilder().partitions(4, 1).build();
+        GatewayConfig grown = first.toBuilder().partitions(4, 4).build();
         GatewaySettings s2 = new GatewaySettings(g.kafka.bootstrapServers(), g.registry.ccompatUrl(), grown, (short) 1,
                 1, state, "exactly_once_v2", Map.of(), Map.of());
         assertThatThrownBy(() -> GatewayService.start(s2, new SimpleMeterRegistry(), null, Duration.ofSeconds(60)))

@@ -177,7 +177,7 @@ public final class Demo implements AutoCloseable {
         SchemaRegistryClient registryClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
 
         stateDir = Files.createTempDirectory("pgw-demo-state");
-        GatewayConfig config = GatewayConfig.builder(2, 1).topicPrefix(GatewayTopics.DEFAULT_PREFIX)
+        GatewayConfig config = GatewayConfig.builder(2, 2).topicPrefix(GatewayTopics.DEFAULT_PREFIX)
                 .applicationId("pgw-demo").watermarkSlack(Duration.ofMillis(500)).build();
         GatewaySettings settings = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), config,
                 (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());

@@ -78,7 +78,7 @@ class AclIT {
         EmbeddedKafka.Sasl sasl = new EmbeddedKafka.Sasl(Map.of("admin", "admin-secret", "gateway", "gateway-secret",
                 "device", "device-secret", "registrar", "registrar-secret", "consumer", "consumer-secret"), "admin");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(sasl, Map.of())) {
-            GatewayConfig cfg = GatewayConfig.builder(3, 1).topicPrefix(PREFIX).applicationId(APP)
+            GatewayConfig cfg = GatewayConfig.builder(3, 3).topicPrefix(PREFIX).applicationId(APP)
                     .watermarkSlack(Duration.ofMillis(500)).build();
             GatewayTopics topics = new GatewayTopics(PREFIX);
             Path state = Files.createTempDirectory(c.workDir(), "acl-state-");

@@ -45,7 +45,7 @@ class BrokerBounceIT {
         List<String> log = new ArrayList<>();
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             FaultRig rig = FaultRig.create("bounce", kafka.clientConfig(), kafka.bootstrapServers(),
-                    c.registry.ccompatUrl(), c.registryClient, c.workDir(), "local=3", "central=2", "slackMs=500",
+                    c.registry.ccompatUrl(), c.registryClient, c.workDir(), "local=3", "central=3", "slackMs=500",
                     "punctuateMs=100");
             ChildGateway g = rig.start("bounce", "bounce");
             Traffic traffic = null;

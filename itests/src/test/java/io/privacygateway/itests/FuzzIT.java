@@ -81,7 +81,7 @@ class FuzzIT {
     void hostileRecordsEachBecomeOneSmallRejectionWhileTheStreamRunsOnInBoundedHeap(ItCluster c) throws Exception {
         long seed = Long.getLong("it.seed", System.nanoTime());
         long t0 = System.nanoTime();
-        FaultRig rig = FaultRig.create("fuzz", c, "local=3", "central=2", "slackMs=500", "punctuateMs=100");
+        FaultRig rig = FaultRig.create("fuzz", c, "local=3", "central=3", "slackMs=500", "punctuateMs=100");
         ChildGateway g = rig.start("fuzz", "fuzz", "-Xmx256m");
         try {
             g.awaitReady(Duration.ofSeconds(120));

@@ -55,7 +55,7 @@ class GatewayKillIT {
         long seed = Long.getLong("it.seed", System.nanoTime());
         Random rnd = new Random(seed);
         long t0 = System.nanoTime();
-        FaultRig rig = FaultRig.create("kill", c, "local=3", "central=2", "slackMs=500", "punctuateMs=100");
+        FaultRig rig = FaultRig.create("kill", c, "local=3", "central=3", "slackMs=500", "punctuateMs=100");
         ChildGateway g = rig.start("kill-0", "kill");
         List<String> log = new ArrayList<>();
         Traffic traffic = null;

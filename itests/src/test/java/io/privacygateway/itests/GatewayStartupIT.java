@@ -29,7 +29,7 @@ class GatewayStartupIT {
     @Test
     void theGatewayCreatesAndChecksItsTopicsOnAFreshCluster(ItCluster c) {
         for (int i = 0; i < 10; i++) {
-            GatewayConfig cfg = GatewayConfig.builder(3, 1).topicPrefix("it.startup." + i + "." + System.nanoTime() + ".")
+            GatewayConfig cfg = GatewayConfig.builder(3, 3).topicPrefix("it.startup." + i + "." + System.nanoTime() + ".")
                     .applicationId("it-startup-" + i).build();
             GatewaySettings s = new GatewaySettings(c.kafka.bootstrapServers(), c.registry.ccompatUrl(), cfg, (short) 1, 1, c.workDir().resolve("unused"), "exactly_once_v2", Map.of(),
                     Map.of());
@@ -44,7 +44,7 @@ class GatewayStartupIT {
      */
     @Test
     void internalTopicsAreTheApplicationsOwnAndRetentionIsBounded(ItCluster c) throws Exception {
-        GatewayConfig cfg = GatewayConfig.builder(3, 2).topicPrefix("it.retention." + System.nanoTime() + ".")
+        GatewayConfig cfg = GatewayConfig.builder(3, 3).topicPrefix("it.retention." + System.nanoTime() + ".")
                 .applicationId("it-retention").partialsRetention(Duration.ofHours(6))
                 .centralReportsRetention(Duration.ofHours(2)).build();
         GatewaySettings s = new GatewaySettings(c.kafka.bootstrapServers(), c.registry.ccompatUrl(), cfg, (short) 1, 1,

@@ -56,6 +56,11 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         if (centralPartitions < 1) {
             throw new IllegalArgumentException("centralPartitions must be >= 1, got " + centralPartitions);
         }
+        if (centralPartitions != localPartitions) {
+            throw new IllegalArgumentException("centralPartitions (" + centralPartitions + ") must equal localPartitions ("
+                    + localPartitions + "): a device's budget is one ledger across both modes, kept by the task that"
+                    + " owns the same partition of both report topics");
+        }
         if (maxReportBytes < 256 || maxReportBytes > 1 << 20) {
             throw new IllegalArgumentException("maxReportBytes must be in [256, 1048576], got " + maxReportBytes);
         }

@@ -74,6 +74,11 @@ public final class GatewayTopologyFactory {
         t.addProcessor("central-ingest", new IngestSupplier(cfg,
                 new ReportMode.CentralReports(p.serdes().centralReports()), p.catalog(), p.metrics(), p.caughtUp(),
                 p.monotonicMillis()), "central-source");
+        // one device ledger per shard for both modes: both ingest processors share these stores (one task owns
+        // partition p of both report topics)
+        for (var store : IngestSupplier.sharedStores()) {
+            t.addStateStore(store, "local-ingest", "central-ingest");
+        }
 
         t.addSink(IngestProcessor.REJECTIONS_SINK, cfg.rejectionsTopic(), (Serializer) new ByteArraySerializer(),
                 (Serializer) p.serdes().rejections(), "local-ingest", "central-ingest");

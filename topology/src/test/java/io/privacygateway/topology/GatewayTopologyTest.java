@@ -62,7 +62,7 @@ class GatewayTopologyTest {
 
     /** The gateway topology under test, registered at T0. */
     static GatewayDriver gateway(int localPartitions) {
-        return new GatewayDriver(registry.client(), GatewayConfig.builder(localPartitions, 1).applicationId("gateway-test").build(),
+        return new GatewayDriver(registry.client(), GatewayConfig.builder(localPartitions, localPartitions).applicationId("gateway-test").build(),
                 T0);
     }
 

@@ -13,7 +13,6 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
 import io.privacygateway.topology.release.ReleaseAccount;
 import io.privacygateway.topology.release.ReleaseSchedule;
-import io.privacygateway.topology.state.BudgetKey;
 import io.privacygateway.topology.state.WindowAggregate;
 import io.privacygateway.topology.state.WindowKey;
 import io.privacygateway.topology.validate.RejectReason;
@@ -115,10 +114,6 @@ class ValidationAndStateTest {
         assertThat(WindowKey.parse(k.asString())).isEqualTo(k);
         assertThatThrownBy(() -> WindowKey.parse("apps#abc@")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> WindowKey.parse("no-separators")).isInstanceOf(IllegalArgumentException.class);
-        BudgetKey b = new BudgetKey("apps", new PeriodKey(DAY, 19_000), "dev|with|bars");
-        assertThat(BudgetKey.parse(b.asString())).isEqualTo(b);
-        assertThat(new BudgetKey("apps", new PeriodKey(DAY, 9), "z").asString())
-                .isLessThan(new BudgetKey("apps", new PeriodKey(DAY, 10), "a").asString());
     }
 
     @Test

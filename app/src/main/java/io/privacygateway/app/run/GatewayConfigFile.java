@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * applicationId: privacy-gateway                   # default privacy-gateway (also names the internal topics)
  * instanceId: ${POD_NAME}                          # optional: static membership (group.instance.id)
  * topicPrefix: pgw.                                # default pgw.
- * partitions: {local: 6, central: 3}               # report-topic partitions (default 3, 3)
+ * partitions: {local: 6, central: 6}               # report-topic partitions (default 3, 3; equal)
  * replicationFactor: 3                             # default 1
  * streamThreads: 2                                 # default 1
  * stateDir: /var/lib/privacy-gateway               # default ./gateway-state
@@ -122,6 +122,11 @@ public final class GatewayConfigFile {
             if (n < 1) {
                 throw new ConfigException("partitions." + side, "must be >= 1, got " + n);
             }
+        }
+        if (integer(parts, "partitions.central", 3) != integer(parts, "partitions.local", 3)) {
+            throw new ConfigException("partitions.central", "must equal partitions.local (" + integer(parts,
+                    "partitions.local", 3) + "): a device's budget is one ledger across both modes, kept by the task"
+                    + " that owns the same partition of both report topics");
         }
         int threads = integer(m, "streamThreads", 1);
         if (threads < 1) {

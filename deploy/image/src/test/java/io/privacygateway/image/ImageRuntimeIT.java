@@ -164,7 +164,7 @@ class ImageRuntimeIT {
             String yaml = "bootstrapServers: " + kafka.bootstrapServers() + "\n"
                     + "schemaRegistryUrl: " + registry.ccompatUrl() + "\n"
                     + "applicationId: image-it\n"
-                    + "partitions: {local: 2, central: 1}\n"
+                    + "partitions: {local: 2, central: 2}\n"
                     + "stateDir: /var/lib/privacy-gateway/state\n"
                     + (metrics ? "metrics: {host: 127.0.0.1, port: " + metricsPort + "}\n" : "");
             Files.writeString(root.resolve("etc/privacy-gateway/gateway.yaml"), yaml);

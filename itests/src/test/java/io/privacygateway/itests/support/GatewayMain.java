@@ -52,7 +52,7 @@ public final class GatewayMain {
     public static GatewaySettings settings(List<String> args) {
         Map<String, String> a = parse(args);
         GatewayConfig.Builder b = GatewayConfig.builder(Integer.parseInt(a.get("local")),
-                        Integer.parseInt(a.getOrDefault("central", "1")))
+                        Integer.parseInt(a.getOrDefault("central", a.get("local"))))
                 .topicPrefix(a.get("prefix")).applicationId(a.get("app"))
                 .maxFutureSkew(Duration.ofMillis(Long.parseLong(a.getOrDefault("skewMs", "120000"))))
                 .watermarkSlack(Duration.ofMillis(Long.parseLong(a.getOrDefault("slackMs", "500"))))

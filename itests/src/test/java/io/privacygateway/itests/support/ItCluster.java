@@ -26,7 +26,7 @@ public final class ItCluster implements ExtensionContext.Store.CloseableResource
      * 2 central partitions, event times up to 1 min ahead of or 1 h behind the broker, idle caught-up shards
      * follow the broker's time minus 0.5 s slack.
      */
-    public static final GatewayConfig SHARED_CONFIG = GatewayConfig.builder(3, 2).topicPrefix("it.shared.")
+    public static final GatewayConfig SHARED_CONFIG = GatewayConfig.builder(3, 3).topicPrefix("it.shared.")
             .applicationId("it-shared").watermarkSlack(Duration.ofMillis(500)).build();
 
     public final KafkaHarness kafka;

@@ -21,7 +21,7 @@ import io.privacygateway.mechanisms.param.Rho;
  * doing nothing, the total of an empty composition; {@code -0.0} is normalised to {@code 0.0}); δ is in
  * {@code (0, 1)}, i.e. {@code ln δ} finite and {@code < 0} (checked by {@link LogDelta}). There is no upper
  * cap here, because composed totals may exceed the per-mechanism cap {@link Epsilon#MAX}; budgets are
- * checked by {@link io.privacygateway.mechanisms.budget.BudgetRule}. Messages name the field and the bad value.
+ * checked by {@link io.privacygateway.mechanisms.budget.BudgetLedger}. Messages name the field and the bad value.
  */
 public sealed interface PrivacyCost permits PrivacyCost.Pure, PrivacyCost.Zcdp, PrivacyCost.Approximate {
 

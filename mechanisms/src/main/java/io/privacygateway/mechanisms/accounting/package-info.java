@@ -11,7 +11,7 @@
  * </ul>
  *
  * <p>The admission of a device's reports against its budget is not here: it is exact decimal arithmetic on
- * declared ε values, in {@link io.privacygateway.mechanisms.budget.BudgetRule} (one rule for the device SDK and
+ * declared ε values, in {@link io.privacygateway.mechanisms.budget.BudgetLedger} (one rule for the device SDK and
  * the gateway). Nothing here reads a clock or does I/O.
  */
 package io.privacygateway.mechanisms.accounting;

@@ -1,7 +1,5 @@
 package io.privacygateway.mechanisms.runtime;
 
-import io.privacygateway.mechanisms.budget.BudgetRule;
-import io.privacygateway.mechanisms.budget.BudgetUsage;
 import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
@@ -239,14 +237,6 @@ public final class CentralWorkload implements ResolvedWorkload {
     @Override
     public int aggregateLength() {
         return marginals != null ? marginals.queryCount() : workload.universeSize();
-    }
-
-    @Override
-    public BudgetRule.Admission admit(BudgetUsage current, Collection<BudgetUsage> others, long eventTime,
-            int sequence) {
-        WorkloadSpec.Central c = parameters();
-        return BudgetRule.central(c.epsilonPerCharge(), spec.budget().epsilonPerPeriod(),
-                c.contributionsPerWindow(), current, others, window().startOf(eventTime), sequence);
     }
 
     /**

@@ -1,7 +1,5 @@
 package io.privacygateway.mechanisms.runtime;
 
-import io.privacygateway.mechanisms.budget.BudgetRule;
-import io.privacygateway.mechanisms.budget.BudgetUsage;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.local.ReportAccumulator;
@@ -223,7 +221,6 @@ public final class LocalWorkload implements ResolvedWorkload {
     private final String contentHash;
     private final Values values;
     private final int slots;
-    private final BudgetRule.Local rule;
 
     LocalWorkload(Workload workload) {
         this(workload.spec(), workload.contentHash(), new Universe(workload, LocalPipeline.of(workload)));
@@ -234,7 +231,6 @@ public final class LocalWorkload implements ResolvedWorkload {
         this.contentHash = contentHash;
         this.values = values;
         this.slots = spec.reportsPerPeriod();
-        this.rule = new BudgetRule.Local(spec.epsilonPerReport(), spec.budget().epsilonPerPeriod(), slots);
     }
 
     /** The runtime of a resolved vector-mean spec (family mean over a ball or a box, never materialised). */
@@ -391,20 +387,5 @@ public final class LocalWorkload implements ResolvedWorkload {
     @Override
     public int aggregateLength() {
         return accumulator().stateLength();
-    }
-
-    @Override
-    public BudgetRule.Admission admit(BudgetUsage current, Collection<BudgetUsage> others, long eventTime,
-            int sequence) {
-        return rule.admit(current, others, sequence); // BudgetRule.local with this workload's ε, budget and slots
-    }
-
-    /**
-     * {@link #admit} without a result object (the gateway's per-report path): the updated usage if {@code admit}
-     * admits the report, whose charge is then {@link WorkloadSpec#epsilonPerReport()}, or {@code null} if it
-     * refuses it ({@link BudgetRule.Local#updated}, the same rule).
-     */
-    public BudgetUsage admitted(BudgetUsage current, Collection<BudgetUsage> others, int sequence) {
-        return rule.updated(current, others, sequence);
     }
 }

@@ -1,7 +1,6 @@
 package io.privacygateway.mechanisms.runtime;
 
-import io.privacygateway.mechanisms.budget.BudgetRule;
-import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.budget.BudgetLedger;
 import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
@@ -15,8 +14,8 @@ import java.util.Collection;
  * never formed: {@link CentralWorkload#wide()}), the mechanism's pipeline, and <b>the rules both sides
  * must agree on</b>, written once here: the window of an event time and when it closes
  * ({@link WorkloadSpec.Window}), the budget period of an event time ({@link #periodOf}), the sequence numbers
- * a report may carry ({@link #slots()}), and whether a report fits the device's budget ({@link #admit}, in
- * exact ε).
+ * a report may carry ({@link #slots()}), and what a report claims of the device's budgets ({@link #claim}, decided by
+ * {@link BudgetLedger}).
  *
  * <p>The two trust models are two types: {@link LocalWorkload} (devices randomize; the gateway aggregates the
  * protocol's exact state) and {@link CentralWorkload} (devices send raw values; the gateway counts them and
@@ -126,33 +125,46 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
         return this instanceof LocalWorkload l ? l.accumulator().maxReportsPerWindow() : Long.MAX_VALUE;
     }
 
-    /**
-     * Whether one report fits the device's budget, and the updated usage if it does.
-     *
-     * @param current the device's usage of the report's period ({@link #periodOf}), possibly empty
-     * @param others the device's usages of overlapping periods of other lengths (from earlier versions)
-     * @param eventTime the report's event time
-     * @param sequence the report's sequence number (local) or contribution slot (central)
-     */
-    BudgetRule.Admission admit(BudgetUsage current, Collection<BudgetUsage> others, long eventTime, int sequence);
-
     /** The budget group of the workload, if it belongs to one. */
-    default java.util.Optional<io.privacygateway.mechanisms.workload.WorkloadSpec.Group> group() {
+    default java.util.Optional<WorkloadSpec.Group> group() {
         return java.util.Optional.ofNullable(spec().budget().group());
     }
 
+    /** The workload's own budget as this version declares it. */
+    default BudgetLedger.PeriodBudget budget() {
+        return new BudgetLedger.PeriodBudget(spec().budget().epsilonPerPeriod(), spec().budget().periodMillis());
+    }
+
+    /** This version's declaration of its group's budget (call only when {@link #group()} is present). */
+    default BudgetLedger.PeriodBudget groupBudget() {
+        return new BudgetLedger.PeriodBudget(group().orElseThrow().epsilonPerPeriod(), spec().budget().periodMillis());
+    }
+
     /**
-     * Whether an admitted charge also fits the device's budget group, and the group's updated usage if it does
-     * (call only when {@link #group()} is present; the group's usage is kept under
-     * {@code group().get().budgetKey()}, in periods of the workload's period length).
+     * What a report of this version at {@code eventTime} with sequence number (local) or contribution slot
+     * (central) {@code slot} claims of the device's budgets ({@link BudgetLedger#admit} decides it): local reports
+     * are charged ε per report over their budget period; central contributions the ε of one release, once per
+     * window of this version, over the window.
      *
-     * @param membersSpent each member workload's own spend in the period before the report, this one's included
-     *     (see {@link BudgetRule#group})
-     * @param charge what {@link #admit} charged
+     * @param group the version's group as the catalog declares it (every current member's budget and the
+     *     members), or {@code null} when the workload names no group
      */
-    default BudgetRule.Admission admitGroup(BudgetUsage current, Collection<BudgetUsage> others,
-            java.util.Map<String, java.math.BigDecimal> membersSpent, java.math.BigDecimal charge) {
-        return BudgetRule.group(group().orElseThrow().epsilonPerPeriod(), current, others, id(), membersSpent,
-                charge);
+    default BudgetLedger.Claim claim(long eventTime, int slot, BudgetLedger.GroupView group) {
+        if (group().isPresent() != (group != null)) {
+            throw new IllegalArgumentException("the group view must be given exactly when the version names a group");
+        }
+        boolean central = mode() == Mode.CENTRAL;
+        long from;
+        long to;
+        if (central) {
+            from = window().startOf(eventTime);
+            to = window().endOf(from);
+        } else {
+            PeriodKey p = periodOf(eventTime);
+            from = p.start();
+            to = p.end();
+        }
+        return new BudgetLedger.Claim(id(), contentHash(), central, from, to, slot, slots(),
+                spec().epsilonPerCharge().exact(), budget(), group);
     }
 }

@@ -299,7 +299,7 @@ public record WorkloadSpec(
     /**
      * How many charges a full budget pays for: the largest {@code k} with {@code k·ε ≤ budget} in exact
      * arithmetic (at least 1 by validation). Admission itself compares exact sums of ε (see
-     * {@code BudgetRule}); this count is for display and for the device's choice of sequence numbers.
+     * {@code BudgetLedger}); this count is for display and for the device's choice of sequence numbers.
      */
     public int reportsPerPeriod() {
         java.math.BigDecimal k = budget.epsilonPerPeriod().exact().divideToIntegralValue(epsilonPerCharge().exact());

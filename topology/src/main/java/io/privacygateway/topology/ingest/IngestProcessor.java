@@ -57,8 +57,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
     private static final Logger LOG = LoggerFactory.getLogger(IngestProcessor.class);
     public static final String REJECTIONS_SINK = "rejections-sink";
     public static final String PARTIALS_SINK = "partials-sink";
-    private static final String WATERMARK_KEY = "watermark";
-    /** Device-budget entries deleted per punctuation and workload at most. */
+    /** Device ledgers visited per punctuation at most by the sweep that forgets expired charges. */
     static final int EXPIRY_BATCH = 1000;
 
     private final GatewayConfig config;
@@ -73,7 +72,7 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
     private ProcessorContext<Object, Object> context;
     private WriteBehindStore<WindowKey, WindowAggregate> aggregates;
     private WriteBehindStore<String, Long> watermarks;
-    private DeviceBudgets budgets;
+    private DeviceLedgers budgets;
     private ReportAdmission admission;
     private long watermark = Long.MIN_VALUE;
     private long nextOffset = -1;
@@ -99,11 +98,11 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
         this.context = context;
         this.aggregates = context.getStateStore(stores.aggregates());
         this.watermarks = context.getStateStore(stores.watermarks());
-        this.budgets = new DeviceBudgets(context.getStateStore(stores.budgets()), context.getStateStore(stores.periods()));
+        this.budgets = new DeviceLedgers(context.getStateStore(stores.ledgers()), context.getStateStore(stores.forgotten()));
         this.admission = new ReportAdmission(config, mode, catalog, metrics, budgets, aggregates);
         aggregates.loadAll();
         watermarks.loadAll();
-        Long wm = watermarks.get(WATERMARK_KEY);
+        Long wm = watermarks.get(mode.mode().wireName());
         watermark = wm == null ? Long.MIN_VALUE : wm;
         nextOffset = -1;
         progressSentAt.clear();
@@ -171,27 +170,25 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
         }
         closeWindows();
         sendProgress();
-        if (watermark != Long.MIN_VALUE) {
-            Map<String, WorkloadSpec.Window> groups = new HashMap<>();
-            for (Registration r : catalog.registrations()) {
-                if (!r.deleted() && r.workload().mode() == mode.mode()) {
-                    WorkloadSpec.Window win = r.workload().window();
-                    budgets.expire(r.id(), win, watermark, EXPIRY_BATCH,
-                            (k, u) -> metrics.deviceSpend(r.id(), u.spent().doubleValue()));
-                    // a group's usage lives until no member's open window can meet it: the longest window decides
-                    r.workload().group().ifPresent(g -> groups.merge(g.budgetKey(), win,
-                            (a, b) -> a.sizeMillis() + a.graceMillis() >= b.sizeMillis() + b.graceMillis() ? a : b));
-                }
-            }
-            groups.forEach((key, win) -> budgets.expire(key, win, watermark, EXPIRY_BATCH,
-                    (k, u) -> metrics.deviceSpend(key, u.spent().doubleValue())));
+        if (mode.mode() == Mode.LOCAL) { // one sweep per shard over the ledgers both modes share
+            budgets.sweep(LedgerCutoffs.of(catalog, this::watermarkOf), EXPIRY_BATCH,
+                    c -> metrics.deviceSpend(c.workloadId(), c.epsilon().doubleValue()));
         }
+    }
+
+    /** The shard's watermark of mode {@code m} ({@code Long.MIN_VALUE} if it has none yet). */
+    private long watermarkOf(Mode m) {
+        if (m == mode.mode()) {
+            return watermark;
+        }
+        Long w = watermarks.get(m.wireName());
+        return w == null ? Long.MIN_VALUE : w;
     }
 
     private void advanceWatermark(long t) {
         if (t > watermark) {
             watermark = t;
-            watermarks.put(WATERMARK_KEY, t);
+            watermarks.put(mode.mode().wireName(), t);
         }
     }
 

@@ -13,9 +13,9 @@ import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
 
 /**
- * Supplies the ingest processor of one mode and declares the stores it owns, with one serde per state type:
- * open window aggregates (live objects, written once per commit), device budgets (RocksDB), the period lengths
- * each workload used, and the shard's watermark. All are changelogged.
+ * Supplies the ingest processor of one mode and declares the store it owns (open window aggregates: live objects,
+ * written once per commit); the device ledgers (RocksDB), forgotten times and watermarks are shared by both modes
+ * ({@link #sharedStores()}). All are changelogged.
  */
 public final class IngestSupplier implements ProcessorSupplier<byte[], byte[], Object, Object> {
     private final GatewayConfig config;
@@ -42,13 +42,20 @@ public final class IngestSupplier implements ProcessorSupplier<byte[], byte[], O
         return new IngestProcessor(config, mode, catalog, metrics, caughtUp, monotonicMillis, names);
     }
 
+    /** The mode's own stores (the shared ones are {@link #sharedStores()}, connected to both modes' processors). */
     @Override
     public Set<StoreBuilder<?>> stores() {
         return Set.of(
-                WriteBehindStoreBuilder.live(names.aggregates(), StateSerdes.WINDOW_KEY, StateSerdes.WINDOW_AGGREGATE),
-                WriteBehindStoreBuilder.persistent(names.budgets(), StateSerdes.BUDGET_KEY, StateSerdes.BUDGET_USAGE),
-                WriteBehindStoreBuilder.live(names.periods(), StateSerdes.STRING, StateSerdes.LONGS),
-                WriteBehindStoreBuilder.live(names.watermarks(), StateSerdes.STRING,
+                WriteBehindStoreBuilder.live(names.aggregates(), StateSerdes.WINDOW_KEY, StateSerdes.WINDOW_AGGREGATE));
+    }
+
+    /** The stores the local and the central ingest of a shard share: device ledgers, forgotten times, watermarks. */
+    public static java.util.List<StoreBuilder<?>> sharedStores() {
+        return java.util.List.of(
+                WriteBehindStoreBuilder.persistent(IngestStores.LEDGERS, StateSerdes.STRING, StateSerdes.DEVICE_LEDGER),
+                WriteBehindStoreBuilder.live(IngestStores.FORGOTTEN, StateSerdes.STRING,
+                        org.apache.kafka.common.serialization.Serdes.Long()),
+                WriteBehindStoreBuilder.live(IngestStores.WATERMARKS, StateSerdes.STRING,
                         org.apache.kafka.common.serialization.Serdes.Long()));
     }
 }

@@ -1,14 +1,11 @@
 package io.privacygateway.topology.ingest;
 
-import io.privacygateway.mechanisms.budget.BudgetRule;
-import io.privacygateway.mechanisms.budget.BudgetUsage;
-import io.privacygateway.mechanisms.budget.PeriodKey;
-import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.budget.BudgetLedger;
+import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
-import io.privacygateway.topology.state.BudgetKey;
 import io.privacygateway.topology.state.TypedStore;
 import io.privacygateway.topology.state.WindowAggregate;
 import io.privacygateway.topology.state.WindowKey;
@@ -18,9 +15,7 @@ import io.privacygateway.topology.validate.ReportView;
 import io.privacygateway.topology.validate.Verdict;
 import io.privacygateway.topology.workload.Registration;
 import io.privacygateway.topology.workload.WorkloadCatalog;
-import java.math.BigDecimal;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.utils.Utils;
@@ -41,7 +36,7 @@ public final class ReportAdmission {
     private final ReportMode mode;
     private final WorkloadCatalog catalog;
     private final GatewayMetrics metrics;
-    private final DeviceBudgets budgets;
+    private final DeviceLedgers budgets;
     private final TypedStore<WindowKey, WindowAggregate> aggregates;
     private final ReportValidator validator;
     private final int partitions;
@@ -52,15 +47,14 @@ public final class ReportAdmission {
     private long newWindowCloses = Long.MAX_VALUE;
 
     /**
-     * A registration as this shard uses it, resolved once, with the last window key and budget period it met
-     * (immutable values, reused by the reports of the same window and period instead of formed per report).
+     * A registration as this shard uses it, resolved once, with the last window key it met (an immutable
+     * value, reused by the reports of the same window instead of formed per report).
      */
     private static final class Active {
         final Registration registration;
         final GatewayMetrics.WorkloadMeters meters;
         final long firstWindowStart;
         private WindowKey windowKey;
-        private PeriodKey period;
 
         Active(Registration registration, GatewayMetrics.WorkloadMeters meters, long firstWindowStart) {
             this.registration = registration;
@@ -89,20 +83,10 @@ public final class ReportAdmission {
             }
             return k;
         }
-
-        /** The budget period of event time {@code t >= 0}: equal to {@code w.periodOf(t)}. */
-        PeriodKey periodOf(ResolvedWorkload w, long t) {
-            PeriodKey p = period;
-            if (p == null || p.index() != Math.floorDiv(t, p.lengthMillis())) {
-                p = w.periodOf(t);
-                period = p;
-            }
-            return p;
-        }
     }
 
     public ReportAdmission(GatewayConfig config, ReportMode mode, WorkloadCatalog catalog, GatewayMetrics metrics,
-            DeviceBudgets budgets, TypedStore<WindowKey, WindowAggregate> aggregates) {
+            DeviceLedgers budgets, TypedStore<WindowKey, WindowAggregate> aggregates) {
         this.config = config;
         this.mode = mode;
         this.catalog = catalog;
@@ -175,41 +159,14 @@ public final class ReportAdmission {
                     + " partition may add to it (" + w.spec().mechanism().wireName() + " sums at most "
                     + w.maxReportsPerWindow() + " reports per window exactly); nothing was charged");
         }
-        PeriodKey period = a.periodOf(w, report.eventTime());
-        BudgetKey budgetKey = new BudgetKey(w.id(), period, report.deviceId()); // read and written with one key
-        BudgetUsage current = budgets.current(budgetKey);
-        List<BudgetUsage> others = budgets.others(w.id(), period, report.deviceId());
-        BudgetUsage updated = null;
-        BigDecimal charged = null;
-        if (w instanceof LocalWorkload local) { // the same rule as admit, without a result object
-            updated = local.admitted(current, others, report.sequence());
-            charged = local.spec().epsilonPerReport().exact();
+        BudgetLedger.GroupView group = w.group().isPresent() ? catalog.groupView(w.group().get().name()) : null;
+        DeviceLedger ledger = budgets.ledger(report.deviceId());
+        BudgetLedger.Admission admission = BudgetLedger.admit(ledger, w.claim(report.eventTime(), report.sequence(),
+                group), budgets.forgotten());
+        if (admission instanceof BudgetLedger.Refused refused) {
+            return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
         }
-        if (updated == null) { // central mode, or refused
-            BudgetRule.Admission admission = w.admit(current, others, report.eventTime(), report.sequence());
-            if (admission instanceof BudgetRule.Refused refused) {
-                return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
-            }
-            BudgetRule.Admitted admitted = (BudgetRule.Admitted) admission;
-            updated = admitted.updated();
-            charged = admitted.charged();
-        }
-        BudgetRule.Admitted group = null;
-        String groupKey = null;
-        if (w.group().isPresent()) {
-            groupKey = w.group().get().budgetKey();
-            Map<String, BigDecimal> membersSpent = new HashMap<>();
-            for (String member : catalog.groupMembers(w.group().get().name())) {
-                membersSpent.put(member, budgets.current(member, period, report.deviceId()).spent());
-            }
-            membersSpent.put(w.id(), current.spent());
-            BudgetRule.Admission g = w.admitGroup(budgets.current(groupKey, period, report.deviceId()),
-                    budgets.others(groupKey, period, report.deviceId()), membersSpent, charged);
-            if (g instanceof BudgetRule.Refused refused) {
-                return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
-            }
-            group = (BudgetRule.Admitted) g;
-        }
+        BudgetLedger.Admitted admitted = (BudgetLedger.Admitted) admission;
         // decided: below, the report is counted
         boolean fresh = agg == null;
         if (fresh) {
@@ -226,12 +183,9 @@ public final class ReportAdmission {
         } else {
             aggregates.markDirty(wk);
         }
-        budgets.record(budgetKey, updated);
-        if (group != null) {
-            budgets.record(groupKey, report.deviceId(), group.updated());
-        }
+        budgets.record(report.deviceId(), admitted.updated());
         try {
-            a.meters().accepted(charged.doubleValue());
+            a.meters().accepted(admitted.charged().doubleValue());
         } catch (RuntimeException e) {
             // metrics never decide about a report
         }

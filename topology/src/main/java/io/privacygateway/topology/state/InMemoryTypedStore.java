@@ -48,7 +48,7 @@ public final class InMemoryTypedStore<K, V> implements TypedStore<K, V> {
     public int range(K from, K to, int limit, BiConsumer<K, V> visitor) {
         List<K> keys = new ArrayList<>();
         for (K k : map.keySet()) {
-            if (order.compare(k, from) >= 0 && order.compare(k, to) < 0) {
+            if (order.compare(k, from) >= 0 && (to == null || order.compare(k, to) < 0)) {
                 keys.add(k);
             }
         }

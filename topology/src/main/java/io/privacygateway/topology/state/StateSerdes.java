@@ -1,7 +1,7 @@
 package io.privacygateway.topology.state;
 
-import io.privacygateway.mechanisms.budget.BudgetUsage;
-import io.privacygateway.mechanisms.budget.BudgetUsageCodec;
+import io.privacygateway.mechanisms.budget.DeviceLedger;
+import io.privacygateway.mechanisms.budget.DeviceLedgerCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
@@ -25,10 +25,8 @@ public final class StateSerdes {
     public static final Serde<HorizonKey> HORIZON_KEY = of(k -> k.asString().getBytes(StandardCharsets.UTF_8),
             b -> HorizonKey.parse(new String(b, StandardCharsets.UTF_8)));
 
-    public static final Serde<BudgetKey> BUDGET_KEY = of(BudgetKey::toBytes,
-            b -> BudgetKey.parse(new String(b, StandardCharsets.UTF_8)));
-
-    public static final Serde<BudgetUsage> BUDGET_USAGE = of(BudgetUsageCodec::encode, BudgetUsageCodec::decode);
+    /** A device's ledger: {@link DeviceLedgerCodec}, bounded when written. */
+    public static final Serde<DeviceLedger> DEVICE_LEDGER = of(DeviceLedgerCodec::encode, DeviceLedgerCodec::decode);
 
     public static final Serde<String> STRING = Serdes.String();
 

@@ -26,6 +26,9 @@ public interface TypedStore<K, V> {
     /** Visits every entry. */
     void forEach(BiConsumer<K, V> visitor);
 
-    /** Visits the entries with keys in {@code [from, to)} in key order, at most {@code limit}; returns how many. */
+    /**
+     * Visits the entries with keys in {@code [from, to)} ({@code to == null}: no upper bound) in key order, at most
+     * {@code limit}; returns how many.
+     */
     int range(K from, K to, int limit, BiConsumer<K, V> visitor);
 }

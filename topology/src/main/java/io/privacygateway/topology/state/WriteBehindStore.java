@@ -176,18 +176,18 @@ public final class WriteBehindStore<K, V> implements StateStore, CachedStateStor
     }
 
     /**
-     * Visits the entries with keys in {@code [from, to)} in key order (serialized order), at most {@code limit}
-     * of them; changed values are written through first. Returns how many were visited.
+     * Visits the entries with keys in {@code [from, to)} ({@code to == null}: no upper bound) in key order
+     * (serialized order), at most {@code limit} of them; changed values are written through first. Returns how many were visited.
      */
     @Override
     public int range(K from, K to, int limit, BiConsumer<K, V> visitor) {
         flushCache();
         int n = 0;
-        Bytes end = rawKey(to);
+        Bytes end = to == null ? null : rawKey(to);
         try (KeyValueIterator<Bytes, byte[]> it = inner.range(rawKey(from), end)) {
             while (it.hasNext() && n < limit) {
                 KeyValue<Bytes, byte[]> kv = it.next();
-                if (kv.key.compareTo(end) >= 0) {
+                if (end != null && kv.key.compareTo(end) >= 0) {
                     break; // range() includes the upper bound; this scan does not
                 }
                 visitor.accept(keySerde.deserializer().deserialize(name(), kv.key.get()),

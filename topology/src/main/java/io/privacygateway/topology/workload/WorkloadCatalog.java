@@ -2,6 +2,7 @@ package io.privacygateway.topology.workload;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.privacygateway.mechanisms.budget.BudgetLedger;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkloadCache;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
@@ -33,7 +34,7 @@ public final class WorkloadCatalog {
     private final ResolvedWorkloadCache cache = new ResolvedWorkloadCache(VERSIONS_KEPT);
     private volatile Function<String, String> specStore = h -> null;
     private volatile long answersFrom = Long.MIN_VALUE;
-    private volatile Map<String, List<String>> groupMembers = Map.of();
+    private volatile Map<String, BudgetLedger.GroupView> groups = Map.of();
 
     /** Thrown when a registered spec is unusable (the message names the field). */
     public static final class BadSpecException extends RuntimeException {
@@ -88,7 +89,6 @@ public final class WorkloadCatalog {
         if (!w.id().equals(id)) {
             throw new BadSpecException("id: the record key " + id + " differs from the spec id " + w.id(), null);
         }
-        checkGroup(w);
         specs.put(contentHash, specJson);
         Registration r = new Registration(id, contentHash, Math.max(since, answersFrom), w);
         current.put(id, r);
@@ -97,47 +97,28 @@ public final class WorkloadCatalog {
     }
 
     /**
-     * The ids of the workloads whose current version belongs to budget group {@code name} (deleted ones
-     * excluded), or an empty list.
+     * Budget group {@code name} as the current catalog declares it: the ids of the workloads whose current version
+     * names it (deleted ones excluded) and each one's declaration of its budget (every declaration binds: a group's
+     * budget changes once every member's new version declares the new one, and a lower budget binds at once), or
+     * {@code null} if no current version names it.
      */
-    public List<String> groupMembers(String name) {
-        return groupMembers.getOrDefault(name, List.of());
+    public BudgetLedger.GroupView groupView(String name) {
+        return groups.get(name);
     }
 
     private synchronized void groupsChanged() {
-        Map<String, List<String>> members = new java.util.TreeMap<>();
+        Map<String, List<ResolvedWorkload>> members = new java.util.TreeMap<>();
         for (Registration r : current.values()) {
             var group = r.workload().spec().budget().group();
             if (!r.deleted() && group != null) {
-                members.computeIfAbsent(group.name(), k -> new java.util.ArrayList<>()).add(r.id());
+                members.computeIfAbsent(group.name(), k -> new java.util.ArrayList<>()).add(r.workload());
             }
         }
-        members.replaceAll((k, v) -> List.copyOf(v));
-        groupMembers = Map.copyOf(members);
-    }
-
-    /**
-     * Refuses a workload whose budget group disagrees with the group as its other active members declare it (one
-     * budget and one period per group).
-     */
-    private void checkGroup(ResolvedWorkload w) {
-        var group = w.spec().budget().group();
-        if (group == null) {
-            return;
-        }
-        for (Registration r : current.values()) {
-            if (r.deleted() || r.id().equals(w.id())) {
-                continue;
-            }
-            var other = r.workload().spec().budget();
-            if (other.group() != null && other.group().name().equals(group.name())
-                    && (other.group().epsilonPerPeriod().compareTo(group.epsilonPerPeriod()) != 0
-                            || !other.period().equals(w.spec().budget().period()))) {
-                throw new BadSpecException("budget.group: group " + group.name() + " is declared by workload "
-                        + r.id() + " with ε " + other.group().epsilonPerPeriod().exact().toPlainString() + " per "
-                        + other.period() + "; every member must declare the same budget and period", null);
-            }
-        }
+        Map<String, BudgetLedger.GroupView> views = new java.util.HashMap<>();
+        members.forEach((name, ws) -> views.put(name, new BudgetLedger.GroupView(name,
+                ws.stream().map(ResolvedWorkload::groupBudget).distinct().toList(),
+                ws.stream().map(ResolvedWorkload::id).collect(java.util.stream.Collectors.toSet()))));
+        groups = Map.copyOf(views);
     }
 
     /** Marks {@code id} deleted at {@code at} (its last version is kept, so its open windows are still released). */

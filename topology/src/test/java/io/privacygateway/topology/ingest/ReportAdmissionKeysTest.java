@@ -3,7 +3,8 @@ package io.privacygateway.topology.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.budget.Charge;
+import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.param.Epsilon;
@@ -16,7 +17,6 @@ import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
-import io.privacygateway.topology.state.BudgetKey;
 import io.privacygateway.topology.state.InMemoryTypedStore;
 import io.privacygateway.topology.state.WindowAggregate;
 import io.privacygateway.topology.state.WindowKey;
@@ -41,13 +41,13 @@ class ReportAdmissionKeysTest {
     private static final long DAY = Duration.ofDays(1).toMillis();
     private static final long T0 = 1_800_000_000_000L / DAY * DAY;
 
-    private final InMemoryTypedStore<BudgetKey, BudgetUsage> usages = new InMemoryTypedStore<>(
-            Comparator.comparing(BudgetKey::asString));
+    private final InMemoryTypedStore<String, DeviceLedger> usages = new InMemoryTypedStore<String, DeviceLedger>(
+            Comparator.<String>naturalOrder());
     private final InMemoryTypedStore<WindowKey, WindowAggregate> aggregates = new InMemoryTypedStore<>(
             Comparator.comparing(WindowKey::asString));
     private LocalWorkload w;
     private ReportAdmission admission;
-    private DeviceBudgets budgets;
+    private DeviceLedgers budgets;
 
     private void setUp() {
         WorkloadSpec spec = WorkloadSpec.builder().id("keys").version(1).family(QueryFamily.HISTOGRAM)
@@ -57,7 +57,7 @@ class ReportAdmissionKeysTest {
         WorkloadCatalog catalog = new WorkloadCatalog();
         w = (LocalWorkload) catalog.activate("keys", CanonicalForm.of(spec), CanonicalForm.contentHash(spec), T0)
                 .workload();
-        budgets = new DeviceBudgets(usages, new InMemoryTypedStore<String, long[]>(Comparator.naturalOrder()));
+        budgets = new DeviceLedgers(usages, new InMemoryTypedStore<String, Long>(Comparator.<String>naturalOrder()));
         admission = new ReportAdmission(GatewayConfig.builder(1, 1).build(), new ReportMode.LocalReports(null), catalog,
                 new GatewayMetrics(new SimpleMeterRegistry()), budgets, aggregates);
     }
@@ -75,8 +75,8 @@ class ReportAdmissionKeysTest {
         return a == null ? 0 : a.n();
     }
 
-    private BudgetUsage usage(String device, long periodIndex) {
-        return usages.get(new BudgetKey("keys", new PeriodKey(DAY, periodIndex), device));
+    private Charge usage(String device, long periodIndex) {
+        return budgets.ledger(device).find("keys", w.contentHash(), periodIndex * DAY);
     }
 
     @Test
@@ -98,18 +98,16 @@ class ReportAdmissionKeysTest {
         assertThat(aggregates.size()).isEqualTo(3);
 
         long p0 = T0 / DAY;
-        assertThat(usages.size()).isEqualTo(3);
-        assertThat(usage("d1", p0).sequencesUsed()).isEqualTo(3);
-        assertThat(usage("d1", p0).usedSequence(0) && usage("d1", p0).usedSequence(1)
-                && usage("d1", p0).usedSequence(2)).isTrue();
-        assertThat(usage("d1", p0).spent()).isEqualByComparingTo(BigDecimal.valueOf(3));
-        assertThat(usage("d1", p0 + 1).sequencesUsed()).isEqualTo(1);
-        assertThat(usage("d1", p0 + 1).spent()).isEqualByComparingTo(BigDecimal.ONE);
-        assertThat(usage("d2", p0).sequencesUsed()).isEqualTo(1);
-        assertThat(usage("d2", p0).period()).isEqualTo(new PeriodKey(DAY, p0));
-        BudgetUsage unseen = budgets.current("keys", new PeriodKey(DAY, p0), "d3");
-        assertThat(unseen.isEmpty()).as("the shared empty usage stays empty").isTrue();
-        assertThat(unseen.sequencesUsed()).isZero();
-        assertThat(unseen.period()).isEqualTo(new PeriodKey(DAY, p0));
+        assertThat(usages.size()).as("one ledger per device").isEqualTo(2);
+        assertThat(budgets.ledger("d1").charges()).hasSize(2);
+        assertThat(usage("d1", p0).slotsUsed()).isEqualTo(3);
+        assertThat(usage("d1", p0).usedSlot(0) && usage("d1", p0).usedSlot(1) && usage("d1", p0).usedSlot(2)).isTrue();
+        assertThat(usage("d1", p0).epsilon()).isEqualByComparingTo(BigDecimal.valueOf(3));
+        assertThat(usage("d1", p0 + 1).slotsUsed()).isEqualTo(1);
+        assertThat(usage("d1", p0 + 1).epsilon()).isEqualByComparingTo(BigDecimal.ONE);
+        assertThat(usage("d2", p0).slotsUsed()).isEqualTo(1);
+        assertThat(usage("d2", p0).from()).isEqualTo(p0 * DAY);
+        assertThat(usage("d2", p0).to()).isEqualTo((p0 + 1) * DAY);
+        assertThat(budgets.ledger("d3").isEmpty()).as("an unseen device's ledger is empty").isTrue();
     }
 }

@@ -3,7 +3,7 @@ package io.privacygateway.topology.ingest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.privacygateway.mechanisms.budget.BudgetUsage;
+import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
@@ -16,7 +16,6 @@ import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
-import io.privacygateway.topology.state.BudgetKey;
 import io.privacygateway.topology.state.InMemoryTypedStore;
 import io.privacygateway.topology.state.WindowAggregate;
 import io.privacygateway.topology.state.WindowKey;
@@ -43,7 +42,7 @@ class WindowCapacityTest {
     private static final int PARTITIONS = 2;
 
     private record Shard(ReportAdmission admission, InMemoryTypedStore<WindowKey, WindowAggregate> aggregates,
-            InMemoryTypedStore<BudgetKey, BudgetUsage> budgets, LocalWorkload workload) {}
+            InMemoryTypedStore<String, DeviceLedger> budgets, LocalWorkload workload) {}
 
     private static Shard shard(MechanismId mechanism) {
         WorkloadSpec spec = WorkloadSpec.builder().id("cap").version(1).family(QueryFamily.HISTOGRAM)
@@ -54,13 +53,12 @@ class WindowCapacityTest {
         LocalWorkload w = (LocalWorkload) catalog.activate("cap", CanonicalForm.of(spec), CanonicalForm.contentHash(spec),
                 T0).workload();
         GatewayMetrics metrics = new GatewayMetrics(new SimpleMeterRegistry());
-        InMemoryTypedStore<BudgetKey, BudgetUsage> usages = new InMemoryTypedStore<>(
-                Comparator.comparing(BudgetKey::asString));
+        InMemoryTypedStore<String, DeviceLedger> usages = new InMemoryTypedStore<String, DeviceLedger>(Comparator.<String>naturalOrder());
         InMemoryTypedStore<WindowKey, WindowAggregate> aggregates = new InMemoryTypedStore<>(
                 Comparator.comparing(WindowKey::asString));
-        ReportAdmission admission = new ReportAdmission(GatewayConfig.builder(PARTITIONS, 1).build(),
+        ReportAdmission admission = new ReportAdmission(GatewayConfig.builder(PARTITIONS, PARTITIONS).build(),
                 new ReportMode.LocalReports(null), catalog, metrics,
-                new DeviceBudgets(usages, new InMemoryTypedStore<String, long[]>(Comparator.naturalOrder())), aggregates);
+                new DeviceLedgers(usages, new InMemoryTypedStore<String, Long>(Comparator.<String>naturalOrder())), aggregates);
         return new Shard(admission, aggregates, usages, w);
     }
 
@@ -100,7 +98,7 @@ class WindowCapacityTest {
         assertThat(send(s, device)).isFalse();
         assertThat(s.admission().reason()).isEqualTo(RejectReason.WINDOW_FULL);
         assertThat(s.admission().message()).contains(Long.toString(share)).contains("nothing was charged");
-        assertThat(s.budgets().get(new BudgetKey("cap", s.workload().periodOf(T0 + 1_000), device))).isNull();
+        assertThat(s.budgets().get(device)).isNull();
 
         fill(s, share - 1);
         assertThat(send(s, device)).as("the last report of the share still counts").isTrue();
