@@ -255,8 +255,9 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
     }
 
     /**
-     * Sends this shard's progress for each workload of its mode whose next window close it has passed since it
-     * last told the release step, and for all of them every heartbeat interval.
+     * Sends this shard's progress for each workload whose next window close it has passed since it last told the
+     * release step, and for all of them every heartbeat interval (workloads of either mode: an earlier version of
+     * this shard's mode may still have windows to release).
      */
     private void sendProgress() {
         if (watermark == Long.MIN_VALUE) {
@@ -265,11 +266,10 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
         long now = monotonicMillis.getAsLong();
         boolean heartbeat = now - lastHeartbeat >= config.progressHeartbeat().toMillis();
         boolean any = false;
+        // every workload, whatever its current mode: a version of another mode may still have windows of this mode to
+        // release (a new version that moves a workload between modes answers the old mode's window of the switch)
         for (Registration r : catalog.registrations()) {
             ResolvedWorkload w = r.workload();
-            if (w.mode() != mode.mode()) {
-                continue;
-            }
             Long sent = progressSentAt.get(r.id());
             boolean due = heartbeat || sent == null;
             if (!due) {

@@ -10,13 +10,13 @@ import java.util.Set;
  * every admitted report forever (no forgetting, no caches, no aggregation) and checks a report against every budget
  * period it overlaps by enumerating the periods one by one.
  */
-final class LedgerModel {
+public final class LedgerModel {
     /** One admitted report as the model remembers it. */
-    record Admitted(String device, String workload, String version, String group, long from, long to, int slot,
+    public record Admitted(String device, String workload, String version, String group, long from, long to, int slot,
             BigDecimal charged) {}
 
     /** A budget: ε per period of a length. */
-    record Budget(BigDecimal epsilon, long period) {}
+    public record Budget(BigDecimal epsilon, long period) {}
 
     /**
      * What a report claims.
@@ -25,7 +25,7 @@ final class LedgerModel {
      * @param groupBudgets every current member's declaration of the group (empty: no group)
      * @param members the group's current members
      */
-    record Report(String device, String workload, String version, String group, long from, long to, int slot,
+    public record Report(String device, String workload, String version, String group, long from, long to, int slot,
             int slots, boolean perWindow, BigDecimal epsilon, Budget budget, List<Budget> groupBudgets,
             Set<String> members) {}
 

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 class LedgerStateMachineTest {
     static final int SEQUENCES = 300;
     static final int STEPS = 80;
-    private static final String[] IDS = {"w1", "w2", "w3"};
-    private static final String[] DEVICES = {"d1", "d2"};
+    static final String[] IDS = {"w1", "w2", "w3"};
+    static final String[] DEVICES = {"d1", "d2"};
     private static final String[] PERIODS = {"10s", "20s", "1m", "1h"};
     private static final String[] WINDOWS = {"5s", "10s", "20s", "1m"};
 
@@ -130,7 +130,7 @@ class LedgerStateMachineTest {
                 int slot = (int) s[3];
                 Registration reg = h.catalog.current(id);
                 LedgerModel.Report mr = reg == null || reg.deleted() || t < 0 ? null
-                        : modelReport(h, reg.workload(), device, t, slot);
+                        : modelReport(h.catalog, reg.workload(), device, t, slot);
                 boolean ok = h.send(device, id, t, slot);
                 if (ok) {
                     admitted++;
@@ -155,8 +155,8 @@ class LedgerStateMachineTest {
         return new Run(null, admitted, conservative, refusals);
     }
 
-    private static LedgerModel.Report modelReport(LedgerHarness h, ResolvedWorkload w, String device, long t,
-            int slot) {
+    static LedgerModel.Report modelReport(io.privacygateway.topology.workload.WorkloadCatalog catalog,
+            ResolvedWorkload w, String device, long t, int slot) {
         WorkloadSpec s = w.spec();
         boolean central = s.mode() == Mode.CENTRAL;
         long from;
@@ -176,7 +176,7 @@ class LedgerStateMachineTest {
             group = s.budget().group().name();
             // the model reads the catalog's current members and declarations from the registrations themselves
             members = new java.util.HashSet<>();
-            for (Registration r : h.catalog.registrations()) {
+            for (Registration r : catalog.registrations()) {
                 WorkloadSpec.Group g = r.workload().spec().budget().group();
                 if (!r.deleted() && g != null && g.name().equals(group)) {
                     members.add(r.id());
