@@ -272,6 +272,9 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
             }
         }
         ReleaseSchedule s = schedule;
+        if (from < 0 && schedule.applied().isEmpty() && schedule.segments().isEmpty()) {
+            from = 0; // a workload this task has not scheduled yet: every change it has seen, the first included
+        }
         if (from < 0) { // not known which changes were applied: bring it to the current registration
             if (!schedule.applied().isEmpty()) {
                 LOG.warn("the release schedule of {} missed registration changes; it follows the current one", workloadId);
