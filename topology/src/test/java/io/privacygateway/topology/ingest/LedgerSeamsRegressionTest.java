@@ -151,4 +151,40 @@ class LedgerSeamsRegressionTest {
         h.restart();
         assertThat(h.send("d", "w", h.now + 300, 2)).isFalse();
     }
+
+    /**
+     * Without version changes, forgetting never costs an admission: two hours of reports from two devices to three
+     * workloads with different windows, periods and modes (two in a group), a sweep after every step, all admitted,
+     * while the ledgers keep only what the budgets' periods can still count.
+     */
+    @Test
+    void inSteadyStateForgettingNeverRefusesAReport() {
+        LedgerHarness h = new LedgerHarness();
+        h.now = T0 + 10 * HOUR;
+        h.register(spec("a", Mode.LOCAL, 0.01, 40, "1m", "10s", "g", 40.0, 1));
+        h.register(spec("b", Mode.CENTRAL, 0.01, 40, "1h", "1m", "g", 40.0, 1));
+        h.register(spec("c", Mode.LOCAL, 0.01, 40, "20s", "20s", null, null, 1));
+        java.util.Map<String, Integer> next = new java.util.HashMap<>();
+        int maxCharges = 0;
+        for (int step = 0; step < 2 * 720; step++) {
+            h.advance(5_000);
+            for (String d : new String[] {"d1", "d2"}) {
+                for (String w : new String[] {"a", "b", "c"}) {
+                    long t = h.now + 100;
+                    var reg = h.catalog.current(w).workload();
+                    if (w.equals("b") && next.getOrDefault(d + w + reg.window().startOf(t), 0) > 0) {
+                        continue; // one contribution per central window
+                    }
+                    String key = w.equals("b") ? d + w + reg.window().startOf(t) : d + w + reg.periodOf(t).index();
+                    int slot = next.merge(key, 1, Integer::sum) - 1;
+                    assertThat(h.send(d, w, t, slot)).as("step %d %s %s: %s %s", step, d, w, h.lastReason,
+                            h.lastMessage).isTrue();
+                }
+            }
+            maxCharges = Math.max(maxCharges, h.ledger("d1").charges().size());
+        }
+        // what the invariant needs: the group's hourly declaration (b's) counts a's minute charges and b's windows of
+        // the current hour (about 60 each); c's 20-second periods go once their window closes
+        assertThat(maxCharges).as("charges kept per device").isLessThanOrEqualTo(2 * 62 + 3);
+    }
 }
