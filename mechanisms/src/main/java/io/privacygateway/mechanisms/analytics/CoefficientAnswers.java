@@ -46,4 +46,50 @@ public final class CoefficientAnswers {
                 lower, upper, confidence, se, z * se, levels, w.contentHash(),
                 new Answer.Extras(List.of(), s, OptionalDouble.empty()));
     }
+
+    /**
+     * The answer with per-coefficient error information: standard errors {@code se_j} of the noise and estimates
+     * {@code b_j} of a deliberate bias (a ridge's pull), all in the coefficients' own units. The bars are
+     * {@code θ̂_j ± (z·se_j + b_j)}; {@code errorEstimate} is {@code ‖se‖₂ + ‖b‖₂}; the RMS fields are
+     * {@code √(mean se²) + √(mean b²)} and {@code √(mean (z·se + b)²)}. A non-finite or larger value is capped at
+     * {@link #MAX_ERROR} (the coefficient is not determined).
+     *
+     * @param standardErrors {@code se_j >= 0} (may be +∞)
+     * @param bias {@code b_j >= 0} (may be +∞)
+     */
+    public static Answer of(Workload w, MechanismId id, PrivacyCost.Pure cost, long published, double[] theta,
+            double[] standardErrors, double[] bias, double confidence, List<Answer.LevelDetail> levels,
+            Map<String, Double> scalars) {
+        int d = theta.length;
+        if (standardErrors.length != d || bias.length != d) {
+            throw new IllegalArgumentException("one standard error and one bias per coefficient are needed");
+        }
+        double z = new ConfidenceLevel(confidence).twoSidedZ();
+        double[] sd = new double[d];
+        double[] lower = new double[d];
+        double[] upper = new double[d];
+        double seSq = 0;
+        double biasSq = 0;
+        double halfSq = 0;
+        for (int j = 0; j < d; j++) {
+            sd[j] = capped(standardErrors[j]);
+            double b = capped(bias[j]);
+            double h = capped(z * sd[j] + b);
+            lower[j] = theta[j] - h;
+            upper[j] = theta[j] + h;
+            seSq += sd[j] * sd[j];
+            biasSq += b * b;
+            halfSq += h * h;
+        }
+        java.util.LinkedHashMap<String, Double> s = new java.util.LinkedHashMap<>(scalars);
+        s.put("errorEstimate", capped(Math.sqrt(seSq) + Math.sqrt(biasSq)));
+        return new Answer(id, cost, published, w.queryLabels(), theta.clone(), Optional.empty(), Optional.of(sd),
+                lower, upper, confidence, capped(Math.sqrt(seSq / d) + Math.sqrt(biasSq / d)),
+                capped(Math.sqrt(halfSq / d)), levels, w.contentHash(),
+                new Answer.Extras(List.of(), s, OptionalDouble.empty()));
+    }
+
+    private static double capped(double v) {
+        return Double.isFinite(v) ? Math.min(MAX_ERROR, v) : MAX_ERROR;
+    }
 }

@@ -10,6 +10,11 @@ import io.privacygateway.mechanisms.workload.Workload;
  * exact integers and the exact samplers' guarantees apply to them. The rounding is the same for every device (a
  * fixed, data-independent bias of at most {@code 2^-(BITS+1)} of the axis's largest magnitude per coordinate),
  * never a privacy issue.
+ *
+ * <p><b>Unit scale</b> ({@link #unitScaled}): each axis is scaled on its own, by a power of two from its public
+ * bound, so that every axis's largest magnitude is in {@code (1/2, 1]}; the response likewise. A mechanism that adds
+ * noise and a ridge in these units treats a feature in miles (up to 3,000) and one in [0, 1] alike, and maps its
+ * coefficients back with {@link #featureFactor}/{@link #responseFactor}.
  */
 public final class GridData {
     /** Integer grid resolution: {@code |Φ|, |Y| <= 2^BITS}. */
@@ -26,8 +31,17 @@ public final class GridData {
     private final long[] y;
     private final double maxFeatureNorm;
     private final double maxAbsResponse;
+    private final double[] featureFactors;
+    private final double responseFactor;
+    private final double[] featureRounding;
+    private final double responseRounding;
+    private final double[] maxAbsGridFeature;
 
     private GridData(Domain.Grid grid) {
+        this(grid, false);
+    }
+
+    private GridData(Domain.Grid grid, boolean unit) {
         this.grid = grid;
         this.d = grid.dimension();
         this.cells = (int) grid.cellCount();
@@ -36,9 +50,31 @@ public final class GridData {
         double maxAbsFeature = 0;
         double maxNorm = 0;
         double maxY = 0;
+        this.featureFactors = new double[d];
+        java.util.Arrays.fill(featureFactors, 1);
+        if (unit) { // per-axis powers of two: every axis's largest magnitude lands in (1/2, 1], exactly
+            double[] axisMax = new double[d];
+            double yMax = 0;
+            for (int x = 0; x < cells; x++) {
+                double[] f = grid.featuresOf(x);
+                for (int j = 0; j < d; j++) {
+                    axisMax[j] = Math.max(axisMax[j], Math.abs(f[j]));
+                }
+                yMax = Math.max(yMax, Math.abs(grid.responseOf(x)));
+            }
+            for (int j = 0; j < d; j++) {
+                featureFactors[j] = Math.scalb(scaleFor(axisMax[j]), -BITS);
+            }
+            this.responseFactor = Math.scalb(scaleFor(yMax), -BITS);
+        } else {
+            this.responseFactor = 1;
+        }
         for (int x = 0; x < cells; x++) {
             features[x] = grid.featuresOf(x);
-            response[x] = grid.responseOf(x);
+            response[x] = grid.responseOf(x) * responseFactor;
+            for (int j = 0; j < d; j++) {
+                features[x][j] *= featureFactors[j];
+            }
             for (double v : features[x]) {
                 maxAbsFeature = Math.max(maxAbsFeature, Math.abs(v));
             }
@@ -47,8 +83,10 @@ public final class GridData {
         }
         this.maxFeatureNorm = maxNorm;
         this.maxAbsResponse = maxY;
-        this.featureScale = scaleFor(maxAbsFeature);
-        this.responseScale = scaleFor(maxY);
+        // in unit scale every magnitude is at most 1 and 2^BITS keeps |Φ| <= 2^BITS (Φ = round(φ·S_j), S_j the axis's
+        // own power of two, exactly as scaleFor would pick it for that axis alone)
+        this.featureScale = unit ? Math.scalb(1.0, BITS) : scaleFor(maxAbsFeature);
+        this.responseScale = unit ? Math.scalb(1.0, BITS) : scaleFor(maxY);
         this.phi = new long[cells][d];
         this.y = new long[cells];
         for (int x = 0; x < cells; x++) {
@@ -57,6 +95,37 @@ public final class GridData {
             }
             y[x] = Math.round(response[x] * responseScale);
         }
+        this.featureRounding = new double[d];
+        this.maxAbsGridFeature = new double[d];
+        double yr = 0;
+        for (int x = 0; x < cells; x++) {
+            for (int j = 0; j < d; j++) {
+                double g = phi[x][j] / featureScale; // exact: a power-of-two scale
+                featureRounding[j] = Math.max(featureRounding[j], Math.abs(g - features[x][j]));
+                maxAbsGridFeature[j] = Math.max(maxAbsGridFeature[j], Math.abs(g));
+            }
+            yr = Math.max(yr, Math.abs(y[x] / responseScale - response[x]));
+        }
+        this.responseRounding = yr;
+    }
+
+    /**
+     * {@code h_j = max_x |Φ_xj/S − φ_xj|}: the largest rounding error of axis j on the integer grid, in this data's
+     * units (0 when every value of the axis is on the grid; at most {@code 2^-(BITS+1)} of the axis's largest magnitude
+     * in unit scale).
+     */
+    public double featureRounding(int j) {
+        return featureRounding[j];
+    }
+
+    /** {@code h_y = max_x |Y_x/S_y − y_x|}, as {@link #featureRounding}. */
+    public double responseRounding() {
+        return responseRounding;
+    }
+
+    /** {@code max_x |Φ_xj/S|}: the largest magnitude of axis j on the integer grid, in this data's units. */
+    public double maxAbsGridFeature(int j) {
+        return maxAbsGridFeature[j];
     }
 
     /** The largest power of two {@code S} with {@code maxAbs·S <= 2^BITS} (1 for an all-zero axis). */
@@ -74,6 +143,33 @@ public final class GridData {
             throw new IllegalArgumentException("workload " + w.spec().id() + " has no grid of features and response");
         }
         return new GridData(g);
+    }
+
+    /**
+     * The grid data of a regression or erm workload in unit scale: feature {@code j} is {@code φ_j·f_j} and the
+     * response {@code y·f_y}, with {@code f_j = S_j/2^BITS}, {@code S_j} the power of two {@code scaleFor} picks from
+     * axis j's own largest magnitude (public: the grid), so every axis's largest magnitude is in {@code (1/2, 1]}
+     * (an all-zero axis keeps factor {@code 2^-BITS}; it stays 0). The scaling is exact (powers of two) and the
+     * integer grid is {@code Φ_j = round(φ_j·S_j)}: each axis uses its full {@code BITS} bits, so the rounding bias
+     * is at most {@code 2^-(BITS+1)} of that axis's own largest magnitude (with one common scale a small axis next
+     * to a large one could round to 0). A coefficient {@code θ'_j} in these units is {@code θ_j = θ'_j·f_j/f_y} in
+     * the workload's units.
+     */
+    public static GridData unitScaled(Workload w) {
+        if (!(w.spec().domain() instanceof Domain.Grid g)) {
+            throw new IllegalArgumentException("workload " + w.spec().id() + " has no grid of features and response");
+        }
+        return new GridData(g, true);
+    }
+
+    /** {@code f_j}: feature j in this data's units is {@code φ_j·f_j} (1 unless {@link #unitScaled}). */
+    public double featureFactor(int j) {
+        return featureFactors[j];
+    }
+
+    /** {@code f_y}: the response in this data's units is {@code y·f_y} (1 unless {@link #unitScaled}). */
+    public double responseFactor() {
+        return responseFactor;
     }
 
     public Domain.Grid grid() {

@@ -39,7 +39,8 @@ import java.util.List;
  *   <li>frequency oracles and the tree: the oracle over the universe, answers {@code Σ_x p̂_x Q(x)},
  *       projected onto K.
  *   <li>{@code duchi}, {@code piecewise}, {@code hybrid} (family mean): an unbiased scalar randomizer over the
- *       range's levels ({@code local.mean}), the mean clipped to {@code [lo, hi]}.
+ *       range's levels ({@code local.mean}), the mean clipped to {@code [lo, hi]}; the bar adds the device
+ *       rounding's bound ({@code Domain.Range.roundingBound}, half a level step).
  * </ul>
  */
 public final class LocalPipeline {
@@ -91,7 +92,12 @@ public final class LocalPipeline {
             case DUCHI: // numeric means (family mean; docs/local-accuracy.md)
             case PIECEWISE:
             case HYBRID:
-                return new LocalPipeline(w, io.privacygateway.mechanisms.local.mean.MeanProtocol.of(w, id, eps), null);
+            {
+                // the device rounds each value to the nearest level: the bar adds that bias's bound (issue 27)
+                io.privacygateway.mechanisms.local.mean.MeanProtocol mean =
+                        io.privacygateway.mechanisms.local.mean.MeanProtocol.of(w, id, eps);
+                return new LocalPipeline(w, mean, new double[] {mean.roundingBound()});
+            }
             default:
                 return new LocalPipeline(w, FrequencyOracleProtocol.of(w, id, eps), null);
         }

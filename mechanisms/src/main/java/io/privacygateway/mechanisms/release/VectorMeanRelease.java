@@ -24,14 +24,16 @@ import org.apache.commons.statistics.distribution.NormalDistribution;
  *   <li><b>coordinates</b>: one per coordinate of the domain, labelled by its name, in declaration order: the estimate
  *       is the unbiased mean projected onto the feasible set ({@link VectorMeanProtocol#project}, then clamped into
  *       the per-coordinate bounds, which only removes rounding), the unprojected value the unbiased mean, the standard
- *       error the protocol's public worst-case one, and the bar {@code a_q ± (|a_q − u_q| + z·se_q)} clipped to the
- *       coordinate's bounds ({@link ErrorBars#compute}: as the scalar mean's bar, the projection's move added; the
+ *       error the protocol's public worst-case one, and the bar {@code a_q ± (|a_q − u_q| + z·se_q + r)} clipped to
+ *       the coordinate's bounds ({@link ErrorBars#compute}: as the scalar mean's bar, the projection's move added; the
  *       bounds are {@code [lo, hi]} for a box and {@code [−radius, radius]} for a ball, which contain every feasible
- *       coordinate);</li>
- *   <li><b>RMS figures</b>: {@code expectedRmsError} is {@code √(mean se²)} (the projection onto a convex set holding
- *       the true mean never increases the distance to it), {@code rmsErrorBoundAtConfidence} the Bonferroni bound
- *       {@code z_{β/(2d)}·√(mean se²)} (every coordinate within its {@code z·se} at once, normal approximation), both
- *       capped at the trivial {@code diam/√d};</li>
+ *       coordinate); {@code r} is the device rounding's bound for a box ({@link Domain.Range#roundingBound()}: every
+ *       coordinate is rounded to the nearest level, so the estimate is unbiased for the mean of the represented values,
+ *       up to half a level step from the raw mean) and 0 for a ball;</li>
+ *   <li><b>RMS figures</b>: {@code expectedRmsError} is {@code √(mean se²) + r} (the projection onto a convex set
+ *       holding the true mean never increases the distance to it), {@code rmsErrorBoundAtConfidence} the Bonferroni
+ *       bound {@code z_{β/(2d)}·√(mean se²) + r} (every coordinate within its {@code z·se} at once, normal
+ *       approximation), both capped at the trivial {@code diam/√d};</li>
  *   <li><b>named scalars</b> ({@link #SCALARS}): {@code dimension}, the domain's bounds ({@code radius}, or
  *       {@code lo}, {@code hi}, {@code levels}), the protocol's {@code payloadBytes} and {@code stateLongs},
  *       {@code maxStandardError}, the largest per-coordinate standard error, and the protocol's chosen parameters: for
@@ -72,7 +74,14 @@ public final class VectorMeanRelease {
         double lo = domain.coordinateLo();
         double hi = domain.coordinateHi();
         double[] published = ErrorBars.clampedInto(protocol.project(raw), lo, hi);
-        ErrorBars.Bounds bars = ErrorBars.compute(published, raw, se, null, new ErrorBars.LevelNoise[0], 0, confidence,
+        // a box's devices round every coordinate to the nearest level: the bars add that bias's bound (issue 27)
+        double rounding = protocol instanceof BoxCoordinates b ? b.range().roundingBound() : 0;
+        double[] bias = null;
+        if (rounding > 0) {
+            bias = new double[d];
+            java.util.Arrays.fill(bias, rounding);
+        }
+        ErrorBars.Bounds bars = ErrorBars.compute(published, raw, se, bias, new ErrorBars.LevelNoise[0], 0, confidence,
                 lo, hi);
         double sumSq = 0;
         double maxSe = 0;
@@ -104,7 +113,7 @@ public final class VectorMeanRelease {
         }
         return new Answer(mechanism, PrivacyCost.pure(protocol.epsilon()), estimate.n(), domain.coordinates(),
                 published, Optional.of(raw), Optional.of(se), bars.lower(), bars.upper(), confidence.value(),
-                Math.min(trivial, rms), Math.min(trivial, z * rms), List.of(), workloadHash,
+                Math.min(trivial, rms + rounding), Math.min(trivial, z * rms + rounding), List.of(), workloadHash,
                 new Answer.Extras(List.of(), scalars, OptionalDouble.empty()));
     }
 

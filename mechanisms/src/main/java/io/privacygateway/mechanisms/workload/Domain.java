@@ -432,6 +432,19 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
             return x == levels - 1 ? hi : lo + (hi - lo) * x / (levels - 1);
         }
 
+        /**
+         * A bound on {@code |v − valueOf(levelOf(v))|} for every raw value {@code v ∈ [lo, hi]}: the device's rounding
+         * to the nearest level is deterministic, so a mean of represented values can sit this far from the mean of the
+         * raw values whatever n or ε. Half a level step, {@code (hi − lo)/(2(levels − 1))}, plus
+         * {@code 8·ulp(max(|lo|, |hi|, hi − lo))} for the double arithmetic of {@link #levelOf} (its position
+         * {@code (v − lo)/(hi − lo)·(levels − 1)} carries a relative error of at most 4 units in the last place, so the
+         * chosen level is within half a step plus {@code 4·2^-53·(hi − lo)} of the raw value).
+         */
+        public double roundingBound() {
+            double slack = 8 * Math.ulp(Math.max(Math.max(Math.abs(lo), Math.abs(hi)), hi - lo));
+            return (hi - lo) / (2.0 * (levels - 1)) + slack;
+        }
+
         /** The nearest level of a raw value (the lower on a tie), or −1 if it is not a number in {@code [lo, hi]}. */
         public int levelOf(double v) {
             if (!Double.isFinite(v) || v < lo || v > hi) {

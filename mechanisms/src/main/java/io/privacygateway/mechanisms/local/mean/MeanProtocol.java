@@ -25,6 +25,11 @@ import java.util.List;
  * {@code lo + (hi − lo)(t̄ + 1)/2}. Its standard error is the public worst case
  * {@code (hi − lo)/2 · √(V_max/n)}, {@code V_max = max_x Var(t̂ | x)} (closed form, no data involved); the
  * release projects the estimate onto K = {@code [lo, hi]} (clipping) and computes the bar from it.
+ *
+ * <p><b>Rounding.</b> The estimate is unbiased for the mean of the <em>represented</em> values; the device's
+ * deterministic rounding to the nearest level moves that mean up to {@link Domain.Range#roundingBound()} (half a level
+ * step) from the mean of the raw values. The estimate's {@link LocalEstimate#biasBound()} is that bound, and the
+ * pipeline adds it to the bar ({@link #roundingBound()}).
  */
 public final class MeanProtocol implements LocalProtocol {
     private final Workload workload;
@@ -74,6 +79,11 @@ public final class MeanProtocol implements LocalProtocol {
 
     public ScalarRandomizer randomizer() {
         return randomizer;
+    }
+
+    /** The device rounding's bound on the bias of the mean, {@link Domain.Range#roundingBound()}. */
+    public double roundingBound() {
+        return range.roundingBound();
     }
 
     /** {@code (hi − lo)/2}: the factor from {@code t} to the value scale. */
@@ -146,7 +156,7 @@ public final class MeanProtocol implements LocalProtocol {
         double mean = range.lo() + halfWidth() * (tBar + 1);
         double se = halfWidth() * Math.sqrt(worstVariance / n);
         return new LocalEstimate(List.of(new LocalEstimate.Level(new double[] {mean}, new double[] {se}, se, null,
-                epsilon().value(), 0)), 0);
+                epsilon().value(), 0)), range.roundingBound());
     }
 
     @Override

@@ -64,9 +64,12 @@ class RegressionPrivacyTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"ADD_REMOVE, 1", "ADD_REMOVE, 3", "REPLACE_ONE, 2"})
-    void sufficientStatisticsNeverMoveBeyondTheirSensitivities(NeighbourRelation rel, int l) {
-        GridData g = GridData.of(Workload.of(AnalyticsFixtures.regression("adassp", 1, "add-remove", 1)));
+    @CsvSource({"ADD_REMOVE, 1, false", "ADD_REMOVE, 3, false", "REPLACE_ONE, 2, false", "ADD_REMOVE, 1, true",
+            "REPLACE_ONE, 2, true"})
+    void sufficientStatisticsNeverMoveBeyondTheirSensitivities(NeighbourRelation rel, int l, boolean unitScale) {
+        Workload workload = Workload.of(AnalyticsFixtures.regression("adassp", 1, "add-remove", 1));
+        // unit scale: the grid ssp-laplace perturbs (each axis scaled from its public bound)
+        GridData g = unitScale ? GridData.unitScaled(workload) : GridData.of(workload);
         long[][] xx = g.secondMomentVectors();
         long[][] xy = g.crossMomentVectors();
         BigInteger xx2 = Sensitivity.l2Squared(xx, rel, l);
@@ -156,12 +159,16 @@ class RegressionPrivacyTest {
         assertThat(Conversions.zcdpToEpsilon(ada.rho(), ada.logDelta())).isLessThanOrEqualTo(ada.shares()[1]);
         assertThat(PrivacySplit.exactSum(ada.shares())).isLessThanOrEqualTo(new BigDecimal(eps));
         assertThat(new BigDecimal(ada.cost().epsilon())).isLessThanOrEqualTo(new BigDecimal(eps));
-        // the Laplace baseline: scale >= Δ₁/ε_i exactly
+        // the Laplace baseline: scale >= Δ₁/ε_i exactly, Δ₁ of the statistics it perturbs (its unit-scale grid, built
+        // from the public grid only)
         LaplaceSsp ssp = new LaplaceSsp(w, budget);
+        GridData unit = GridData.unitScaled(w);
+        assertThat(ssp.grid().secondMomentVectors()).isDeepEqualTo(unit.secondMomentVectors());
+        assertThat(ssp.grid().crossMomentVectors()).isDeepEqualTo(unit.crossMomentVectors());
         assertThat(bd(ssp.xxNoise().scale()).multiply(new BigDecimal(ssp.shares()[0])))
-                .isGreaterThanOrEqualTo(new BigDecimal(Sensitivity.l1(g.secondMomentVectors(), rel, l)));
+                .isGreaterThanOrEqualTo(new BigDecimal(Sensitivity.l1(unit.secondMomentVectors(), rel, l)));
         assertThat(bd(ssp.xyNoise().scale()).multiply(new BigDecimal(ssp.shares()[1])))
-                .isGreaterThanOrEqualTo(new BigDecimal(Sensitivity.l1(g.crossMomentVectors(), rel, l)));
+                .isGreaterThanOrEqualTo(new BigDecimal(Sensitivity.l1(unit.crossMomentVectors(), rel, l)));
         assertThat(new BigDecimal(ssp.cost().epsilon())).isLessThanOrEqualTo(new BigDecimal(eps));
     }
 
