@@ -43,8 +43,12 @@ import org.slf4j.LoggerFactory;
  * transaction that deletes the window's aggregate and advances the schedule.
  *
  * <p>Everything read from the partials topic is validated ({@link ShardMessage}); an invalid message is counted
- * in {@code pgw.partials.invalid} and skipped, never a crash. A window whose release fails (a defect) is counted
- * in {@code pgw.release.failed}, logged without data, and skipped, so one window can never stop the others.
+ * in {@code pgw.partials.invalid} and skipped, never a crash. A local window whose release fails (a defect) is
+ * counted in {@code pgw.release.failed}, logged without data, and skipped, so one window can never stop the others. A
+ * <b>central</b> window is never skipped: whatever makes its release fail (the failure paths of
+ * {@code docs/published-fields.md} §Failure paths) it is answered with the data-independent fallback
+ * ({@link AnswerRecords#centralFallback}, flagged {@code fallback}) and charged exactly as a computed answer, so neither
+ * whether a window is answered nor the account ({@code cumulativeEpsilon}) depends on the data.
  */
 public final class ReleaseProcessor implements Processor<String, byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(ReleaseProcessor.class);
@@ -76,7 +80,8 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
      * @param segment the schedule segment (version) of the window
      * @param synthetic the window's synthetic records (wide workloads with {@code central.synthetic}), or null
      */
-    private record Pending(ReleaseSchedule.Segment segment, long windowStart, WindowAnswer record, long n,
+    private record Pending(CentralWorkload workload, ReleaseSchedule.Segment segment, long windowStart,
+            WindowAnswer record, long n,
             BigDecimal epsilon, String mechanism, long writeAt, List<WindowAnswer> runningTotals,
             ContinualState totalsState, SyntheticData synthetic) {}
 
@@ -364,65 +369,90 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
 
     private Pending compute(CentralWorkload c, ReleaseSchedule.Segment seg, long start, ContinualState totalsBefore) {
         long startedAt = monotonicMillis.getAsLong();
-        WindowAggregate agg = aggregate(c, new WindowKey(c.id(), c.contentHash(), start));
+        WindowKey key = new WindowKey(c.id(), c.contentHash(), start);
+        boolean unusable = merged.get(key) != null && merged.get(key).state().length != c.aggregateLength();
+        WindowAggregate agg = aggregate(c, key);
         long[] counts = agg == null ? new long[c.aggregateLength()] : agg.state();
         long n = agg == null ? 0 : agg.n();
-        WindowAnswer record = null;
+        long closesAt = c.window().closesAt(start);
+        WindowAnswer record;
         SyntheticData synthetic = null;
         String mechanism = c.spec().mechanism().wireName();
-        List<WindowAnswer> runningTotals = List.of();
-        ContinualState totalsAfter = null;
         try {
+            if (unusable) {
+                throw new IllegalStateException("the window's aggregate does not fit the workload version");
+            }
             Answer a;
             if (c.wide().isPresent()) { // the window's exact marginal counts, checked, never counts per value
                 WideAnswer wide = central.releaseWide(c, c.marginalCounts(n, counts));
                 a = wide.answer();
                 if (c.parameters().synthetic() != null && wide.records().isPresent()) {
-                    synthetic = AnswerRecords.synthetic(wide.records().get(), a, c, start, c.window().closesAt(start));
+                    synthetic = AnswerRecords.synthetic(wide.records().get(), a, c, start, closesAt);
                 }
             } else {
                 a = central.release(c, counts);
             }
             mechanism = a.mechanism().wireName();
-            record = AnswerRecords.toRecord(a, c, start, 0.0, c.window().closesAt(start));
-            if (totalsBefore != null) {
-                ContinualCounter counter = c.runningTotals().orElseThrow();
-                totalsAfter = central.runningTotals(counter, totalsBefore, start, counts);
-                List<WindowAnswer> out = new ArrayList<>();
-                for (HorizonAnswer h : counter.answers(totalsAfter)) {
-                    out.add(AnswerRecords.runningTotal(h, c, c.window().closesAt(start)));
-                }
-                runningTotals = out;
-            }
+            record = AnswerRecords.toRecord(a, c, start, 0.0, closesAt);
         } catch (RuntimeException e) {
             metrics.releaseFailed(c.id());
-            LOG.error("releasing window {} of {} failed; the window is skipped ({})", start, c.id(),
-                    e.getClass().getSimpleName(), e);
-            record = null;
-            synthetic = null;
-            runningTotals = List.of();
-            totalsAfter = totalsBefore == null ? null : skipped(c, totalsBefore, start);
+            LOG.error("releasing window {} of {} failed; its data-independent fallback is published instead ({})",
+                    start, c.id(), e.getClass().getSimpleName(), e);
+            record = AnswerRecords.centralFallback(c, start, n, closesAt);
+            synthetic = c.parameters().synthetic() == null ? null
+                    : AnswerRecords.syntheticFallback(c, start, n, closesAt);
+        }
+        List<WindowAnswer> runningTotals = List.of();
+        ContinualState totalsAfter = null;
+        if (totalsBefore != null) {
+            RunningTotals t = runningTotals(c, totalsBefore, start, unusable ? null : counts, closesAt);
+            runningTotals = t.answers();
+            totalsAfter = t.state();
         }
         long delay = Math.max(config.centralReleaseDelay().toMillis(), c.minimumReleaseDelay().toMillis());
         if (monotonicMillis.getAsLong() - startedAt > delay) {
             metrics.releaseOverrun(c.id());
         }
-        return new Pending(seg, start, record, n, c.parameters().epsilonPerCharge().exact(),
+        return new Pending(c, seg, start, record, n, c.parameters().epsilonPerCharge().exact(),
                 mechanism, startedAt + delay, runningTotals, totalsAfter, synthetic);
     }
 
+    /** The running totals after a window, and their answers. */
+    private record RunningTotals(ContinualState state, List<WindowAnswer> answers) {}
+
     /**
-     * The running totals' state after a window whose release failed: the window is added with zero counts (the tree
-     * needs every window in order; no answer of this window or its totals is published, and none of its reports is
-     * in any later total), so later windows' totals stay correct for every other window.
+     * Adds a window to the running totals and builds their answers. If that fails, the window is added with zero
+     * counts (the tree needs every window in order; none of this window's reports is in any later total) and every
+     * horizon's answer is the data-independent fallback, at the same cost; if even that fails (an inconsistent state),
+     * the tree starts again with this window. Either way every horizon is answered for this window.
      */
-    private ContinualState skipped(CentralWorkload c, ContinualState before, long start) {
+    private RunningTotals runningTotals(CentralWorkload c, ContinualState before, long start, long[] counts,
+            long closesAt) {
+        ContinualCounter counter = c.runningTotals().orElseThrow();
         try {
-            return central.runningTotals(c.runningTotals().orElseThrow(), before, start,
-                    new long[c.aggregateLength()]);
+            ContinualState after = central.runningTotals(counter, before, start, counts);
+            List<WindowAnswer> out = new ArrayList<>();
+            for (HorizonAnswer h : counter.answers(after)) {
+                out.add(AnswerRecords.runningTotal(h, c, closesAt));
+            }
+            return new RunningTotals(after, out);
         } catch (RuntimeException e) {
-            return null;
+            metrics.releaseFailed(c.id());
+            LOG.error("the running totals of {} after window {} failed; their fallback is published instead ({})",
+                    c.id(), start, e.getClass().getSimpleName(), e);
         }
+        long[] none = new long[c.aggregateLength()];
+        ContinualState after;
+        try {
+            after = central.runningTotals(counter, before, start, none);
+        } catch (RuntimeException e) {
+            after = central.runningTotals(counter, counter.start(start), start, none);
+        }
+        List<WindowAnswer> out = new ArrayList<>();
+        for (HorizonAnswer h : counter.answers(after)) {
+            out.add(AnswerRecords.runningTotalFallback(h, c, closesAt));
+        }
+        return new RunningTotals(after, out);
     }
 
     /**
@@ -472,8 +502,8 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
             java.util.ArrayDeque<Pending> queue = e.getValue();
             while (!queue.isEmpty() && now >= queue.peekFirst().writeAt()) {
                 Pending p = queue.pollFirst();
-                ResolvedWorkload w = resolve(p.segment().contentHash());
-                if (p.record() != null && w != null) {
+                CentralWorkload w = p.workload(); // every window is answered (computed or fallback) and charged
+                {
                     ReleaseAccount account = accounts.get(id);
                     account = (account == null ? ReleaseAccount.EMPTY : account).plus(p.windowStart(), p.mechanism(),
                             p.epsilon());
@@ -492,8 +522,8 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                                 total.getN());
                     }
                 }
-                if (p.totalsState() != null && w != null) {
-                    totals.put(totalsKey(w), ((CentralWorkload) w).runningTotals().orElseThrow().codec()
+                if (p.totalsState() != null) {
+                    totals.put(totalsKey(w), w.runningTotals().orElseThrow().codec()
                             .encode(p.totalsState()));
                 }
                 WindowKey key = new WindowKey(id, p.segment().contentHash(), p.windowStart());
