@@ -426,9 +426,14 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     /** Runs {@code job} on the releaser's executor after the workload's previous computation has ended. */
     private CompletableFuture<Computed> submit(String workloadId, java.util.function.Supplier<Computed> job) {
         CompletableFuture<?> tail = lanes.get(workloadId);
-        CompletableFuture<Computed> f = tail == null || tail.isDone()
-                ? CompletableFuture.supplyAsync(job, executor)
-                : tail.handle((r, e) -> null).thenApplyAsync(x -> job.get(), executor);
+        CompletableFuture<Computed> f;
+        try {
+            f = tail == null || tail.isDone()
+                    ? CompletableFuture.supplyAsync(job, executor)
+                    : tail.handle((r, e) -> null).thenApplyAsync(x -> job.get(), executor);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            f = CompletableFuture.completedFuture(Computed.FAILED); // the window falls back at its due time
+        }
         lanes.put(workloadId, f);
         return f;
     }
