@@ -43,7 +43,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * into one window W1 through the SDK, their flags drawn (seeded) from the simulator's default correlated attributes
  * ({@link ValueDistributions#defaultFor}); the next window W2 gets no report (n = 500 makes the published bounds
  * informative, typically 0.4–0.75, where a few dozen reports give the trivial bound 1). Wide answers are written at
- * least 10 s after their computation starts ({@code CentralWorkload.minimumReleaseDelay}). The test proves, for each
+ * least 10 s after their window is found due ({@code CentralWorkload.minimumReleaseDelay}). The test proves, for each
  * workload and both windows:
  * <ul>
  *   <li>exactly one answer, central, family marginals, δ = 0, cost kind pure, ε equal to the resolved workload's

@@ -27,9 +27,10 @@ import java.util.Objects;
  * @param centralReportsRetention retention of the central report topic the gateway creates (it holds raw
  *     values: keep it as short as recovery after an outage needs)
  * @param authentication how devices prove their identity ({@link DeviceAuthentication.Open} or enrolled)
- * @param centralReleaseDelay a central answer is written this long after its computation started (on a monotonic
- *     clock), whatever the computation took, so the time it appears does not depend on the data; it must exceed
- *     the longest release computation (longer ones are counted in {@code pgw.release.overrun})
+ * @param centralReleaseDelay a central answer is written this long (or its mechanism's minimum, if longer) after its
+ *     window was found due (on a monotonic clock); the computation runs off the stream thread meanwhile, so the time
+ *     an answer appears depends on no workload's data; a computation still running then is replaced by the window's
+ *     data-independent fallback (counted in {@code pgw.release.overrun}), so it should exceed the longest release
  */
 public record GatewayConfig(String topicPrefix, String applicationId, Duration maxFutureSkew, Duration maxEventAge,
         Duration watermarkSlack, Duration punctuateEvery, Duration progressHeartbeat, int localPartitions,

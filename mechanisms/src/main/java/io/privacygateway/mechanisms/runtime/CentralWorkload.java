@@ -146,7 +146,8 @@ public final class CentralWorkload implements ResolvedWorkload {
     /**
      * Builds every release this workload will use (its window release, wide or materialised, and its running
      * totals), so that a workload no release can be built for is refused where it is registered or activated,
-     * with the reason, instead of failing at every window.
+     * with the reason, instead of failing at every window; also refuses an {@code erm-exponential} window that is not
+     * longer than the worst-case release time of its grid ({@link #minimumReleaseDelay()}).
      *
      * @throws IllegalArgumentException naming the reason if a release cannot be built for the declared parameters
      */
@@ -158,6 +159,14 @@ public final class CentralWorkload implements ResolvedWorkload {
                 release();
             }
             runningTotals();
+            java.time.Duration delay = minimumReleaseDelay();
+            if (spec.mechanism() == io.privacygateway.mechanisms.workload.MechanismId.ERM_EXPONENTIAL
+                    && delay.toMillis() >= window().sizeMillis()) {
+                throw new IllegalArgumentException("window.size: " + spec.mechanism().wireName() + " needs its answers"
+                        + " written " + delay.toSeconds() + " s after a window is due (its worst-case release time"
+                        + " from the public grid), which is not shorter than the window; use a longer window or a"
+                        + " smaller grid");
+            }
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("workload " + spec.id() + " cannot be released: " + e.getMessage(), e);
         }
@@ -240,19 +249,28 @@ public final class CentralWorkload implements ResolvedWorkload {
     }
 
     /**
-     * The least delay between the start of a release's computation and the moment its answer may be written, so that
-     * the time an answer appears does not depend on the data: the gateway writes every answer this long (or its
-     * configured delay, if longer) after the computation started. Most releases take a few milliseconds whatever the
-     * data; the grid exponential mechanism for {@code erm} takes from 1 ms (empty window) to 70 ms (median, uniform
-     * data) and up to 200 ms at its 99th percentile on a loaded 2-core machine ({@code bench release-timing
-     * --analytics}), so it is given a second. The wide releases (MWEM, worst-case chaining over up to 2^26 values)
-     * take a second or two at d = 20 and are given ten.
+     * The least delay between the moment a window is found due and the moment its answer is written, so that the time
+     * an answer appears does not depend on the data: the gateway writes every answer this long (or its configured
+     * delay, if longer) after the window was found due, and publishes the data-independent fallback instead if the
+     * computation has not finished by then ({@code docs/published-fields.md} §Timing). Most releases take a few
+     * milliseconds whatever the data. The grid exponential mechanism for {@code erm} takes time proportional to its
+     * grid points times the occupied cells of its grid (up to 4.8–6.4 s for 50,617 points and 2,048 cells, every cell
+     * occupied, on a loaded 2-core machine): it gets its worst case computed from the public grid
+     * ({@link io.privacygateway.mechanisms.analytics.erm.GridExponentialErm#worstCaseReleaseTime()}, ≈ 2.5× the
+     * measured time), rounded up to a second, at least one second. The wide releases (MWEM, worst-case chaining over
+     * up to 2^26 values) take a second or two at d = 20 and are given ten. A function of the registered version only.
      */
     public java.time.Duration minimumReleaseDelay() {
         if (spec().mechanism().isWide()) {
             return java.time.Duration.ofSeconds(10);
         }
-        return spec().mechanism() == io.privacygateway.mechanisms.workload.MechanismId.ERM_EXPONENTIAL
-                ? java.time.Duration.ofSeconds(1) : java.time.Duration.ZERO;
+        if (spec().mechanism() != io.privacygateway.mechanisms.workload.MechanismId.ERM_EXPONENTIAL) {
+            return java.time.Duration.ZERO;
+        }
+        java.time.Duration worst = ((io.privacygateway.mechanisms.analytics.erm.GridExponentialErm)
+                ((io.privacygateway.mechanisms.central.AnalyticsRelease) release().variant()).mechanism())
+                .worstCaseReleaseTime();
+        long seconds = Math.max(1, (worst.toMillis() + 999) / 1000);
+        return java.time.Duration.ofSeconds(seconds);
     }
 }

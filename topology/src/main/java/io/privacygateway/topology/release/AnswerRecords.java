@@ -121,6 +121,74 @@ public final class AnswerRecords {
     }
 
     /**
+     * The record of a central window whose release could not finish: the data-independent answer of
+     * {@link io.privacygateway.mechanisms.runtime.CentralFallback} (a function of public parameters only, and of the
+     * public count under replace-one) with {@code fallback} set; the caller charges it exactly as a computed answer.
+     *
+     * @param n the window's report count (published only under replace-one, where it is public)
+     * @param releasedAt the window's close time, as on every central answer
+     */
+    public static WindowAnswer centralFallback(io.privacygateway.mechanisms.runtime.CentralWorkload c,
+            long windowStart, long n, long releasedAt) {
+        WindowAnswer r = toRecord(io.privacygateway.mechanisms.runtime.CentralFallback.answer(c, n), c, windowStart,
+                0.0, releasedAt);
+        r.setFallback(true);
+        return r;
+    }
+
+    /**
+     * The synthetic-data record of a window of a workload with {@code central.synthetic} whose release could not
+     * finish: no records, the trivial bound 1 (and certificate 1 for certified-synthetic), the release's public cost,
+     * {@code fallback} set. Every such window still has exactly one synthetic record.
+     */
+    public static io.privacygateway.schemas.avro.SyntheticData syntheticFallback(
+            io.privacygateway.mechanisms.runtime.CentralWorkload c, long windowStart, long n, long releasedAt) {
+        io.privacygateway.mechanisms.central.wide.MarginalWorkload m = c.wide().orElseThrow();
+        boolean certified = c.spec().mechanism() == io.privacygateway.mechanisms.workload.MechanismId.CERTIFIED_SYNTHETIC;
+        Answer a = io.privacygateway.mechanisms.runtime.CentralFallback.answer(c, n);
+        return io.privacygateway.schemas.avro.SyntheticData.newBuilder()
+                .setWorkloadId(c.id())
+                .setWorkloadVersion(c.spec().version())
+                .setContentHash(c.contentHash())
+                .setWindowStart(Instant.ofEpochMilli(windowStart))
+                .setWindowEnd(Instant.ofEpochMilli(c.window().endOf(windowStart)))
+                .setMechanism(c.spec().mechanism().wireName())
+                .setEpsilon(a.cost().epsilon())
+                .setDelta(0.0)
+                .setAttributes(m.attributes())
+                .setRecords(List.of())
+                .setN(a.n())
+                .setConfidence(a.confidence())
+                .setMaxErrorBound(1.0)
+                .setReleasedAtStreamTime(releasedAt)
+                .setCertificate(certified ? 1.0 : null)
+                .setCertificateQueries(certified
+                        ? io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease.queryClass(m.way())
+                        : null)
+                .setFallback(true)
+                .build();
+    }
+
+    /**
+     * The record of a running total whose update could not finish: the horizon's span and cost as {@code h} (the
+     * tree after the window was added with zero counts), the data-independent fallback answer with {@code n = 0},
+     * {@code fallback} set.
+     */
+    public static WindowAnswer runningTotalFallback(io.privacygateway.mechanisms.continual.HorizonAnswer h,
+            io.privacygateway.mechanisms.runtime.CentralWorkload c, long releasedAt) {
+        Answer f = io.privacygateway.mechanisms.runtime.CentralFallback.answer(c, 0);
+        Answer a = new Answer(f.mechanism(), h.answer().cost(), 0, f.labels(), f.estimates(), f.unprojected(),
+                f.standardErrors(), f.lower(), f.upper(), f.confidence(), f.expectedRmsError(),
+                f.rmsErrorBoundAtConfidence(), List.of(), f.workloadHash());
+        WindowAnswer r = toRecord(a, c, h.start(), 0.0, releasedAt);
+        r.setWindowEnd(Instant.ofEpochMilli(h.end()));
+        r.setHorizon(h.horizon().wireName());
+        r.setMechanism(RUNNING_TOTAL_MECHANISM);
+        r.setFallback(true);
+        return r;
+    }
+
+    /**
      * Adds to a local answer of {@code n} reports over a span of {@code spanMillis} (a window or a horizon span) its
      * amplified central (ε, δ): the guarantee against someone who sees only the answers, by amplification by
      * shuffling ({@link io.privacygateway.mechanisms.amplification.AmplificationBound}), for the most reports one

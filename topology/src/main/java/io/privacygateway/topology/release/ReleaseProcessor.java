@@ -25,6 +25,7 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -43,8 +44,12 @@ import org.slf4j.LoggerFactory;
  * transaction that deletes the window's aggregate and advances the schedule.
  *
  * <p>Everything read from the partials topic is validated ({@link ShardMessage}); an invalid message is counted
- * in {@code pgw.partials.invalid} and skipped, never a crash. A window whose release fails (a defect) is counted
- * in {@code pgw.release.failed}, logged without data, and skipped, so one window can never stop the others.
+ * in {@code pgw.partials.invalid} and skipped, never a crash. A local window whose release fails (a defect) is
+ * counted in {@code pgw.release.failed}, logged without data, and skipped, so one window can never stop the others. A
+ * <b>central</b> window is never skipped: whatever makes its release fail (the failure paths of
+ * {@code docs/published-fields.md} §Failure paths) it is answered with the data-independent fallback
+ * ({@link AnswerRecords#centralFallback}, flagged {@code fallback}) and charged exactly as a computed answer, so neither
+ * whether a window is answered nor the account ({@code cumulativeEpsilon}) depends on the data.
  */
 public final class ReleaseProcessor implements Processor<String, byte[], String, Object> {
     private static final Logger LOG = LoggerFactory.getLogger(ReleaseProcessor.class);
@@ -60,8 +65,11 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     private final CentralReleaser central;
     private final ReleaseStores names;
     private final java.util.function.LongSupplier monotonicMillis;
-    /** Central answers computed and waiting for their fixed write time, by workload, in window order. */
+    /** Central windows found due and waiting for their publication time, by workload, in window order. */
     private final java.util.Map<String, java.util.ArrayDeque<Pending>> pending = new java.util.HashMap<>();
+    /** The last computation started for each workload (its next one starts after it ends). */
+    private final java.util.Map<String, CompletableFuture<?>> lanes = new java.util.HashMap<>();
+    private final java.util.concurrent.Executor executor;
     private ProcessorContext<String, Object> context;
     private WriteBehindStore<WindowKey, WindowAggregate> merged;
     private WriteBehindStore<String, Long> progress;
@@ -71,14 +79,30 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     private WriteBehindStore<String, byte[]> totals;
 
     /**
-     * A central answer computed at {@code startedAt} (monotonic) and written at {@code startedAt + delay}.
+     * A central window found due: its computation (running or done) and its publication time.
      *
+     * @param workload the version's runtime, held so the window is written even if the catalog drops it meanwhile
      * @param segment the schedule segment (version) of the window
+     * @param n the window's exact report count (the public count under replace-one; metrics)
+     * @param counts the window's exact counts, copied when it was found due (running totals), or null if its
+     *     aggregate is unusable
+     * @param epsilon what the window is charged, computed or fallback
+     * @param dueAt when it is written (monotonic), fixed when it was found due
+     * @param result the answer, computed off the stream thread
+     */
+    private record Pending(CentralWorkload workload, ReleaseSchedule.Segment segment, long windowStart, long n,
+            long[] counts, BigDecimal epsilon, long dueAt, CompletableFuture<Computed> result) {}
+
+    /**
+     * What a computation hands back to the stream thread.
+     *
+     * @param record the answer record (null: the release failed and the fallback is published)
+     * @param mechanism the mechanism that produced it
      * @param synthetic the window's synthetic records (wide workloads with {@code central.synthetic}), or null
      */
-    private record Pending(ReleaseSchedule.Segment segment, long windowStart, WindowAnswer record, long n,
-            BigDecimal epsilon, String mechanism, long writeAt, List<WindowAnswer> runningTotals,
-            ContinualState totalsState, SyntheticData synthetic) {}
+    private record Computed(WindowAnswer record, String mechanism, SyntheticData synthetic) {
+        static final Computed FAILED = new Computed(null, null, null);
+    }
 
     ReleaseProcessor(GatewayConfig config, WorkloadCatalog catalog, GatewayMetrics metrics, CentralReleaser central,
             ReleaseStores names, java.util.function.LongSupplier monotonicMillis) {
@@ -88,6 +112,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         this.central = central;
         this.names = names;
         this.monotonicMillis = monotonicMillis;
+        this.executor = central.executor();
     }
 
     @Override
@@ -105,11 +130,19 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         progress.loadAll();
         schedules.loadAll();
         accounts.loadAll();
-        pending.clear();
+        pending.clear(); // a restart computes every unwritten window again (none was written, none is skipped)
+        lanes.clear();
         context.schedule(config.punctuateEvery(), PunctuationType.WALL_CLOCK_TIME, t -> {
-            writePending();
-            releaseAllDue();
+            long now = monotonicMillis.getAsLong(); // one reading: nothing computed here moves a publication time
+            writePending(now);
+            releaseAllDue(now);
         });
+    }
+
+    @Override
+    public void close() {
+        pending.clear(); // results still being computed are discarded; their windows are not written
+        lanes.clear();
     }
 
     @Override
@@ -168,10 +201,10 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 progress.put(key, g.watermark());
             }
         }
-        releaseDue(workloadId);
+        releaseDue(workloadId, monotonicMillis.getAsLong());
     }
 
-    private void releaseAllDue() {
+    private void releaseAllDue(long now) {
         List<String> ids = new ArrayList<>();
         for (Registration r : catalog.registrations()) {
             ids.add(r.id());
@@ -183,7 +216,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         });
         for (String id : ids) {
             if (ownsWorkload(id)) {
-                releaseDue(id);
+                releaseDue(id, now);
             }
         }
     }
@@ -214,8 +247,11 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         return updated;
     }
 
-    /** Brings the schedule up to date with the registration, then releases every due window of the workload. */
-    private void releaseDue(String workloadId) {
+    /**
+     * Brings the schedule up to date with the registration, then releases every due window of the workload (central:
+     * starts its computation, to be written at {@code now} plus the workload's delay).
+     */
+    private void releaseDue(String workloadId, long now) {
         ReleaseSchedule schedule = schedules.get(workloadId);
         ReleaseSchedule updated = update(schedule == null ? ReleaseSchedule.EMPTY : schedule, workloadId);
         int released = 0;
@@ -233,7 +269,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 long min = minimumProgress(workloadId, seg.mode());
                 if (w.window().closedAt(seg.nextStart(), min)) {
                     if (w instanceof CentralWorkload c) {
-                        released += prepareCentral(c, seg, min, MAX_RELEASES_PER_CALL - released);
+                        released += prepareCentral(c, seg, min, MAX_RELEASES_PER_CALL - released, now);
                         break;
                     }
                     release(w, seg, seg.nextStart(), min);
@@ -395,11 +431,24 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     }
 
     /**
-     * Computes the answers of a central segment's due windows that are not computed yet (noise is drawn now) and
-     * holds each until a fixed delay after its computation started, so the time it is written does not depend on
-     * how long the computation took. Returns how many were computed.
+     * The delay between the moment a central window is found due and the moment its answer is written: the configured
+     * {@code centralReleaseDelay} or the mechanism's own minimum ({@link CentralWorkload#minimumReleaseDelay()}, a
+     * function of the registered version), whichever is longer. Public, fixed at registration.
      */
-    private int prepareCentral(CentralWorkload c, ReleaseSchedule.Segment seg, long progress, int max) {
+    private long releaseDelay(CentralWorkload c) {
+        return Math.max(config.centralReleaseDelay().toMillis(), c.minimumReleaseDelay().toMillis());
+    }
+
+    /**
+     * Starts the computation of a central segment's due windows that are not started yet, <b>off the stream
+     * thread</b> ({@link CentralReleaser#executor()}, one computation at a time per workload), and fixes each window's
+     * publication time now: {@code dueAt = now + (i + 1)·delay} for the i-th window (from 0) of the workload found due
+     * in this call (a backlog after an outage gets one delay per window, since its computations run one after
+     * another). A function of public information only (when the window was found due, the workload's delay, the
+     * schedule), never of any workload's data or computation time. The window's exact counts are copied here, on the stream
+     * thread; the computation reads nothing else. Returns how many were started.
+     */
+    private int prepareCentral(CentralWorkload c, ReleaseSchedule.Segment seg, long progress, int max, long now) {
         java.util.ArrayDeque<Pending> queue = pending.computeIfAbsent(c.id(), k -> new java.util.ArrayDeque<>());
         long start = seg.nextStart();
         for (Pending p : queue) {
@@ -407,97 +456,121 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 start = Math.max(start, p.windowStart() + seg.windowMillis());
             }
         }
-        int computed = 0;
-        while (computed < max && start < seg.endStart() && c.window().closedAt(start, progress)) {
-            queue.addLast(compute(c, seg, start, totalsBefore(c, seg, start)));
+        long due = now;
+        long delay = releaseDelay(c);
+        int started = 0;
+        while (started < max && start < seg.endStart() && c.window().closedAt(start, progress)) {
+            WindowKey key = new WindowKey(c.id(), c.contentHash(), start);
+            boolean unusable = merged.get(key) != null && merged.get(key).state().length != c.aggregateLength();
+            WindowAggregate agg = aggregate(c, key);
+            long[] counts = agg == null ? new long[c.aggregateLength()] : agg.state().clone();
+            long n = agg == null ? 0 : agg.n();
+            long windowStart = start;
+            CompletableFuture<Computed> result = submit(c.id(),
+                    () -> compute(central, c, windowStart, counts, n, unusable));
+            due += delay;
+            queue.addLast(new Pending(c, seg, start, n, unusable ? null : counts,
+                    c.parameters().epsilonPerCharge().exact(), due, result));
             start += seg.windowMillis();
-            computed++;
+            started++;
         }
-        return computed;
+        return started;
     }
 
-    private Pending compute(CentralWorkload c, ReleaseSchedule.Segment seg, long start, ContinualState totalsBefore) {
-        long startedAt = monotonicMillis.getAsLong();
-        WindowAggregate agg = aggregate(c, new WindowKey(c.id(), c.contentHash(), start));
-        long[] counts = agg == null ? new long[c.aggregateLength()] : agg.state();
-        long n = agg == null ? 0 : agg.n();
-        WindowAnswer record = null;
-        SyntheticData synthetic = null;
-        String mechanism = c.spec().mechanism().wireName();
-        List<WindowAnswer> runningTotals = List.of();
-        ContinualState totalsAfter = null;
+    /** Runs {@code job} on the releaser's executor after the workload's previous computation has ended. */
+    private CompletableFuture<Computed> submit(String workloadId, java.util.function.Supplier<Computed> job) {
+        CompletableFuture<?> tail = lanes.get(workloadId);
+        CompletableFuture<Computed> f;
         try {
+            f = tail == null || tail.isDone()
+                    ? CompletableFuture.supplyAsync(job, executor)
+                    : tail.handle((r, e) -> null).thenApplyAsync(x -> job.get(), executor);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            f = CompletableFuture.completedFuture(Computed.FAILED); // the window falls back at its due time
+        }
+        lanes.put(workloadId, f);
+        return f;
+    }
+
+    /**
+     * A window's answer, computed off the stream thread from the copied counts: the release (or, if it fails, nothing:
+     * {@link Computed#failed}, and the stream thread publishes the fallback). Touches no state of the processor.
+     */
+    private static Computed compute(CentralReleaser central, CentralWorkload c, long start, long[] counts, long n,
+            boolean unusable) {
+        long closesAt = c.window().closesAt(start);
+        try {
+            if (unusable) {
+                throw new IllegalStateException("the window's aggregate does not fit the workload version");
+            }
             Answer a;
+            SyntheticData synthetic = null;
             if (c.wide().isPresent()) { // the window's exact marginal counts, checked, never counts per value
                 WideAnswer wide = central.releaseWide(c, c.marginalCounts(n, counts));
                 a = wide.answer();
                 if (c.parameters().synthetic() != null && wide.records().isPresent()) {
-                    synthetic = AnswerRecords.synthetic(wide.records().get(), a, c, start, c.window().closesAt(start));
+                    synthetic = AnswerRecords.synthetic(wide.records().get(), a, c, start, closesAt);
                 }
             } else {
                 a = central.release(c, counts);
             }
-            mechanism = a.mechanism().wireName();
-            record = AnswerRecords.toRecord(a, c, start, 0.0, c.window().closesAt(start));
-            if (totalsBefore != null) {
-                ContinualCounter counter = c.runningTotals().orElseThrow();
-                totalsAfter = central.runningTotals(counter, totalsBefore, start, counts);
-                List<WindowAnswer> out = new ArrayList<>();
-                for (HorizonAnswer h : counter.answers(totalsAfter)) {
-                    out.add(AnswerRecords.runningTotal(h, c, c.window().closesAt(start)));
-                }
-                runningTotals = out;
+            return new Computed(AnswerRecords.toRecord(a, c, start, 0.0, closesAt), a.mechanism().wireName(),
+                    synthetic);
+        } catch (RuntimeException e) {
+            LOG.error("releasing window {} of {} failed; its data-independent fallback is published instead ({})",
+                    start, c.id(), e.getClass().getSimpleName(), e);
+            return Computed.FAILED;
+        }
+    }
+
+    /** The running totals after a window, and their answers. */
+    private record RunningTotals(ContinualState state, List<WindowAnswer> answers) {}
+
+    /**
+     * Adds a window to the running totals and builds their answers (on the stream thread, at the window's publication
+     * time: the update's running time depends on the secret noise only, and building the answers is post-processing
+     * of the noisy totals). If that fails, the window is added with zero counts (the tree needs every window in order;
+     * none of this window's reports is in any later total) and every horizon's answer is the data-independent
+     * fallback, at the same cost; if even that fails (an inconsistent state), the tree starts again with this window.
+     * Either way every horizon is answered for this window.
+     *
+     * @param counts the window's counts, or null when its aggregate is unusable
+     */
+    private RunningTotals runningTotals(CentralWorkload c, ContinualState before, long start, long[] counts,
+            long closesAt) {
+        ContinualCounter counter = c.runningTotals().orElseThrow();
+        try {
+            ContinualState after = central.runningTotals(counter, before, start, counts);
+            List<WindowAnswer> out = new ArrayList<>();
+            for (HorizonAnswer h : counter.answers(after)) {
+                out.add(AnswerRecords.runningTotal(h, c, closesAt));
             }
+            return new RunningTotals(after, out);
         } catch (RuntimeException e) {
             metrics.releaseFailed(c.id());
-            LOG.error("releasing window {} of {} failed; the window is skipped ({})", start, c.id(),
-                    e.getClass().getSimpleName(), e);
-            record = null;
-            synthetic = null;
-            runningTotals = List.of();
-            totalsAfter = totalsBefore == null ? null : skipped(c, totalsBefore, start);
+            LOG.error("the running totals of {} after window {} failed; their fallback is published instead ({})",
+                    c.id(), start, e.getClass().getSimpleName(), e);
         }
-        long delay = Math.max(config.centralReleaseDelay().toMillis(), c.minimumReleaseDelay().toMillis());
-        if (monotonicMillis.getAsLong() - startedAt > delay) {
-            metrics.releaseOverrun(c.id());
-        }
-        return new Pending(seg, start, record, n, c.parameters().epsilonPerCharge().exact(),
-                mechanism, startedAt + delay, runningTotals, totalsAfter, synthetic);
-    }
-
-    /**
-     * The running totals' state after a window whose release failed: the window is added with zero counts (the tree
-     * needs every window in order; no answer of this window or its totals is published, and none of its reports is
-     * in any later total), so later windows' totals stay correct for every other window.
-     */
-    private ContinualState skipped(CentralWorkload c, ContinualState before, long start) {
+        long[] none = new long[c.aggregateLength()];
+        ContinualState after;
         try {
-            return central.runningTotals(c.runningTotals().orElseThrow(), before, start,
-                    new long[c.aggregateLength()]);
+            after = central.runningTotals(counter, before, start, none);
         } catch (RuntimeException e) {
-            return null;
+            after = central.runningTotals(counter, counter.start(start), start, none);
         }
+        List<WindowAnswer> out = new ArrayList<>();
+        for (HorizonAnswer h : counter.answers(after)) {
+            out.add(AnswerRecords.runningTotalFallback(h, c, closesAt));
+        }
+        return new RunningTotals(after, out);
     }
 
     /**
-     * The running totals' state before the window starting at {@code start} of central segment {@code seg}: after the
-     * last computed (pending) window of the segment, else as stored, else a new tree starting with this window. Empty
-     * ({@code null}) for a workload without running totals.
+     * The running totals' state before the window starting at {@code start}: as stored (windows are written in order,
+     * so the store holds the state after the version's previous window), else a new tree starting with this window.
      */
-    private ContinualState totalsBefore(CentralWorkload c, ReleaseSchedule.Segment seg, long start) {
-        if (c.parameters().epsilonPerRunningTotal() == null) {
-            return null;
-        }
+    private ContinualState totalsBefore(CentralWorkload c, long start) {
         ContinualCounter counter = c.runningTotals().orElseThrow();
-        java.util.ArrayDeque<Pending> queue = pending.get(c.id());
-        if (queue != null) {
-            for (java.util.Iterator<Pending> it = queue.descendingIterator(); it.hasNext(); ) {
-                Pending p = it.next();
-                if (p.segment().sameRun(seg) && p.totalsState() != null) {
-                    return p.totalsState();
-                }
-            }
-        }
         byte[] stored = totals.get(totalsKey(c));
         if (stored != null) {
             try {
@@ -514,50 +587,71 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         return w.id() + "#" + w.contentHash();
     }
 
-    /** Writes every pending central answer whose time has come, in window order, charging the privacy account. */
-    private void writePending() {
+    /**
+     * Writes every central answer whose publication time has come, in window order, charging the privacy account: the
+     * computed answer if its computation has finished, else (still running, or failed) the data-independent fallback
+     * — at the same time and the same cost either way; a late result is discarded. Only the stream thread forwards
+     * records and changes state, here, in one transaction per punctuation.
+     */
+    private void writePending(long now) {
         if (pending.isEmpty()) {
             return;
         }
-        long now = monotonicMillis.getAsLong();
         boolean wrote = false;
         for (var e : pending.entrySet()) {
             String id = e.getKey();
             java.util.ArrayDeque<Pending> queue = e.getValue();
-            while (!queue.isEmpty() && now >= queue.peekFirst().writeAt()) {
+            while (!queue.isEmpty() && now >= queue.peekFirst().dueAt()) {
                 Pending p = queue.pollFirst();
-                ResolvedWorkload w = resolve(p.segment().contentHash());
-                if (p.record() != null && w != null) {
-                    ReleaseAccount account = accounts.get(id);
-                    account = (account == null ? ReleaseAccount.EMPTY : account).plus(p.windowStart(), p.mechanism(),
-                            p.epsilon());
-                    accounts.put(id, account);
-                    double cumulative = io.privacygateway.mechanisms.param.DirectedDoubles.ceil(account.total());
-                    p.record().setCumulativeEpsilon(cumulative);
-                    metrics.cumulativeEpsilon(id, cumulative);
-                    write(w, p.windowStart(), w.window().endOf(p.windowStart()), p.record(), p.n());
-                    if (p.synthetic() != null) {
-                        context.forward(new Record<>(id, p.synthetic(), w.window().endOf(p.windowStart())),
-                                SYNTHETIC_SINK);
-                    }
-                    for (WindowAnswer total : p.runningTotals()) {
-                        total.setCumulativeEpsilon(cumulative);
-                        write(w, total.getWindowStart().toEpochMilli(), total.getWindowEnd().toEpochMilli(), total,
-                                total.getN());
-                    }
+                CentralWorkload w = p.workload(); // every window is answered (computed or fallback) and charged
+                long start = p.windowStart();
+                long closesAt = w.window().closesAt(start);
+                Computed r = p.result().isDone() && !p.result().isCompletedExceptionally()
+                        ? p.result().join() : Computed.FAILED;
+                if (!p.result().isDone()) {
+                    metrics.releaseOverrun(id);
+                    LOG.warn("the release of window {} of {} had not finished at its publication time; its"
+                            + " data-independent fallback is published instead", start, id);
                 }
-                if (p.totalsState() != null && w != null) {
-                    totals.put(totalsKey(w), ((CentralWorkload) w).runningTotals().orElseThrow().codec()
-                            .encode(p.totalsState()));
+                WindowAnswer record = r.record();
+                SyntheticData synthetic = r.synthetic();
+                String mechanism = r.mechanism();
+                if (record == null) {
+                    metrics.releaseFailed(id);
+                    record = AnswerRecords.centralFallback(w, start, p.n(), closesAt);
+                    synthetic = w.parameters().synthetic() == null ? null
+                            : AnswerRecords.syntheticFallback(w, start, p.n(), closesAt);
+                    mechanism = w.spec().mechanism().wireName();
                 }
-                WindowKey key = new WindowKey(id, p.segment().contentHash(), p.windowStart());
+                List<WindowAnswer> runningTotals = List.of();
+                if (w.parameters().epsilonPerRunningTotal() != null) {
+                    RunningTotals t = runningTotals(w, totalsBefore(w, start), start, p.counts(), closesAt);
+                    runningTotals = t.answers();
+                    totals.put(totalsKey(w), w.runningTotals().orElseThrow().codec().encode(t.state()));
+                }
+                ReleaseAccount account = accounts.get(id);
+                account = (account == null ? ReleaseAccount.EMPTY : account).plus(start, mechanism, p.epsilon());
+                accounts.put(id, account);
+                double cumulative = io.privacygateway.mechanisms.param.DirectedDoubles.ceil(account.total());
+                record.setCumulativeEpsilon(cumulative);
+                metrics.cumulativeEpsilon(id, cumulative);
+                write(w, start, w.window().endOf(start), record, p.n());
+                if (synthetic != null) {
+                    context.forward(new Record<>(id, synthetic, w.window().endOf(start)), SYNTHETIC_SINK);
+                }
+                for (WindowAnswer total : runningTotals) {
+                    total.setCumulativeEpsilon(cumulative);
+                    write(w, total.getWindowStart().toEpochMilli(), total.getWindowEnd().toEpochMilli(), total,
+                            total.getN());
+                }
+                WindowKey key = new WindowKey(id, p.segment().contentHash(), start);
                 if (merged.get(key) != null) {
                     merged.delete(key);
                 }
                 ReleaseSchedule schedule = schedules.get(id);
                 ReleaseSchedule.Segment current = schedule == null ? null
-                        : schedule.segment(p.segment().contentHash(), p.windowStart());
-                if (current != null && current.nextStart() == p.windowStart()) {
+                        : schedule.segment(p.segment().contentHash(), start);
+                if (current != null && current.nextStart() == start) {
                     ReleaseSchedule advanced = schedule.advance(current);
                     schedules.put(id, advanced);
                     ReleaseSchedule.Segment after = advanced.segment(p.segment().contentHash(), p.windowStart());
@@ -570,6 +664,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
             }
         }
         pending.values().removeIf(java.util.ArrayDeque::isEmpty);
+        lanes.values().removeIf(CompletableFuture::isDone);
         if (wrote) {
             context.commit();
         }

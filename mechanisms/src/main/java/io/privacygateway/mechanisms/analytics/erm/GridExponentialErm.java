@@ -123,6 +123,22 @@ public final class GridExponentialErm extends AbstractWindowMechanism {
         return out;
     }
 
+    /** |Θ_h|: the number of grid points (public). */
+    public int gridPoints() {
+        return points.length;
+    }
+
+    /**
+     * The worst case of a release's running time, from the public grid, with ≈ 2.5× headroom over the 2-core reference
+     * machine: {@link #exponents} evaluates the loss at every grid point for every occupied cell (45–61 ns per point and
+     * cell measured there, here 150 ns, every cell occupied), and the sampler's expected proposals are at most
+     * {@code |Θ_h|} (here 5 µs each).
+     */
+    public java.time.Duration worstCaseReleaseTime() {
+        double nanos = (double) points.length * model.grid().cells() * 150 + (double) points.length * 5_000;
+        return java.time.Duration.ofNanos((long) Math.ceil(nanos));
+    }
+
     /** k in units of one rounded loss unit (the exponent of θ is {@code −k·Ê(θ)}). */
     public double k() {
         return k;

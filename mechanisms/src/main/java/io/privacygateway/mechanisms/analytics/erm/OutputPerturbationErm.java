@@ -36,7 +36,8 @@ import java.util.OptionalDouble;
  * error of the certificate itself (the only place where a floating-point computation enters a sensitivity bound
  * here). So the computed point moves by at most {@code Δ₂ = L‖𝒳‖/Λ + 2τ} in l2, its grid point by at most
  * {@code Δ₁ = ⌈√d·Δ₂/h⌉ + d} in l1 (grid units), and discrete Laplace noise of scale {@code >= Δ₁/ε} per coordinate
- * is pure ε. If the solver does not certify, the release fails rather than publishing an uncertified point.
+ * is pure ε. If the solver does not certify, the release fails rather than publishing an uncertified point (the
+ * gateway publishes the window's data-independent fallback instead, at the same cost).
  *
  * <p><b>Λ</b> = {@code max(ñλ, Λ₀)}, both public given the released count: {@code Λ₀ = √(2√2·ñ·d·L·‖𝒳‖²/(ε·B²))}
  * balances the regularisation bias {@code Λ₀B²/2} against the noise's cost {@code ñ‖𝒳‖·√2·d·L‖𝒳‖/(Λ₀ε)}.
@@ -47,13 +48,28 @@ public final class OutputPerturbationErm extends AbstractWindowMechanism {
     /** Certified accuracy of the minimiser, relative to the sensitivity {@code L‖𝒳‖/Λ}. */
     static final double TOLERANCE = 1e-3;
 
+    /** The most solver steps spent on certifying the minimiser of one window. */
+    public static final int MAX_STEPS = 2_000_000;
+
     private final LogisticModel model;
     private final double h;
+    private final int maxSteps;
 
     public OutputPerturbationErm(Workload workload, AnalyticsBudget budget) {
+        this(workload, budget, MAX_STEPS);
+    }
+
+    /**
+     * The mechanism with another step limit for the certified minimiser (tests force a certification failure with a
+     * tiny one; the gateway uses {@link #MAX_STEPS}).
+     *
+     * @param maxSteps the most solver steps per window, {@code >= 1}
+     */
+    public OutputPerturbationErm(Workload workload, AnalyticsBudget budget, int maxSteps) {
         super(MechanismId.ERM_OUTPUT_PERTURBATION, workload, budget);
         this.model = LogisticModel.of(workload);
         this.h = model.radius() * GRID;
+        this.maxSteps = io.privacygateway.mechanisms.param.Require.positive("maxSteps", maxSteps);
         charge(budget.epsilon());
     }
 
@@ -114,14 +130,21 @@ public final class OutputPerturbationErm extends AbstractWindowMechanism {
                 new Parameter("predictedExcessRisk", predictedError()));
     }
 
-    /** The minimiser of J for Λ, certified to {@code √(2·gap/Λ) <= τ/2}. */
+    /**
+     * The minimiser of J for Λ, certified to {@code √(2·gap/Λ) <= τ/2}.
+     *
+     * @throws IllegalStateException if the solver cannot certify it within the step limit (this depends on the data:
+     *     the gateway then publishes the window's data-independent fallback at the same cost,
+     *     {@code docs/published-fields.md} §Failure paths)
+     */
     double[] certifiedMinimiser(long[] counts, double lambda) {
         double tau = TOLERANCE * budget.contributions() * model.lipschitz() / lambda;
         double gapTolerance = lambda * tau * tau / 8;
-        LogisticModel.Fit fit = model.minimise(counts, lambda, gapTolerance, 2_000_000);
+        LogisticModel.Fit fit = model.minimise(counts, lambda, gapTolerance, maxSteps);
         if (!(Math.sqrt(2 * fit.gap() / lambda) <= tau / 2)) {
-            throw new IllegalStateException("output-perturbation: the minimiser could not be certified (gap "
-                    + fit.gap() + ")");
+            // the message names no data-dependent value (the gap is one): logs are not a release channel
+            throw new IllegalStateException("output-perturbation: the minimiser could not be certified within "
+                    + maxSteps + " steps");
         }
         return fit.theta();
     }
