@@ -42,7 +42,13 @@ import org.apache.commons.statistics.distribution.BinomialDistribution;
  * one report each, with all other reports (the device's own included) as the crowd, so by the group property of
  * (ε₁, δ₁)-DP the multiset is {@code (k·ε₁, δ₁·Σ_{i<k} e^{i·ε₁})}-DP; ε₁ is searched so that this δ is at most the
  * declared δ. (The k reports are one shuffle, not k independent releases, so composition theorems do not apply; the
- * group argument does.)
+ * group argument does.) The sum is computed in closed form, {@code (e^{k·ε₁} − 1)/(e^{ε₁} − 1)}, rounded upwards, so
+ * any k is accepted (a span of a day with a report every 62.5 ms has k = 1,382,400); for large k the search usually
+ * finds no ε₁ and the answer is the unamplified {@code k·ε₀}, which is then the honest figure.
+ *
+ * <p><b>Every input a valid workload can produce is accepted</b>: any {@code n >= 1} (beyond
+ * {@link #MAX_COMPUTED_REPORTS} the bound is computed for that many reports, valid for more, see {@link #roundDown}),
+ * any {@code k >= 1}, every ε₀ of an {@link Epsilon} and every δ in (0, 1).
  */
 public final class AmplificationBound {
     /** Relative inflation of every computed δ, covering floating-point rounding. */
@@ -50,6 +56,12 @@ public final class AmplificationBound {
     private static final int SEARCH_STEPS = 34;
     private static final Map<Key, AmplifiedGuarantee> CACHE = new ConcurrentHashMap<>();
     private static final int CACHE_LIMIT = 4096;
+    /**
+     * The largest n the bound is computed for: a larger crowd is given the guarantee of this many reports (valid, see
+     * {@link #roundDown}; at ε₀ = 2, δ = 10⁻⁶ that is ε ≈ 7·10⁻⁴ instead of about 10⁻⁴ at n = 2·10⁹). It bounds the
+     * uncached computation to a few seconds; the exact sums grow with √n (about a minute at n = 2·10⁹).
+     */
+    public static final long MAX_COMPUTED_REPORTS = 100_000_000L;
 
     private AmplificationBound() {}
 
@@ -72,7 +84,7 @@ public final class AmplificationBound {
         }
     }
 
-    private record Key(double eps0, long n, int k, double delta) {}
+    private record Key(double eps0, long n, long k, double delta) {}
 
     /**
      * Whether a local mechanism's answers are a function of the multiset of report <em>payloads</em> alone, which the
@@ -96,16 +108,19 @@ public final class AmplificationBound {
      * when not cached.
      *
      * @param epsilonPerReport ε₀ of every report (the exact declared value; rounded up here)
-     * @param reports n, the number of reports the answer is computed from ({@code >= 1})
-     * @param reportsPerDeviceInWindow k, the most reports one device may have in the window ({@code >= 1})
+     * @param reports n, the number of reports the answer is computed from ({@code >= 1}; computed as at most
+     *     {@link #MAX_COMPUTED_REPORTS})
+     * @param reportsPerDeviceInWindow k, the most reports one device may have in the window ({@code >= 1}, any size)
      * @param delta the declared δ, in {@code (0, 1)}
      */
-    public static AmplifiedGuarantee amplified(Epsilon epsilonPerReport, long reports, int reportsPerDeviceInWindow,
+    public static AmplifiedGuarantee amplified(Epsilon epsilonPerReport, long reports, long reportsPerDeviceInWindow,
             double delta) {
         Require.nonNull("epsilonPerReport", epsilonPerReport);
         double eps0 = DirectedDoubles.ceil(epsilonPerReport.exact());
-        Require.inRange("reports", reports, 1, Integer.MAX_VALUE);
-        long rounded = roundDown(reports);
+        Require.inRange("reports", reports, 1, Long.MAX_VALUE);
+        Require.inRange("reportsPerDeviceInWindow", reportsPerDeviceInWindow, 1, Long.MAX_VALUE);
+        Require.inOpenRange("delta", delta, 0, 1);
+        long rounded = roundDown(Math.min(reports, MAX_COMPUTED_REPORTS));
         Key key = new Key(eps0, rounded, reportsPerDeviceInWindow, delta);
         AmplifiedGuarantee hit = CACHE.get(key);
         if (hit != null) {
@@ -143,15 +158,21 @@ public final class AmplificationBound {
      * One method's guarantee for k reports of one device among n, each ε₀-LDP.
      *
      * @param eps0 an upper bound on ε₀, finite, {@code > 0}, at most {@link Epsilon#MAX}
+     * @param reports n, {@code >= 1}; computed as {@code min(n, }{@link #MAX_COMPUTED_REPORTS}{@code )}
+     * @param reportsPerDeviceInWindow k, {@code >= 1}
      */
-    public static AmplifiedGuarantee amplified(Method method, double eps0, long reports, int reportsPerDeviceInWindow,
+    public static AmplifiedGuarantee amplified(Method method, double eps0, long reports, long reportsPerDeviceInWindow,
             double delta) {
         Require.nonNull("method", method);
         Require.inHalfOpenRange("eps0", eps0, 0, Epsilon.MAX);
-        Require.inRange("reports", reports, 1, Integer.MAX_VALUE);
-        Require.inRange("reportsPerDeviceInWindow", reportsPerDeviceInWindow, 1, 1 << 20);
+        Require.inRange("reports", reports, 1, Long.MAX_VALUE);
+        Require.inRange("reportsPerDeviceInWindow", reportsPerDeviceInWindow, 1, Long.MAX_VALUE);
         Require.inOpenRange("delta", delta, 0, 1);
-        int k = reportsPerDeviceInWindow;
+        long k = reportsPerDeviceInWindow;
+        long n = Math.min(reports, MAX_COMPUTED_REPORTS);
+        // terms below this are bounded geometrically; never 0 (a δ near Double.MIN_VALUE would otherwise sum every
+        // term of Binomial(n − 1, r), n boxed weights), and MIN_NORMAL is far below any δ the bound can then certify
+        double negligible = Math.max(delta * 1e-9, Double.MIN_NORMAL);
         double lo = 0;
         double hi = eps0;
         // stop at 10⁻⁵ relative: the answer is the upper end, where the bound was verified
@@ -160,27 +181,46 @@ public final class AmplificationBound {
             if (mid <= lo || mid >= hi) {
                 break;
             }
-            if (groupDelta(method, eps0, reports, k, mid, delta * 1e-9) <= delta) {
+            if (groupDelta(method, eps0, n, k, mid, negligible) <= delta) {
                 hi = mid;
             } else {
                 lo = mid;
             }
         }
-        double total = hi == eps0 ? k * eps0 : Math.nextUp(k * hi);
-        return new AmplifiedGuarantee(Math.min(total, Math.nextUp(k * eps0)), delta, method.wireName(), k, reports);
+        // k·ε rounded up exactly (k may exceed 2^53); the verified ε₁ one step up, as before
+        double cap = Math.nextUp(timesUp(k, eps0));
+        double total = hi == eps0 ? timesUp(k, eps0) : Math.nextUp(timesUp(k, hi));
+        return new AmplifiedGuarantee(Math.min(total, cap), delta, method.wireName(), k, reports);
     }
 
-    /** An upper bound on {@code δ₁(ε₁)·Σ_{i<k} e^{i·ε₁}}. */
-    static double groupDelta(Method method, double eps0, long n, int k, double eps1, double negligible) {
+    /** The smallest double {@code >= k·x}, exactly. */
+    private static double timesUp(long k, double x) {
+        return DirectedDoubles.ceil(new java.math.BigDecimal(k).multiply(new java.math.BigDecimal(x)));
+    }
+
+    /** An upper bound on {@code δ₁(ε₁)·Σ_{i<k} e^{i·ε₁}} (any {@code k >= 1}; +∞ when the sum overflows). */
+    static double groupDelta(Method method, double eps0, long n, long k, double eps1, double negligible) {
         double d = delta(method, eps0, n, eps1, negligible);
         if (k == 1 || d == 0) {
             return d;
         }
-        double sum = 0;
-        for (int i = 0; i < k; i++) {
-            sum += Math.nextUp(Math.exp(i * eps1));
+        return Math.nextUp(d * geometricSumUpper(k, eps1));
+    }
+
+    /**
+     * An upper bound on {@code Σ_{i<k} e^{i·x} = (e^{k·x} − 1)/(e^x − 1)} for {@code k >= 2}, {@code x > 0}: the
+     * exponent {@code k·x} rounded up exactly, {@code expm1} (fdlibm, error below one ulp of the exact value) stepped
+     * two doubles up in the numerator and two down in the denominator (two steps cover a result just below a power of
+     * two, where the exact value's ulp is twice the result's), the quotient one step up. +∞ when the numerator
+     * overflows or the denominator is not certainly positive (a valid, useless bound).
+     */
+    static double geometricSumUpper(long k, double x) {
+        double num = Math.nextUp(Math.nextUp(StrictMath.expm1(timesUp(k, x))));
+        double den = Math.nextDown(Math.nextDown(StrictMath.expm1(x)));
+        if (!(den > 0) || !Double.isFinite(num)) {
+            return Double.POSITIVE_INFINITY;
         }
-        return Math.nextUp(d * Math.nextUp(sum));
+        return Math.nextUp(num / den);
     }
 
     /**

@@ -13,12 +13,12 @@ import io.privacygateway.mechanisms.param.Require;
  * @param reportsPerDevice how many reports of one device the guarantee covers together
  * @param reports the number of reports of the window it was computed for
  */
-public record AmplifiedGuarantee(double epsilon, double delta, String method, int reportsPerDevice, long reports) {
+public record AmplifiedGuarantee(double epsilon, double delta, String method, long reportsPerDevice, long reports) {
     public AmplifiedGuarantee {
         Require.finiteNonNegative("epsilon", epsilon);
         Require.inOpenRange("delta", delta, 0, 1);
         Require.nonBlank("method", method);
-        Require.positive("reportsPerDevice", reportsPerDevice);
+        Require.inRange("reportsPerDevice", reportsPerDevice, 1, Long.MAX_VALUE);
         Require.inRange("reports", reports, 1, Long.MAX_VALUE);
     }
 }

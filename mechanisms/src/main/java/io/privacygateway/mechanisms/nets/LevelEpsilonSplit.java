@@ -130,7 +130,7 @@ public final class LevelEpsilonSplit {
         if (epsilon == 0) {
             return Double.POSITIVE_INFINITY;
         }
-        double sigma = level.radius() * SQRT_HALF_PI / (Math.tanh(epsilon / 2) * Math.sqrt((double) n));
+        double sigma = level.radius() * SQRT_HALF_PI / (StrictMath.tanh(epsilon / 2) * Math.sqrt((double) n));
         return Math.sqrt(Math.min(sigma * sigma, sigma * level.gaussianWidth() / m));
     }
 
@@ -206,7 +206,7 @@ public final class LevelEpsilonSplit {
             Arrays.fill(equalActive, e / q);
             boolean[][] starts = new boolean[3][q];
             for (int i = 0; i < q; i++) {
-                starts[0][i] = ambiguous[i] && c[i] / Math.tanh(equalActive[i] / 2) < a[i];
+                starts[0][i] = ambiguous[i] && c[i] / StrictMath.tanh(equalActive[i] / 2) < a[i];
                 starts[1][i] = ambiguous[i];
                 starts[2][i] = false;
             }
@@ -332,7 +332,7 @@ public final class LevelEpsilonSplit {
                 double delta = quarticDelta(kk);
                 wMinus1 = delta * (2 + delta);
             }
-            return Math.log1p(2 / wMinus1);
+            return StrictMath.log1p(2 / wMinus1);
         }
 
         double sumAt(boolean[] branchA, double lambda) {
@@ -349,14 +349,14 @@ public final class LevelEpsilonSplit {
             double hi = 709;
             for (int it = 0; it < 200 && hi - lo > 1e-13 * Math.max(1, Math.abs(lo)); it++) {
                 double mid = 0.5 * (lo + hi);
-                double s = sumAt(branchA, Math.exp(mid));
+                double s = sumAt(branchA, StrictMath.exp(mid));
                 if (s > total) {
                     lo = mid;
                 } else {
                     hi = mid;
                 }
             }
-            double lambda = Math.exp(0.5 * (lo + hi));
+            double lambda = StrictMath.exp(0.5 * (lo + hi));
             double[] epsActive = new double[c.length];
             double s = 0;
             for (int i = 0; i < c.length; i++) {
@@ -402,7 +402,7 @@ public final class LevelEpsilonSplit {
         if (!(kk > 0)) {
             return 0.0;
         }
-        double delta = Math.max(1.0, Math.cbrt(kk)); // v = 2 + K^{1/3}-ish: f > 0 there
+        double delta = Math.max(1.0, StrictMath.cbrt(kk)); // v = 2 + K^{1/3}-ish: f > 0 there
         for (int it = 0; it < 200; it++) {
             double f = delta * (4 + delta * (6 + delta * (4 + delta))) - kk * (1 + delta);
             double v = 1 + delta;

@@ -100,7 +100,7 @@ public final class SeparatedNet {
         int indexLevels = 0;
         double diameter = engine.diameterBound();
         if (n > INDEX_MIN_POINTS && diameter > 4 * separation) {
-            indexLevels = Math.min(40, (int) Math.ceil(Math.log(diameter / separation) / Math.log(2)) - 2);
+            indexLevels = Math.min(40, (int) Math.ceil(StrictMath.log(diameter / separation) / StrictMath.log(2)) - 2);
         }
         double[] planned = new double[indexLevels + 1];
         for (int l = 0; l <= indexLevels; l++) {

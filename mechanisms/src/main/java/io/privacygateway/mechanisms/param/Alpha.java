@@ -17,6 +17,6 @@ public record Alpha(double value) {
 
     /** Number of chaining levels {@code k = ⌈log₂(2/α)⌉} (Lemma 4.2 of the query-release paper). */
     public int chainingLevels() {
-        return (int) Math.ceil(Math.log(2.0 / value) / Math.log(2.0) - 1e-12);
+        return (int) Math.ceil(StrictMath.log(2.0 / value) / StrictMath.log(2.0) - 1e-12);
     }
 }

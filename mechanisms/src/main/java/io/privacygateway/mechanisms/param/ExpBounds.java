@@ -7,7 +7,7 @@ import java.math.RoundingMode;
 /**
  * Certified bounds on {@code e^x}, used to round mechanism probabilities in the safe direction.
  *
- * <p>{@link Math#exp} is accurate to 1 ulp; multiplying by {@code 1 ∓ 2^-50} (itself rounded
+ * <p>{@link StrictMath#exp} (fdlibm) is accurate to 1 ulp; multiplying by {@code 1 ∓ 2^-50} (itself rounded
  * to nearest, adding at most half an ulp) gives a double that is certainly below (resp. above) the
  * true value. The {@link #lowerBoundExact} variant sums the Taylor series in {@link BigDecimal} with
  * rounding toward zero: every partial sum of {@code Σ xⁱ/i!} is a lower bound of {@code e^x} for
@@ -21,12 +21,12 @@ public final class ExpBounds {
 
     /** A double {@code <= e^x}. */
     public static double lower(double x) {
-        return Math.exp(x) * DOWN;
+        return StrictMath.exp(x) * DOWN;
     }
 
     /** A double {@code >= e^x}. */
     public static double upper(double x) {
-        return Math.exp(x) * UP;
+        return StrictMath.exp(x) * UP;
     }
 
     /** The largest x {@link #lowerBoundExact} accepts ({@code e^700} is near the largest double). */

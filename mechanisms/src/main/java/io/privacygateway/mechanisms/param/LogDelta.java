@@ -18,7 +18,7 @@ public record LogDelta(double value) {
     /** From δ itself (which must be in (0, 1)). */
     public static LogDelta ofDelta(double delta) {
         Require.inOpenRange("delta", delta, 0.0, 1.0);
-        return new LogDelta(Math.log(delta));
+        return new LogDelta(StrictMath.log(delta));
     }
 
     /** {@code ln(1/δ) > 0}. */
@@ -28,7 +28,7 @@ public record LogDelta(double value) {
 
     /** δ as a double; 0.0 when it underflows. */
     public double delta() {
-        return Math.exp(value);
+        return StrictMath.exp(value);
     }
 
     @Override

@@ -368,9 +368,13 @@ public final class LocalWorkload implements ResolvedWorkload {
      * The most reports one device can have in a span of {@code spanMillis} aligned to a multiple of it (a window, or a
      * span of a horizon): its reports per period times the most budget periods such a span meets — {@code span /
      * period} when the period divides the span, 1 when the span divides the period, else {@code ⌈span / period⌉ + 1}
-     * (a bound). At least 1.
+     * (a bound). At least 1; saturates at {@link Long#MAX_VALUE} (an upper bound stays an upper bound). Never
+     * understated: amplified guarantees are computed for this many reports of one device, so a value capped below the
+     * true count would overstate them.
+     *
+     * @param spanMillis the span, {@code > 0}
      */
-    public int maxReportsPerDeviceIn(long spanMillis) {
+    public long maxReportsPerDeviceIn(long spanMillis) {
         long period = spec().budget().periodMillis();
         long periods;
         if (spanMillis % period == 0) {
@@ -380,8 +384,8 @@ public final class LocalWorkload implements ResolvedWorkload {
         } else {
             periods = (spanMillis + period - 1) / period + 1;
         }
-        long k = Math.multiplyExact(periods, (long) slots);
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, k));
+        long k = periods > Long.MAX_VALUE / Math.max(1, slots) ? Long.MAX_VALUE : periods * slots;
+        return Math.max(1, k);
     }
 
     @Override

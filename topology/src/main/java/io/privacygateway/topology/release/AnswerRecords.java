@@ -193,11 +193,13 @@ public final class AnswerRecords {
      * amplified central (ε, δ): the guarantee against someone who sees only the answers, by amplification by
      * shuffling ({@link io.privacygateway.mechanisms.amplification.AmplificationBound}), for the most reports one
      * device can have in the span and the workload's declared δ. Nothing is added when the mechanism does not qualify
-     * (its reports are read with coins derived from the device) or the answer has no reports.
+     * (its reports are read with coins derived from the device) or the answer has no reports. Never throws for a
+     * valid workload: the bound accepts every n and every per-device count k (a one-day span of a workload with a 1 s
+     * period and 16 reports per period has k = 1,382,400; for such k the figure is usually the unamplified k·ε₀).
      */
     public static void amplify(WindowAnswer record, io.privacygateway.mechanisms.runtime.LocalWorkload w, long n,
             long spanMillis) {
-        if (n < 1 || n > Integer.MAX_VALUE
+        if (n < 1
                 || !io.privacygateway.mechanisms.amplification.AmplificationBound.appliesTo(w.spec().mechanism())) {
             return;
         }

@@ -67,7 +67,7 @@ public final class OptimizedLocalHashing extends IndexResponseOracle {
 
     /** {@code g = round(e^ε + 1)} clamped to {@code [2, 2^31 − 1]} (Wang et al. 2017, §4.4). */
     public static int optimalRange(Epsilon epsilon) {
-        double g = Math.rint(Math.exp(epsilon.value()) + 1);
+        double g = Math.rint(StrictMath.exp(epsilon.value()) + 1);
         return (int) Math.max(2, Math.min(Integer.MAX_VALUE, g));
     }
 

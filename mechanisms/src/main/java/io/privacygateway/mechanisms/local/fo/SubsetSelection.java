@@ -104,7 +104,7 @@ public final class SubsetSelection extends BitVectorOracle {
      */
     public static int optimalSubsetSize(int domainSize, Epsilon epsilon) {
         Require.inRange("domainSize", domainSize, 2, MAX_DOMAIN);
-        double e = Math.exp(epsilon.value());
+        double e = StrictMath.exp(epsilon.value());
         int k = domainSize;
         int best = 1;
         double bestV = Double.POSITIVE_INFINITY;

@@ -110,7 +110,7 @@ public final class HeavyHitterParameters {
      * the optimum is near {@code 2^t ≈ e^ε + 1}); the smaller {@code t} on a tie.
      */
     public static int optimalPayloadBits(Epsilon epsilon) {
-        double e = Math.exp(epsilon.value());
+        double e = StrictMath.exp(epsilon.value());
         int best = 1;
         double bestVar = Double.POSITIVE_INFINITY;
         for (int t = 1; t <= 8; t++) {

@@ -28,7 +28,7 @@ final class NormalQuantile {
             return (((((A[0] * r + A[1]) * r + A[2]) * r + A[3]) * r + A[4]) * r + A[5]) * q
                     / (((((B[0] * r + B[1]) * r + B[2]) * r + B[3]) * r + B[4]) * r + 1);
         }
-        double q = Math.sqrt(-2 * Math.log(tail));
+        double q = Math.sqrt(-2 * StrictMath.log(tail));
         return -(((((C[0] * q + C[1]) * q + C[2]) * q + C[3]) * q + C[4]) * q + C[5])
                 / ((((D[0] * q + D[1]) * q + D[2]) * q + D[3]) * q + 1);
     }

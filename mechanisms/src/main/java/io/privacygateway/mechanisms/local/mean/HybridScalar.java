@@ -21,8 +21,8 @@ import io.privacygateway.mechanisms.workload.MechanismId;
  */
 public final class HybridScalar implements ScalarRandomizer {
     /** ε* of the paper, below which β = 0 (the hybrid is Duchi's mechanism). */
-    public static final double EPSILON_STAR = Math.log((-5 + 2 * Math.cbrt(6353 - 405 * Math.sqrt(241))
-            + 2 * Math.cbrt(6353 + 405 * Math.sqrt(241))) / 27);
+    public static final double EPSILON_STAR = StrictMath.log((-5 + 2 * StrictMath.cbrt(6353 - 405 * Math.sqrt(241))
+            + 2 * StrictMath.cbrt(6353 + 405 * Math.sqrt(241))) / 27);
 
     private final PiecewiseScalar piecewise;
     private final DuchiScalar duchi;
@@ -42,7 +42,7 @@ public final class HybridScalar implements ScalarRandomizer {
         this.piecewise = new PiecewiseScalar(levels, epsilon, cells);
         this.duchi = new DuchiScalar(levels, epsilon);
         double e = epsilon.value();
-        double b = e > EPSILON_STAR ? 1 - Math.exp(-e / 2) : 0;
+        double b = e > EPSILON_STAR ? 1 - StrictMath.exp(-e / 2) : 0;
         this.beta = (long) Math.floor(b * Grid.ONE);
     }
 

@@ -67,7 +67,7 @@ public final class PiecewiseScalar implements ScalarRandomizer {
         }
         this.epsilon = epsilon;
         this.cells = cells;
-        double half = Math.exp(epsilon.value() / 2);
+        double half = StrictMath.exp(epsilon.value() / 2);
         this.window = (int) Math.max(1, Math.min(cells - 1, Math.round(cells / (half + 1))));
         int rest = cells - window;
         BigDecimal e = Grid.expLower(epsilon);
@@ -188,7 +188,7 @@ public final class PiecewiseScalar implements ScalarRandomizer {
 
     /** The continuous mechanism's variance at {@code t} (Wang et al., Lemma 2), for comparison. */
     public static double continuousVariance(Epsilon epsilon, double t) {
-        double h = Math.exp(epsilon.value() / 2);
+        double h = StrictMath.exp(epsilon.value() / 2);
         return t * t / (h - 1) + (h + 3) / (3 * (h - 1) * (h - 1));
     }
 }

@@ -33,7 +33,7 @@ final class HalfNormalOrderStatistics {
     /** The upper end of the integration in {@code x}. */
     static final double X_MAX = 10;
 
-    private static final double LOG_SQRT_2_OVER_PI = 0.5 * Math.log(2 / Math.PI);
+    private static final double LOG_SQRT_2_OVER_PI = 0.5 * StrictMath.log(2 / Math.PI);
     private static final double[][][] CACHE = new double[8][][];
 
     private HalfNormalOrderStatistics() {}
@@ -71,9 +71,9 @@ final class HalfNormalOrderStatistics {
         double logBinomial = 0;
         for (int r = 1; r <= m; r++) {
             if (r > 1) {
-                logBinomial += Math.log((double) (m - r + 1)) - Math.log((double) (r - 1));
+                logBinomial += StrictMath.log((double) (m - r + 1)) - StrictMath.log((double) (r - 1));
             }
-            logCoefficient[r] = Math.log(m) + logBinomial;
+            logCoefficient[r] = StrictMath.log(m) + logBinomial;
         }
         double[] a = new double[m];
         double[] b = new double[m];
@@ -90,12 +90,12 @@ final class HalfNormalOrderStatistics {
             int mode = (int) Math.min(m, Math.floor(m * tail) + 1);
             double log = logCoefficient[mode] + LOG_SQRT_2_OVER_PI - 0.5 * x * x;
             if (mode > 1) {
-                log += (mode - 1) * Math.log(tail);
+                log += (mode - 1) * StrictMath.log(tail);
             }
             if (mode < m) {
-                log += (m - mode) * Math.log(below);
+                log += (m - mode) * StrictMath.log(below);
             }
-            double peak = Math.exp(log) * w;
+            double peak = StrictMath.exp(log) * w;
             double up = tail / below;
             double term = peak;
             for (int r = mode; r <= m && term > 0; r++) {

@@ -346,7 +346,7 @@ class FactorizationMutationEdgesTest {
                 .isInstanceOf(IllegalArgumentException.class);
         new StrategyOptimizer(W3, 1, 4, 1e-9);
         new StrategyOptimizer(W3, 1, 4, Math.nextDown(4.0));
-        assertThat(StrategyOptimizer.defaultK(1.5, 12)).isEqualTo(12 / (Math.exp(1.5) + 1));
+        assertThat(StrategyOptimizer.defaultK(1.5, 12)).isEqualTo(12 / (StrictMath.exp(1.5) + 1));
         assertThat(StrategyOptimizer.defaultK(0.0, 6)).isEqualTo(3.0);
     }
 

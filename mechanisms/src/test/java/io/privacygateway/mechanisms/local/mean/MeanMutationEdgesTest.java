@@ -353,7 +353,7 @@ class MeanMutationEdgesTest {
     @Test
     void betaAboveAndAtEpsilonStar() {
         HybridScalar h = new HybridScalar(5, Epsilon.of(2), 8);
-        assertThat(h.betaNumerator()).isEqualTo((long) Math.floor((1 - Math.exp(-1.0)) * ONE));
+        assertThat(h.betaNumerator()).isEqualTo((long) Math.floor((1 - StrictMath.exp(-1.0)) * ONE));
         assertThat(h.beta()).isEqualTo(h.betaNumerator() / (double) ONE);
         Epsilon atStar = Epsilon.exactly(new BigDecimal(HybridScalar.EPSILON_STAR)); // the double itself, exactly
         assertThat(atStar.value()).isEqualTo(HybridScalar.EPSILON_STAR);
@@ -363,7 +363,7 @@ class MeanMutationEdgesTest {
         Epsilon justAbove = Epsilon.exactly(new BigDecimal(above));
         assertThat(justAbove.value()).isEqualTo(above);
         assertThat(new HybridScalar(5, justAbove, 8).betaNumerator())
-                .isEqualTo((long) Math.floor((1 - Math.exp(-above / 2)) * ONE)).isPositive();
+                .isEqualTo((long) Math.floor((1 - StrictMath.exp(-above / 2)) * ONE)).isPositive();
         HybridScalar def = new HybridScalar(5, Epsilon.of(2));
         assertThat(def.outputCount()).isEqualTo(PiecewiseScalar.DEFAULT_CELLS + 2);
         assertThat(def.id()).isEqualTo(MechanismId.HYBRID);

@@ -43,7 +43,7 @@ class MeanWireFormatGoldenTest {
 
     static List<String> rows() {
         List<String> out = new ArrayList<>();
-        for (String e : new String[] {"0.5", "1", "4"}) {
+        for (String e : new String[] {"0.5", "0.75", "1", "4"}) {
             Epsilon eps = Epsilon.of(Double.parseDouble(e));
             DuchiScalar d = new DuchiScalar(1025, eps);
             out.add("| duchi | " + e + " | `P(+|0) = " + d.plusNumerator(0) + "`, `P(+|1024) = " + d.plusNumerator(1024)
