@@ -138,9 +138,10 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 LOG.warn("skipping a partial whose key and window name different workloads");
                 return;
             }
-            ReleaseSchedule schedule = schedules.get(workloadId);
-            ReleaseSchedule.Segment seg = schedule == null ? null : schedule.segment(p.window().contentHash());
-            if (seg != null && !seg.pending(p.window().start())) {
+            // the registration may have changed since this task last looked (a version registered again)
+            ReleaseSchedule schedule = refreshed(workloadId);
+            ReleaseSchedule.Segment seg = schedule.segment(p.window().contentHash(), p.window().start());
+            if (schedule.segment(p.window().contentHash()) != null && (seg == null || !seg.pending(p.window().start()))) {
                 metrics.discarded(workloadId, "partial-after-release");
                 LOG.error("a partial for an already released or unscheduled window of {} arrived; not counted",
                         workloadId);
@@ -203,10 +204,20 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         return false;
     }
 
+    /** The workload's schedule brought up to date with its registration changes (stored if it changed). */
+    private ReleaseSchedule refreshed(String workloadId) {
+        ReleaseSchedule schedule = schedules.get(workloadId);
+        ReleaseSchedule updated = update(schedule == null ? ReleaseSchedule.EMPTY : schedule, workloadId);
+        if (!updated.equals(schedule) && !updated.equals(ReleaseSchedule.EMPTY)) {
+            schedules.put(workloadId, updated);
+        }
+        return updated;
+    }
+
     /** Brings the schedule up to date with the registration, then releases every due window of the workload. */
     private void releaseDue(String workloadId) {
         ReleaseSchedule schedule = schedules.get(workloadId);
-        ReleaseSchedule updated = update(schedule == null ? ReleaseSchedule.EMPTY : schedule, catalog.current(workloadId));
+        ReleaseSchedule updated = update(schedule == null ? ReleaseSchedule.EMPTY : schedule, workloadId);
         int released = 0;
         boolean progressed = true;
         while (progressed && released < MAX_RELEASES_PER_CALL) {
@@ -241,13 +252,53 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         }
     }
 
-    private ReleaseSchedule update(ReleaseSchedule schedule, Registration r) {
-        if (r == null) {
+    /**
+     * The schedule after every registration change of the workload it has not applied yet, in order (from the
+     * catalog's {@linkplain WorkloadCatalog#history history}). If the last change it applied is no longer in the
+     * history (an older schedule, or more changes than the history keeps), only the current registration is
+     * applied.
+     */
+    private ReleaseSchedule update(ReleaseSchedule schedule, String workloadId) {
+        List<Registration> history = catalog.history(workloadId);
+        if (history.isEmpty()) {
             return schedule;
         }
+        Registration current = history.get(history.size() - 1);
+        int from = -1;
+        for (int i = history.size() - 1; i >= 0 && !schedule.applied().isEmpty(); i--) {
+            if (history.get(i).storeValue().equals(schedule.applied())) {
+                from = i + 1;
+                break;
+            }
+        }
+        ReleaseSchedule s = schedule;
+        if (from < 0) { // not known which changes were applied: bring it to the current registration
+            if (!schedule.applied().isEmpty()) {
+                LOG.warn("the release schedule of {} missed registration changes; it follows the current one", workloadId);
+            }
+            boolean nothingOpen = s.last() == null || !s.last().open();
+            if (!current.deleted() || s.segment(current.contentHash()) == null || !nothingOpen) {
+                s = applied(s, new Registration(current.id(), current.contentHash(), current.since(),
+                        current.workload()));
+            }
+            from = history.size() - 1;
+            if (!current.deleted()) {
+                from++;
+            }
+        }
+        for (int i = from; i < history.size(); i++) {
+            s = applied(s, history.get(i));
+        }
+        return s.withApplied(current.storeValue());
+    }
+
+    /** The schedule after one registration change (an activation, or a deletion of the open version). */
+    private static ReleaseSchedule applied(ReleaseSchedule s, Registration r) {
+        if (r.deleted()) {
+            return s.registered(null, null, 0, r.deletedAt());
+        }
         ResolvedWorkload w = r.workload();
-        ReleaseSchedule s = schedule.registered(r.contentHash(), w.mode(), w.window().sizeMillis(), r.since());
-        return r.deleted() ? s.registered(null, null, 0, r.deletedAt()) : s;
+        return s.registered(r.contentHash(), w.mode(), w.window().sizeMillis(), r.since());
     }
 
     private ResolvedWorkload resolve(String contentHash) {
@@ -349,7 +400,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         java.util.ArrayDeque<Pending> queue = pending.computeIfAbsent(c.id(), k -> new java.util.ArrayDeque<>());
         long start = seg.nextStart();
         for (Pending p : queue) {
-            if (p.segment().contentHash().equals(seg.contentHash())) {
+            if (p.segment().sameRun(seg)) {
                 start = Math.max(start, p.windowStart() + seg.windowMillis());
             }
         }
@@ -439,7 +490,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         if (queue != null) {
             for (java.util.Iterator<Pending> it = queue.descendingIterator(); it.hasNext(); ) {
                 Pending p = it.next();
-                if (p.segment().contentHash().equals(seg.contentHash()) && p.totalsState() != null) {
+                if (p.segment().sameRun(seg) && p.totalsState() != null) {
                     return p.totalsState();
                 }
             }
@@ -501,11 +552,12 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                     merged.delete(key);
                 }
                 ReleaseSchedule schedule = schedules.get(id);
-                ReleaseSchedule.Segment current = schedule == null ? null : schedule.segment(p.segment().contentHash());
+                ReleaseSchedule.Segment current = schedule == null ? null
+                        : schedule.segment(p.segment().contentHash(), p.windowStart());
                 if (current != null && current.nextStart() == p.windowStart()) {
                     ReleaseSchedule advanced = schedule.advance(current);
                     schedules.put(id, advanced);
-                    ReleaseSchedule.Segment after = advanced.segment(p.segment().contentHash());
+                    ReleaseSchedule.Segment after = advanced.segment(p.segment().contentHash(), p.windowStart());
                     String totalsKey = id + "#" + p.segment().contentHash();
                     if (after != null && after.done() && totals.get(totalsKey) != null) {
                         totals.delete(totalsKey); // the version's last window: its running totals end with it

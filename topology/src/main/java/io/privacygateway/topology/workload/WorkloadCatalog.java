@@ -28,7 +28,10 @@ public final class WorkloadCatalog {
     /** How many resolved workload versions an instance keeps in memory. */
     public static final int VERSIONS_KEPT = 256;
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** How many registration changes of one workload id {@link #history} keeps. */
+    public static final int HISTORY_KEPT = 128;
     private final Map<String, Registration> current = new ConcurrentHashMap<>();
+    private final Map<String, List<Registration>> history = new ConcurrentHashMap<>();
     private final Map<String, String> specs = new ConcurrentHashMap<>();
     private final ResolvedWorkloadCache cache = new ResolvedWorkloadCache(VERSIONS_KEPT);
     private volatile Function<String, String> specStore = h -> null;
@@ -64,6 +67,28 @@ public final class WorkloadCatalog {
         return id == null ? null : current.get(id);
     }
 
+    /**
+     * The registration changes of {@code id} this instance has seen (activations and deletions, each as the
+     * {@link Registration} it made current), oldest first, the current registration last; at most
+     * {@link #HISTORY_KEPT} (older ones are dropped). Lets the release step apply every change in order even when
+     * several happen between two of its looks at the catalog.
+     */
+    public List<Registration> history(String id) {
+        return id == null ? List.of() : history.getOrDefault(id, List.of());
+    }
+
+    private void makeCurrent(Registration r) {
+        history.compute(r.id(), (k, prior) -> {
+            List<Registration> next = new java.util.ArrayList<>(prior == null ? List.of() : prior);
+            next.add(r);
+            if (next.size() > HISTORY_KEPT) {
+                next = next.subList(next.size() - HISTORY_KEPT, next.size());
+            }
+            return List.copyOf(next);
+        });
+        current.put(r.id(), r);
+    }
+
     /** Every current registration, deleted ones included. */
     public Collection<Registration> registrations() {
         return List.copyOf(current.values());
@@ -91,7 +116,7 @@ public final class WorkloadCatalog {
         checkGroup(w);
         specs.put(contentHash, specJson);
         Registration r = new Registration(id, contentHash, Math.max(since, answersFrom), w);
-        current.put(id, r);
+        makeCurrent(r);
         groupsChanged();
         return r;
     }
@@ -147,7 +172,7 @@ public final class WorkloadCatalog {
             return prior;
         }
         Registration r = new Registration(id, prior.contentHash(), prior.since(), prior.workload(), at);
-        current.put(id, r);
+        makeCurrent(r);
         groupsChanged();
         return r;
     }
