@@ -23,11 +23,19 @@ public final class BudgetUsageCodec {
     private static final byte VERSION = 1;
     private static final byte VERSION_WITH_MEMBERS = 2;
     private static final int MAX_MEMBER_ID_BYTES = 1024;
+    /** The longest unscaled value of a stored ε (two's-complement bytes), enforced when written and when read. */
+    private static final int MAX_UNSCALED_BYTES = 64;
 
     private BudgetUsageCodec() {}
 
+    /**
+     * Encodes a usage.
+     *
+     * @throws IllegalArgumentException if a value exceeds what {@link #decode} accepts (an ε whose unscaled value
+     *     is longer than 64 bytes, a member id longer than 1,024 bytes), so nothing is written that could not be read
+     */
     public static byte[] encode(BudgetUsage u) {
-        byte[] unscaled = u.spent().unscaledValue().toByteArray();
+        byte[] unscaled = bounded(u.spent().unscaledValue().toByteArray(), MAX_UNSCALED_BYTES, "spent ε");
         byte[] seq = u.sequences().toByteArray();
         int size = 1 + 16 + 4 + 4 + unscaled.length + 4 + seq.length + 4;
         for (BitSet b : u.windows().values()) {
@@ -38,8 +46,8 @@ public final class BudgetUsageCodec {
         if (withMembers) {
             size += 4;
             for (Map.Entry<String, BigDecimal> e : u.members().entrySet()) {
-                byte[] id = e.getKey().getBytes(StandardCharsets.UTF_8);
-                byte[] value = e.getValue().unscaledValue().toByteArray();
+                byte[] id = bounded(e.getKey().getBytes(StandardCharsets.UTF_8), MAX_MEMBER_ID_BYTES, "member id");
+                byte[] value = bounded(e.getValue().unscaledValue().toByteArray(), MAX_UNSCALED_BYTES, "member ε");
                 members.put(id, value);
                 size += 4 + id.length + 4 + 4 + value.length;
             }
@@ -73,7 +81,7 @@ public final class BudgetUsageCodec {
             }
             PeriodKey period = new PeriodKey(in.getLong(), in.getLong());
             int scale = in.getInt();
-            byte[] unscaled = bytes(in, 64);
+            byte[] unscaled = bytes(in, MAX_UNSCALED_BYTES);
             BigDecimal spent = decimal(unscaled, scale);
             BitSet seq = BitSet.valueOf(bytes(in, in.remaining()));
             int windows = in.getInt();
@@ -94,7 +102,7 @@ public final class BudgetUsageCodec {
                 for (int i = 0; i < count; i++) {
                     String id = new String(bytes(in, MAX_MEMBER_ID_BYTES), StandardCharsets.UTF_8);
                     int memberScale = in.getInt();
-                    BigDecimal counted = decimal(bytes(in, 64), memberScale);
+                    BigDecimal counted = decimal(bytes(in, MAX_UNSCALED_BYTES), memberScale);
                     if (counted.signum() < 0 || members.put(id, counted) != null) {
                         throw new IllegalArgumentException("bad member entry for " + id);
                     }
@@ -107,6 +115,14 @@ public final class BudgetUsageCodec {
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated budget usage", e);
         }
+    }
+
+    private static byte[] bounded(byte[] b, int max, String what) {
+        if (b.length > max) {
+            throw new IllegalArgumentException(what + ": " + b.length + " bytes, more than the " + max
+                    + " a stored budget usage holds");
+        }
+        return b;
     }
 
     private static BigDecimal decimal(byte[] unscaled, int scale) {

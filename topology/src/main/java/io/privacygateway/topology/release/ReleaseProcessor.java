@@ -289,6 +289,15 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         for (int i = from; i < history.size(); i++) {
             s = applied(s, history.get(i));
         }
+        if (s != schedule) {
+            for (ReleaseSchedule.Segment old : schedule.segments()) {
+                if (!old.done() && s.segments().stream().noneMatch(old::sameRun)) { // beyond MAX_STORED
+                    metrics.releaseFailed(workloadId);
+                    LOG.error("the release schedule of {} holds at most {} versions; the unreleased windows of an old"
+                            + " version are given up", workloadId, ReleaseSchedule.MAX_STORED);
+                }
+            }
+        }
         return s.withApplied(current.storeValue());
     }
 

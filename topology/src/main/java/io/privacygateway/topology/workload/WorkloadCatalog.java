@@ -28,8 +28,15 @@ public final class WorkloadCatalog {
     /** How many resolved workload versions an instance keeps in memory. */
     public static final int VERSIONS_KEPT = 256;
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** How many registration changes of one workload id {@link #history} keeps. */
-    public static final int HISTORY_KEPT = 128;
+    /**
+     * The most versions of one workload that may have windows still to be answered when another is registered: a
+     * version's windows are open until the window containing its replacement (or deletion) has closed (end plus
+     * grace). A registration beyond it is refused (counted in {@code pgw.workloads.invalid}), so the release
+     * schedule, which holds one segment per such version, stays far below what its store accepts.
+     */
+    public static final int MAX_OPEN_VERSIONS = 64;
+    /** How many registration changes of one workload id {@link #history} keeps (enough for the open versions). */
+    public static final int HISTORY_KEPT = 2 * MAX_OPEN_VERSIONS + 2;
     private final Map<String, Registration> current = new ConcurrentHashMap<>();
     private final Map<String, List<Registration>> history = new ConcurrentHashMap<>();
     private final Map<String, String> specs = new ConcurrentHashMap<>();
@@ -114,11 +121,42 @@ public final class WorkloadCatalog {
             throw new BadSpecException("id: the record key " + id + " differs from the spec id " + w.id(), null);
         }
         checkGroup(w);
+        long from = Math.max(since, answersFrom);
+        checkOpenVersions(id, from);
         specs.put(contentHash, specJson);
-        Registration r = new Registration(id, contentHash, Math.max(since, answersFrom), w);
+        Registration r = new Registration(id, contentHash, from, w);
         makeCurrent(r);
         groupsChanged();
         return r;
+    }
+
+    /**
+     * Refuses a registration of {@code id} at {@code at} if {@link #MAX_OPEN_VERSIONS} of its versions still have
+     * windows that have not closed (each version's last window is the one containing the next change).
+     */
+    private void checkOpenVersions(String id, long at) {
+        List<Registration> changes = history(id);
+        int open = 0;
+        for (int i = 0; i < changes.size(); i++) {
+            Registration r = changes.get(i);
+            if (r.deleted()) {
+                continue; // the deletion of the activation before it
+            }
+            long end = i + 1 < changes.size() ? changeTime(changes.get(i + 1)) : at;
+            var window = r.workload().window();
+            if (window.closesAt(window.startOf(Math.min(end, at))) > at) {
+                open++;
+            }
+        }
+        if (open >= MAX_OPEN_VERSIONS) {
+            throw new BadSpecException("version: " + open + " versions of workload " + id + " still have windows to"
+                    + " answer, the most allowed (" + MAX_OPEN_VERSIONS + "); register the next version after the"
+                    + " window of an earlier one has closed", null);
+        }
+    }
+
+    private static long changeTime(Registration r) {
+        return r.deleted() ? r.deletedAt() : r.since();
     }
 
     /**
