@@ -134,8 +134,22 @@ class ReleaseScheduleLifecycleTest {
             agg.countOne();
             g.partials.pipeInput("apps", new ShardMessage.Partial(Mode.LOCAL, 0,
                     new WindowKey("apps", hash, T0 + MINUTE), agg).toBytes(), T0 + MINUTE + 3_000);
+            // the same for a workload the release step has never looked at: its first version too
+            WorkloadSpec f1 = local("fresh", 1, 1, 10, "1d", "1m");
+            g.register(f1, T0 + MINUTE + 4_000);
+            g.register(local("fresh", 2, 1, 10, "1d", "1m"), T0 + MINUTE + 5_000);
+            String first = Workload.of(f1).contentHash();
+            WindowAggregate one = WindowAggregate.empty(first, g.catalog.byHash(first).aggregateLength());
+            one.state()[2] = 1;
+            one.countOne();
+            g.partials.pipeInput("fresh", new ShardMessage.Partial(Mode.LOCAL, 0,
+                    new WindowKey("fresh", first, T0 + MINUTE), one).toBytes(), T0 + MINUTE + 6_000);
             g.advance(Duration.ofMinutes(3));
-            assertThat(answered(g.answers.readValuesToList(), 2)).containsExactly(Map.entry(T0 + MINUTE, 1L));
+            List<WindowAnswer> answers = g.answers.readValuesToList();
+            assertThat(answered(answers.stream().filter(a -> a.getWorkloadId().equals("apps")).toList(), 2))
+                    .containsExactly(Map.entry(T0 + MINUTE, 1L));
+            assertThat(answered(answers.stream().filter(a -> a.getWorkloadId().equals("fresh")).toList(), 1))
+                    .containsExactly(Map.entry(T0 + MINUTE, 1L));
         }
     }
 

@@ -254,9 +254,9 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
 
     /**
      * The schedule after every registration change of the workload it has not applied yet, in order (from the
-     * catalog's {@linkplain WorkloadCatalog#history history}). If the last change it applied is no longer in the
-     * history (an older schedule, or more changes than the history keeps), only the current registration is
-     * applied.
+     * catalog's {@linkplain WorkloadCatalog#history history}); a new schedule applies the whole history. If the last
+     * change it applied is no longer in the history (an older schedule, or more changes than the history keeps),
+     * only the current registration is applied.
      */
     private ReleaseSchedule update(ReleaseSchedule schedule, String workloadId) {
         List<Registration> history = catalog.history(workloadId);
@@ -270,6 +270,9 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 from = i + 1;
                 break;
             }
+        }
+        if (from < 0 && schedule.segments().isEmpty() && schedule.applied().isEmpty()) {
+            from = 0; // a workload new to this task: every change it has seen, in order
         }
         ReleaseSchedule s = schedule;
         if (from < 0) { // not known which changes were applied: bring it to the current registration
