@@ -54,6 +54,7 @@ public final class GatewayDriver implements AutoCloseable {
     private final SchemaRegistryClient client;
     private final AvroSerializer<LocalReport> localSerializer;
     private final AvroSerializer<CentralReport> centralSerializer;
+    private final AvroSerializer<WorkloadSpecRecord> workloadSerializer;
 
     public GatewayDriver(SchemaRegistryClient client, GatewayConfig cfg, long startTime) {
         this(client, cfg, startTime, CentralReleaser.withSecret(new SeededRandomBits(99)));
@@ -75,6 +76,7 @@ public final class GatewayDriver implements AutoCloseable {
         this.brokerTime = new AtomicLong(startTime);
         this.localSerializer = new AvroSerializer<>(client);
         this.centralSerializer = new AvroSerializer<>(client);
+        this.workloadSerializer = new AvroSerializer<>(client);
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, cfg.applicationId());
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -98,8 +100,7 @@ public final class GatewayDriver implements AutoCloseable {
     /** Registers a workload version at broker time {@code at}. */
     public void register(WorkloadSpec s, long at) {
         WorkloadSpecRecord r = WorkloadSpecRecords.toRecord(s);
-        workloads.pipeInput(s.id(), new AvroSerializer<WorkloadSpecRecord>(client).serialize(cfg.workloadsTopic(), r),
-                at);
+        workloads.pipeInput(s.id(), workloadSerializer.serialize(cfg.workloadsTopic(), r), at);
     }
 
     /** Deletes a workload at broker time {@code at}. */

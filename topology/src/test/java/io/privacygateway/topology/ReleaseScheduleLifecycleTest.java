@@ -6,22 +6,28 @@ import static io.privacygateway.topology.GatewayHardeningTest.local;
 import static io.privacygateway.topology.GatewayHardeningTest.reasons;
 import static io.privacygateway.topology.GatewayHardeningTest.report;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.testing.RegistryFixture;
+import io.privacygateway.topology.release.ReleaseAccount;
 import io.privacygateway.topology.release.ReleaseSchedule;
 import io.privacygateway.topology.state.WindowAggregate;
+import io.privacygateway.topology.workload.WorkloadCatalog;
 import io.privacygateway.topology.state.WindowKey;
 import io.privacygateway.topology.wire.ShardMessage;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -128,8 +134,22 @@ class ReleaseScheduleLifecycleTest {
             agg.countOne();
             g.partials.pipeInput("apps", new ShardMessage.Partial(Mode.LOCAL, 0,
                     new WindowKey("apps", hash, T0 + MINUTE), agg).toBytes(), T0 + MINUTE + 3_000);
+            // the same for a workload the release step has never looked at: its first version too
+            WorkloadSpec f1 = local("fresh", 1, 1, 10, "1d", "1m");
+            g.register(f1, T0 + MINUTE + 4_000);
+            g.register(local("fresh", 2, 1, 10, "1d", "1m"), T0 + MINUTE + 5_000);
+            String first = Workload.of(f1).contentHash();
+            WindowAggregate one = WindowAggregate.empty(first, g.catalog.byHash(first).aggregateLength());
+            one.state()[2] = 1;
+            one.countOne();
+            g.partials.pipeInput("fresh", new ShardMessage.Partial(Mode.LOCAL, 0,
+                    new WindowKey("fresh", first, T0 + MINUTE), one).toBytes(), T0 + MINUTE + 6_000);
             g.advance(Duration.ofMinutes(3));
-            assertThat(answered(g.answers.readValuesToList(), 2)).containsExactly(Map.entry(T0 + MINUTE, 1L));
+            List<WindowAnswer> answers = g.answers.readValuesToList();
+            assertThat(answered(answers.stream().filter(a -> a.getWorkloadId().equals("apps")).toList(), 2))
+                    .containsExactly(Map.entry(T0 + MINUTE, 1L));
+            assertThat(answered(answers.stream().filter(a -> a.getWorkloadId().equals("fresh")).toList(), 1))
+                    .containsExactly(Map.entry(T0 + MINUTE, 1L));
         }
     }
 
@@ -173,5 +193,69 @@ class ReleaseScheduleLifecycleTest {
         assertThat(s.segments()).hasSize(4); // a, a, b, and a from the window after a's second run
         assertThat(s.last().firstStart()).isEqualTo(240_000);
         assertThat(ReleaseSchedule.fromBytes(s.withApplied("a@235000").toBytes())).isEqualTo(s.withApplied("a@235000"));
+    }
+
+    /**
+     * Issue 27, item 10: 1,100 versions of one workload registered within one window made the schedule's stored
+     * value longer than its decoder accepts ("bad segment count"), so a restart failed in a loop. Registrations
+     * beyond {@link WorkloadCatalog#MAX_OPEN_VERSIONS} open versions are refused, every value written decodes,
+     * and the gateway keeps answering.
+     */
+    @Test
+    void elevenHundredVersionsInOneWindowLeaveARestorableScheduleAndAWorkingGateway() {
+        int versions = 1_100;
+        int kept = WorkloadCatalog.MAX_OPEN_VERSIONS;
+        try (GatewayDriver g = driver()) {
+            for (int v = 1; v <= versions; v++) {
+                g.register(local("apps", v, 1, 10, "1d", "1h"), T0 + v * 100L);
+                g.advance(Duration.ofMillis(100)); // the release step looks at the catalog between registrations
+            }
+            // what a restart restores: every schedule value written to the changelog decodes
+            List<byte[]> written = g.driver.createOutputTopic("lifecycle-release-schedules-changelog",
+                    new ByteArrayDeserializer(), new ByteArrayDeserializer()).readValuesToList();
+            assertThat(written).isNotEmpty();
+            ReleaseSchedule last = null;
+            for (byte[] value : written) {
+                last = ReleaseSchedule.fromBytes(value);
+            }
+            assertThat(last.segments()).hasSize(kept);
+            assertThat(g.catalog.current("apps").workload().spec().version()).isEqualTo(kept);
+            assertThat(g.metrics.count("pgw.workloads.invalid")).isEqualTo(versions - kept);
+            WorkloadSpec current = local("apps", kept, 1, 10, "1d", "1h");
+            g.send(report(current, "d1", 0, T0 + 200_000, 1), T0 + 200_000);
+            assertThat(reasons(g)).isEmpty();
+            g.advance(Duration.ofMinutes(61));
+            List<WindowAnswer> answers = g.answers.readValuesToList();
+            assertThat(answers).hasSize(kept); // one answer of the window per version
+            assertThat(answered(answers, kept)).containsExactly(Map.entry(T0, 1L));
+        }
+    }
+
+    /**
+     * The rule behind item 10 for every changelogged value of the release step: what its decoder would refuse is
+     * refused when built or written, never written and then unreadable at restart.
+     */
+    @Test
+    void aStoredValueBeyondWhatItsDecoderAcceptsIsRefusedWhenWritten() {
+        List<ReleaseSchedule.Segment> many = new java.util.ArrayList<>();
+        for (int i = 0; i <= ReleaseSchedule.MAX_STORED; i++) {
+            many.add(new ReleaseSchedule.Segment("h" + i, Mode.LOCAL, 60_000, 0, 60_000, 0));
+        }
+        assertThatThrownBy(() -> new ReleaseSchedule(many)).isInstanceOf(IllegalArgumentException.class);
+        // the schedule keeps itself within the bound: the oldest finished segments go first
+        ReleaseSchedule s = ReleaseSchedule.EMPTY;
+        for (int i = 0; i < 2 * ReleaseSchedule.MAX_STORED; i++) {
+            s = s.registered("h" + i, Mode.LOCAL, 60_000, i * 1_000L);
+        }
+        assertThat(s.segments()).hasSize(ReleaseSchedule.MAX_STORED);
+        assertThat(s.last().contentHash()).isEqualTo("h" + (2 * ReleaseSchedule.MAX_STORED - 1));
+        assertThat(ReleaseSchedule.fromBytes(s.toBytes())).isEqualTo(s);
+        // a central account whose ε has more digits than its decoder reads
+        ReleaseAccount account = ReleaseAccount.EMPTY.plus(0, "laplace",
+                new BigDecimal("0.1" + "0".repeat(200) + "1"));
+        assertThatThrownBy(account::toBytes).isInstanceOf(IllegalStateException.class);
+        assertThat(MechanismId.values()).hasSizeLessThanOrEqualTo(64); // every mechanism an account counts fits
+        WindowAggregate agg = WindowAggregate.empty("x".repeat(129), 1);
+        assertThatThrownBy(agg::toBytes).isInstanceOf(IllegalStateException.class);
     }
 }

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletionException;
 public final class ResolvedWorkloadCache {
     private final int capacity;
     private final LinkedHashMap<String, CompletableFuture<ResolvedWorkload>> entries;
+    private final java.util.concurrent.atomic.AtomicLong builds = new java.util.concurrent.atomic.AtomicLong();
 
     /** A cache of at most {@code capacity >= 1} workload versions. */
     public ResolvedWorkloadCache(int capacity) {
@@ -66,6 +67,7 @@ public final class ResolvedWorkloadCache {
             }
         }
         try {
+            builds.incrementAndGet();
             ResolvedWorkload w = ResolvedWorkload.of(spec);
             mine.complete(w);
             return w;
@@ -85,6 +87,11 @@ public final class ResolvedWorkloadCache {
             f = entries.get(contentHash);
         }
         return f != null && f.isDone() && !f.isCompletedExceptionally() ? f.join() : null;
+    }
+
+    /** How many builds this cache has started (failed ones included): each is a {@link ResolvedWorkload#of}. */
+    public long builds() {
+        return builds.get();
     }
 
     /** How many versions are cached. */

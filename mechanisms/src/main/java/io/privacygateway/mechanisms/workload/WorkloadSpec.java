@@ -336,6 +336,7 @@ public record WorkloadSpec(
 
         public Local {
             require(epsilonPerReport != null, "epsilonPerReport", "is required");
+            requireDecimals(epsilonPerReport, "epsilonPerReport");
             require(amplificationDelta == null || (amplificationDelta > 0
                     && amplificationDelta <= MAX_AMPLIFICATION_DELTA), "amplification.delta",
                     "must be in (0, " + MAX_AMPLIFICATION_DELTA + "], got " + amplificationDelta);
@@ -382,6 +383,8 @@ public record WorkloadSpec(
             Epsilon epsilonPerRunningTotal, Synthetic synthetic) implements ModeParameters {
         public Central {
             require(epsilonPerRelease != null, "central.epsilonPerRelease", "is required");
+            requireDecimals(epsilonPerRelease, "central.epsilonPerRelease");
+            requireDecimals(epsilonPerRunningTotal, "central.epsilonPerRunningTotal");
             require(neighbour != null, "central.neighbour", "is required");
             require(contributionsPerWindow >= 1 && contributionsPerWindow <= MAX_CONTRIBUTIONS,
                     "central.contributionsPerWindow", "must be in [1, " + MAX_CONTRIBUTIONS + "], got "
@@ -450,6 +453,7 @@ public record WorkloadSpec(
     public record Budget(Epsilon epsilonPerPeriod, Duration period, Group group) {
         public Budget {
             require(epsilonPerPeriod != null, "budget.epsilonPerPeriod", "is required");
+            requireDecimals(epsilonPerPeriod, "budget.epsilonPerPeriod");
             require(period != null && !period.isNegative() && !period.isZero() && period.toMillis() > 0,
                     "budget.period", "must be > 0, got " + period);
         }
@@ -488,6 +492,7 @@ public record WorkloadSpec(
             require(name != null && ID.matcher(name).matches(), "budget.group.name",
                     "must match [A-Za-z0-9._-]{1,100}, got \"" + name + "\"");
             require(epsilonPerPeriod != null, "budget.group.epsilonPerPeriod", "is required");
+            requireDecimals(epsilonPerPeriod, "budget.group.epsilonPerPeriod");
         }
 
         /** The key under which a device's group usage is kept (never a workload id: those have no ':'). */
@@ -730,6 +735,18 @@ public record WorkloadSpec(
     }
 
     // ---- rules ----------------------------------------------------------------------------------------
+
+    /**
+     * The most decimal places a declared ε may have. Every stored sum of declared ε (a device's spend, a central
+     * workload's privacy account) then stays a few bytes long, far inside what its store decodes (64 bytes of
+     * unscaled value), however many charges it adds up; ε below 10⁻²⁰ protects nothing more than 10⁻²⁰.
+     */
+    public static final int MAX_EPSILON_DECIMALS = 20;
+
+    private static void requireDecimals(Epsilon e, String field) {
+        require(e == null || e.exact().scale() <= MAX_EPSILON_DECIMALS, field, "at most " + MAX_EPSILON_DECIMALS
+                + " decimal places, got " + (e == null ? "" : e.exact().toPlainString()));
+    }
 
     private static void require(boolean ok, String field, String message) {
         if (!ok) {

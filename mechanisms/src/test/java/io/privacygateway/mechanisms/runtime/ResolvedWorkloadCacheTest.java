@@ -41,6 +41,7 @@ class ResolvedWorkloadCacheTest {
         assertThat(v2again.contentHash()).isEqualTo(v2.contentHash());
         assertThat(cache.get(version(3))).as("v1 was evicted by v2's rebuild, v3 stays").isSameAs(v3);
         assertThat(cache.get(version(1))).isNotSameAs(v1);
+        assertThat(cache.builds()).isEqualTo(5); // v1, v2, v3, v2 again, v1 again
     }
 
     @Test

@@ -45,6 +45,22 @@ class WorkloadSpecRulesTest {
                 .isEqualTo(new Alpha(0.2));
     }
 
+    /**
+     * A declared ε has at most 20 decimal places: with 200, one charge made a device's stored spend longer than the
+     * budget store decodes (and a central account's total likewise), so a restart could not read it back.
+     */
+    @Test
+    void aDeclaredEpsilonHasBoundedDecimalsSoEveryStoredSumDecodes() {
+        Epsilon fine = Epsilon.exactly(new java.math.BigDecimal("0.1" + "0".repeat(200) + "1"));
+        fails(b -> b.local(fine), "epsilonPerReport");
+        Epsilon large = Epsilon.exactly(new java.math.BigDecimal("30." + "0".repeat(200) + "1"));
+        fails(b -> b.budget(large, Duration.ofDays(1)), "budget.epsilonPerPeriod");
+        assertThatThrownBy(() -> histogram().central(fine, NeighbourRelation.ADD_REMOVE, 1).build())
+                .hasMessageStartingWith("central.epsilonPerRelease:");
+        Epsilon finest = Epsilon.exactly(new java.math.BigDecimal("1e-" + WorkloadSpec.MAX_EPSILON_DECIMALS));
+        assertThat(histogram().local(finest).build().epsilonPerReport()).isEqualTo(finest);
+    }
+
     @Test
     void everyRuleNamesItsField() {
         fails(b -> b.id("has space"), "id");

@@ -49,10 +49,16 @@ import org.apache.avro.Schema;
  * {@link SchemaRegistryConfig}; "interval" is {@link SchemaRegistryConfig#lookupInterval()}):
  * <ul>
  *   <li>{@link #schemaUnderSubject} (what deserializers use) answers from the subject's list of
- *       ids. An id not in the list makes the client list the subject's versions again, at most once
- *       per interval per subject (one request, plus one per version it has not seen, ever); within
- *       the interval after a listing, ids not in it are answered "not under this subject" without a
- *       request and without remembering anything per id.</li>
+ *       ids. An id not in the list makes the client list the subject's versions again (one request,
+ *       plus one per version it has not seen, ever), so an id is answered "not under this subject"
+ *       only by a listing that began after it was asked about: a version registered a moment after
+ *       an earlier listing is found, never refused because of it. Such listings are paced per
+ *       subject: at most {@link SchemaRegistryConfig#maxIdLookupsPerInterval()} per interval, in
+ *       bursts of at most that many, evenly refilled; beyond that the id is not asked about
+ *       ({@link SchemaRegistryException#isPaced()}) and nothing is concluded or remembered about
+ *       it. Any later listing (whoever's unknown id triggers it) finds a newly registered version,
+ *       so under a flood of unknown ids a new version is found within one refill
+ *       ({@code interval / maxIdLookupsPerInterval}).</li>
  *   <li>{@link #getById} (for readers without a subject) sends at most
  *       {@link SchemaRegistryConfig#maxIdLookupsPerInterval()} requests per interval, and remembers
  *       ids answered 40403 for {@link SchemaRegistryConfig#missingIdCacheTtl()} in a cache bounded
@@ -212,14 +218,16 @@ public final class SchemaRegistryClient implements AutoCloseable {
      *
      * <p>Answered from the subject's list of ids. If {@code id} is not in it, the list is fetched
      * again ({@code GET /subjects/{subject}/versions}, then {@code GET .../versions/{v}} for each
-     * version not seen before) unless it was fetched less than one lookup interval ago. A subject
-     * the registry does not know (40401) has no ids.
+     * version not seen before), unless a listing that began after this call did (a concurrent
+     * caller's), so the answer "not registered" always comes from the registry after the question.
+     * Listings are paced per subject (see the class comment). A subject the registry does not know
+     * (40401) has no ids.
      *
      * @return the schema, or {@code null} if {@code id} is not registered under {@code subject}
-     *     according to a listing completed less than one lookup interval ago (no request is made
-     *     for the id itself, and nothing is remembered about it)
+     *     according to a listing that began after this call (nothing is remembered about the id)
      * @throws SchemaRegistryException if the list could not be fetched, or lookups are paused after
-     *     a failure ({@link SchemaRegistryException#NOT_SENT}): the answer is unknown
+     *     a failure ({@link SchemaRegistryException#NOT_SENT}), or this subject's listings are paced
+     *     ({@link SchemaRegistryException#isPaced()}): the answer is unknown
      */
     public Schema schemaUnderSubject(String subject, int id) {
         SubjectIds s = subjects.computeIfAbsent(subject, SubjectIds::new);
@@ -227,23 +235,31 @@ public final class SchemaRegistryClient implements AutoCloseable {
         if (known != null) {
             return known;
         }
+        long asked = nanoClock.getAsLong();
         synchronized (s) {   // one listing at a time; a caller that waited sees its result
             known = s.schemas.get(id);
             if (known != null) {
                 return known;
             }
-            long now = nanoClock.getAsLong();
-            if (s.listed && now - s.listedAt < config.lookupInterval().toNanos()) {
-                return null;
+            if (s.listed && s.listStartedAt - asked > 0) {
+                return null; // a listing that began after this question: the registry's own answer
             }
-            checkNotPaused(now, "GET /subjects/" + subject + "/versions");
-            refresh(s);
+            long now = nanoClock.getAsLong();
+            String request = "GET /subjects/" + subject + "/versions";
+            checkNotPaused(now, request);
+            if (!s.takeListing(now, config.lookupInterval().toNanos(), config.maxIdLookupsPerInterval())) {
+                throw new SchemaRegistryException(request, SchemaRegistryException.NOT_SENT,
+                        SchemaRegistryException.PACED, "subject " + subject + " was already listed "
+                                + config.maxIdLookupsPerInterval() + " times for unknown ids in the last "
+                                + config.lookupInterval() + "; schema id " + id + " was not asked about", null);
+            }
+            refresh(s, now);
             return s.schemas.get(id);
         }
     }
 
-    /** Fetches the subject's versions not seen before; the caller holds {@code s}'s monitor. */
-    private void refresh(SubjectIds s) {
+    /** Fetches the subject's versions not seen before, from {@code start}; the caller holds {@code s}'s monitor. */
+    private void refresh(SubjectIds s, long start) {
         long deadline = nanoClock.getAsLong() + config.requestTimeout().toNanos();
         String path = "/subjects/" + encode(s.subject) + "/versions";
         try {
@@ -272,7 +288,7 @@ public final class SchemaRegistryClient implements AutoCloseable {
                 s.idsByVersion.put(v, r.id());
             }
             s.listed = true;
-            s.listedAt = nanoClock.getAsLong();
+            s.listStartedAt = start;
         } catch (SchemaRegistryException e) {
             pauseAfter(e);
             throw e;
@@ -524,12 +540,34 @@ public final class SchemaRegistryClient implements AutoCloseable {
         volatile Map<Integer, Schema> schemas = Map.of();
         /** Guarded by this. */
         final Map<Integer, Integer> idsByVersion = new HashMap<>();
-        /** Guarded by this: whether a listing succeeded, and when the last one completed (nanoClock). */
+        /** Guarded by this: whether a listing succeeded, and when the last successful one began (nanoClock). */
         boolean listed;
-        long listedAt;
+        long listStartedAt;
+        /** Guarded by this: listing credit in nanoseconds of the interval (a listing costs interval / max), or -1. */
+        private long credit = -1;
+        private long creditAt;
 
         SubjectIds(String subject) {
             this.subject = subject;
+        }
+
+        /**
+         * Takes one listing from this subject's allowance (a bucket of {@code max} listings refilled at {@code max}
+         * per {@code interval}); the caller holds this monitor.
+         */
+        boolean takeListing(long now, long interval, int max) {
+            if (credit < 0) {
+                credit = interval;
+            } else if (now - creditAt > 0) {
+                credit = Math.min(interval, credit + Math.min(interval, now - creditAt));
+            }
+            creditAt = now;
+            long cost = Math.max(1, interval / max);
+            if (credit < cost) {
+                return false;
+            }
+            credit -= cost;
+            return true;
         }
 
         synchronized void add(int id, Schema schema) {

@@ -40,11 +40,12 @@ import javax.net.ssl.SSLContext;
  * <tr><td>{@value #REQUEST_TIMEOUT_MS}</td><td>30000</td><td>whole-request timeout, answer body
  *     included</td></tr>
  * <tr><td>{@value #LOOKUP_INTERVAL_MS}</td><td>5000</td><td>the pace of requests made because a
- *     record carries a schema id the client does not know: a subject's list of versions is fetched
- *     again at most once per interval; lookups by id are counted per interval; after such a request
- *     fails, these requests pause for one interval</td></tr>
+ *     record carries a schema id the client does not know: listings of a subject's versions and
+ *     lookups by id are counted per interval; after such a request fails, these requests pause for
+ *     one interval</td></tr>
  * <tr><td>{@value #MAX_ID_LOOKUPS_PER_INTERVAL}</td><td>10</td><td>lookups of unknown ids by id
- *     ({@code GET /schemas/ids/{id}}) per interval; more are not sent</td></tr>
+ *     ({@code GET /schemas/ids/{id}}) per interval, and listings of one subject for unknown ids per
+ *     interval (bursts of this many, refilled evenly); more are not sent</td></tr>
  * <tr><td>{@value #MISSING_ID_CACHE_TTL_MS}</td><td>30000</td><td>how long an id the registry
  *     answered 40403 for is remembered as unknown by the lookup by id; 0 disables</td></tr>
  * <tr><td>{@value #MISSING_ID_CACHE_SIZE}</td><td>10000</td><td>how many such ids are remembered

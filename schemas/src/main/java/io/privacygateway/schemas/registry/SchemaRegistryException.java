@@ -26,6 +26,11 @@ public class SchemaRegistryException extends RuntimeException {
      * paused after a failure, or their rate limit is reached. The registry's state is unknown.
      */
     public static final int NOT_SENT = -2;
+    /**
+     * {@link #errorCode()} of a {@link #NOT_SENT} failure because the subject's listings for unknown ids are paced
+     * (not because of a registry failure): see {@link #isPaced()}.
+     */
+    public static final int PACED = -3;
 
     public static final int SUBJECT_NOT_FOUND = 40401;
     public static final int VERSION_NOT_FOUND = 40402;
@@ -90,6 +95,14 @@ public class SchemaRegistryException extends RuntimeException {
     /** HTTP 404 with error code 40402: no such version of the subject. */
     public boolean isVersionNotFound() {
         return httpStatus == 404 && errorCode == VERSION_NOT_FOUND;
+    }
+
+    /**
+     * Not sent because the client paces its listings of a subject for unknown ids (a flood of unknown ids): the
+     * registry is fine and nothing is known about the id asked for.
+     */
+    public boolean isPaced() {
+        return httpStatus == NOT_SENT && errorCode == PACED;
     }
 
     /** HTTP 409: the schema is incompatible with the subject's compatibility level. */

@@ -34,16 +34,20 @@ import org.apache.kafka.common.serialization.Deserializer;
  * {@value AvroSerdeConfig#SUBJECT_CHECK}), a value read from topic {@code t} must carry the id of a
  * schema registered under {@code t-value} ({@code t-key} for keys; Confluent's TopicNameStrategy,
  * which {@link AvroSerializer} follows). The ids of the subject come from
- * {@link SchemaRegistryClient#schemaUnderSubject}: an id outside the subject is rejected without a
- * registry request for that id, and a flood of distinct garbage ids costs at most one listing of
- * the subject per lookup interval, however many ids there are. Without the subject check (generic
+ * {@link SchemaRegistryClient#schemaUnderSubject}: an id outside the subject is rejected
+ * ({@code SCHEMA_NOT_IN_SUBJECT}) only when a listing of the subject that began after the value
+ * was read does not have it, so a version registered a moment earlier is never refused; a flood of
+ * distinct garbage ids costs a bounded, paced number of listings
+ * ({@code schema.registry.max.id.lookups.per.interval} per lookup interval), and ids beyond that
+ * are {@code SCHEMA_NOT_CHECKED} (nothing concluded). Without the subject check (generic
  * readers, or {@code subject.check=false}), the writer schema is fetched by id
  * ({@link SchemaRegistryClient#getById}, rate-limited), and any registered schema the reader can
  * resolve is accepted.
  *
  * <p>Every failure on a non-null value is a {@link WireFormatException} with a
  * {@link WireFormatException.Reason}: {@code TOO_SHORT}, {@code BAD_MAGIC},
- * {@code SCHEMA_NOT_IN_SUBJECT} (subject check), {@code UNKNOWN_SCHEMA_ID} (lookup by id: the
+ * {@code SCHEMA_NOT_IN_SUBJECT} (subject check), {@code SCHEMA_NOT_CHECKED} (subject check, listings
+ * paced: not the record's fault, read again later), {@code UNKNOWN_SCHEMA_ID} (lookup by id: the
  * registry answered 40403), {@code INCOMPATIBLE_SCHEMA} (the writer schema cannot be read as the
  * reader's, decided once per id), {@code AVRO_DECODE_FAILURE}, {@code TRAILING_BYTES}, and
  * {@code REGISTRY_UNAVAILABLE} (not the record's fault: any other registry failure, never
@@ -254,13 +258,19 @@ public class AvroDeserializer<T extends IndexedRecord> implements Deserializer<T
         try {
             schema = client.schemaUnderSubject(subject, id);
         } catch (SchemaRegistryException e) {
+            if (e.isPaced()) {
+                throw new WireFormatException(Reason.SCHEMA_NOT_CHECKED, id, "schema id " + id + " is not one of"
+                        + " subject " + subject + "'s known ids and the registry was not asked about it: the subject"
+                        + " was already listed " + client.config().maxIdLookupsPerInterval() + " times for unknown"
+                        + " ids in the last " + client.config().lookupInterval().toMillis() + " ms", e);
+            }
             throw new WireFormatException(Reason.REGISTRY_UNAVAILABLE, id, "cannot list the schemas of subject "
                     + subject + ": " + e.getMessage(), e);
         }
         if (schema == null) {
             throw new WireFormatException(Reason.SCHEMA_NOT_IN_SUBJECT, id, "schema id " + id
-                    + " is not registered under subject " + subject + " (as listed by the registry less than "
-                    + client.config().lookupInterval().toMillis() + " ms ago)", null);
+                    + " is not registered under subject " + subject + " (as the registry listed it after this"
+                    + " value was read)", null);
         }
         return schema;
     }

@@ -28,10 +28,19 @@ public class WireFormatException extends SerializationException {
         /**
          * The schema id is not registered under the subject the value was read for
          * ({@code <topic>-value}), according to the registry's list of that subject's versions
-         * fetched less than one lookup interval earlier. Includes ids that exist under another
-         * subject (a record of another topic) and ids that do not exist at all.
+         * fetched after the value was read. Includes ids that exist under another subject (a record
+         * of another topic) and ids that do not exist at all.
          */
         SCHEMA_NOT_IN_SUBJECT(true),
+        /**
+         * The schema id is not among the subject's ids the reader knows, and the registry was not asked
+         * about it: the reader's listings of the subject for unknown ids are paced (a flood of unknown
+         * ids) and the allowance is spent. Nothing is concluded about the id; read it again later (a
+         * version registered meanwhile is found by the next listing, whichever id triggers it). Not the
+         * record's fault as such: a reader of untrusted input may still refuse the record rather than
+         * wait (the gateway rejects such a report MALFORMED, naming this reason, so a flood cannot stall it).
+         */
+        SCHEMA_NOT_CHECKED(false),
         /**
          * The writer schema cannot be resolved to the reader's schema (a different record, or an
          * incompatible evolution).

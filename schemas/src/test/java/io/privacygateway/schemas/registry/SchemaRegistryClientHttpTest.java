@@ -261,7 +261,7 @@ class SchemaRegistryClientHttpTest {
     }
 
     @Test
-    void subjectIdsAreListedAtMostOncePerIntervalAndSurviveInTheCache() {
+    void subjectListingsForUnknownIdsArePacedAndTheIdsSurviveInTheCache() {
         try (CannedRegistry registry = CannedRegistry.start()) {
             org.apache.avro.Schema string = org.apache.avro.Schema.create(org.apache.avro.Schema.Type.STRING);
             registry.serve("s-value", 7, string);
@@ -269,16 +269,31 @@ class SchemaRegistryClientHttpTest {
             SchemaRegistryClient client = new SchemaRegistryClient(SchemaRegistryConfig.of(registry.url()), now::get);
             assertThat(client.schemaUnderSubject("s-value", 7)).isEqualTo(string);
             assertThat(registry.paths).containsExactly("/subjects/s-value/versions", "/subjects/s-value/versions/1");
+            // 1,000 unknown ids at one instant: each of the first 9 is asked about (a listing that began after the
+            // question says "not under this subject"), the other 991 are not asked about (paced), never "absent"
+            int absent = 0;
+            int paced = 0;
             for (int id = 100; id < 1_100; id++) {
-                assertThat(client.schemaUnderSubject("s-value", id)).isNull();
+                int i = id;
+                SchemaRegistryException e = catchThrowableOfType(SchemaRegistryException.class,
+                        () -> assertThat(client.schemaUnderSubject("s-value", i)).isNull());
+                if (e == null) {
+                    absent++;
+                } else {
+                    assertThat(e.isPaced()).as(e.getMessage()).isTrue();
+                    paced++;
+                }
             }
+            assertThat(absent).isEqualTo(9);
+            assertThat(paced).isEqualTo(991);
             assertThat(client.schemaUnderSubject("s-value", 7)).isEqualTo(string);
-            assertThat(client.requestCount()).as("no listing within the interval").isEqualTo(2);
-            now.addAndGet(Duration.ofSeconds(5).toNanos());
+            assertThat(client.requestCount()).as("10 listings (the first with version 1)").isEqualTo(11);
+            now.addAndGet(Duration.ofMillis(500).toNanos()); // one listing's worth of the allowance is back
             assertThat(client.schemaUnderSubject("s-value", 8)).isNull();
-            assertThat(client.schemaUnderSubject("s-value", 9)).isNull();
-            assertThat(registry.paths).as("listed again, version 1 not fetched again").containsExactly(
-                    "/subjects/s-value/versions", "/subjects/s-value/versions/1", "/subjects/s-value/versions");
+            assertThat(catchThrowableOfType(SchemaRegistryException.class,
+                    () -> client.schemaUnderSubject("s-value", 9)).isPaced()).isTrue();
+            assertThat(registry.paths).as("listed again, version 1 not fetched again").hasSize(12)
+                    .containsOnly("/subjects/s-value/versions", "/subjects/s-value/versions/1");
         }
     }
 }

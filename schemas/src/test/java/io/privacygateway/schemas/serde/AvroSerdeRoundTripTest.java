@@ -184,15 +184,21 @@ class AvroSerdeRoundTripTest {
     }
 
     @Test
-    void garbageWithUnknownIdsCostsOneRegistryRequest() {
-        SchemaRegistryClient fresh = SchemaRegistryClient.forUrl(registry.ccompatUrl());
+    void garbageWithUnknownIdsCostsABoundedNumberOfRegistryRequests() {
+        SchemaRegistryClient fresh = new SchemaRegistryClient(SchemaRegistryConfig.of(registry.ccompatUrl()),
+                () -> 42L); // one instant
         AvroDeserializer<LocalReport> deserializer = new AvroDeserializer<>(LocalReport.class, fresh);
         byte[] garbage = {0, 0, 0x7f, 0x12, 0x34, 1, 2, 3};
+        java.util.Map<Reason, Integer> reasons = new java.util.EnumMap<>(Reason.class);
         for (int i = 0; i < 200; i++) {
             ByteBuffer.wrap(garbage).putInt(1, 0x7f1234 + i);
-            assertThat(reason(deserializer, "pgw.garbage", garbage)).isEqualTo(Reason.SCHEMA_NOT_IN_SUBJECT);
+            reasons.merge(reason(deserializer, "pgw.garbage", garbage), 1, Integer::sum);
         }
-        assertThat(fresh.requestCount()).as("one listing of a subject that does not exist").isEqualTo(1);
+        int max = fresh.config().maxIdLookupsPerInterval();
+        assertThat(reasons).containsExactlyInAnyOrderEntriesOf(java.util.Map.of(Reason.SCHEMA_NOT_IN_SUBJECT, max,
+                Reason.SCHEMA_NOT_CHECKED, 200 - max));
+        assertThat(fresh.requestCount()).as("one listing (of a subject that does not exist) per id asked about")
+                .isEqualTo(max);
 
         // By id, one id: remembered as unknown for the TTL.
         SchemaRegistryClient byIdClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());

@@ -131,8 +131,10 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
         try {
             report = mode.decode(topic, value);
         } catch (WireFormatException e) {
-            if (!e.isRecordFault()) {
-                throw e; // the registry is unreachable: not the record's fault, retry it
+            // the registry is unreachable: not the record's fault, retry it; but a schema id not checked because a
+            // flood of unknown ids spent the listing allowance is refused, so a flood cannot stall the shard
+            if (!e.isRecordFault() && e.reason() != WireFormatException.Reason.SCHEMA_NOT_CHECKED) {
+                throw e;
             }
             reject(record, null, RejectReason.MALFORMED, e.reason().name() + ": " + e.getMessage());
             return;

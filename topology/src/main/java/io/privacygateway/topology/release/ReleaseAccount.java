@@ -20,6 +20,11 @@ import java.util.TreeMap;
 public final class ReleaseAccount {
     /** How many recent releases are kept. */
     public static final int RECENT = 16;
+    /** The most mechanisms an account counts separately (enforced when written and when read). */
+    static final int MAX_MECHANISMS = 64;
+    /** The longest stored decimal's unscaled value and the longest mechanism name, in bytes. */
+    static final int MAX_DECIMAL_BYTES = 64;
+    static final int MAX_NAME_BYTES = 256;
     private final BigDecimal total;
     private final long releases;
     private final TreeMap<String, Totals> byMechanism;
@@ -70,7 +75,17 @@ public final class ReleaseAccount {
         return recent;
     }
 
+    /**
+     * The stored form.
+     *
+     * @throws IllegalStateException if the account exceeds a bound {@link #fromBytes} enforces (cannot happen with
+     *     declared ε of at most {@code WorkloadSpec.MAX_EPSILON_DECIMALS} places and the mechanisms there are), so
+     *     nothing is written that could not be read back
+     */
     public byte[] toBytes() {
+        if (byMechanism.size() > MAX_MECHANISMS) {
+            throw new IllegalStateException("a release account counts at most " + MAX_MECHANISMS + " mechanisms");
+        }
         ByteBuffer b = ByteBuffer.allocate(sizeBound());
         b.put((byte) 1);
         putDecimal(b, total);
@@ -109,11 +124,17 @@ public final class ReleaseAccount {
 
     private static void putDecimal(ByteBuffer b, BigDecimal d) {
         byte[] u = d.unscaledValue().toByteArray();
+        if (u.length > MAX_DECIMAL_BYTES) {
+            throw new IllegalStateException("a release account's ε is longer than " + MAX_DECIMAL_BYTES + " bytes");
+        }
         b.putInt(d.scale()).putInt(u.length).put(u);
     }
 
     private static void putString(ByteBuffer b, String s) {
         byte[] u = s.getBytes(StandardCharsets.UTF_8);
+        if (u.length > MAX_NAME_BYTES) {
+            throw new IllegalStateException("a release account's mechanism name is longer than " + MAX_NAME_BYTES);
+        }
         b.putInt(u.length).put(u);
     }
 
@@ -125,7 +146,7 @@ public final class ReleaseAccount {
             }
             BigDecimal total = getDecimal(b);
             long releases = b.getLong();
-            int kinds = bounded(b.getInt(), 64);
+            int kinds = bounded(b.getInt(), MAX_MECHANISMS);
             TreeMap<String, Totals> m = new TreeMap<>();
             for (int i = 0; i < kinds; i++) {
                 m.put(getString(b), new Totals(b.getLong(), getDecimal(b)));
@@ -150,13 +171,13 @@ public final class ReleaseAccount {
 
     private static BigDecimal getDecimal(ByteBuffer b) {
         int scale = b.getInt();
-        byte[] u = new byte[bounded(b.getInt(), 64)];
+        byte[] u = new byte[bounded(b.getInt(), MAX_DECIMAL_BYTES)];
         b.get(u);
         return new BigDecimal(u.length == 0 ? BigInteger.ZERO : new BigInteger(u), scale);
     }
 
     private static String getString(ByteBuffer b) {
-        byte[] u = new byte[bounded(b.getInt(), 256)];
+        byte[] u = new byte[bounded(b.getInt(), MAX_NAME_BYTES)];
         b.get(u);
         return new String(u, StandardCharsets.UTF_8);
     }

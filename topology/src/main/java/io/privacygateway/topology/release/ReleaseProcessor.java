@@ -290,9 +290,9 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
 
     /**
      * The schedule after every registration change of the workload it has not applied yet, in order (from the
-     * catalog's {@linkplain WorkloadCatalog#history history}). If the last change it applied is no longer in the
-     * history (an older schedule, or more changes than the history keeps), only the current registration is
-     * applied.
+     * catalog's {@linkplain WorkloadCatalog#history history}); a new schedule applies the whole history. If the last
+     * change it applied is no longer in the history (an older schedule, or more changes than the history keeps),
+     * only the current registration is applied.
      */
     private ReleaseSchedule update(ReleaseSchedule schedule, String workloadId) {
         List<Registration> history = catalog.history(workloadId);
@@ -307,10 +307,10 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 break;
             }
         }
-        ReleaseSchedule s = schedule;
-        if (from < 0 && schedule.applied().isEmpty() && schedule.segments().isEmpty()) {
-            from = 0; // a workload this task has not scheduled yet: every change it has seen, the first included
+        if (from < 0 && schedule.segments().isEmpty() && schedule.applied().isEmpty()) {
+            from = 0; // a workload new to this task: every change it has seen, in order
         }
+        ReleaseSchedule s = schedule;
         if (from < 0) { // not known which changes were applied: bring it to the current registration
             if (!schedule.applied().isEmpty()) {
                 LOG.warn("the release schedule of {} missed registration changes; it follows the current one", workloadId);
@@ -327,6 +327,15 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         }
         for (int i = from; i < history.size(); i++) {
             s = applied(s, history.get(i));
+        }
+        if (s != schedule) {
+            for (ReleaseSchedule.Segment old : schedule.segments()) {
+                if (!old.done() && s.segments().stream().noneMatch(old::sameRun)) { // beyond MAX_STORED
+                    metrics.releaseFailed(workloadId);
+                    LOG.error("the release schedule of {} holds at most {} versions; the unreleased windows of an old"
+                            + " version are given up", workloadId, ReleaseSchedule.MAX_STORED);
+                }
+            }
         }
         return s.withApplied(current.storeValue());
     }

@@ -26,10 +26,29 @@ import java.util.List;
 public record ReleaseSchedule(List<Segment> segments, String applied) {
     /** At most this many finished segments are kept (older ones are fully released). */
     static final int MAX_SEGMENTS = 16;
+    /**
+     * The most segments a schedule holds, enforced when one is built (so when it is written) and when it is read.
+     * Registration keeps far fewer unfinished ({@code WorkloadCatalog.MAX_OPEN_VERSIONS}); only a release backlog of
+     * hundreds of versions could reach it, and then the oldest unfinished segments are given up (counted and
+     * logged by the release step) rather than a value written that could not be read back.
+     */
+    public static final int MAX_STORED = 1024;
+    /** The longest content hash a segment holds (UTF-8 bytes). */
+    static final int MAX_HASH_BYTES = 128;
+    /** The longest applied-change marker (UTF-8 bytes). */
+    static final int MAX_APPLIED_BYTES = 512;
 
+    /** @throws IllegalArgumentException if the schedule exceeds a bound its decoder enforces */
     public ReleaseSchedule {
         segments = List.copyOf(segments);
         java.util.Objects.requireNonNull(applied, "applied");
+        if (segments.size() > MAX_STORED) {
+            throw new IllegalArgumentException("a release schedule holds at most " + MAX_STORED + " segments, not "
+                    + segments.size());
+        }
+        if (applied.getBytes(StandardCharsets.UTF_8).length > MAX_APPLIED_BYTES) {
+            throw new IllegalArgumentException("applied-change marker longer than " + MAX_APPLIED_BYTES + " bytes");
+        }
     }
 
     public ReleaseSchedule(List<Segment> segments) {
@@ -44,6 +63,13 @@ public record ReleaseSchedule(List<Segment> segments, String applied) {
      */
     public record Segment(String contentHash, Mode mode, long windowMillis, long firstStart, long endStart,
             long nextStart) {
+        /** @throws IllegalArgumentException if the hash is longer than the decoder accepts or the size not positive */
+        public Segment {
+            if (contentHash.getBytes(StandardCharsets.UTF_8).length > MAX_HASH_BYTES || windowMillis <= 0) {
+                throw new IllegalArgumentException("bad schedule segment (hash length, window size)");
+            }
+        }
+
         /** Whether every window of the segment has been released. */
         public boolean done() {
             return nextStart >= endStart;
@@ -147,10 +173,31 @@ public record ReleaseSchedule(List<Segment> segments, String applied) {
                 next.add(new Segment(contentHash, mode, windowMillis, first, Long.MAX_VALUE, first));
             }
         }
-        while (next.size() > MAX_SEGMENTS && next.get(0).done()) {
+        return new ReleaseSchedule(compacted(next), applied);
+    }
+
+    /**
+     * The segments without the oldest finished ones beyond {@link #MAX_SEGMENTS}, and, if still more than
+     * {@link #MAX_STORED}, without the oldest (unfinished) ones beyond it; the last (current) segment always stays.
+     */
+    private static List<Segment> compacted(List<Segment> segments) {
+        List<Segment> next = new ArrayList<>(segments);
+        int done = 0;
+        for (Segment s : next) {
+            done += s.done() ? 1 : 0;
+        }
+        for (int i = 0; i < next.size() - 1 && (done > MAX_SEGMENTS || next.size() > MAX_STORED); ) {
+            if (next.get(i).done()) {
+                next.remove(i);
+                done--;
+            } else {
+                i++;
+            }
+        }
+        while (next.size() > MAX_STORED) {
             next.remove(0);
         }
-        return new ReleaseSchedule(next, applied);
+        return next;
     }
 
     /** The schedule with {@code s}'s next window released. */
@@ -188,13 +235,13 @@ public record ReleaseSchedule(List<Segment> segments, String applied) {
                 throw new IllegalArgumentException("unknown schedule version");
             }
             int n = b.getInt();
-            if (n < 0 || n > 1024) {
+            if (n < 0 || n > MAX_STORED) {
                 throw new IllegalArgumentException("bad segment count " + n);
             }
             List<Segment> out = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 int hl = b.getInt();
-                if (hl < 0 || hl > 128) {
+                if (hl < 0 || hl > MAX_HASH_BYTES) {
                     throw new IllegalArgumentException("bad hash length");
                 }
                 byte[] h = new byte[hl];
@@ -206,7 +253,7 @@ public record ReleaseSchedule(List<Segment> segments, String applied) {
             String applied = "";
             if (version == 2) {
                 int ml = b.getInt();
-                if (ml < 0 || ml > 512) {
+                if (ml < 0 || ml > MAX_APPLIED_BYTES) {
                     throw new IllegalArgumentException("bad applied-change length");
                 }
                 byte[] m = new byte[ml];

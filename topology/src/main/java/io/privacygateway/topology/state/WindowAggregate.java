@@ -15,6 +15,8 @@ import java.nio.charset.StandardCharsets;
  */
 public final class WindowAggregate {
     private static final byte VERSION = 1;
+    /** The longest content hash an aggregate holds (UTF-8 bytes), enforced when written and when read. */
+    static final int MAX_HASH_BYTES = 128;
     private final String contentHash;
     private long n;
     private final long[] state;
@@ -64,8 +66,16 @@ public final class WindowAggregate {
         return 1 + 4 + contentHash.length() + 8 + 4 + 8 * state.length;
     }
 
+    /**
+     * The binary form.
+     *
+     * @throws IllegalStateException if the content hash is longer than {@link #fromBytes} accepts
+     */
     public byte[] toBytes() {
         byte[] h = contentHash.getBytes(StandardCharsets.UTF_8);
+        if (h.length > MAX_HASH_BYTES) {
+            throw new IllegalStateException("a window aggregate's content hash is longer than " + MAX_HASH_BYTES);
+        }
         ByteBuffer b = ByteBuffer.allocate(1 + 4 + h.length + 8 + 4 + 8 * state.length);
         b.put(VERSION).putInt(h.length).put(h).putLong(n).putInt(state.length);
         for (long v : state) {
@@ -87,7 +97,7 @@ public final class WindowAggregate {
                 throw new IllegalArgumentException("unknown window aggregate version " + v);
             }
             int hl = b.getInt();
-            if (hl < 0 || hl > 128 || hl > b.remaining()) {
+            if (hl < 0 || hl > MAX_HASH_BYTES || hl > b.remaining()) {
                 throw new IllegalArgumentException("bad content hash length " + hl);
             }
             byte[] h = new byte[hl];

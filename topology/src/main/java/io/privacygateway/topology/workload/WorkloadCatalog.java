@@ -22,17 +22,31 @@ import java.util.function.Function;
  * that a report's lookup is one map read (no store access, no parsing) and every version whose windows are
  * still open stays resolvable after it was replaced.
  *
- * <p>Resolved runtimes live in a bounded cache ({@link #VERSIONS_KEPT}); a version evicted from it is resolved
- * again from its spec (kept in memory, or read back from the global store) if it is needed again.
+ * <p>Every version in use — each id's current version and the versions in its {@linkplain #history history}, which
+ * covers every version that may still have windows to answer ({@link #MAX_OPEN_VERSIONS}) — is held resolved for as
+ * long as it is in use, whatever their number: it is built once, when it is registered (on the global thread), and
+ * a lookup by hash never builds it again. Only versions outside every history (after a restart from a compacted
+ * workloads topic, a schedule may still name an older version) are resolved on demand from their spec (kept in
+ * memory, or read back from the global store) into a bounded cache ({@link #VERSIONS_KEPT}).
  */
 public final class WorkloadCatalog {
-    /** How many resolved workload versions an instance keeps in memory. */
+    /** How many versions outside every history an instance keeps resolved (least recently used evicted). */
     public static final int VERSIONS_KEPT = 256;
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** How many registration changes of one workload id {@link #history} keeps. */
-    public static final int HISTORY_KEPT = 128;
+    /**
+     * The most versions of one workload that may have windows still to be answered when another is registered: a
+     * version's windows are open until the window containing its replacement (or deletion) has closed (end plus
+     * grace). A registration beyond it is refused (counted in {@code pgw.workloads.invalid}), so the release
+     * schedule, which holds one segment per such version, stays far below what its store accepts.
+     */
+    public static final int MAX_OPEN_VERSIONS = 64;
+    /** How many registration changes of one workload id {@link #history} keeps (enough for the open versions). */
+    public static final int HISTORY_KEPT = 2 * MAX_OPEN_VERSIONS + 2;
     private final Map<String, Registration> current = new ConcurrentHashMap<>();
     private final Map<String, List<Registration>> history = new ConcurrentHashMap<>();
+    /** The resolved versions the histories name, by content hash, and how many history entries name each. */
+    private final Map<String, ResolvedWorkload> inUse = new ConcurrentHashMap<>();
+    private final Map<String, Integer> uses = new java.util.HashMap<>();
     private final Map<String, String> specs = new ConcurrentHashMap<>();
     private final ResolvedWorkloadCache cache = new ResolvedWorkloadCache(VERSIONS_KEPT);
     private volatile Function<String, String> specStore = h -> null;
@@ -78,16 +92,25 @@ public final class WorkloadCatalog {
         return id == null ? List.of() : history.getOrDefault(id, List.of());
     }
 
-    private void makeCurrent(Registration r) {
-        history.compute(r.id(), (k, prior) -> {
-            List<Registration> next = new java.util.ArrayList<>(prior == null ? List.of() : prior);
-            next.add(r);
-            if (next.size() > HISTORY_KEPT) {
-                next = next.subList(next.size() - HISTORY_KEPT, next.size());
+    private synchronized void makeCurrent(Registration r) {
+        uses.merge(r.contentHash(), 1, Integer::sum);
+        inUse.putIfAbsent(r.contentHash(), r.workload());
+        List<Registration> next = new java.util.ArrayList<>(history(r.id()));
+        next.add(r);
+        while (next.size() > HISTORY_KEPT) {
+            Registration dropped = next.remove(0);
+            if (uses.merge(dropped.contentHash(), -1, Integer::sum) <= 0) {
+                uses.remove(dropped.contentHash());
+                inUse.remove(dropped.contentHash());
             }
-            return List.copyOf(next);
-        });
+        }
+        history.put(r.id(), List.copyOf(next));
         current.put(r.id(), r);
+    }
+
+    /** How many workload versions this instance has built (each registration of a new version builds it once). */
+    public long versionsBuilt() {
+        return cache.builds();
     }
 
     /** Every current registration, deleted ones included. */
@@ -102,6 +125,8 @@ public final class WorkloadCatalog {
      * @throws BadSpecException if the spec is unusable
      */
     public Registration activate(String id, String specJson, String contentHash, long since) {
+        long from = Math.max(since, answersFrom);
+        checkOpenVersions(id, from); // before building: a refused version costs nothing
         ResolvedWorkload w = resolve(specJson, contentHash);
         try {
             io.privacygateway.schemas.limits.RecordSizes.check(w);
@@ -115,10 +140,39 @@ public final class WorkloadCatalog {
             throw new BadSpecException("id: the record key " + id + " differs from the spec id " + w.id(), null);
         }
         specs.put(contentHash, specJson);
-        Registration r = new Registration(id, contentHash, Math.max(since, answersFrom), w);
+        Registration r = new Registration(id, contentHash, from, w);
         makeCurrent(r);
         groupsChanged();
         return r;
+    }
+
+    /**
+     * Refuses a registration of {@code id} at {@code at} if {@link #MAX_OPEN_VERSIONS} of its versions still have
+     * windows that have not closed (each version's last window is the one containing the next change).
+     */
+    private void checkOpenVersions(String id, long at) {
+        List<Registration> changes = history(id);
+        int open = 0;
+        for (int i = 0; i < changes.size(); i++) {
+            Registration r = changes.get(i);
+            if (r.deleted()) {
+                continue; // the deletion of the activation before it
+            }
+            long end = i + 1 < changes.size() ? changeTime(changes.get(i + 1)) : at;
+            var window = r.workload().window();
+            if (window.closesAt(window.startOf(Math.min(end, at))) > at) {
+                open++;
+            }
+        }
+        if (open >= MAX_OPEN_VERSIONS) {
+            throw new BadSpecException("version: " + open + " versions of workload " + id + " still have windows to"
+                    + " answer, the most allowed (" + MAX_OPEN_VERSIONS + "); register the next version after the"
+                    + " window of an earlier one has closed", null);
+        }
+    }
+
+    private static long changeTime(Registration r) {
+        return r.deleted() ? r.deletedAt() : r.since();
     }
 
     /**
@@ -164,7 +218,11 @@ public final class WorkloadCatalog {
      * @throws BadSpecException if its stored spec is unusable
      */
     public ResolvedWorkload byHash(String contentHash) {
-        ResolvedWorkload w = cache.ifPresent(contentHash);
+        ResolvedWorkload w = inUse.get(contentHash);
+        if (w != null) {
+            return w;
+        }
+        w = cache.ifPresent(contentHash);
         if (w != null) {
             return w;
         }
@@ -192,6 +250,10 @@ public final class WorkloadCatalog {
         if (!actual.equals(contentHash)) {
             throw new BadSpecException("contentHash: the record declares " + contentHash + " but the spec hashes to "
                     + actual, null);
+        }
+        ResolvedWorkload known = inUse.get(actual);
+        if (known != null) {
+            return known; // a version in use again (registered again): never built twice
         }
         try {
             return cache.get(spec, actual);
