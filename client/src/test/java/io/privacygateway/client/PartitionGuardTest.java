@@ -43,8 +43,8 @@ class PartitionGuardTest {
                 1, state, "exactly_once_v2", Map.of(), Map.of());
         assertThatThrownBy(() -> GatewayService.start(s2, new SimpleMeterRegistry(), null, Duration.ofSeconds(60)))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("local=4,central=1")
-                .hasMessageContaining("local=2,central=1 when it first started")
+                .hasMessageContaining("local=4,central=4")
+                .hasMessageContaining("local=2,central=2 when it first started")
                 .hasMessageContaining("To migrate");
         // and the old configuration no longer matches the topic either: the gateway never runs on a changed layout
         assertThatThrownBy(() -> GatewayService.start(s1, new SimpleMeterRegistry(), null, Duration.ofSeconds(60)))

@@ -73,8 +73,9 @@ public final class AnswerPrinter {
         b.append('\n');
         if (a.getAmplified() != null) {
             b.append(String.format(Locale.ROOT, "   amplified central guarantee (ε, δ) = (%s, %s) against readers of the"
-                    + " answers only (amplification by shuffling, %s)%n", number(a.getAmplified().getEpsilon()),
-                    number(a.getAmplified().getDelta()), a.getAmplified().getMethod()));
+                    + " answers only (amplification by shuffling, %s; crowd: %,d reports, %s)%n",
+                    number(a.getAmplified().getEpsilon()), number(a.getAmplified().getDelta()),
+                    a.getAmplified().getMethod(), a.getAmplified().getCrowdReports(), a.getAmplified().getCrowd()));
         }
         String noisyCount = central && truth != null && a.getN() != truth.n()
                 ? "; in central mode the published count is itself a noisy, private release" : "";

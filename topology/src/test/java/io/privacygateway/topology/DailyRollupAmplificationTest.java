@@ -71,7 +71,8 @@ class DailyRollupAmplificationTest {
         assertThat(resolved.maxReportsPerDeviceIn(DAY)).isEqualTo(1_382_400L);
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         try (GatewayDriver g = new GatewayDriver(registry.client(),
-                GatewayConfig.builder(1, 1).applicationId("daily-rollup").build(), D0, new GatewayMetrics(meters))) {
+                GatewayConfig.builder(1, 1).applicationId("daily-rollup")
+                        .authentication(new io.privacygateway.topology.identity.DeviceAuthentication.Open(200)).build(), D0, new GatewayMetrics(meters))) {
             g.register(s, D0);
             for (int i = 0; i < 200; i++) {
                 long t = D0 + 1000 + i;

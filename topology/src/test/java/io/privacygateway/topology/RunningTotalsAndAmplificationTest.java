@@ -3,6 +3,7 @@ package io.privacygateway.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.amplification.AmplificationBound;
+import io.privacygateway.topology.identity.DeviceAuthentication;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
@@ -127,7 +128,7 @@ class RunningTotalsAndAmplificationTest {
             var protocol = LocalPipeline.of(w).protocol();
             SeededRandomBits secret = new SeededRandomBits(3);
             try (GatewayDriver g = new GatewayDriver(registry.client(), GatewayConfig.builder(1, 1).applicationId("amp-" + mechanism)
-                    .build(), T0)) {
+                    .authentication(new DeviceAuthentication.Open(HONEST)).build(), T0)) {
                 g.register(s, T0);
                 for (int window = 0; window < 2; window++) {
                     for (int i = 0; i < 400; i++) {
@@ -149,9 +150,12 @@ class RunningTotalsAndAmplificationTest {
         assertThat(grrAnswers).hasSize(3); // two windows and the 2-minute rollup
         for (WindowAnswer a : grrAnswers) {
             long span = a.getHorizon() == null ? MINUTE : 2 * MINUTE;
-            var expected = AmplificationBound.amplified(grr.spec().epsilonPerReport(), a.getN(),
+            // the crowd is the operator's declared lower bound on honest reports, not every accepted report
+            var expected = AmplificationBound.amplified(grr.spec().epsilonPerReport(), HONEST,
                     grr.maxReportsPerDeviceIn(span), 1e-6);
             assertThat(a.getAmplified()).as("GRR answers are functions of the multiset of payloads").isNotNull();
+            assertThat(a.getAmplified().getCrowd()).isEqualTo("declared-honest-reports");
+            assertThat(a.getAmplified().getCrowdReports()).isEqualTo(HONEST);
             assertThat(a.getAmplified().getEpsilon()).isEqualTo(expected.epsilon());
             assertThat(a.getAmplified().getDelta()).isEqualTo(1e-6);
             assertThat(a.getAmplified().getMethod()).isEqualTo(expected.method());
@@ -161,5 +165,57 @@ class RunningTotalsAndAmplificationTest {
         }
         // OLH reads reports with coins derived from the device: no amplified guarantee may be published
         assertThat(byMechanism.get("olh")).isNotEmpty().allSatisfy(a -> assertThat(a.getAmplified()).isNull());
+    }
+
+    static final long HONEST = 300;
+
+    /**
+     * Issue 27 item 6: with open identities an attacker can send most of a window's reports under fresh ids and
+     * then isolate the victim's; so an amplified figure is published only over a crowd something vouches for. Open
+     * identities without a declaration publish none; a declaration larger than the answer's n publishes none for
+     * it; enrolled devices count every report.
+     */
+    @Test
+    void amplifiedFiguresCountOnlyACrowdTheIdentityVouchesFor() {
+        WorkloadSpec s = local("grr");
+        Workload w = Workload.of(s);
+        var protocol = LocalPipeline.of(w).protocol();
+        byte[] key = new byte[32];
+        java.util.Arrays.fill(key, (byte) 7);
+        DeviceAuthentication enrolled = new DeviceAuthentication.Enrolled(Map.of("k1", key));
+        Map<String, List<WindowAnswer>> answers = new HashMap<>();
+        Map<String, DeviceAuthentication> identities = new java.util.LinkedHashMap<>();
+        identities.put("open", DeviceAuthentication.OPEN);
+        identities.put("declared-above-n", new DeviceAuthentication.Open(10_000));
+        identities.put("enrolled", enrolled);
+        for (var e : identities.entrySet()) {
+            SeededRandomBits secret = new SeededRandomBits(3);
+            try (GatewayDriver g = new GatewayDriver(registry.client(), GatewayConfig.builder(1, 1)
+                    .applicationId("crowd-" + e.getKey()).authentication(e.getValue()).build(), T0)) {
+                g.register(s, T0);
+                for (int i = 0; i < 400; i++) {
+                    long t = T0 + 100 + i;
+                    LocalReport r = GatewayTopologyTest.report(w, protocol, "d-" + i, 0, t, i % 4, secret);
+                    org.apache.kafka.common.header.internals.RecordHeaders h =
+                            new org.apache.kafka.common.header.internals.RecordHeaders();
+                    h.add(io.privacygateway.schemas.identity.DeviceCredential.HEADER,
+                            io.privacygateway.schemas.identity.DeviceCredential.issue("k1", key, "d-" + i)
+                                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    g.local.pipeInput(new org.apache.kafka.streams.test.TestRecord<>(("d-" + i).getBytes(),
+                            new io.privacygateway.schemas.serde.AvroSerializer<LocalReport>(registry.client())
+                                    .serialize(g.cfg.localReportsTopic(), r), h, java.time.Instant.ofEpochMilli(t)));
+                }
+                g.advance(Duration.ofMinutes(2));
+                answers.put(e.getKey(), new ArrayList<>(g.answers.readValuesToList()));
+            }
+        }
+        assertThat(answers.get("open")).isNotEmpty().allSatisfy(a -> assertThat(a.getAmplified()).isNull());
+        assertThat(answers.get("declared-above-n")).isNotEmpty()
+                .allSatisfy(a -> assertThat(a.getAmplified()).isNull());
+        WindowAnswer first = answers.get("enrolled").get(0);
+        assertThat(first.getN()).isEqualTo(400);
+        assertThat(first.getAmplified()).isNotNull();
+        assertThat(first.getAmplified().getCrowd()).isEqualTo("enrolled-devices");
+        assertThat(first.getAmplified().getCrowdReports()).isEqualTo(400);
     }
 }

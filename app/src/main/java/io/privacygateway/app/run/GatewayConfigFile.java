@@ -195,9 +195,13 @@ public final class GatewayConfigFile {
         return port;
     }
 
-    /** {@code devices: {enrollment: open | required, keys: {id: base64 key, ...}}}. */
+    /**
+     * {@code devices: {enrollment: open | required, keys: {id: base64 key, ...}, honestReportsPerAnswer: N}}: with open
+     * enrollment, {@code honestReportsPerAnswer} declares a lower bound on the honest reports in every local answer,
+     * which the amplified guarantees then count as the crowd (without it, open identities publish none).
+     */
     private static DeviceAuthentication devices(Map<?, ?> d) {
-        check("devices.", d, Set.of("enrollment", "keys"));
+        check("devices.", d, Set.of("enrollment", "keys", "honestReportsPerAnswer"));
         String mode = string(d, "enrollment", "open");
         Map<?, ?> keys = map(d, "keys");
         switch (mode) {
@@ -205,9 +209,17 @@ public final class GatewayConfigFile {
                 if (!keys.isEmpty()) {
                     throw new ConfigException("devices.keys", "enrollment keys are only used with enrollment: required");
                 }
-                return DeviceAuthentication.OPEN;
+                long honest = integer(d, "devices.honestReportsPerAnswer", 0);
+                if (honest < 0) {
+                    throw new ConfigException("devices.honestReportsPerAnswer", "must be >= 0, got " + honest);
+                }
+                return honest == 0 ? DeviceAuthentication.OPEN : new DeviceAuthentication.Open(honest);
             }
             case "required" -> {
+                if (d.containsKey("honestReportsPerAnswer")) {
+                    throw new ConfigException("devices.honestReportsPerAnswer", "is for open enrollment: enrolled"
+                            + " devices are the crowd of every answer");
+                }
                 Map<String, byte[]> decoded = new HashMap<>();
                 for (Map.Entry<?, ?> e : keys.entrySet()) {
                     String field = "devices.keys." + e.getKey();

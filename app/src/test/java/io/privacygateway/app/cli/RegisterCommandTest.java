@@ -30,7 +30,7 @@ class RegisterCommandTest {
         try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
             Path config = dir.resolve("gateway.yaml");
             Files.writeString(config, "bootstrapServers: " + kafka.bootstrapServers() + "\nschemaRegistryUrl: "
-                    + registry.ccompatUrl() + "\ntopicPrefix: reg.\npartitions: {local: 2, central: 1}\n");
+                    + registry.ccompatUrl() + "\ntopicPrefix: reg.\npartitions: {local: 2, central: 2}\n");
             String out = run("register", "--config", config.toString(), "--workload", "../examples/screen-usage.yaml",
                     "--workload", "../examples/latency-cdf.yaml");
             assertThat(out).contains("registered screen-usage v1: local mode, mechanism")

@@ -117,7 +117,8 @@ public final class Oracle {
             Answer a = local.pipeline().release().release(s.clone(), count);
             WindowAnswer record = AnswerRecords.toRecord(a, w, start, 0.0, 0);
             // the amplified (ε, δ) the gateway adds to every local window answer (the gateway's own rule)
-            AnswerRecords.amplify(record, local, count, w.window().sizeMillis());
+            AnswerRecords.amplify(record, local, count, w.window().sizeMillis(),
+                    io.privacygateway.topology.identity.DeviceAuthentication.OPEN); // the IT gateways' identity
             return record;
         }
         CentralWorkload c = (CentralWorkload) w;

@@ -20,17 +20,51 @@ import org.apache.kafka.common.header.Headers;
  */
 public sealed interface DeviceAuthentication permits DeviceAuthentication.Open, DeviceAuthentication.Enrolled {
 
-    /** Open identities. */
-    Open OPEN = new Open();
+    /** Open identities, with no declared crowd (answers carry no amplified guarantee). */
+    Open OPEN = new Open(0);
 
     /** Whether the record's headers prove {@code deviceId}. */
     boolean verifies(String deviceId, Headers headers);
 
-    /** Open: no proof required. */
-    record Open() implements DeviceAuthentication {
+    /**
+     * How many of an answer's {@code n} reports the amplified (ε, δ) may count as the crowd that hides one device's
+     * reports, or 0 if no amplified figure may be published: every report when identities are enrolled (each comes
+     * from a distinct enrolled device); with open identities, the operator's declared lower bound on honest reports
+     * per answer (none if it exceeds {@code n}, which shows the declaration does not hold for this answer), else
+     * nothing: fresh ids an attacker controls would otherwise count as the crowd (issue 27 item 6).
+     */
+    long vouchedCrowd(long n);
+
+    /** Where the crowd of {@link #vouchedCrowd} comes from, as published with the amplified figure. */
+    String crowdBasis();
+
+    /**
+     * Open: no proof required.
+     *
+     * @param declaredHonestReports the operator's declared lower bound on the honest reports (from devices the
+     *     attacker does not control) in every answer, or 0 for none; amplified figures are published only with
+     *     a declaration, computed for that many reports
+     */
+    record Open(long declaredHonestReports) implements DeviceAuthentication {
+        public Open {
+            if (declaredHonestReports < 0) {
+                throw new IllegalArgumentException("declaredHonestReports must be >= 0, got " + declaredHonestReports);
+            }
+        }
+
         @Override
         public boolean verifies(String deviceId, Headers headers) {
             return true;
+        }
+
+        @Override
+        public long vouchedCrowd(long n) {
+            return declaredHonestReports > 0 && n >= declaredHonestReports ? declaredHonestReports : 0;
+        }
+
+        @Override
+        public String crowdBasis() {
+            return "declared-honest-reports";
         }
     }
 
@@ -57,6 +91,16 @@ public sealed interface DeviceAuthentication permits DeviceAuthentication.Open, 
         public boolean verifies(String deviceId, Headers headers) {
             Header h = headers == null ? null : headers.lastHeader(DeviceCredential.HEADER);
             return h != null && DeviceCredential.verify(h.value(), deviceId, keys);
+        }
+
+        @Override
+        public long vouchedCrowd(long n) {
+            return n;
+        }
+
+        @Override
+        public String crowdBasis() {
+            return "enrolled-devices";
         }
     }
 }

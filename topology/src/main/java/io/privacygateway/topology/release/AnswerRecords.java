@@ -192,23 +192,28 @@ public final class AnswerRecords {
      * Adds to a local answer of {@code n} reports over a span of {@code spanMillis} (a window or a horizon span) its
      * amplified central (ε, δ): the guarantee against someone who sees only the answers, by amplification by
      * shuffling ({@link io.privacygateway.mechanisms.amplification.AmplificationBound}), for the most reports one
-     * device can have in the span and the workload's declared δ. Nothing is added when the mechanism does not qualify
-     * (its reports are read with coins derived from the device) or the answer has no reports. Never throws for a
+     * device can have in the span and the workload's declared δ, over the crowd the device identity vouches for
+     * ({@link io.privacygateway.topology.identity.DeviceAuthentication#vouchedCrowd}: every report of enrolled devices,
+     * or the operator's declared lower bound on honest reports), named in the answer. Nothing is added when the
+     * mechanism does not qualify (its reports are read with coins derived from the device), the answer has no
+     * reports, or no crowd is vouched for (open identities without a declaration). Never throws for a
      * valid workload: the bound accepts every n and every per-device count k (a one-day span of a workload with a 1 s
      * period and 16 reports per period has k = 1,382,400; for such k the figure is usually the unamplified k·ε₀).
      */
     public static void amplify(WindowAnswer record, io.privacygateway.mechanisms.runtime.LocalWorkload w, long n,
-            long spanMillis) {
-        if (n < 1
+            long spanMillis, io.privacygateway.topology.identity.DeviceAuthentication identity) {
+        long crowd = identity.vouchedCrowd(n);
+        if (crowd < 1
                 || !io.privacygateway.mechanisms.amplification.AmplificationBound.appliesTo(w.spec().mechanism())) {
             return;
         }
-        var g = io.privacygateway.mechanisms.amplification.AmplificationBound.amplified(w.spec().epsilonPerReport(), n,
+        var g = io.privacygateway.mechanisms.amplification.AmplificationBound.amplified(w.spec().epsilonPerReport(), crowd,
                 w.maxReportsPerDeviceIn(spanMillis),
                 ((io.privacygateway.mechanisms.workload.WorkloadSpec.Local) w.spec().modeParameters())
                         .amplificationDeltaOrDefault());
         record.setAmplified(io.privacygateway.schemas.avro.AmplifiedGuarantee.newBuilder().setEpsilon(g.epsilon())
-                .setDelta(g.delta()).setMethod(g.method()).build());
+                .setDelta(g.delta()).setMethod(g.method()).setCrowd(identity.crowdBasis()).setCrowdReports(crowd)
+                .build());
     }
 
     static PrivacyCostRecord cost(PrivacyCost c) {

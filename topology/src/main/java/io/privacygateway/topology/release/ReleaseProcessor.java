@@ -379,7 +379,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         try {
             WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, start, streamTime)
                     : AnswerRecords.toRecord(local.release(agg.state(), n), w, start, 0.0, streamTime);
-            AnswerRecords.amplify(record, local, n, w.window().sizeMillis());
+            AnswerRecords.amplify(record, local, n, w.window().sizeMillis(), config.authentication());
             write(w, start, w.window().endOf(start), record, n);
         } catch (RuntimeException e) {
             metrics.releaseFailed(w.id());
@@ -427,7 +427,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                     : AnswerRecords.toRecord(w.release(sum.state(), n), w, from, 0.0, streamTime);
             record.setWindowEnd(java.time.Instant.ofEpochMilli(windowEnd));
             record.setHorizon(span.wireName());
-            AnswerRecords.amplify(record, w, n, span.millis());
+            AnswerRecords.amplify(record, w, n, span.millis(), config.authentication());
             write(w, from, windowEnd, record, n);
         } catch (RuntimeException e) {
             metrics.releaseFailed(w.id());
