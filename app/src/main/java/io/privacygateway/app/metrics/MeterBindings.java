@@ -85,9 +85,9 @@ public final class MeterBindings {
         return PER_TASK.matcher(name).matches() || topic == null && MIXED_COUNTS.matcher(name).find();
     }
 
-    /** Kafka tags a topic both as named and with dots made underscores: compare in the second form. */
+    /** Kafka tags a topic both as named and with dots made underscores: compare with dots and dashes made '_'. */
     private static String underscored(String topic) {
-        return topic.replace('.', '_');
+        return topic.replace('.', '_').replace('-', '_');
     }
 
     /** Binds the JVM and process meters; closing the result stops the garbage-collection listener. */

@@ -149,7 +149,7 @@ class RunCommandTest {
     void runServesMetricsAndHealthOfTheRealGatewayAndExitsWithOneLineWhenItsStreamsClientStops() throws Exception {
         int port = freePort();
         Path cfg = config(kafka.bootstrapServers(), registry.ccompatUrl(), "applicationId: run-test",
-                "topicPrefix: run.", "partitions: {local: 2, central: 1}", "timing: {watermarkSlack: 500ms}",
+                "topicPrefix: run.", "partitions: {local: 2, central: 2}", "timing: {watermarkSlack: 500ms}",
                 "metrics: {port: " + port + ", host: 127.0.0.1}");
         CommandLine cl = Main.commandLine();
         RunCommand run = (RunCommand) cl.getSubcommands().get("run").getCommand();
