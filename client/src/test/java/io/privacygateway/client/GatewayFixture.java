@@ -47,6 +47,7 @@ public final class GatewayFixture implements ExtensionContext.Store.CloseableRes
         registry = EmbeddedRegistry.start();
         registryClient = SchemaRegistryClient.forUrl(registry.ccompatUrl());
         config = GatewayConfig.builder(2, 2).applicationId("client-test-gateway").watermarkSlack(Duration.ofMillis(500))
+                .exactCentralCounts(true) // the tests read central accepted counts from the meters
                 .build();
         stateDir = Files.createTempDirectory("pgw-client-test-state");
         GatewaySettings s = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), config, (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());

@@ -31,11 +31,17 @@ import java.util.Objects;
  *     window was found due (on a monotonic clock); the computation runs off the stream thread meanwhile, so the time
  *     an answer appears depends on no workload's data; a computation still running then is replaced by the window's
  *     data-independent fallback (counted in {@code pgw.release.overrun}), so it should exceed the longest release
+ *     computation
+ * @param exactCentralCounts whether the meters that count one central workload's reports exactly are registered
+ *     ({@code pgw.reports.accepted}, {@code pgw.epsilon.charged}, {@code pgw.window.reports} and
+ *     {@code pgw.device.spend} of central workloads; {@code metrics.exactCentralCounts} in {@code gateway.yaml}).
+ *     Off by default: a central answer publishes a noisy n, and these meters would give the exact one to whoever
+ *     can read the unauthenticated metrics endpoint (docs/operations.md, "Metrics of central workloads")
  */
 public record GatewayConfig(String topicPrefix, String applicationId, Duration maxFutureSkew, Duration maxEventAge,
         Duration watermarkSlack, Duration punctuateEvery, Duration progressHeartbeat, int localPartitions,
         int centralPartitions, int maxReportBytes, Duration partialsRetention, Duration centralReportsRetention,
-        DeviceAuthentication authentication, Duration centralReleaseDelay) {
+        DeviceAuthentication authentication, Duration centralReleaseDelay, boolean exactCentralCounts) {
 
     public GatewayConfig {
         if (topicPrefix == null || !topicPrefix.matches("[A-Za-z0-9._-]*")) {
@@ -77,7 +83,8 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
     /**
      * A builder with the defaults: prefix {@code pgw.}, application id {@code privacy-gateway}, skew 1 min, age
      * 1 h, slack 2 s, punctuation every 100 ms, heartbeat 5 s, reports up to 64 KiB, partials and central reports
-     * kept 1 day, open device identities, central answers written 200 ms after their computation started.
+     * kept 1 day, open device identities, central answers written 200 ms after their computation started, no
+     * exact central counts among the meters.
      */
     public static Builder builder(int localPartitions, int centralPartitions) {
         return new Builder(localPartitions, centralPartitions);
@@ -88,7 +95,8 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
                 .maxFutureSkew(maxFutureSkew).maxEventAge(maxEventAge).watermarkSlack(watermarkSlack)
                 .punctuateEvery(punctuateEvery).progressHeartbeat(progressHeartbeat).maxReportBytes(maxReportBytes)
                 .partialsRetention(partialsRetention).centralReportsRetention(centralReportsRetention)
-                .authentication(authentication).centralReleaseDelay(centralReleaseDelay);
+                .authentication(authentication).centralReleaseDelay(centralReleaseDelay)
+                .exactCentralCounts(exactCentralCounts);
     }
 
     /** A mutable builder; {@link #build()} validates. */
@@ -107,6 +115,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         private Duration centralReportsRetention = Duration.ofDays(1);
         private DeviceAuthentication authentication = DeviceAuthentication.OPEN;
         private Duration centralReleaseDelay = Duration.ofMillis(200);
+        private boolean exactCentralCounts;
 
         private Builder(int localPartitions, int centralPartitions) {
             this.localPartitions = localPartitions;
@@ -179,10 +188,16 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
             return this;
         }
 
+        public Builder exactCentralCounts(boolean v) {
+            exactCentralCounts = v;
+            return this;
+        }
+
         public GatewayConfig build() {
             return new GatewayConfig(topicPrefix, applicationId, maxFutureSkew, maxEventAge, watermarkSlack,
                     punctuateEvery, progressHeartbeat, localPartitions, centralPartitions, maxReportBytes,
-                    partialsRetention, centralReportsRetention, authentication, centralReleaseDelay);
+                    partialsRetention, centralReportsRetention, authentication, centralReleaseDelay,
+                    exactCentralCounts);
         }
     }
 

@@ -36,16 +36,29 @@ import java.util.function.Predicate;
  *       {@code pgw.release.overrun} (workload: central computations longer than the fixed write delay),
  *       {@code pgw.workloads.invalid}, {@code pgw.partials.invalid}
  * </ul>
+ *
+ * <p><b>Central workloads.</b> A central answer publishes a noisy n; a meter that counts one central workload's
+ * reports exactly would give the exact n to whoever reads the (unauthenticated) metrics endpoint, per window by
+ * differencing two scrapes. So unless {@link #centralCounts exact central counts} are enabled
+ * ({@link GatewayConfig#exactCentralCounts()}), {@code pgw.reports.accepted}, {@code pgw.epsilon.charged} and
+ * {@code pgw.window.reports} are not registered for central workloads, and {@code pgw.device.spend} is not recorded
+ * for a budget charged by central reports (its count is the number of devices that contributed). What remains for
+ * a central workload depends on public information or on refused records only: answers published, cumulative ε,
+ * release latency, overruns and failures (visible on the answers topic too), rejections by reason (records that
+ * never enter a window). No total across workloads includes central accepted reports.
  */
 public final class GatewayMetrics {
     /** The workload tag of ids that are not registered. */
     public static final String UNKNOWN = "unknown";
     /** Tags longer than this are cut (registered ids never are). */
     public static final int MAX_TAG_LENGTH = 100;
+    private static final String CENTRAL = io.privacygateway.mechanisms.workload.Mode.CENTRAL.wireName();
     private final MeterRegistry registry;
     private final Map<String, Object> meters = new ConcurrentHashMap<>();
     private final Map<String, WorkloadMeters> workloads = new ConcurrentHashMap<>();
     private volatile Predicate<String> registered = id -> false;
+    private volatile boolean exactCentralCounts;
+    private volatile Predicate<String> centralBudget = budget -> false;
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
@@ -58,6 +71,28 @@ public final class GatewayMetrics {
     /** Tells which workload ids are registered (others are tagged {@value #UNKNOWN}). */
     public void registeredIds(Predicate<String> isRegistered) {
         this.registered = isRegistered;
+    }
+
+    /**
+     * Decides whether the meters that count one central workload's reports exactly are registered (see the class
+     * comment). Call it before the first meter is used (the topology does, when it is built); off until then.
+     *
+     * @param exact register them ({@code metrics.exactCentralCounts: true})
+     * @param chargedByCentralReports whether a budget ({@link #deviceSpend}) is charged by central reports
+     */
+    public void centralCounts(boolean exact, Predicate<String> chargedByCentralReports) {
+        this.exactCentralCounts = exact;
+        this.centralBudget = java.util.Objects.requireNonNull(chargedByCentralReports, "chargedByCentralReports");
+    }
+
+    /** Whether meters count central workloads' reports exactly ({@link #centralCounts}). */
+    public boolean exactCentralCounts() {
+        return exactCentralCounts;
+    }
+
+    /** Whether the exact report counts of a workload in this mode may be registered. */
+    private boolean countsExactly(String mode) {
+        return exactCentralCounts || !CENTRAL.equals(mode);
     }
 
     /** The tag value for a workload id a record names. */
@@ -77,24 +112,32 @@ public final class GatewayMetrics {
         return workloads.computeIfAbsent(tag + '|' + mode, k -> new WorkloadMeters(tag, mode));
     }
 
-    /** The handles of one workload's meters. */
+    /**
+     * The handles of one workload's meters. For a central workload without exact central counts, accepted reports
+     * and ε charged are not counted (no meter is registered).
+     */
     public final class WorkloadMeters {
         private final String workload;
         private final String mode;
-        private final Counter accepted;
+        private final Counter accepted; // null: not counted
         private final Counter epsilon;
         private final Map<RejectReason, Counter> rejected = new EnumMap<>(RejectReason.class);
 
         private WorkloadMeters(String workload, String mode) {
             this.workload = workload;
             this.mode = mode;
-            this.accepted = Counter.builder("pgw.reports.accepted").tags("workload", workload, "mode", mode)
-                    .register(registry);
-            this.epsilon = Counter.builder("pgw.epsilon.charged").tags("workload", workload, "mode", mode)
+            boolean counted = countsExactly(mode);
+            this.accepted = !counted ? null : Counter.builder("pgw.reports.accepted")
+                    .tags("workload", workload, "mode", mode).register(registry);
+            this.epsilon = !counted ? null : Counter.builder("pgw.epsilon.charged")
+                    .tags("workload", workload, "mode", mode)
                     .description("pure ε charged to devices' budgets, summed over devices").register(registry);
         }
 
         public void accepted(double epsilonCharged) {
+            if (accepted == null) {
+                return;
+            }
             accepted.increment();
             if (epsilonCharged > 0) {
                 epsilon.increment(epsilonCharged);
@@ -146,15 +189,20 @@ public final class GatewayMetrics {
         safely(() -> counter("pgw.answers.published", "workload", workloadTag(workload), "mode", mode).increment());
     }
 
-    /** Records one released window: its report count and how long after window end + grace it was written. */
+    /**
+     * Records one released window: its report count (not for a central workload without exact central counts)
+     * and how long after window end + grace it was written.
+     */
     public void released(String workload, String mode, long reports, Duration latency) {
         safely(() -> recordRelease(workload, mode, reports, latency));
     }
 
     private void recordRelease(String workload, String mode, long reports, Duration latency) {
         String tag = workloadTag(workload);
-        meter("pgw.window.reports|" + tag + '|' + mode, () -> DistributionSummary.builder("pgw.window.reports")
-                .tags("workload", tag, "mode", mode).register(registry)).record(reports);
+        if (countsExactly(mode)) {
+            meter("pgw.window.reports|" + tag + '|' + mode, () -> DistributionSummary.builder("pgw.window.reports")
+                    .tags("workload", tag, "mode", mode).register(registry)).record(reports);
+        }
         meter("pgw.release.latency|" + tag + '|' + mode, () -> Timer.builder("pgw.release.latency")
                 .tags("workload", tag, "mode", mode).publishPercentiles(0.5, 0.9, 0.99).publishPercentileHistogram()
                 .register(registry)).record(latency.isNegative() ? Duration.ZERO : latency);
@@ -197,12 +245,17 @@ public final class GatewayMetrics {
 
     /**
      * Records one device's total spending of a budget in a period that has ended (recorded when the period's
-     * entry expires): the distribution over devices of ε spent per period, per workload or budget group.
+     * entry expires): the distribution over devices of ε spent per period, per workload or budget group. Not
+     * recorded for a budget charged by central reports unless exact central counts are enabled (its count is the
+     * number of devices that contributed to a window).
      *
      * @param budget a registered workload id, or {@code group:<name>} of a registered workload's group
      */
     public void deviceSpend(String budget, double epsilon) {
         safely(() -> {
+            if (!exactCentralCounts && centralBudget.test(budget)) {
+                return;
+            }
             String tag = budget.startsWith("group:") ? budget : workloadTag(budget);
             meter("pgw.device.spend|" + tag, () -> DistributionSummary.builder("pgw.device.spend")
                     .description("ε a device spent of a budget in one period, recorded when the period ends")

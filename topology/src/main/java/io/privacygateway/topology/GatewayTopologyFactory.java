@@ -1,5 +1,6 @@
 package io.privacygateway.topology;
 
+import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.topology.clock.CaughtUpClock;
 import io.privacygateway.topology.ingest.IngestProcessor;
 import io.privacygateway.topology.ingest.IngestSupplier;
@@ -7,6 +8,7 @@ import io.privacygateway.topology.ingest.ReportMode;
 import io.privacygateway.topology.release.CentralReleaser;
 import io.privacygateway.topology.release.ReleaseProcessor;
 import io.privacygateway.topology.release.ReleaseSupplier;
+import io.privacygateway.topology.workload.Registration;
 import io.privacygateway.topology.workload.WorkloadCatalog;
 import io.privacygateway.topology.workload.WorkloadsProcessor;
 import java.util.function.LongSupplier;
@@ -54,10 +56,38 @@ public final class GatewayTopologyFactory {
     public record Parts(GatewayConfig config, GatewaySerdes serdes, GatewayMetrics metrics, WorkloadCatalog catalog,
             CentralReleaser central, CaughtUpClock caughtUp, LongSupplier monotonicMillis) {}
 
+    /**
+     * Whether a budget (a workload id or {@code group:<name>}) is charged by central reports: a workload one of
+     * whose versions this instance has seen is central (its ledger charges may be of that version), or a group
+     * with a central member.
+     */
+    static boolean countsCentralReports(WorkloadCatalog catalog, String budget) {
+        if (budget == null) {
+            return false;
+        }
+        if (!budget.startsWith("group:")) {
+            for (Registration r : catalog.history(budget)) {
+                if (r.workload() != null && r.workload().mode() == Mode.CENTRAL) {
+                    return true;
+                }
+            }
+            Registration r = catalog.current(budget);
+            return r != null && r.workload() != null && r.workload().mode() == Mode.CENTRAL;
+        }
+        for (Registration r : catalog.registrations()) {
+            if (r.workload().mode() == Mode.CENTRAL && r.workload().group().isPresent()
+                    && r.workload().group().get().budgetKey().equals(budget)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static Topology build(Parts p) {
         GatewayConfig cfg = p.config();
         p.metrics().registeredIds(id -> p.catalog().current(id) != null);
+        p.metrics().centralCounts(cfg.exactCentralCounts(), budget -> countsCentralReports(p.catalog(), budget));
         Topology t = new Topology();
         t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WORKLOADS_STORE), Serdes.String(),
                         Serdes.String()).withLoggingDisabled(),

@@ -99,6 +99,9 @@ public final class RunCommand implements Callable<Integer> {
         Preflight.registry(s, connectTimeout);
 
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        if (!s.gateway().exactCentralCounts()) { // before any meter: no exact count of central reports
+            meters.config().meterFilter(MeterBindings.withoutCentralCounts(s.gateway()));
+        }
         Resources open = new Resources();
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch closedByHook = new CountDownLatch(1);

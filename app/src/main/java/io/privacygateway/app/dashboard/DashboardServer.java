@@ -3,15 +3,16 @@ package io.privacygateway.app.dashboard;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.privacygateway.app.metrics.MetricsServer;
+import io.privacygateway.app.http.HttpEndpoint;
+import io.privacygateway.app.http.HttpEndpoint.Reply;
+import io.privacygateway.app.http.HttpEndpoint.Request;
+import io.privacygateway.app.http.HttpEndpoint.Response;
+import io.privacygateway.app.http.HttpEndpoint.Work;
+import io.privacygateway.app.http.HttpLimits;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -25,12 +26,14 @@ import java.util.TreeSet;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The dashboard's web server (JDK HTTP server; no external resources: the page, its script and the charting
- * library, uPlot from its webjar, are all served from the class path).
+ * The dashboard's web server (an {@link HttpEndpoint}: timeouts, size limits and bounded threads are set there, see
+ * {@link HttpLimits}; no external resources: the page, its script and the charting library, uPlot from its webjar,
+ * are all served from the class path). The page polls the JSON documents below; nothing is streamed.
  *
  * <ul>
  *   <li>{@code GET /}: the page. {@code /assets/...}: its script, style sheet and the charting library.
@@ -45,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * <p>Anything else is 404; methods other than GET and HEAD are 405. Every request whose {@code Host} header
  * does not name 127.0.0.1, localhost or the bind host with the bound port is refused with 403 (DNS-rebinding
  * defence, {@link HostCheck}). The rejection counters are sampled on a background thread every
- * {@link DashboardOptions#rejectionSampleEvery()}; every time shown comes from the injected clock.
+ * {@link DashboardOptions#rejectionSampleEvery()}; every time shown comes from the injected clock. The JSON
+ * documents are built on the endpoint's worker threads; the page and its assets are answered on the event loop, and
+ * a slow or silent client never holds up another (it is closed after {@link HttpLimits#requestTimeout()}).
  */
 public final class DashboardServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(DashboardServer.class);
@@ -56,30 +61,32 @@ public final class DashboardServer implements AutoCloseable {
     private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
             + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-    private final HttpServer server;
+    private static final Map<String, String> PAGE_HEADERS = Map.of("Referrer-Policy", "no-referrer",
+            "X-Frame-Options", "DENY", "Content-Security-Policy", CSP);
+    private static final String TEXT = "text/plain; charset=utf-8";
+
+    private volatile HttpEndpoint endpoint;
+    private volatile HostCheck hostCheck;
     private final DashboardOptions options;
     private final AnswerHistory history;
     private final RejectionHistory rejections;
     private final MeterRegistry meters;
     private final TruthSource truth;
     private final Clock clock;
-    private final HostCheck hostCheck;
     private final Map<String, Asset> assets;
     private final ScheduledExecutorService sampler;
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private record Asset(String contentType, byte[] body) {}
 
-    private DashboardServer(HttpServer server, DashboardOptions options, AnswerHistory history, MeterRegistry meters,
+    private DashboardServer(DashboardOptions options, AnswerHistory history, MeterRegistry meters,
             TruthSource truth, Clock clock) {
-        this.server = server;
         this.options = options;
         this.history = history;
         this.meters = meters;
         this.truth = truth;
         this.clock = clock;
         this.rejections = new RejectionHistory(meters, options.rejectionSamplesKept(), clock);
-        this.hostCheck = new HostCheck(options.bindHost(), server.getAddress().getPort());
         this.assets = loadAssets();
         this.sampler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "dashboard-rejection-sampler");
@@ -89,7 +96,7 @@ public final class DashboardServer implements AutoCloseable {
     }
 
     /**
-     * Binds and starts the dashboard.
+     * Binds and starts the dashboard with {@link HttpLimits#defaults()}.
      *
      * @param options bind host, port, sampling and staleness
      * @param history the answers to show (filled by an {@link AnswerBoard}, or directly)
@@ -100,32 +107,36 @@ public final class DashboardServer implements AutoCloseable {
      */
     public static DashboardServer start(DashboardOptions options, AnswerHistory history, MeterRegistry meters,
             TruthSource truth, Clock clock) throws IOException {
+        return start(options, history, meters, truth, clock, HttpLimits.defaults());
+    }
+
+    /** {@link #start(DashboardOptions, AnswerHistory, MeterRegistry, TruthSource, Clock)} with the given limits. */
+    public static DashboardServer start(DashboardOptions options, AnswerHistory history, MeterRegistry meters,
+            TruthSource truth, Clock clock, HttpLimits limits) throws IOException {
         Objects.requireNonNull(history, "history");
         Objects.requireNonNull(clock, "clock");
-        InetAddress address = InetAddress.getByName(options.bindHost());
-        HttpServer s = HttpServer.create(new InetSocketAddress(address, options.port()), 0);
-        DashboardServer d = new DashboardServer(s, options, history, meters, truth, clock);
-        s.createContext("/", d::handle);
-        s.start();
-        d.rejections.sample();
-        long every = options.rejectionSampleEvery().toMillis();
-        d.sampler.scheduleAtFixedRate(d::sampleQuietly, every, every, TimeUnit.MILLISECONDS);
-        return d;
+        DashboardServer d = new DashboardServer(options, history, meters, truth, clock);
+        d.endpoint = HttpEndpoint.start("dashboard", options.bindHost(), options.port(), limits, d::handle);
+        try {
+            d.hostCheck = new HostCheck(options.bindHost(), d.endpoint.port());
+            d.rejections.sample();
+            long every = options.rejectionSampleEvery().toMillis();
+            d.sampler.scheduleAtFixedRate(d::sampleQuietly, every, every, TimeUnit.MILLISECONDS);
+            return d;
+        } catch (RuntimeException e) {
+            d.close();
+            throw e;
+        }
     }
 
     /** The page's address (127.0.0.1 when bound to a wildcard address). */
     public URI url() {
-        InetAddress a = server.getAddress().getAddress();
-        String host = a.isAnyLocalAddress() ? "127.0.0.1" : options.bindHost();
-        if (host.contains(":") && !host.startsWith("[")) {
-            host = "[" + host + "]";
-        }
-        return URI.create("http://" + host + ":" + server.getAddress().getPort() + "/");
+        return endpoint.base();
     }
 
     /** The bound port. */
     public int port() {
-        return server.getAddress().getPort();
+        return endpoint.port();
     }
 
     public AnswerHistory history() {
@@ -147,42 +158,23 @@ public final class DashboardServer implements AutoCloseable {
 
     // ---- routing ----------------------------------------------------------------------------------
 
-    private void handle(HttpExchange ex) throws IOException {
-        try {
-            if (!hostCheck.allows(ex.getRequestHeaders().getFirst("Host"))) {
-                send(ex, 403, "text/plain; charset=utf-8", "forbidden: unexpected Host header\n");
-                return;
-            }
-            String method = ex.getRequestMethod();
-            if (!method.equals("GET") && !method.equals("HEAD")) {
-                ex.getResponseHeaders().add("Allow", "GET, HEAD");
-                send(ex, 405, "text/plain; charset=utf-8", "method not allowed\n");
-                return;
-            }
-            String path = ex.getRequestURI().getPath();
-            switch (path) {
-                case "/api/history" -> send(ex, 200, "application/json", historyJson());
-                case "/api/answers" -> send(ex, 200, "application/json", answersJson());
-                case "/api/metrics" -> send(ex, 200, "application/json", metricsJson(meters));
-                default -> {
-                    Asset a = assets.get(path);
-                    if (a == null) {
-                        send(ex, 404, "text/plain; charset=utf-8", "not found\n");
-                    } else {
-                        send(ex, 200, a.contentType(), a.body());
-                    }
-                }
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("dashboard request failed: {}", e.toString());
-            try {
-                send(ex, 500, "text/plain; charset=utf-8", "internal error\n");
-            } catch (IOException | RuntimeException ignored) {
-                // the response was already under way
-            }
-        } finally {
-            ex.close();
+    private Reply handle(Request r) {
+        HostCheck check = hostCheck;
+        if (check == null || !check.allows(r.header("Host"))) {
+            return page(403, TEXT, "forbidden: unexpected Host header\n");
         }
+        if (!r.method().equals("GET") && !r.method().equals("HEAD")) {
+            return page(405, TEXT, "method not allowed\n").with("Allow", "GET, HEAD");
+        }
+        return switch (r.path()) {
+            case "/api/history" -> new Work(() -> page(200, "application/json", historyJson()));
+            case "/api/answers" -> new Work(() -> page(200, "application/json", answersJson()));
+            case "/api/metrics" -> new Work(() -> page(200, "application/json", metricsJson(meters)));
+            default -> {
+                Asset a = assets.get(r.path());
+                yield a == null ? page(404, TEXT, "not found\n") : page(200, a.contentType(), a.body());
+            }
+        };
     }
 
     private static Map<String, Asset> loadAssets() {
@@ -400,17 +392,13 @@ public final class DashboardServer implements AutoCloseable {
 
     // ---- responses --------------------------------------------------------------------------------
 
-    private static void send(HttpExchange ex, int status, String type, String body) throws IOException {
-        send(ex, status, type, body.getBytes(StandardCharsets.UTF_8));
+    private static Response page(int status, String type, String body) {
+        return page(status, type, body.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** {@link MetricsServer#send}, with the page's own headers: no referrer, no framing, the CSP. */
-    private static void send(HttpExchange ex, int status, String type, byte[] body) throws IOException {
-        MetricsServer.send(ex, status, type, body, h -> {
-            h.set("Referrer-Policy", "no-referrer");
-            h.set("X-Frame-Options", "DENY");
-            h.set("Content-Security-Policy", CSP);
-        });
+    /** A response with the page's own headers: no referrer, no framing, the CSP. */
+    private static Response page(int status, String type, byte[] body) {
+        return new Response(status, type, body, PAGE_HEADERS);
     }
 
     /** Stops the sampler and the server (idempotent). */
@@ -418,7 +406,9 @@ public final class DashboardServer implements AutoCloseable {
     public void close() {
         if (closed.compareAndSet(false, true)) {
             sampler.shutdownNow();
-            server.stop(0);
+            if (endpoint != null) {
+                endpoint.close();
+            }
         }
     }
 }

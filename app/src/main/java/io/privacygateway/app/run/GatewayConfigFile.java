@@ -45,6 +45,7 @@ import java.util.regex.Pattern;
  * kafka: {security.protocol: SASL_SSL, sasl.mechanism: PLAIN, sasl.jaas.config: "..."}   # passed through
  * registry: {basic.auth.user.info: "${REGISTRY_USER}:${REGISTRY_PASSWORD}"}               # validated keys
  * metrics: {port: 9464, host: 0.0.0.0}             # /metrics, /health/live, /health/ready; port 0 = none
+ *     # exactCentralCounts: true   adds exact counts of central reports to the meters (default false)
  * dashboard: {port: 8080, host: 127.0.0.1}         # optional; port 0 = disabled; host default 127.0.0.1
  * </pre>
  */
@@ -137,6 +138,9 @@ public final class GatewayConfigFile {
             throw new ConfigException("processingGuarantee", "must be exactly_once_v2 or at_least_once, got " + guarantee);
         }
         DeviceAuthentication auth = devices(map(m, "devices"));
+        Map<?, ?> metrics = map(m, "metrics");
+        check("metrics.", metrics, Set.of("port", "host", "exactCentralCounts"));
+        boolean exactCentralCounts = bool(metrics, "metrics.exactCentralCounts", false);
         GatewayConfig g = wrap("timing", () -> GatewayConfig.builder(integer(parts, "partitions.local", 3),
                         integer(parts, "partitions.central", 3))
                 .topicPrefix(string(m, "topicPrefix", "pgw."))
@@ -151,6 +155,7 @@ public final class GatewayConfigFile {
                 .partialsRetention(duration(retention, "retention.partials", "1d"))
                 .centralReportsRetention(duration(retention, "retention.centralReports", "1d"))
                 .authentication(auth)
+                .exactCentralCounts(exactCentralCounts)
                 .build());
         int rf = integer(m, "replicationFactor", 1);
         if (rf < 1 || rf > Short.MAX_VALUE) {
@@ -174,8 +179,6 @@ public final class GatewayConfigFile {
         int port = port(dash, "dashboard.port", 0);
         String host = string(dash, "host", DashboardOptions.DEFAULT_BIND_HOST);
         wrap("dashboard.host", () -> DashboardOptions.onPort(port).withBindHost(host));
-        Map<?, ?> metrics = map(m, "metrics");
-        check("metrics.", metrics, Set.of("port", "host"));
         int metricsPort = port(metrics, "metrics.port", 9464);
         String metricsHost = string(metrics, "host", "127.0.0.1");
         return new Loaded(s, port, host, metricsPort, metricsHost);
@@ -334,6 +337,23 @@ public final class GatewayConfigFile {
         } catch (NumberFormatException e) {
             throw new ConfigException(path, "must be an integer, got " + v);
         }
+    }
+
+    /** {@code true} or {@code false} (a YAML boolean, or the string after substitution). */
+    private static boolean bool(Map<?, ?> m, String path, boolean dflt) {
+        String key = path.substring(path.lastIndexOf('.') + 1);
+        Object v = m.get(key);
+        if (v == null) {
+            return dflt;
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        String s = String.valueOf(v).trim();
+        if (s.equals("true") || s.equals("false")) {
+            return Boolean.parseBoolean(s);
+        }
+        throw new ConfigException(path, "must be true or false, got " + v);
     }
 
     private static Duration duration(Map<?, ?> m, String path, String dflt) {

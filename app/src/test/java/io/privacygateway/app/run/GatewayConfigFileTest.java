@@ -31,6 +31,7 @@ class GatewayConfigFileTest {
         assertThat(s.gateway().centralReleaseDelay()).isEqualTo(Duration.ofMillis(200));
         assertThat(s.processingGuarantee()).isEqualTo("exactly_once_v2");
         assertThat(l.dashboardPort()).isEqualTo(8080);
+        assertThat(s.gateway().exactCentralCounts()).as("off by default").isFalse();
 
         GatewayConfigFile.Loaded sec = GatewayConfigFile.parse(yaml("""
                 bootstrapServers: b:9093
@@ -53,7 +54,7 @@ class GatewayConfigFileTest {
                 instanceId: ${POD_NAME}
                 kafka: {sasl.jaas.config: "x username=\\"${USER_NAME}\\" password=\\"${PASSWORD}\\";"}
                 devices: {enrollment: required, keys: {k1: "${ENROLL_KEY}"}}
-                metrics: {port: 9464, host: 0.0.0.0}
+                metrics: {port: 9464, host: 0.0.0.0, exactCentralCounts: "${EXACT:-false}"}
                 """), java.util.Map.of("POD_NAME", "gateway-2", "USER_NAME", "gw", "PASSWORD", "s3cret", "ENROLL_KEY", key));
         assertThat(l.settings().bootstrapServers()).isEqualTo("localhost:9092");
         assertThat(l.settings().kafkaProperties()).containsEntry("group.instance.id", "gateway-2")
@@ -62,6 +63,12 @@ class GatewayConfigFileTest {
                 .isInstanceOf(io.privacygateway.topology.identity.DeviceAuthentication.Enrolled.class);
         assertThat(l.metricsPort()).isEqualTo(9464);
         assertThat(l.metricsHost()).isEqualTo("0.0.0.0");
+        assertThat(l.settings().gateway().exactCentralCounts()).isFalse();
+        assertThat(GatewayConfigFile.parse(yaml("""
+                bootstrapServers: b
+                schemaRegistryUrl: https://r
+                metrics: {exactCentralCounts: true}
+                """)).settings().gateway().exactCentralCounts()).isTrue();
     }
 
     @ParameterizedTest
@@ -78,6 +85,8 @@ class GatewayConfigFileTest {
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ndevices: {enrollment: required, keys: {k1: c2hvcnQ=}} | devices.keys: enrollment key k1 must have at least 32 bytes",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ninstanceId: 'pod 1' | instanceId: must match",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nmetrics: {port: -1} | metrics.port: must be in [0, 65535], got -1",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nmetrics: {exactCentralCounts: yes please} | metrics.exactCentralCounts: must be true or false, got yes please",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nmetrics: {exactCounts: true} | metrics.exactCounts: unknown setting",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nregistry: {basic.auth.user.inf: x} | basic.auth.user.inf",
         "bootstrapServers: ${PGW_TEST_UNSET_VARIABLE}\\nschemaRegistryUrl: r | bootstrapServers: refers to the environment variable PGW_TEST_UNSET_VARIABLE, which is not set",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nstreamThreads: 0     | streamThreads: must be >= 1, got 0",

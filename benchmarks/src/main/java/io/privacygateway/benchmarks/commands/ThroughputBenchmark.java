@@ -236,7 +236,9 @@ public final class ThroughputBenchmark {
 
     private GatewaySettings settings(EmbeddedKafka kafka, EmbeddedRegistry registry, String prefix, String app, Path state) {
         GatewayConfig g = GatewayConfig.builder(partitions, partitions).topicPrefix(prefix).applicationId(app)
-                .watermarkSlack(Duration.ofMillis(500)).build();
+                .watermarkSlack(Duration.ofMillis(500))
+                .exactCentralCounts(true) // progress is read from the accepted counters, central ones included
+                .build();
         return new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), g, (short) 1, threads,
                 state.resolve(app), "exactly_once_v2", Map.of("commit.interval.ms", Long.toString(commitIntervalMs)),
                 Map.of());

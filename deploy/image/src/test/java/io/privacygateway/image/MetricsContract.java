@@ -41,8 +41,9 @@ final class MetricsContract {
             "kafka_consumer_fetch_manager_records_lag_max",
             "kafka_stream_thread_commit_latency_avg",
             "kafka_stream_thread_commit_latency_max",
-            "kafka_stream_thread_process_rate",
-            "kafka_stream_thread_process_total",
+            // a share of time, not a count: record counts of a thread include central reports and are not
+            // exposed by default (metrics.exactCentralCounts)
+            "kafka_stream_thread_process_ratio",
             "kafka_stream_alive_stream_threads");
 
     /** Micrometer's JVM and process binders. */

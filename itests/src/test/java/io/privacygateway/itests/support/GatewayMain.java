@@ -56,7 +56,8 @@ public final class GatewayMain {
                 .topicPrefix(a.get("prefix")).applicationId(a.get("app"))
                 .maxFutureSkew(Duration.ofMillis(Long.parseLong(a.getOrDefault("skewMs", "120000"))))
                 .watermarkSlack(Duration.ofMillis(Long.parseLong(a.getOrDefault("slackMs", "500"))))
-                .punctuateEvery(Duration.ofMillis(Long.parseLong(a.getOrDefault("punctuateMs", "100"))));
+                .punctuateEvery(Duration.ofMillis(Long.parseLong(a.getOrDefault("punctuateMs", "100"))))
+                .exactCentralCounts(true); // the status lines count every accepted report, central ones included
         if (a.containsKey("maxReportBytes")) {
             b.maxReportBytes(Integer.parseInt(a.get("maxReportBytes")));
         }

@@ -27,7 +27,9 @@ public final class ItCluster implements ExtensionContext.Store.CloseableResource
      * follow the broker's time minus 0.5 s slack.
      */
     public static final GatewayConfig SHARED_CONFIG = GatewayConfig.builder(3, 3).topicPrefix("it.shared.")
-            .applicationId("it-shared").watermarkSlack(Duration.ofMillis(500)).build();
+            .applicationId("it-shared").watermarkSlack(Duration.ofMillis(500))
+            .exactCentralCounts(true) // the tests check central accepted counts on the meters
+            .build();
 
     public final KafkaHarness kafka;
     public final EmbeddedRegistry registry;
