@@ -35,8 +35,8 @@ class PartitionGuardTest {
             assertThat(service.isReady()).isTrue();
         }
         try (Admin a = Admin.create(Map.of("bootstrap.servers", g.kafka.bootstrapServers()))) {
-            a.createPartitions(Map.of("guard.reports.local", NewPartitions.increaseTo(4))).all().get(30,
-                    TimeUnit.SECONDS);
+            a.createPartitions(Map.of("guard.reports.local", NewPartitions.increaseTo(4), "guard.reports.central",
+                    NewPartitions.increaseTo(4))).all().get(30, TimeUnit.SECONDS);
         }
         GatewayConfig grown = first.toBuilder().partitions(4, 4).build();
         GatewaySettings s2 = new GatewaySettings(g.kafka.bootstrapServers(), g.registry.ccompatUrl(), grown, (short) 1,
