@@ -233,6 +233,21 @@ public final class BudgetLedger {
                         + "period cannot be admitted");
             }
         }
+        if (first == last) { // one period (a local report's own period, the usual case): sum it directly
+            BigDecimal sum = BigDecimal.ZERO;
+            for (Charge c : ledger.charges()) {
+                if (c.from() >= hi) {
+                    break; // ordered by start
+                }
+                if (c.overlaps(lo, hi) && counted.test(c)) {
+                    sum = sum.add(c.epsilon());
+                }
+            }
+            return sum.add(cost).compareTo(b.epsilon().exact()) > 0 ? new Refused(refusal, "the device has spent ε "
+                    + sum.toPlainString() + " of its " + what + " " + b.epsilon().exact().toPlainString() + " in the"
+                    + " period of " + len + " ms starting at " + lo + "; this report costs " + cost.toPlainString())
+                    : null;
+        }
         List<Charge> relevant = new ArrayList<>();
         for (Charge c : ledger.charges()) {
             if (c.from() >= hi) {

@@ -48,6 +48,11 @@ public record Charge(String workloadId, String version, String group, long from,
         return s >= 0 && slots.get(s);
     }
 
+    /** The used slots' bytes ({@link BitSet#toByteArray()}, for codecs; no copy of the set). */
+    public byte[] slotBytes() {
+        return slots.toByteArray();
+    }
+
     /** How many slots were used. */
     public int slotsUsed() {
         return slots.cardinality();

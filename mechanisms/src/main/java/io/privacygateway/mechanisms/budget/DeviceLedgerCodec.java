@@ -87,7 +87,7 @@ public final class DeviceLedgerCodec {
                 out.writeInt(c.epsilon().scale());
                 out.writeInt(unscaled.length);
                 out.write(unscaled);
-                byte[] slots = c.slots().toByteArray();
+                byte[] slots = c.slotBytes();
                 if (slots.length > MAX_SLOT_BYTES) {
                     throw new IllegalArgumentException("a charge's slot set is at most " + MAX_SLOT_BYTES + " bytes");
                 }
