@@ -46,8 +46,7 @@ public final class HeavyHitterPipeline {
 
     /** The protocol parameters of a heavy-hitters spec (see the class comment). */
     public static HeavyHitterParameters parameters(WorkloadSpec spec) {
-        long n = spec.expectedReportsPerWindow() > 0 ? spec.expectedReportsPerWindow()
-                : io.privacygateway.mechanisms.planner.Planner.DEFAULT_PLANNED_REPORTS;
+        long n = spec.plannedReportsPerWindow();
         return HeavyHitterParameters.defaults(spec.epsilonPerReport(), ((Domain.Strings) spec.domain()).maxBytes(), n);
     }
 

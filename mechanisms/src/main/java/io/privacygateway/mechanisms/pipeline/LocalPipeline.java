@@ -45,7 +45,7 @@ import java.util.List;
  */
 public final class LocalPipeline {
     /** The n used to split ε across chaining levels when the spec gives none. */
-    public static final long DEFAULT_PLANNED_REPORTS = 10_000;
+    public static final long DEFAULT_PLANNED_REPORTS = io.privacygateway.mechanisms.workload.WorkloadSpec.DEFAULT_PLANNED_REPORTS;
 
     private final Workload workload;
     private final LocalProtocol protocol;
@@ -129,7 +129,7 @@ public final class LocalPipeline {
         for (int j : informative) {
             levels.add(all.get(j - 1));
         }
-        long planned = s.expectedReportsPerWindow() > 0 ? s.expectedReportsPerWindow() : DEFAULT_PLANNED_REPORTS;
+        long planned = s.plannedReportsPerWindow();
         double[] split = s.epsilonSplit() == EpsilonSplit.EQUAL
                 ? LevelEpsilonSplit.equal(levels.size(), eps)
                 : LevelEpsilonSplit.optimal(levels, m, planned, eps).epsilons();

@@ -66,6 +66,18 @@ public record WorkloadSpec(
     /** The largest contribution bound L accepted. */
     public static final int MAX_CONTRIBUTIONS = 1_000_000;
 
+    /** The reports per window a derivation plans for when the spec declares none ({@code expectedReportsPerWindow}). */
+    public static final long DEFAULT_PLANNED_REPORTS = 10_000;
+
+    /**
+     * The reports per window that derivations and plans assume: {@code expectedReportsPerWindow} when declared,
+     * else {@link #DEFAULT_PLANNED_REPORTS}. Part of the protocol contract where a derivation uses it (the chaining
+     * levels' ε split, the heavy hitters' parameters).
+     */
+    public long plannedReportsPerWindow() {
+        return expectedReportsPerWindow > 0 ? expectedReportsPerWindow : DEFAULT_PLANNED_REPORTS;
+    }
+
     public WorkloadSpec {
         require(id != null && ID.matcher(id).matches(), "id", "must match [A-Za-z0-9._-]{1,100}, got \"" + id + "\"");
         require(version >= 1, "version", "must be >= 1, got " + version);
@@ -526,7 +538,7 @@ public record WorkloadSpec(
             require(horizons.size() <= MAX_HORIZONS, "window.horizons", "at most " + MAX_HORIZONS
                     + " horizons, got " + horizons.size());
             require(horizons.stream().distinct().count() == horizons.size(), "window.horizons",
-                    "must be distinct, got " + horizons.stream().map(Horizon::wireName).toList());
+                    "must be distinct, got " + horizons.stream().map(Horizon::wireName).collect(java.util.stream.Collectors.toList()));
             for (Horizon h : horizons) {
                 if (h instanceof Horizon.Span span) {
                     require(span.millis() > size.toMillis() && span.millis() % size.toMillis() == 0,
@@ -909,8 +921,8 @@ public record WorkloadSpec(
     // ---- wide marginal workloads (mwem, worst-case-chaining; docs/wide-domains.md) ---------------------------
 
     /**
-     * The rules of the wide mechanisms: the marginal order at most {@code MarginalWorkload.MAX_WAY} and at most
-     * {@code MarginalWorkload.MAX_QUERIES} answers, attribute names usable in answer labels (no {@code ,} or
+     * The rules of the wide mechanisms: the marginal order at most {@link WorkloadLimits#WIDE_MAX_WAY} and at most
+     * {@link WorkloadLimits#WIDE_MAX_QUERIES} answers, attribute names usable in answer labels (no {@code ,} or
      * {@code =}), no running totals (their continual release needs counts per universe value), and
      * {@code central.synthetic} only where the mechanism yields records (mwem, or auto, which then chooses mwem;
      * certified-synthetic, which requires it and takes at most 24 attributes and {@code k <= 4}).
@@ -929,10 +941,10 @@ public record WorkloadSpec(
             require(synthetic != null, "central.synthetic", "is required for mechanism certified-synthetic: declare"
                     + " {records: N}, the synthetic records published per window (1.." + Synthetic.MAX_RECORDS + ")");
             int d = ((Domain.Attributes) domain).names().size();
-            int maxD = io.privacygateway.mechanisms.central.synthetic.MarginalLayout.MAX_ATTRIBUTES;
+            int maxD = WorkloadLimits.SYNTHETIC_MAX_ATTRIBUTES;
             require(d <= maxD, "domain.attributes", "at most " + maxD + " attributes for mechanism"
                     + " certified-synthetic, got " + d);
-            int maxS = io.privacygateway.mechanisms.central.synthetic.MarginalLayout.MAX_WAY;
+            int maxS = WorkloadLimits.SYNTHETIC_MAX_WAY;
             require(way <= maxS, "queries.way", "must be at most " + maxS + " for mechanism certified-synthetic (the"
                     + " certificate covers queries on at most this many attributes), got " + way);
         }
@@ -947,11 +959,11 @@ public record WorkloadSpec(
             require(!a.contains(",") && !a.contains("="), "domain.attributes[" + j + "]",
                     "must not contain ',' or '=' (answer labels are name=bit,…), got \"" + a + "\"");
         }
-        int maxWay = io.privacygateway.mechanisms.central.wide.MarginalWorkload.MAX_WAY;
+        int maxWay = WorkloadLimits.WIDE_MAX_WAY;
         require(way <= maxWay, "queries.way", "must be at most " + maxWay + " for mechanism " + mechanism.wireName()
                 + ", got " + way);
         long queries = binomial(names.size(), way) << way;
-        int maxQueries = io.privacygateway.mechanisms.central.wide.MarginalWorkload.MAX_QUERIES;
+        int maxQueries = WorkloadLimits.WIDE_MAX_QUERIES;
         require(queries <= maxQueries, "queries.way", "C(d,k)·2^k = " + queries + " marginal cells, more than the "
                 + maxQueries + " supported");
         require(window.horizons().isEmpty(), "window.horizons", "running totals are not available for mechanism "

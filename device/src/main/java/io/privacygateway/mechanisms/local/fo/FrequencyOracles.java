@@ -37,7 +37,7 @@ public final class FrequencyOracles {
             case HADAMARD_RESPONSE -> new HadamardResponse(domainSize, epsilon);
             case TREE -> new TreeMechanism(domainSize, epsilon);
             default -> throw new IllegalArgumentException("mechanism must be one of " + SUPPORTED.stream()
-                    .map(MechanismId::wireName).sorted().toList() + ", got " + id.wireName());
+                    .map(MechanismId::wireName).sorted().collect(java.util.stream.Collectors.toList()) + ", got " + id.wireName());
         };
     }
 

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.workload;
 
+import io.privacygateway.mechanisms.param.Require;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -67,7 +68,7 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
          * which never materialise the universe; every other mechanism is limited to a universe of
          * {@link WorkloadSpec#MAX_UNIVERSE} values (16 attributes) by the spec's size rule.
          */
-        public static final int MAX = io.privacygateway.mechanisms.central.wide.Hypercube.MAX_DENSE_ATTRIBUTES;
+        public static final int MAX = WorkloadLimits.MAX_DENSE_ATTRIBUTES;
 
         public Attributes {
             names = Domain.names("domain.attributes", names, 1);
@@ -123,7 +124,7 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
             for (int i = 0; i < labels.size(); i++) {
                 String f = "domain.points[" + i + "]";
                 String label = labels.get(i);
-                if (label == null || label.isBlank()) {
+                if (label == null || Require.isBlank(label)) {
                     throw new InvalidWorkloadException(f + ".label", "must be a non-empty string, got " + label);
                 }
                 if (!seen.add(label)) {
@@ -146,7 +147,7 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
                 }
             }
             labels = List.copyOf(labels);
-            answers = answers.stream().map(List::copyOf).toList();
+            answers = java.util.Collections.unmodifiableList(answers.stream().map(List::copyOf).collect(java.util.stream.Collectors.toList()));
         }
 
         /** m, the number of answer coordinates. */
@@ -280,7 +281,7 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
 
             public Axis {
                 String f = "domain." + (name == null ? "?" : name);
-                if (name == null || name.isBlank() || name.contains("\n") || name.contains(",")) {
+                if (name == null || Require.isBlank(name) || name.contains("\n") || name.contains(",")) {
                     throw new InvalidWorkloadException(f + ".name", "must be a non-empty single-line name without"
                             + " commas, got " + name);
                 }
@@ -627,7 +628,7 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
         Set<String> seen = new HashSet<>();
         for (int i = 0; i < raw.size(); i++) {
             String s = raw.get(i);
-            if (s == null || s.isBlank()) {
+            if (s == null || Require.isBlank(s)) {
                 throw new InvalidWorkloadException(field + "[" + i + "]", "must be a non-empty string, got " + s);
             }
             if (s.contains("\n")) {

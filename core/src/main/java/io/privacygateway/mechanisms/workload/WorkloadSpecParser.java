@@ -399,7 +399,7 @@ public final class WorkloadSpecParser {
 
     private static String string(Map<?, ?> tree, String prefix, String key) {
         Object v = required(tree, prefix, key);
-        if (!(v instanceof String s) || s.isBlank()) {
+        if (!(v instanceof String s) || io.privacygateway.mechanisms.param.Require.isBlank(s)) {
             throw new InvalidWorkloadException(prefix + key, "must be a non-empty string, got " + v);
         }
         return s.trim();

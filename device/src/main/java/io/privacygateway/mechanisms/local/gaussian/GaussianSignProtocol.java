@@ -178,7 +178,7 @@ public final class GaussianSignProtocol implements LocalProtocol {
         // the exact sum of the declared level values: never below the loss the levels realise (each level
         // computes with ε_j.value() <= ε_j.exact()); a floating-point sum could round below it
         this.epsilon = Epsilon.exactly("sum of level epsilons", Epsilon.sum(
-                this.levels.stream().map(GaussianLevel::epsilon).toList()));
+                this.levels.stream().map(GaussianLevel::epsilon).collect(java.util.stream.Collectors.toList())));
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.privacygateway.mechanisms.coins;
 
-import java.util.HexFormat;
+import io.privacygateway.mechanisms.codec.Hex;
 
 /**
  * Public coins of the wire format, version 1 ({@code docs/wire-format.md} §"Public coins").
@@ -44,7 +44,7 @@ public final class PublicCoins {
 
     /** Coins for the workload with this lower-case hex SHA-256 content hash. */
     public PublicCoins(String contentHashHex) {
-        byte[] h = HexFormat.of().parseHex(contentHashHex);
+        byte[] h = Hex.parse(contentHashHex);
         if (h.length != 32) {
             throw new IllegalArgumentException("content hash must be 32 bytes of hex, got " + h.length + " bytes");
         }

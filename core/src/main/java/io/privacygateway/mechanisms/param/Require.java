@@ -80,10 +80,22 @@ public final class Require {
 
     /** A non-blank string. */
     public static String nonBlank(String field, String value) {
-        if (value == null || value.isBlank()) {
+        if (value == null || isBlank(value)) {
             throw new IllegalArgumentException(field + " must be a non-empty string, got "
                     + (value == null ? "nothing" : "\"" + value + "\""));
         }
         return value;
+    }
+
+    /** {@code String.isBlank} (Java 11; Android API 33): empty or only white space code points. */
+    public static boolean isBlank(String s) {
+        for (int i = 0; i < s.length(); ) {
+            int c = s.codePointAt(i);
+            if (!Character.isWhitespace(c)) {
+                return false;
+            }
+            i += Character.charCount(c);
+        }
+        return true;
     }
 }

@@ -361,19 +361,6 @@ public final class Workload {
         return g.cellOf(levels);
     }
 
-    /**
-     * The exact (non-private) answer of a window with these counts, what an answer is compared with: the mean
-     * answer {@link #meanAnswer} for the linear families; for the window analytics the statistic itself (mode:
-     * the indicator of the most frequent label, ties to the first; regression: the least-squares θ; erm: the
-     * minimiser of the regularized empirical risk), see {@code analytics.WindowStatistics}.
-     */
-    public double[] trueAnswer(long[] counts) {
-        if (spec.family().isWindowAnalytics()) {
-            return io.privacygateway.mechanisms.analytics.WindowStatistics.exactAnswer(this, counts);
-        }
-        return meanAnswer(counts);
-    }
-
     /** {@code Σ_x p_x Q(x)}: the answers of a (possibly estimated) histogram over the universe. */
     public double[] answersOf(double[] histogram) {
         return points.combine(histogram);

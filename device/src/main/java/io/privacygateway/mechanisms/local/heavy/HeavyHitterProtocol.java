@@ -24,7 +24,6 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -130,7 +129,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         }
         this.params = params;
         this.coins = new PublicCoins(contentHashHex);
-        byte[] h = HexFormat.of().parseHex(contentHashHex);
+        byte[] h = io.privacygateway.mechanisms.codec.Hex.parse(contentHashHex);
         this.bucketHash = SipHash24.ofKeyBytes(Arrays.copyOfRange(h, 16, 32));
         this.levels = params.levels();
         this.rows = params.rows();
@@ -456,7 +455,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                         }
                     }
                     // Σ_j s_j = 2^t·#{y = 0} − count: a multiple of 2^t minus the count, and at least −count
-                    if (Math.floorMod(sum + count, symbols) != 0 || sum + count < 0) {
+                    if (Math.floorMod(sum + count, (long) symbols) != 0 || sum + count < 0) {
                         throw new IllegalArgumentException("state: a row's sign sum does not match its report count");
                     }
                     WalshHadamard.transform(row);
@@ -891,7 +890,18 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
                 (Pending p) -> -Math.min(p.share, p.candidate.parentShare()))
                 .thenComparingDouble(p -> -p.candidate.parentShare())
                 .thenComparingDouble(p -> -p.share)
-                .thenComparing(p -> p.candidate.prefix(), Arrays::compareUnsigned);
+                .thenComparing(p -> p.candidate.prefix(), Pending::compareUnsigned);
+
+        /** Lexicographic order of unsigned bytes ({@code Arrays.compareUnsigned}, which Android lacks below API 33). */
+        static int compareUnsigned(byte[] a, byte[] b) {
+            for (int i = 0; i < Math.min(a.length, b.length); i++) {
+                int c = Integer.compare(a[i] & 0xFF, b[i] & 0xFF);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return Integer.compare(a.length, b.length);
+        }
     }
 
     static long cellKey(int g, int r, int bucket) {

@@ -107,7 +107,11 @@ public final class PiecewiseScalar implements ScalarRandomizer {
     /** The numerator (over {@code 2^53}) of the probability that the start is {@code ⌊σ⌋ + 1}. */
     long upNumerator(int x) {
         long r = (long) x * (cells - window) % (levels - 1);
-        return BigInteger.valueOf(r).shiftLeft(53).divide(BigInteger.valueOf(levels - 1)).longValueExact();
+        BigInteger q = BigInteger.valueOf(r).shiftLeft(53).divide(BigInteger.valueOf(levels - 1));
+        if (q.bitLength() > 63) {
+            throw new ArithmeticException("numerator out of long range");
+        }
+        return q.longValue();
     }
 
     @Override

@@ -4,7 +4,6 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -100,7 +99,7 @@ public final class CanonicalForm {
         Map<String, Object> window = new TreeMap<>(Map.of("size", s.window().size().toString(),
                 "grace", s.window().grace().toString()));
         if (!s.window().horizons().isEmpty()) { // absent when empty: content hashes of older specs are unchanged
-            window.put("horizons", s.window().horizons().stream().map(Horizon::wireName).toList());
+            window.put("horizons", s.window().horizons().stream().map(Horizon::wireName).collect(java.util.stream.Collectors.toList()));
         }
         t.put("window", window);
         t.put("confidence", s.confidence().value());
@@ -142,7 +141,7 @@ public final class CanonicalForm {
 
     /** Lower-case hex SHA-256 of the canonical form. */
     public static String contentHash(WorkloadSpec s) {
-        return HexFormat.of().formatHex(sha256(of(s).getBytes(StandardCharsets.UTF_8)));
+        return io.privacygateway.mechanisms.codec.Hex.format(sha256(of(s).getBytes(StandardCharsets.UTF_8)));
     }
 
     static byte[] sha256(byte[] bytes) {
