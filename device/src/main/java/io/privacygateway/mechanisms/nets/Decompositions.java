@@ -1,9 +1,6 @@
-package io.privacygateway.mechanisms.pipeline;
+package io.privacygateway.mechanisms.nets;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
-import io.privacygateway.mechanisms.nets.ChainingDecomposition;
-import io.privacygateway.mechanisms.nets.CoarseDecomposition;
-import io.privacygateway.mechanisms.nets.NestedNets;
 import io.privacygateway.mechanisms.param.Alpha;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -14,7 +11,7 @@ import java.util.function.Supplier;
  * building a coarse or chaining protocol, and the planner asks for several α of the same workload).
  * Keyed by point-set content and parameters; bounded (least recently used entries are dropped).
  */
-final class Decompositions {
+public final class Decompositions {
     private static final int SIZE = 32;
     private static final Map<Object, Object> CACHE = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
@@ -27,13 +24,13 @@ final class Decompositions {
 
     private record Key(String kind, PointSet.ContentKey points, int levels, double alpha) {}
 
-    static ChainingDecomposition chaining(PointSet points, Alpha alpha) {
+    public static ChainingDecomposition chaining(PointSet points, Alpha alpha) {
         int k = alpha.chainingLevels();
         return get(new Key("chain", points.contentKey(), k, 0),
                 () -> ChainingDecomposition.of(NestedNets.build(points, k)));
     }
 
-    static CoarseDecomposition coarse(PointSet points, Alpha alpha) {
+    public static CoarseDecomposition coarse(PointSet points, Alpha alpha) {
         return get(new Key("coarse", points.contentKey(), 0, alpha.value()),
                 () -> CoarseDecomposition.build(points, alpha));
     }

@@ -1,4 +1,4 @@
-package io.privacygateway.mechanisms.release;
+package io.privacygateway.mechanisms.nets;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
 
