@@ -85,7 +85,8 @@ public final class Client implements AutoCloseable {
         this.transport = config.transport;
         this.retentionMillis = config.retention.toMillis();
         this.batchLimit = Math.max(1, Math.min(transport.maxBatch(), ReportEnvelope.MAX_REPORTS));
-        this.builder = Executors.newSingleThreadExecutor(daemon("pgw-sdk-build"));
+        this.builder = config.buildExecutor == null ? Executors.newSingleThreadExecutor(daemon("pgw-sdk-build")) : null;
+        java.util.concurrent.Executor build = builder != null ? builder : config.buildExecutor;
         this.sender = config.sendInBackground ? Executors.newSingleThreadScheduledExecutor(daemon("pgw-sdk-send"))
                 : null;
         for (WorkloadSpec spec : config.workloads.values()) {
@@ -93,7 +94,7 @@ public final class Client implements AutoCloseable {
                 WorkloadBinding w = WorkloadBinding.of(spec);
                 Admission.joinGroup(store, w, config.clock.millis(), retentionMillis);
                 return w;
-            }, builder);
+            }, build);
             bindings.put(spec.id(), f);
         }
     }
@@ -500,7 +501,9 @@ public final class Client implements AutoCloseable {
             }
             closed = true;
         }
-        builder.shutdownNow();
+        if (builder != null) {
+            builder.shutdownNow();
+        }
         if (sender != null) {
             sender.shutdown();
             try {

@@ -32,6 +32,7 @@ public final class ClientConfig {
     final int maxQueuedReports;
     final long maxQueuedBytes;
     final boolean sendInBackground;
+    final java.util.concurrent.Executor buildExecutor;
 
     private ClientConfig(Builder b) {
         this.deviceId = b.deviceId;
@@ -46,6 +47,7 @@ public final class ClientConfig {
         this.maxQueuedReports = b.maxQueuedReports;
         this.maxQueuedBytes = b.maxQueuedBytes;
         this.sendInBackground = b.sendInBackground;
+        this.buildExecutor = b.buildExecutor;
     }
 
     /**
@@ -83,6 +85,7 @@ public final class ClientConfig {
         private int maxQueuedReports = FileDeviceStore.DEFAULT_MAX_REPORTS;
         private long maxQueuedBytes = FileDeviceStore.DEFAULT_MAX_BYTES;
         private boolean sendInBackground = true;
+        private java.util.concurrent.Executor buildExecutor;
 
         private Builder(String deviceId, Path directory) {
             if (deviceId == null || deviceId.isBlank()) {
@@ -185,6 +188,15 @@ public final class ClientConfig {
          */
         public Builder sendInBackground(boolean on) {
             this.sendInBackground = on;
+            return this;
+        }
+
+        /**
+         * Where the workloads' protocols are built (default: the client's own daemon thread). Never the UI thread:
+         * a build can take about a second.
+         */
+        public Builder buildExecutor(java.util.concurrent.Executor executor) {
+            this.buildExecutor = Objects.requireNonNull(executor, "buildExecutor");
             return this;
         }
 
