@@ -30,6 +30,11 @@ final class TestIngest implements AutoCloseable {
             return new Reply(code, retryAfter, null);
         }
 
+        /** Counts the batch's reports, then never answers (until the server stops): an unacknowledged send. */
+        static Reply hang() {
+            return new Reply(-1, null, null);
+        }
+
         static Reply results(Function<List<DeviceReport>, List<ReportEnvelope.Result>> f) {
             return new Reply(200, null, f);
         }
@@ -39,6 +44,7 @@ final class TestIngest implements AutoCloseable {
     record Request(Map<String, String> headers, List<DeviceReport> reports) {}
 
     private final HttpServer server;
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     private final Deque<Reply> script = new ArrayDeque<>();
     final List<Request> requests = Collections.synchronizedList(new ArrayList<>());
     /** Reports counted once per coordinates, in arrival order. */
@@ -83,6 +89,15 @@ final class TestIngest implements AutoCloseable {
             }
             requests.add(new Request(headers, reports));
             Reply r = next();
+            if (r != null && r.status() == -1) {
+                reports.forEach(d -> counted.putIfAbsent(d.dedupeKey(), d));
+                try {
+                    stopped.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return;
+            }
             if (r != null && r.status() != 200) {
                 if (r.retryAfter() != null) {
                     x.getResponseHeaders().add("Retry-After", r.retryAfter());
@@ -116,6 +131,7 @@ final class TestIngest implements AutoCloseable {
 
     @Override
     public void close() {
+        stopped.countDown();
         server.stop(0);
         ((java.util.concurrent.ExecutorService) server.getExecutor()).shutdownNow();
     }
