@@ -46,6 +46,11 @@ class ReportEnvelopeAvroTest {
                     .requiredString("reason").requiredLong("retryAfterMillis").endRecord()).noDefault()
             .endRecord();
 
+    static {
+        io.privacygateway.schemas.wire.AvroClassTrust.trustPackage(
+                io.privacygateway.schemas.wire.AvroClassTrust.PROJECT_PACKAGE);
+    }
+
     static List<DeviceReport> reports() {
         return List.of(
                 DeviceReport.local("w-1", 3, "ab".repeat(32), new ReportCoordinates("device-é", 20_833, 0),
@@ -68,7 +73,8 @@ class ReportEnvelopeAvroTest {
         assertThat(batch.get("envelopeVersion")).isEqualTo(1);
         List<Object> expected = new ArrayList<>();
         reports().forEach(r -> expected.add(KafkaReports.record(r)));
-        assertThat((List<?>) batch.get("reports")).containsExactlyElementsOf(expected);
+        List<Object> actual = new ArrayList<>((List<?>) batch.get("reports"));
+        assertThat(actual).containsExactlyElementsOf(expected);
     }
 
     @Test
