@@ -30,6 +30,17 @@ class ReportEnvelopeTest {
         assertThat(ReportEnvelope.decode(body)).containsExactlyElementsOf(batch);
     }
 
+    /** The example of docs/wire-format.md, "Report envelope over HTTPS". */
+    @Test
+    void theDocumentedExampleBytes() throws Exception {
+        DeviceReport r = DeviceReport.local("w", 1, "h", new ReportCoordinates("d", 1, 0), 0L, "grr", 1.0,
+                new byte[] {1});
+        String hex = java.util.HexFormat.ofDelimiter(" ").formatHex(ReportEnvelope.encode(List.of(r)));
+        assertThat(hex).isEqualTo("02 02 00 02 77 02 02 68 02 64 02 00 00 06 67 72 72 00 00 00 00 00 00 f0 3f 02 01 00");
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "wire-format.md"));
+        assertThat(doc).contains(hex);
+    }
+
     @Test
     void resultsRoundTrip() throws Exception {
         List<ReportEnvelope.Result> r = List.of(new ReportEnvelope.Result(ReportEnvelope.Status.ACCEPTED, "", 0),
