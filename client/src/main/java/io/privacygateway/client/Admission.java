@@ -53,7 +53,7 @@ final class Admission {
      * joining a group never adds a fresh budget. No-op for a workload in no group.
      */
     static void joinGroup(DeviceBudget budget, WorkloadBinding w, long now, long retentionMillis) {
-        if (w.group().isEmpty() || now < 0) {
+        if (!w.group().isPresent() || now < 0) {
             return;
         }
         synchronized (budget) {
@@ -100,7 +100,7 @@ final class Admission {
 
     /** The exact ε spent of the workload's budget group in the current period, or empty without a group. */
     static Optional<BigDecimal> groupSpent(DeviceLedger ledger, WorkloadBinding w, long now) {
-        if (w.group().isEmpty()) {
+        if (!w.group().isPresent()) {
             return Optional.empty();
         }
         BudgetLedger.GroupView g = groupView(ledger, w);

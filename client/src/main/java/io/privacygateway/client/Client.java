@@ -128,7 +128,9 @@ public final class Client implements AutoCloseable {
     public CompletableFuture<Void> ready(String workloadId) {
         CompletableFuture<WorkloadBinding> b = bindings.get(workloadId);
         if (b == null) {
-            return CompletableFuture.failedFuture(new IllegalArgumentException("unknown workload " + workloadId));
+            CompletableFuture<Void> unknown = new CompletableFuture<>(); // (failedFuture is not on older Androids)
+            unknown.completeExceptionally(new IllegalArgumentException("unknown workload " + workloadId));
+            return unknown;
         }
         return b.thenApply(w -> null);
     }
@@ -490,7 +492,8 @@ public final class Client implements AutoCloseable {
     }
 
     /**
-     * Stops the threads (waiting up to 5 s for a batch in flight), closes the transport and releases the store.
+     * Stops the threads (a batch in flight finishes first: at most the transport's timeouts), closes the transport and
+     * releases the store.
      * Reports still queued stay on disk (their futures complete {@code STILL_QUEUED}); the next client sends them.
      */
     @Override

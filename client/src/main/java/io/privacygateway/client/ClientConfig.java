@@ -37,7 +37,7 @@ public final class ClientConfig {
     private ClientConfig(Builder b) {
         this.deviceId = b.deviceId;
         this.directory = b.directory;
-        this.workloads = Map.copyOf(b.workloads);
+        this.workloads = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.workloads));
         this.transport = b.transport;
         this.clock = b.clock;
         this.secret = b.secret == null ? new SecureRandomBits() : b.secret;
@@ -88,7 +88,7 @@ public final class ClientConfig {
         private java.util.concurrent.Executor buildExecutor;
 
         private Builder(String deviceId, Path directory) {
-            if (deviceId == null || deviceId.isBlank()) {
+            if (deviceId == null || deviceId.trim().isEmpty()) {
                 throw new IllegalArgumentException("deviceId must be a non-empty string");
             }
             io.privacygateway.mechanisms.coins.ReportCoordinates.check(deviceId, 0, 0);

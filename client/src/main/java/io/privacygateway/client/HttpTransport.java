@@ -152,7 +152,7 @@ public final class HttpTransport implements Transport {
      * 0 if absent or unreadable; at most a day.
      */
     static long retryAfterMillis(String header, long now) {
-        if (header == null || header.isBlank()) {
+        if (header == null || header.trim().isEmpty()) {
             return 0;
         }
         String h = header.trim();
@@ -237,7 +237,7 @@ public final class HttpTransport implements Transport {
 
         /** The device's credential, sent as {@code Authorization: Bearer <credential>}. */
         public Builder credential(String credential) {
-            if (credential == null || credential.isBlank() || credential.chars().anyMatch(ch -> ch < 0x21 || ch > 0x7E)) {
+            if (credential == null || credential.isEmpty() || credential.chars().anyMatch(ch -> ch < 0x21 || ch > 0x7E)) {
                 throw new IllegalArgumentException("credential must be non-empty visible ASCII");
             }
             this.credential = credential;
