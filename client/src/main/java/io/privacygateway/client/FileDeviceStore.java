@@ -69,6 +69,8 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
     private final FileLock lock;
     private DeviceLedger ledger;
     private final LinkedHashMap<Long, Entry> queue = new LinkedHashMap<>();
+    /** The encoded form of each queued report (written as is by every write: never re-encoded). */
+    private final Map<Long, byte[]> encoded = new java.util.HashMap<>();
     private long queuedBytes;
     private long nextId;
     private long accepted;
@@ -182,6 +184,7 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
                 long until = in.readLong();
                 byte[] r = readBlock(in, ReportEnvelope.MAX_BODY_BYTES);
                 queue.put(id, new Entry(id, until, ReportEnvelope.decodeOne(r), r.length));
+                encoded.put(id, r);
                 queuedBytes += r.length;
             }
             if (in.available() != 0) {
@@ -259,11 +262,13 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
         Entry e = new Entry(nextId, acceptUntil, report, encoded.length);
         List<Entry> next = new ArrayList<>(queue.values());
         next.add(e);
+        this.encoded.put(e.id(), encoded);
         nextId++;
         try {
             write(updated, next, accepted, rejected, dropped);
         } catch (IOException ex) {
             nextId--;
+            this.encoded.remove(e.id());
             throw ex;
         }
         ledger = updated;
@@ -309,6 +314,7 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
         dropped = d;
         for (Long id : settled.keySet()) {
             Entry e = queue.remove(id);
+            encoded.remove(id);
             if (e != null) {
                 queuedBytes -= e.size();
             }
@@ -356,7 +362,7 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
         out.writeLong(d);
         out.writeInt(q.size());
         for (Entry e : q) {
-            byte[] rb = ReportEnvelope.encodeOne(e.report());
+            byte[] rb = encoded.get(e.id());
             out.writeLong(e.id());
             out.writeLong(e.acceptUntil());
             out.writeInt(rb.length);
