@@ -17,26 +17,41 @@ public final class ReportRecords {
 
     /** A local report carrying a randomized payload (the array is not copied). */
     public static LocalReport local(ResolvedWorkload w, ReportCoordinates c, long eventTimeMillis, byte[] payload) {
+        return local(w.id(), w.spec().version(), w.contentHash(), c, eventTimeMillis, w.spec().mechanism().wireName(),
+                w.spec().epsilonPerReport().value(), payload);
+    }
+
+    /**
+     * A local report from its fields (what a device SDK or the HTTPS front door holds; the array is not copied).
+     */
+    public static LocalReport local(String workloadId, int workloadVersion, String contentHash, ReportCoordinates c,
+            long eventTimeMillis, String mechanism, double epsilon, byte[] payload) {
         return LocalReport.newBuilder()
-                .setWorkloadId(w.id())
-                .setWorkloadVersion(w.spec().version())
-                .setContentHash(w.contentHash())
+                .setWorkloadId(workloadId)
+                .setWorkloadVersion(workloadVersion)
+                .setContentHash(contentHash)
                 .setDeviceId(c.deviceId())
                 .setPeriod(c.period())
                 .setSequence(c.sequence())
                 .setEventTime(Instant.ofEpochMilli(eventTimeMillis))
-                .setMechanism(w.spec().mechanism().wireName())
-                .setEpsilon(w.spec().epsilonPerReport().value())
+                .setMechanism(mechanism)
+                .setEpsilon(epsilon)
                 .setPayload(ByteBuffer.wrap(payload))
                 .build();
     }
 
     /** A central report carrying the raw value (trusted-gateway model). */
     public static CentralReport central(ResolvedWorkload w, ReportCoordinates c, long eventTimeMillis, String value) {
+        return central(w.id(), w.spec().version(), w.contentHash(), c, eventTimeMillis, value);
+    }
+
+    /** A central report from its fields. */
+    public static CentralReport central(String workloadId, int workloadVersion, String contentHash,
+            ReportCoordinates c, long eventTimeMillis, String value) {
         return CentralReport.newBuilder()
-                .setWorkloadId(w.id())
-                .setWorkloadVersion(w.spec().version())
-                .setContentHash(w.contentHash())
+                .setWorkloadId(workloadId)
+                .setWorkloadVersion(workloadVersion)
+                .setContentHash(contentHash)
                 .setDeviceId(c.deviceId())
                 .setPeriod(c.period())
                 .setSequence(c.sequence())

@@ -1,22 +1,17 @@
 package io.privacygateway.client;
 
+import io.privacygateway.client.kafka.KafkaTransport;
 import io.privacygateway.mechanisms.budget.BudgetLedger;
-import io.privacygateway.mechanisms.budget.Charge;
-import io.privacygateway.mechanisms.budget.DeviceLedger;
-import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
-import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
-import io.privacygateway.schemas.ReportRecords;
-import java.time.Clock;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
-import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,12 +20,11 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
- * The device SDK: one device reporting values for one resolved workload. For each value,
+ * The synchronous, Kafka-backed device client (simulations, relays, tests, the demo; phones use {@link Client}):
+ * one device reporting values for one resolved workload. For each value,
  * {@link #report} encodes it into the workload's universe, checks the device's own budget, randomizes it
  * with the protocol the gateway runs too (local mode) or wraps the raw value (central mode), and sends the
  * Avro report keyed by the device id.
@@ -39,7 +33,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * <ul>
  *   <li>A value outside the domain is never sent ({@link Outcome.Status#INVALID_VALUE}).
  *   <li>The device never sends a report its budget does not pay for: it runs the gateway's own admission
- *       rule ({@link BudgetLedger#admit}, exact ε, across workload versions, modes, period lengths and budget
+ *       rule through the SDK's one admission routine ({@code Admission}: {@link BudgetLedger#admit}, exact ε, across workload versions, modes, period lengths and budget
  *       groups) on its own {@link DeviceBudget}, and uses each sequence number (local) or window slot {@code [0, L)} (central) at
  *       most once. So a report from this client is rejected by the gateway only for reasons outside the
  *       device's control: the workload was replaced by a new version ({@code VERSION_MISMATCH}), the device
@@ -60,8 +54,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  */
 public final class DeviceClient implements AutoCloseable {
     private final String deviceId;
-    private final ResolvedWorkload workload;
-    private final byte[] credential;
+    private final WorkloadBinding workload;
+    private final KafkaTransport transport;
     private final Producer<String, SpecificRecord> producer;
     private final boolean ownsProducer;
     private final String topic;
@@ -70,7 +64,7 @@ public final class DeviceClient implements AutoCloseable {
     private final DeviceBudget budget;
     private final long retentionMillis;
     /** The last {@value #RECENT_KEPT} reports handed to the producer, for {@link #resend}. */
-    private final LinkedHashMap<ReportCoordinates, SpecificRecord> recent = new LinkedHashMap<>();
+    private final LinkedHashMap<ReportCoordinates, DeviceReport> recent = new LinkedHashMap<>();
 
     /** How long a device keeps a charge after its interval ended, unless configured otherwise: 31 days. */
     public static final java.time.Duration DEFAULT_RETENTION = java.time.Duration.ofDays(31);
@@ -78,44 +72,20 @@ public final class DeviceClient implements AutoCloseable {
     /** How many recently sent reports {@link #resend} can send again. */
     public static final int RECENT_KEPT = 16;
 
-    private DeviceClient(Builder b, ResolvedWorkload workload, Producer<String, SpecificRecord> producer,
+    private DeviceClient(Builder b, WorkloadBinding workload, Producer<String, SpecificRecord> producer,
             boolean ownsProducer) {
         this.deviceId = b.deviceId;
         this.workload = workload;
-        this.credential = b.credential == null ? null : b.credential.getBytes(StandardCharsets.UTF_8);
         this.producer = producer;
         this.ownsProducer = ownsProducer;
+        this.transport = new KafkaTransport(producer, b.topics, b.credential, Duration.ofSeconds(30), false);
         this.topic = workload.mode() == Mode.LOCAL ? b.topics.localReports() : b.topics.centralReports();
         this.clock = b.clock;
         this.secret = b.secret;
         this.budget = b.budget;
         this.retentionMillis = b.retention.toMillis();
-        joinGroup();
-    }
-
-    /**
-     * A client of a workload in a budget group records on the device that the workload is a member
-     * ({@link BudgetLedger#join}): from then on the device counts what it already spent on the workload in the
-     * group's budget, as the gateway does, so joining a group never adds a fresh budget.
-     */
-    private void joinGroup() {
-        long now = clock.millis();
-        if (workload.group().isEmpty() || now < 0) {
-            return;
-        }
-        synchronized (budget) {
-            DeviceLedger ledger = current(now);
-            DeviceLedger joined = BudgetLedger.join(ledger, workload.claim(now, 0, groupView(ledger)));
-            if (joined != ledger) {
-                budget.record(joined);
-            }
-        }
-    }
-
-    /** The workload's group as this device knows it ({@link BudgetLedger#deviceView}), or null. */
-    private BudgetLedger.GroupView groupView(DeviceLedger ledger) {
-        return workload.group().map(g -> BudgetLedger.deviceView(ledger, g.name(), workload.groupBudget(),
-                workload.id())).orElse(null);
+        // a client of a workload in a budget group records on the device that the workload is a member
+        Admission.joinGroup(budget, workload, clock.millis(), retentionMillis);
     }
 
     /** A builder for a device reporting for a resolved workload spec. */
@@ -141,9 +111,11 @@ public final class DeviceClient implements AutoCloseable {
             return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
                     "the value is not in the domain of workload " + workload.id());
         }
-        return admitAndSend((coords, now) -> workload instanceof LocalWorkload local
-                ? ReportRecords.local(workload, coords, now, local.randomize(rawValue, coords, secret))
-                : ReportRecords.central(workload, coords, now, rawValue.trim()));
+        WorkloadBinding w = workload;
+        return admitAndSend((c, now) -> w.local()
+                ? DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now, w.mechanism(),
+                        w.epsilonPerReport(), w.randomize(rawValue, c, secret))
+                : DeviceReport.central(w.id(), w.version(), w.contentHash(), c, now, rawValue.trim()));
     }
 
     /**
@@ -159,66 +131,57 @@ public final class DeviceClient implements AutoCloseable {
      * @throws IllegalStateException if the clock reads before the epoch (periods are non-negative)
      */
     public synchronized Outcome report(double[] value) {
-        if (!(workload instanceof LocalWorkload local && local.values() instanceof LocalWorkload.Vectors vectors)) {
-            return Outcome.refused(Outcome.Status.INVALID_VALUE, null, "workload " + workload.id() + " (family "
-                    + workload.spec().family().wireName() + " over " + workload.spec().domain().kind()
-                    + ") does not take vector values: report(double[]) is for the mean of a ball or a box");
+        WorkloadBinding w = workload;
+        if (!w.takesVectors()) {
+            return Outcome.refused(Outcome.Status.INVALID_VALUE, null, "workload " + w.id() + " ("
+                    + w.describeValues() + ") does not take vector values: report(double[]) is for the mean of a"
+                    + " ball or a box");
         }
         double[] v = Objects.requireNonNull(value, "value").clone();
         try {
-            vectors.checkVector(v);
+            w.checkVector(v);
         } catch (InvalidValueException e) { // the message names the rule and the coordinate, never its value
             return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
-                    "the vector is not in the domain of workload " + workload.id() + ": " + e.getMessage());
+                    "the vector is not in the domain of workload " + w.id() + ": " + e.getMessage());
         }
-        return admitAndSend((coords, now) -> ReportRecords.local(workload, coords, now,
-                vectors.randomize(v, coords, secret)));
+        return admitAndSend((c, now) -> DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now,
+                w.mechanism(), w.epsilonPerReport(), w.randomize(v, c, secret)));
     }
 
-    /** The record of a checked value at the given coordinates and time (randomized for a local workload). */
+    /** The report of a checked value at the given coordinates and time (randomized for a local workload). */
     @FunctionalInterface
-    private interface RecordMaker {
-        SpecificRecord make(ReportCoordinates coords, long now) throws InvalidValueException;
+    private interface ReportMaker {
+        DeviceReport make(ReportCoordinates coords, long now) throws InvalidValueException;
     }
 
     /** Admits a checked value against the budget and sends its record (see {@link #report(String)}). */
-    private Outcome admitAndSend(RecordMaker maker) {
+    private Outcome admitAndSend(ReportMaker maker) {
         long now = clock.millis();
-        if (now < 0) {
-            throw new IllegalStateException("the device clock reads " + now + " ms, before the epoch");
-        }
-        Instant eventTime = Instant.ofEpochMilli(now);
-        PeriodKey period = workload.periodOf(now);
-        BudgetLedger.Admitted admitted;
-        int sequence;
+        Admission.Admitted admitted;
         synchronized (budget) { // clients of one device share its ledger: read, admit and record as one step
-            DeviceLedger ledger = current(now);
-            BudgetLedger.GroupView group = groupView(ledger);
-            Charge own = ledger.find(workload.id(), workload.contentHash(), workload.claim(now, 0, group).from());
-            sequence = own == null ? 0 : own.nextSlot();
-            BudgetLedger.Admission admission = BudgetLedger.admit(ledger, workload.claim(now, sequence, group),
-                    BudgetLedger.Forgotten.NONE);
-            if (admission instanceof BudgetLedger.Refused r) {
+            Admission.Decision d = Admission.admit(Admission.current(budget, now, retentionMillis), workload,
+                    deviceId, now);
+            if (d instanceof Admission.Refused r) {
                 Outcome.Status status = r.reason() == BudgetLedger.Refusal.CONTRIBUTION_LIMIT
                         ? Outcome.Status.CONTRIBUTION_LIMIT : Outcome.Status.BUDGET_EXHAUSTED;
-                return Outcome.refused(status, eventTime, r.message());
+                return Outcome.refused(status, Instant.ofEpochMilli(now), r.message());
             }
-            admitted = (BudgetLedger.Admitted) admission;
+            admitted = (Admission.Admitted) d;
             // recorded before the record is made and sent: a crash after this can only waste budget
             budget.record(admitted.updated());
         }
-        ReportCoordinates coords = new ReportCoordinates(deviceId, period.index(), sequence);
-        SpecificRecord record;
+        ReportCoordinates coords = admitted.coordinates();
+        DeviceReport report;
         try {
-            record = maker.make(coords, now);
+            report = maker.make(coords, now);
         } catch (InvalidValueException e) { // checked above: the value does not change between the two calls
             throw new IllegalStateException("a value that passed its check was refused by the protocol", e);
         }
-        recent.put(coords, record);
+        recent.put(coords, report);
         if (recent.size() > RECENT_KEPT) {
             recent.remove(recent.keySet().iterator().next());
         }
-        return send(record, coords, eventTime);
+        return send(report, coords, Instant.ofEpochMilli(now));
     }
 
     /**
@@ -232,31 +195,20 @@ public final class DeviceClient implements AutoCloseable {
      * @throws IllegalArgumentException if the report is not among them
      */
     public synchronized Outcome resend(Outcome previous) {
-        SpecificRecord record = previous.coordinates() == null ? null : recent.get(previous.coordinates());
-        if (record == null) {
+        DeviceReport report = previous.coordinates() == null ? null : recent.get(previous.coordinates());
+        if (report == null) {
             throw new IllegalArgumentException("not one of the last " + RECENT_KEPT + " reports of device "
                     + deviceId + ": " + previous.coordinates());
         }
-        return send(record, previous.coordinates(), previous.eventTime());
+        return send(report, previous.coordinates(), previous.eventTime());
     }
 
-    private Outcome send(SpecificRecord record, ReportCoordinates coords, Instant eventTime) {
-        CompletableFuture<RecordMetadata> delivery = new CompletableFuture<>();
+    private Outcome send(DeviceReport report, ReportCoordinates coords, Instant eventTime) {
+        CompletableFuture<RecordMetadata> delivery;
         try {
-            RecordHeaders headers = new RecordHeaders();
-            if (credential != null) {
-                headers.add(io.privacygateway.schemas.identity.DeviceCredential.HEADER, credential);
-            }
-            producer.send(new ProducerRecord<>(topic, null, deviceId, record, headers), (md, e) -> {
-                if (e != null) {
-                    delivery.completeExceptionally(e);
-                } else {
-                    delivery.complete(md);
-                }
-            });
+            delivery = transport.produce(report);
         } catch (RuntimeException e) {
-            delivery.completeExceptionally(e);
-            return new Outcome(Outcome.Status.SEND_FAILED, coords, eventTime, delivery,
+            return new Outcome(Outcome.Status.SEND_FAILED, coords, eventTime, CompletableFuture.failedFuture(e),
                     "the producer refused the report: " + e.getClass().getSimpleName());
         }
         return new Outcome(Outcome.Status.SENT, coords, eventTime, delivery, "sent to " + topic);
@@ -268,19 +220,7 @@ public final class DeviceClient implements AutoCloseable {
      */
     public synchronized int remainingInCurrentPeriod() {
         long now = clock.millis();
-        BigDecimal left = workload.spec().budget().epsilonPerPeriod().exact().subtract(spentInCurrentPeriod())
-                .max(BigDecimal.ZERO);
-        if (workload.group().isPresent()) {
-            left = left.min(workload.group().get().epsilonPerPeriod().exact().subtract(groupSpentInCurrentPeriod()
-                    .orElse(BigDecimal.ZERO)).max(BigDecimal.ZERO));
-        }
-        int byEpsilon = left.divide(workload.spec().epsilonPerCharge().exact(), 0, RoundingMode.FLOOR).intValue();
-        if (!(workload instanceof LocalWorkload)) {
-            return Math.max(0, byEpsilon);
-        }
-        Charge own = current(now).find(workload.id(), workload.contentHash(), workload.periodOf(now).start());
-        int bySlots = workload.slots() - (own == null ? 0 : own.slotsUsed());
-        return Math.max(0, Math.min(byEpsilon, bySlots));
+        return Admission.remaining(current(now), workload, now);
     }
 
     /**
@@ -289,35 +229,19 @@ public final class DeviceClient implements AutoCloseable {
      * if the workload belongs to no group.
      */
     public synchronized Optional<BigDecimal> groupSpentInCurrentPeriod() {
-        if (workload.group().isEmpty()) {
-            return Optional.empty();
-        }
-        DeviceLedger ledger = current(clock.millis());
-        BudgetLedger.GroupView g = groupView(ledger);
-        return Optional.of(BudgetLedger.spent(ledger, c -> g.name().equals(c.group())
-                || g.members().contains(c.workloadId()), workload.spec().budget().periodMillis(), clock.millis()));
+        long now = clock.millis();
+        return Admission.groupSpent(current(now), workload, now);
     }
 
     /** The exact ε this device has spent of the current period's budget (all versions and modes of the workload). */
     public synchronized BigDecimal spentInCurrentPeriod() {
-        String id = workload.id();
-        return BudgetLedger.spent(current(clock.millis()), c -> c.workloadId().equals(id),
-                workload.spec().budget().periodMillis(), clock.millis());
+        long now = clock.millis();
+        return Admission.spent(current(now), workload, now);
     }
 
-    /**
-     * The device's ledger with the charges that ended more than the retention before {@code now} forgotten (their
-     * scopes remember when, so the rule refuses to decide on a period that began before: never an overspend).
-     */
-    private DeviceLedger current(long now) {
+    private io.privacygateway.mechanisms.budget.DeviceLedger current(long now) {
         synchronized (budget) {
-            DeviceLedger l = budget.ledger();
-            long before = now - retentionMillis;
-            DeviceLedger kept = l.forget(c -> c.to() <= before, true, c -> { });
-            if (kept != l) {
-                budget.record(kept);
-            }
-            return kept;
+            return Admission.current(budget, now, retentionMillis);
         }
     }
 
@@ -328,7 +252,7 @@ public final class DeviceClient implements AutoCloseable {
 
     /** The resolved workload this client reports for. */
     public ResolvedWorkload workload() {
-        return workload;
+        return workload.resolved();
     }
 
     /** The topic reports go to. */
@@ -459,7 +383,7 @@ public final class DeviceClient implements AutoCloseable {
             if (budget == null) {
                 budget = new InMemoryDeviceBudget();
             }
-            ResolvedWorkload w = Workloads.resolve(spec);
+            WorkloadBinding w = WorkloadBinding.of(spec);
             if (producer != null) {
                 return new DeviceClient(this, w, producer, false);
             }
