@@ -5,7 +5,7 @@ import io.privacygateway.mechanisms.budget.BudgetLedger;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
-import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.device.DeviceWorkload;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
@@ -48,7 +48,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * </ul>
  *
  * <p>Thread-safe: reports of one client are serialized. Several clients (devices) may share a producer
- * and one {@link ResolvedWorkload} (protocols are cached per content hash, see {@link Workloads}). Clients built with
+ * and one {@link DeviceWorkload} (protocols are cached per content hash, see {@link DeviceWorkloads}). Clients built with
  * {@link Builder#producer} do not own the producer; {@link Builder#producerConfigs} makes one that
  * {@link #close} closes.
  */
@@ -251,8 +251,8 @@ public final class DeviceClient implements AutoCloseable {
     }
 
     /** The resolved workload this client reports for. */
-    public ResolvedWorkload workload() {
-        return workload.resolved();
+    public DeviceWorkload workload() {
+        return workload.device();
     }
 
     /** The topic reports go to. */

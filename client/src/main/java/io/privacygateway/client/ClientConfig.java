@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.SplittableRandom;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -41,7 +40,7 @@ public final class ClientConfig {
         this.transport = b.transport;
         this.clock = b.clock;
         this.secret = b.secret == null ? new SecureRandomBits() : b.secret;
-        this.jitter = b.jitter == null ? new SplittableRandom()::nextDouble : b.jitter;
+        this.jitter = b.jitter == null ? new java.util.Random()::nextDouble : b.jitter; // public jitter, not secret
         this.backoff = b.backoff;
         this.retention = b.retention;
         this.maxQueuedReports = b.maxQueuedReports;
@@ -148,7 +147,7 @@ public final class ClientConfig {
             return this;
         }
 
-        /** Public randomness of the backoff's jitter, uniform in [0, 1) (default: a {@link SplittableRandom}). */
+        /** Public randomness of the backoff's jitter, uniform in [0, 1) (default: a {@link java.util.Random}, not secret). */
         public Builder jitter(DoubleSupplier jitter) {
             this.jitter = Objects.requireNonNull(jitter, "jitter");
             return this;

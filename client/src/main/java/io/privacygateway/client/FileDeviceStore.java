@@ -373,7 +373,7 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
         byte[] body = buf.toByteArray();
         crc.update(body, 0, body.length);
         ByteBuffer all = ByteBuffer.allocate(body.length + 8).put(body).putLong(crc.getValue());
-        all.flip();
+        ((java.nio.Buffer) all).flip(); // Buffer.flip: ByteBuffer.flip() is Java 9 (Android API 33)
         Path tmp = dir.resolve(TEMP);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {

@@ -4,46 +4,43 @@ import io.privacygateway.mechanisms.budget.BudgetLedger;
 import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.RandomBits;
-import io.privacygateway.mechanisms.runtime.LocalWorkload;
-import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.device.DeviceWorkload;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.WorkloadRules;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.math.BigDecimal;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The one place where the SDK touches the gateway's runtime of a workload ({@link ResolvedWorkload},
- * {@link LocalWorkload}): everything the device needs of a resolved workload version (check a value, randomize it,
- * the budget claim, the period, the window deadline, the coordinates of the version). Every other SDK class goes
- * through this adapter, so the device side can be re-pointed at a device-only type by changing this class alone.
+ * The one place where the SDK touches a workload's device runtime ({@link DeviceWorkload}, device floor): everything
+ * the device needs of a resolved workload version (check a value, randomize it, the budget claim, the period, the
+ * window deadline, the coordinates of the version). Every other SDK class goes through this adapter.
  *
  * <p>Immutable and thread-safe (the runtime it wraps is).
  */
 final class WorkloadBinding {
-    private final ResolvedWorkload workload;
+    private final DeviceWorkload workload;
+    private final WorkloadRules rules;
 
-    private WorkloadBinding(ResolvedWorkload workload) {
+    private WorkloadBinding(DeviceWorkload workload) {
         this.workload = Objects.requireNonNull(workload, "workload");
+        this.rules = workload.rules();
     }
 
     /**
-     * Builds (or takes from the process cache, {@link Workloads}) the protocol of a resolved spec. Slow for some
+     * Builds (or takes from the process cache, {@link DeviceWorkloads}) the protocol of a resolved spec. Slow for some
      * mechanisms (factorization, chaining nets: up to about a second), so the SDK calls it off the caller's thread.
      *
      * @throws IllegalArgumentException if the spec names {@code auto} or cannot be built
      */
     static WorkloadBinding of(WorkloadSpec resolvedSpec) {
-        return new WorkloadBinding(Workloads.resolve(resolvedSpec));
+        return new WorkloadBinding(DeviceWorkloads.of(resolvedSpec));
     }
 
-    static WorkloadBinding of(ResolvedWorkload workload) {
-        return new WorkloadBinding(workload);
-    }
-
-    /** The gateway runtime behind this binding (for {@code DeviceClient#workload()} only). */
-    ResolvedWorkload resolved() {
+    /** The device runtime behind this binding. */
+    DeviceWorkload device() {
         return workload;
     }
 
@@ -68,7 +65,7 @@ final class WorkloadBinding {
     }
 
     boolean local() {
-        return workload instanceof LocalWorkload;
+        return workload.mode() == Mode.LOCAL;
     }
 
     /**
@@ -92,36 +89,29 @@ final class WorkloadBinding {
         return workload.spec().epsilonPerReport().value();
     }
 
-    /** Checks a raw value; the exception's message never repeats the value. */
+    /** Checks a raw value; the exception's message never repeats an open-domain value or a coordinate. */
     void checkValue(String raw) throws InvalidValueException {
         workload.checkValue(raw);
     }
 
     /** Whether {@link #checkVector}/{@link #randomize(double[], ReportCoordinates, RandomBits)} apply. */
     boolean takesVectors() {
-        return workload instanceof LocalWorkload l && l.values() instanceof LocalWorkload.Vectors;
+        return workload.takesVectors();
     }
 
     /** Checks a vector (message names the rule and the coordinate, never a value). */
     void checkVector(double[] v) throws InvalidValueException {
-        vectors().checkVector(v);
+        workload.checkVector(v);
     }
 
     /** The randomized payload of a checked raw value (local mode). */
     byte[] randomize(String raw, ReportCoordinates coords, RandomBits secret) throws InvalidValueException {
-        return ((LocalWorkload) workload).randomize(raw, coords, secret);
+        return workload.randomize(raw, coords, secret);
     }
 
     /** The randomized payload of a checked vector (local vector mean). */
     byte[] randomize(double[] v, ReportCoordinates coords, RandomBits secret) throws InvalidValueException {
-        return vectors().randomize(v, coords, secret);
-    }
-
-    private LocalWorkload.Vectors vectors() {
-        if (!takesVectors()) {
-            throw new IllegalStateException("workload " + id() + " does not take vectors");
-        }
-        return (LocalWorkload.Vectors) ((LocalWorkload) workload).values();
+        return workload.randomize(v, coords, secret);
     }
 
     /** A human description of what the workload takes (for refusals). */
@@ -130,19 +120,19 @@ final class WorkloadBinding {
     }
 
     PeriodKey periodOf(long t) {
-        return workload.periodOf(t);
+        return rules.periodOf(t);
     }
 
     BudgetLedger.Claim claim(long eventTime, int slot, BudgetLedger.GroupView group) {
-        return workload.claim(eventTime, slot, group);
+        return rules.claim(eventTime, slot, group);
     }
 
     Optional<WorkloadSpec.Group> group() {
-        return workload.group();
+        return rules.group();
     }
 
     BudgetLedger.PeriodBudget groupBudget() {
-        return workload.groupBudget();
+        return rules.groupBudget();
     }
 
     BigDecimal epsilonPerPeriod() {
@@ -157,9 +147,9 @@ final class WorkloadBinding {
         return workload.spec().budget().periodMillis();
     }
 
-    /** Sequence numbers per period (local). */
+    /** Sequence numbers per period (local) or contribution slots per window (central). */
     int slots() {
-        return workload.slots();
+        return rules.slots();
     }
 
     /**
@@ -167,7 +157,7 @@ final class WorkloadBinding {
      * its window plus the grace. After it the report is {@code LATE} and the SDK drops it from its queue.
      */
     long acceptUntil(long eventTime) {
-        WorkloadSpec.Window w = workload.window();
+        WorkloadSpec.Window w = rules.window();
         return w.closesAt(w.startOf(eventTime));
     }
 }
