@@ -628,6 +628,11 @@ public record WorkloadSpec(
             return this;
         }
 
+        /** The mechanism set so far. */
+        public MechanismId mechanism() {
+            return mechanism;
+        }
+
         /** The mechanism; naming another one than before resets the protocol version to its current one. */
         public Builder mechanism(MechanismId v) {
             if (v != mechanism) {

@@ -50,7 +50,8 @@ import java.util.TreeSet;
  * protocol: pgw-v1           # optional; written by the canonical form, checked when present
  * protocolVersion: 2          # optional, a named local mechanism only: the version of its device protocol that
  *                             # devices randomize with and the gateway serves (default: its current version;
- *                             # ProtocolVersions lists the versions this build derives)
+ *                             # ProtocolVersions lists the versions this build derives); in a canonical
+ *                             # form (one with "protocol"), absent means 1, as the canonical form omits 1
  * central:                    # central mode only
  *   epsilonPerRelease: 1.0
  *   neighbour: add-remove     # add-remove | replace-one
@@ -212,6 +213,8 @@ public final class WorkloadSpecParser {
         }
         if (tree.containsKey("protocolVersion")) { // checked against the mechanism's derivable versions by the spec
             b.protocolVersion((int) integer(tree, "", "protocolVersion", 1, Integer.MAX_VALUE));
+        } else if (tree.containsKey("protocol") && ProtocolVersions.hasProtocol(b.mechanism())) {
+            b.protocolVersion(1); // a canonical form (it carries "protocol") omits version 1: CanonicalForm
         }
         return b.build();
     }

@@ -90,6 +90,18 @@ class ProtocolVersionsTest {
     }
 
     @Test
+    void inACanonicalFormAnAbsentVersionMeansOne() {
+        // the canonical form omits version 1, and it carries "protocol": read back, it is version 1 again (so a spec
+        // stored before protocol versions keeps its content hash), while a hand-written file gets the current version
+        Map<String, Object> canonical = tree("cdf", "tree");
+        canonical.put("protocol", CanonicalForm.PROTOCOL_VERSION);
+        assertThat(WorkloadSpecParser.parse(canonical).protocolVersion()).isEqualTo(1);
+        canonical.put("protocolVersion", 2);
+        assertThat(WorkloadSpecParser.parse(canonical).protocolVersion()).isEqualTo(2);
+        assertThat(parse("cdf", "tree", null).protocolVersion()).isEqualTo(2);
+    }
+
+    @Test
     void namingAnotherMechanismResetsTheVersionAndTheWireNamesAreReadable() {
         WorkloadSpec v1 = parse("cdf", "tree", 1);
         assertThat(v1.toBuilder().expectedReportsPerWindow(5).build().protocolVersion()).isEqualTo(1);
