@@ -30,9 +30,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * <b>Versioned protocols on the real broker</b> (issue 28 §4). A CDF over 32 buckets at ε = 1 with mechanism tree:
  * protocol version 1 derives branching factor B = 6, version 2 (current) B = 2, under specs that differ only in
- * {@code protocolVersion}. Devices running tree/1 send 3,000 reports; against the workload registered with its default
- * (tree/2) every one is rejected {@code PROTOCOL_MISMATCH} (rejection record naming both versions, metric), none is
- * decoded. The same workload is then registered again with {@code protocolVersion: 1} (what an operator does during a
+ * {@code protocolVersion}. Devices running tree/1 send 3,000 reports and devices from before protocol versions (B = 6,
+ * no version) 500; against the workload registered with its default (tree/2) every one is rejected
+ * {@code PROTOCOL_MISMATCH} (rejection record naming both versions, metric), none is decoded (on the code before
+ * versions, 2,499 of such 3,000 B = 6 reports were accepted and decoded as B = 2, 501 refused BAD_PAYLOAD). The same workload is then registered again with {@code protocolVersion: 1} (what an operator does during a
  * rollout); the same devices' reports are accepted and the published answer of their window holds the true CDF within
  * its bars. Deterministic (scripted device randomness). <b>Time:</b> a few seconds (two 2-second windows).
  */
@@ -40,6 +41,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class ProtocolVersionIT {
     static final int DEVICES = 3000;
     static final int BUCKETS = 32;
+    static final int LEGACY = 500;
 
     static String workload(int version, String protocolVersion) {
         String edges = IntStream.rangeClosed(0, BUCKETS).mapToObj(i -> Integer.toString(10 * i))
@@ -99,7 +101,12 @@ class ProtocolVersionIT {
         long w1 = Windows.nextWindowStart(2000, 1500);
         List<LocalReport> first = reports(oldDevices, "proto-a-", w1 + 500);
         assertThat(first).allSatisfy(r -> assertThat(r.getProtocolVersion()).isEqualTo(1));
-        await(send(g, first));
+        // and builds from before protocol versions (B = 6, no version: the Avro default), 500 of them
+        List<LocalReport> legacy = reports(oldDevices, "proto-l-", w1 + 500).subList(0, LEGACY).stream()
+                .map(r -> LocalReport.newBuilder(r).setProtocolVersion(0).build()).toList();
+        List<Future<?>> sent = send(g, first);
+        sent.addAll(send(g, legacy));
+        await(sent);
         List<Rejection> rejections = g.rejectionsOfDevices("proto-a-", l -> l.size() >= DEVICES,
                 Duration.ofSeconds(60));
         assertThat(rejections).hasSize(DEVICES);
@@ -107,7 +114,13 @@ class ProtocolVersionIT {
             assertThat(r.getReasonCode().name()).isEqualTo("PROTOCOL_MISMATCH");
             assertThat(r.getMessage()).isEqualTo("report protocol tree/1, the workload serves tree/2");
         });
-        assertThat(g.rejectedByReason(current.id())).containsEntry("PROTOCOL_MISMATCH", (double) DEVICES);
+        List<Rejection> legacyRejections = g.rejectionsOfDevices("proto-l-", l -> l.size() >= LEGACY,
+                Duration.ofSeconds(60));
+        assertThat(legacyRejections).hasSize(LEGACY).allSatisfy(r -> {
+            assertThat(r.getReasonCode().name()).isEqualTo("PROTOCOL_MISMATCH");
+            assertThat(r.getMessage()).startsWith("report protocol tree/legacy, the workload serves tree/2");
+        });
+        assertThat(g.rejectedByReason(current.id())).containsEntry("PROTOCOL_MISMATCH", (double) DEVICES + LEGACY);
         assertThat(g.accepted(current.id(), "local")).isZero();
 
         // 2. rollout: the operator registers the workload with the fleet's version; the same devices are served
@@ -156,6 +169,6 @@ class ProtocolVersionIT {
         // one realization of correlated noise: over 60 seeds of this population, 24 to 31 of the 31 true values fell
         // inside and the RMS error stayed at most 0.106 against a bound of 0.162; decoded as tree/2, the issue saw 8
         assertThat(inside).isGreaterThanOrEqualTo(22);
-        assertThat(g.rejectedByReason(served.id())).isEqualTo(Map.of("PROTOCOL_MISMATCH", (double) DEVICES));
+        assertThat(g.rejectedByReason(served.id())).isEqualTo(Map.of("PROTOCOL_MISMATCH", (double) DEVICES + LEGACY));
     }
 }
