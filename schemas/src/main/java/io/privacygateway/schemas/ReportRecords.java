@@ -9,7 +9,7 @@ import java.time.Instant;
 
 /**
  * The Avro records of reports: a workload version's coordinates (id, version, content hash and, for local
- * reports, the mechanism's wire name and ε per report) plus a report's coordinates, event time and payload or
+ * reports, the mechanism's wire name, ε per report and protocol version) plus a report's coordinates, event time and payload or
  * raw value. No budget is checked here: the device SDK builds records only for reports its budget admitted.
  */
 public final class ReportRecords {
@@ -37,6 +37,7 @@ public final class ReportRecords {
                 .setMechanism(mechanism)
                 .setEpsilon(epsilon)
                 .setPayload(ByteBuffer.wrap(payload))
+                .setProtocolVersion(w.spec().protocolVersion())
                 .build();
     }
 

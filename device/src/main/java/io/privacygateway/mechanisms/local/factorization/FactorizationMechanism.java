@@ -63,6 +63,17 @@ public final class FactorizationMechanism {
                 gram.length, epsilon, outputs, iterations, gridBits, seed);
     }
 
+    /**
+     * {@link #fromGram} with K fixed at {@link StrategyOptimizer#defaultK} instead of searched: the strategy of
+     * factorization protocol version 1 (wire format {@code pgw-wfm-v1}), kept so a gateway can serve that version.
+     */
+    public static FactorizationMechanism fromGramWithDefaultK(double[][] gram, Epsilon epsilon, int outputs,
+            int iterations, int gridBits, long seed) {
+        return new FactorizationMechanism(StrategyOptimizer.ofGram(gram, epsilon.value(), outputs,
+                StrategyOptimizer.defaultK(epsilon.value(), outputs)), gram.length, epsilon, outputs, iterations,
+                gridBits, seed);
+    }
+
     private FactorizationMechanism(StrategyOptimizer opt, int values, Epsilon epsilon, int outputs, int iterations,
             int gridBits, long seed) {
         if (gridBits < 8 || gridBits > 30) {

@@ -8,6 +8,7 @@ import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
 import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.ProtocolVersions;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
@@ -74,7 +75,10 @@ public final class FactorizationOracle extends OutputCountOracle {
         }
     };
 
-    private record Key(PointSet.ContentKey answers, BigDecimal epsilon) {}
+    private record Key(PointSet.ContentKey answers, BigDecimal epsilon, int version) {}
+
+    /** The current factorization protocol version ({@code pgw-wfm-v3}; {@link ProtocolVersions}). */
+    public static final int VERSION = 3;
 
     /** Strategies built in this process (tests check that {@link #of} builds once per key). */
     static final java.util.concurrent.atomic.AtomicLong BUILDS = new java.util.concurrent.atomic.AtomicLong();
@@ -90,18 +94,40 @@ public final class FactorizationOracle extends OutputCountOracle {
      * @param epsilon the per-report ε
      */
     public FactorizationOracle(PointSet answers, Epsilon epsilon) {
-        this(answers, epsilon, ITERATIONS, GRID_BITS);
+        this(answers, epsilon, VERSION);
+    }
+
+    /**
+     * Builds the strategy of factorization protocol {@code version} ({@link ProtocolVersions}): 1
+     * ({@code pgw-wfm-v1}) K fixed at subset selection's proportion, built for ε; 2 ({@code pgw-wfm-v2}) K searched,
+     * built for ε; 3 ({@code pgw-wfm-v3}, current) K searched, built for {@code min(ε, }{@value #MAX_DESIGN_EPSILON}
+     * {@code )}.
+     *
+     * @param version a version {@link ProtocolVersions#derivable} lists for factorization
+     */
+    public FactorizationOracle(PointSet answers, Epsilon epsilon, int version) {
+        this(answers, epsilon, ITERATIONS, GRID_BITS, version);
     }
 
     /** Package-private: other optimiser step counts and grids (tests enumerate the draw tree on a small grid). */
     FactorizationOracle(PointSet answers, Epsilon epsilon, int iterations, int gridBits) {
+        this(answers, epsilon, iterations, gridBits, VERSION);
+    }
+
+    private FactorizationOracle(PointSet answers, Epsilon epsilon, int iterations, int gridBits, int version) {
         super(Require.nonNull("answers", answers).size(), epsilon,
                 OUTPUTS_PER_VALUE * (int) Require.inRange("domainSize", answers.size(), 2, MAX_VALUES));
+        if (!ProtocolVersions.isDerivable(MechanismId.FACTORIZATION, version)) {
+            throw new IllegalArgumentException("factorization protocol version must be one of "
+                    + ProtocolVersions.derivable(MechanismId.FACTORIZATION) + ", got " + version);
+        }
         BUILDS.incrementAndGet();
-        Epsilon design = designEpsilon(epsilon);
+        Epsilon design = version >= 3 ? designEpsilon(epsilon) : epsilon; // v1, v2: built for ε itself
         try {
-            this.mechanism = FactorizationMechanism.fromGram(gramOf(answers), design, outputs, iterations, gridBits,
-                    SEED);
+            this.mechanism = version == 1
+                    ? FactorizationMechanism.fromGramWithDefaultK(gramOf(answers), design, outputs, iterations,
+                            gridBits, SEED)
+                    : FactorizationMechanism.fromGram(gramOf(answers), design, outputs, iterations, gridBits, SEED);
         } catch (IllegalStateException e) {
             throw new InvalidWorkloadException("epsilonPerReport", "mechanism \"factorization\" found no usable"
                     + " strategy for this workload at ε = " + design.exact().toPlainString() + " (" + e.getMessage()
@@ -129,9 +155,14 @@ public final class FactorizationOracle extends OutputCountOracle {
      * build it once per workload version. Concurrent callers for the same key wait for one build.
      */
     public static FactorizationOracle of(PointSet answers, Epsilon epsilon) {
+        return of(answers, epsilon, VERSION);
+    }
+
+    /** {@link #of(PointSet, Epsilon)} for protocol {@code version} (see {@link #FactorizationOracle(PointSet, Epsilon, int)}). */
+    public static FactorizationOracle of(PointSet answers, Epsilon epsilon, int version) {
         Require.nonNull("answers", answers);
         Require.nonNull("epsilon", epsilon);
-        Key key = new Key(answers.contentKey(), epsilon.exact().stripTrailingZeros());
+        Key key = new Key(answers.contentKey(), epsilon.exact().stripTrailingZeros(), version);
         CompletableFuture<FactorizationOracle> f;
         boolean build = false;
         synchronized (CACHE) {
@@ -144,7 +175,7 @@ public final class FactorizationOracle extends OutputCountOracle {
         }
         if (build) {
             try {
-                f.complete(new FactorizationOracle(answers, epsilon));
+                f.complete(new FactorizationOracle(answers, epsilon, version));
             } catch (RuntimeException | Error e) {
                 synchronized (CACHE) {
                     CACHE.remove(key, f);

@@ -10,6 +10,7 @@ import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.ProtocolVersions;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.util.List;
 
@@ -54,15 +55,24 @@ public final class FrequencyOracleProtocol implements LocalProtocol {
      * ({@link FactorizationOracle#of}, cached); for {@link MechanismId#TREE}, the tree whose branching factor suits the
      * workload's own queries ({@link TreeMechanism#optimalBranching(Epsilon, PointSet)}); for
      * {@link MechanismId#FOURIER}, the Fourier oracle of the workload's attributes and marginal width.
+     *
+     * <p>Versions: when {@code id} is the spec's mechanism, the protocol version the spec declares
+     * ({@link io.privacygateway.mechanisms.workload.WorkloadSpec#protocolVersion()}), else {@code id}'s current one.
+     * Tree version 1 takes the branching factor of all ranges ({@link TreeMechanism#optimalBranching(int, Epsilon)}),
+     * version 2 the workload's own queries'; factorization versions: {@link FactorizationOracle#FactorizationOracle(
+     * PointSet, Epsilon, int)}.
      */
     public static FrequencyOracleProtocol of(Workload workload, MechanismId id, Epsilon epsilon) {
         Require.nonNull("workload", workload);
+        int version = workload.spec().mechanism() == id ? workload.spec().protocolVersion()
+                : ProtocolVersions.current(id);
         if (id == MechanismId.FACTORIZATION) {
-            return new FrequencyOracleProtocol(workload, FactorizationOracle.of(workload.points(), epsilon));
+            return new FrequencyOracleProtocol(workload, FactorizationOracle.of(workload.points(), epsilon, version));
         }
         if (id == MechanismId.TREE) {
             return new FrequencyOracleProtocol(workload, new TreeMechanism(workload.universeSize(), epsilon,
-                    TreeMechanism.optimalBranching(epsilon, workload.points())));
+                    version == 1 ? TreeMechanism.optimalBranching(workload.universeSize(), epsilon)
+                            : TreeMechanism.optimalBranching(epsilon, workload.points())));
         }
         if (id == MechanismId.FOURIER) {
             return new FrequencyOracleProtocol(workload, new FourierMarginals(
