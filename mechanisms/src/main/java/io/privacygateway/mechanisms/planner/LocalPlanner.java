@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.planner;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
@@ -391,7 +392,7 @@ public final class LocalPlanner {
                     ReportCoordinates coords = new ReportCoordinates("plan-" + t + "-" + i, 0, 0);
                     protocol.accumulate(protocol.randomize(values[i], coords, secret), coords, state);
                 }
-                LocalEstimate scaled = rescale(protocol, protocol.estimate(state, nSim), hist, scale);
+                LocalEstimate scaled = rescale(protocol, LocalEstimator.of(protocol).estimate(state, nSim), hist, scale);
                 Answer a = pipeline.release().releaseEstimate(scaled, n);
                 sumSq += squaredError(a.estimates(), truth);
                 if (r == 0 && t == 0) {
@@ -409,7 +410,7 @@ public final class LocalPlanner {
         List<LocalEstimate.Level> levels = new ArrayList<>();
         for (int j = 0; j < est.levels().size(); j++) {
             LocalEstimate.Level l = est.levels().get(j);
-            double[] expect = protocol.expectedLevelMean(j, hist);
+            double[] expect = LocalEstimator.of(protocol).expectedLevelMean(j, hist);
             double[] mean = new double[expect.length];
             double[] se = new double[expect.length];
             for (int q = 0; q < mean.length; q++) {

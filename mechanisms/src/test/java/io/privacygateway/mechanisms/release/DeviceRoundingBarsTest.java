@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.release;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
@@ -48,7 +49,7 @@ class DeviceRoundingBarsTest {
         Domain.Range range = (Domain.Range) w.spec().domain();
         long[] state = new long[p.protocol().stateLength()];
         state[0] = n;
-        LocalEstimate template = p.protocol().estimate(state, n); // the public standard error and bias bound at n
+        LocalEstimate template = LocalEstimator.of(p.protocol()).estimate(state, n); // the public standard error and bias bound at n
         LocalEstimate.Level level = template.levels().get(0);
         double se = level.standardErrors()[0];
         double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(w.spec().confidence());

@@ -371,7 +371,6 @@ public final class GaussianSignProtocol implements LocalProtocol {
         }
     }
 
-    @Override
     public LocalEstimate estimate(long[] state, long n) {
         checkState(state);
         Require.inRange("n", n, 1, MAX_REPORTS);
@@ -412,8 +411,6 @@ public final class GaussianSignProtocol implements LocalProtocol {
                 + ", levels=" + levelCount + ", m=" + dim + ", " + epsilon + "]";
     }
 
-
-    @Override
     public double[] expectedLevelMean(int level, double[] histogram) {
         if (level < 0 || level >= levels.size()) {
             throw new IllegalArgumentException("level must be in [0, " + levels.size() + "), got " + level);

@@ -141,7 +141,6 @@ public final class MeanProtocol implements LocalProtocol {
         return true;
     }
 
-    @Override
     public LocalEstimate estimate(long[] state, long n) {
         if (n < 1) {
             throw new IllegalArgumentException("n must be >= 1, got " + n);
@@ -159,7 +158,6 @@ public final class MeanProtocol implements LocalProtocol {
                 epsilon().value(), 0)), range.roundingBound());
     }
 
-    @Override
     public double[] expectedLevelMean(int level, double[] histogram) {
         return workload.answersOf(histogram);
     }
