@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.local;
 
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocolEstimator;
+import io.privacygateway.mechanisms.local.gaussian.GaussianSignEstimator;
 import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
 import io.privacygateway.mechanisms.local.mean.MeanProtocol;
 import io.privacygateway.mechanisms.param.Require;
@@ -29,7 +30,7 @@ public interface LocalEstimator {
             return new FrequencyOracleProtocolEstimator(f);
         }
         if (protocol instanceof GaussianSignProtocol g) {
-            return new Delegating(g, g::estimate, g::expectedLevelMean);
+            return new GaussianSignEstimator(g);
         }
         if (protocol instanceof MeanProtocol m) {
             return new Delegating(m, m::estimate, m::expectedLevelMean);
