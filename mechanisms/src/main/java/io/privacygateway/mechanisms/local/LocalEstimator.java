@@ -4,6 +4,7 @@ import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocolEstimator;
 import io.privacygateway.mechanisms.local.gaussian.GaussianSignEstimator;
 import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
+import io.privacygateway.mechanisms.local.mean.MeanEstimator;
 import io.privacygateway.mechanisms.local.mean.MeanProtocol;
 import io.privacygateway.mechanisms.param.Require;
 
@@ -33,7 +34,7 @@ public interface LocalEstimator {
             return new GaussianSignEstimator(g);
         }
         if (protocol instanceof MeanProtocol m) {
-            return new Delegating(m, m::estimate, m::expectedLevelMean);
+            return new MeanEstimator(m);
         }
         throw new IllegalArgumentException("no estimator for protocol " + protocol.getClass().getName());
     }
@@ -50,18 +51,4 @@ public interface LocalEstimator {
      * this is the level's true mean; the planner uses it to rescale simulated noise to another n.
      */
     double[] expectedLevelMean(int level, double[] histogram);
-
-    /** Transitional: a protocol whose estimate has not yet left the device module. */
-    record Delegating(LocalProtocol protocol, java.util.function.BiFunction<long[], Long, LocalEstimate> estimator,
-            java.util.function.BiFunction<Integer, double[], double[]> levelMean) implements LocalEstimator {
-        @Override
-        public LocalEstimate estimate(long[] state, long n) {
-            return estimator.apply(state, n);
-        }
-
-        @Override
-        public double[] expectedLevelMean(int level, double[] histogram) {
-            return levelMean.apply(level, histogram);
-        }
-    }
 }

@@ -236,12 +236,12 @@ public final class LocalPlanner {
 
     /** How a vector-mean plan is obtained, for plan output. */
     public static final String VECTOR_MEAN_METHOD = "closed form: each candidate protocol's public worst-case standard"
-            + " error of one coordinate at n (VectorMeanProtocol.worstStandardError), the largest over feasible values;"
+            + " error of one coordinate at n (VectorMeanEstimator.worstStandardError), the largest over feasible values;"
             + " the projection onto the feasible set can only lower the error";
 
     /**
      * The vector-mean plan, in closed form: both columns are the candidate protocol's worst-case per-coordinate
-     * standard error at n ({@link io.privacygateway.mechanisms.local.vector.VectorMeanProtocol#worstStandardError});
+     * standard error at n ({@link io.privacygateway.mechanisms.local.vector.VectorMeanEstimator#worstStandardError});
      * no reference distributions (the worst case is over every feasible value). {@code auto} picks the smallest: on
      * a box, the scalar randomizer with the smallest worst-case variance.
      */
@@ -251,8 +251,9 @@ public final class LocalPlanner {
         for (Candidate c : candidates) {
             try {
                 WorkloadSpec resolved = c.apply(spec, epsilon, n);
-                double se = io.privacygateway.mechanisms.pipeline.VectorMeanPipeline.protocol(resolved,
-                        io.privacygateway.mechanisms.workload.CanonicalForm.contentHash(resolved)).worstStandardError(n);
+                double se = io.privacygateway.mechanisms.local.vector.VectorMeanEstimator.of(
+                        io.privacygateway.mechanisms.pipeline.VectorMeanPipeline.protocol(resolved,
+                        io.privacygateway.mechanisms.workload.CanonicalForm.contentHash(resolved))).worstStandardError(n);
                 preds.add(new Prediction(c, true, "", se, se, new double[0], se));
                 best = Math.min(best, se);
             } catch (IllegalArgumentException e) {
