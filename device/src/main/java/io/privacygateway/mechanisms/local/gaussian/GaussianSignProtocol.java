@@ -4,7 +4,6 @@ import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.linalg.PointSet;
-import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
@@ -93,7 +92,7 @@ public final class GaussianSignProtocol implements LocalProtocol {
      *     one level), or {@link MechanismId#LOCAL_CHAINING}
      * @param levels 1 to {@value #MAX_LEVELS} levels; {@code Σ ε_j} (the exact sum of the declared values,
      *     which is this protocol's {@link #epsilon()}) must be a valid {@link Epsilon}
-     * @param biasBound the design bias reported in {@link LocalEstimate#biasBound()}, finite, {@code >= 0}
+     * @param biasBound the design bias reported in the estimate's {@code biasBound}, finite, {@code >= 0}
      */
     public GaussianSignProtocol(Workload workload, MechanismId id, List<GaussianLevel> levels, double biasBound) {
         this(Require.nonNull("workload", workload).contentHash(), workload.spec().id(), workload.universeSize(),
@@ -222,7 +221,7 @@ public final class GaussianSignProtocol implements LocalProtocol {
         return contentHash;
     }
 
-    /** The design bias reported in every estimate ({@link LocalEstimate#biasBound()}). */
+    /** The design bias reported in every estimate (the estimate's {@code biasBound}). */
     public double biasBound() {
         return biasBound;
     }
