@@ -236,8 +236,8 @@ public final class LocalPlanner {
 
     /** How a vector-mean plan is obtained, for plan output. */
     public static final String VECTOR_MEAN_METHOD = "closed form: each candidate protocol's public worst-case standard"
-            + " error of one coordinate at n (VectorMeanEstimator.worstStandardError), the largest over feasible values;"
-            + " the projection onto the feasible set can only lower the error";
+            + " error of one coordinate at n (VectorMeanEstimator.worstStandardError), the largest over feasible"
+            + " values; the projection onto the feasible set can only lower the error";
 
     /**
      * The vector-mean plan, in closed form: both columns are the candidate protocol's worst-case per-coordinate
@@ -253,7 +253,8 @@ public final class LocalPlanner {
                 WorkloadSpec resolved = c.apply(spec, epsilon, n);
                 double se = io.privacygateway.mechanisms.local.vector.VectorMeanEstimator.of(
                         io.privacygateway.mechanisms.pipeline.VectorMeanPipeline.protocol(resolved,
-                        io.privacygateway.mechanisms.workload.CanonicalForm.contentHash(resolved))).worstStandardError(n);
+                                io.privacygateway.mechanisms.workload.CanonicalForm.contentHash(resolved)))
+                        .worstStandardError(n);
                 preds.add(new Prediction(c, true, "", se, se, new double[0], se));
                 best = Math.min(best, se);
             } catch (IllegalArgumentException e) {
@@ -384,6 +385,7 @@ public final class LocalPlanner {
                 continue;
             }
             double sumSq = 0;
+            LocalEstimator estimator = LocalEstimator.of(protocol);
             for (int t = 0; t < TRIALS; t++) {
                 // common random numbers: every candidate sees the same secret and public coins per (reference,
                 // trial), so similar mechanisms are compared on the same noise
@@ -393,7 +395,7 @@ public final class LocalPlanner {
                     ReportCoordinates coords = new ReportCoordinates("plan-" + t + "-" + i, 0, 0);
                     protocol.accumulate(protocol.randomize(values[i], coords, secret), coords, state);
                 }
-                LocalEstimate scaled = rescale(protocol, LocalEstimator.of(protocol).estimate(state, nSim), hist, scale);
+                LocalEstimate scaled = rescale(protocol, estimator.estimate(state, nSim), hist, scale);
                 Answer a = pipeline.release().releaseEstimate(scaled, n);
                 sumSq += squaredError(a.estimates(), truth);
                 if (r == 0 && t == 0) {

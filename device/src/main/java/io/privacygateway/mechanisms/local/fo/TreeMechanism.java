@@ -327,8 +327,8 @@ public final class TreeMechanism extends AbstractOracle {
     }
 
     /**
-     * The adjoint of the fit's linear part (the gateway's {@code TreeEstimator.infer}): node coefficients {@code u[ℓ]} with
-     * {@code Σ_x c_x F_h(x) = Σ_ℓ ⟨u[ℓ], y[ℓ]⟩ + const} (the constant comes from the fixed root).
+     * The adjoint of the fit's linear part (the gateway's {@code TreeEstimator.infer}): node coefficients
+     * {@code u[ℓ]} with {@code Σ_x c_x F_h(x) = Σ_ℓ ⟨u[ℓ], y[ℓ]⟩ + const} (the constant comes from the fixed root).
      */
     double[][] adjoint(Plan plan, double[] c) {
         int h = height;

@@ -6,7 +6,8 @@ public final class FactorizationEstimates {
 
     /**
      * The unbiased estimate of the value frequencies from the output counts of {@code n} reports:
-     * {@code x̂ = V y / n} with {@code V} the mechanism's reconstruction ({@link FactorizationMechanism#reconstruction}).
+     * {@code x̂ = V y / n} with {@code V} the mechanism's reconstruction
+     * ({@link FactorizationMechanism#reconstruction}).
      *
      * @param mechanism the mechanism the reports were randomized with
      * @param outputCounts the count of each output, length {@link FactorizationMechanism#outputs()}
