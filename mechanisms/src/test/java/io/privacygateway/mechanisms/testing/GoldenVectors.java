@@ -93,23 +93,38 @@ public final class GoldenVectors {
      * other numbers as {@link java.math.BigDecimal} without trailing zeros, strings, booleans, null.
      */
     public static Object tree(JsonNode n) {
+        return tree(n, true);
+    }
+
+    /**
+     * A JSON tree as plain values for a parser: as {@link #tree(JsonNode)}, but non-integer numbers keep the decimal
+     * as written ({@code 1.50} stays {@code 1.50}).
+     */
+    public static Object value(JsonNode n) {
+        return tree(n, false);
+    }
+
+    private static Object tree(JsonNode n, boolean strip) {
         if (n == null || n.isNull()) {
             return null;
         }
         if (n.isObject()) {
             Map<String, Object> m = new java.util.LinkedHashMap<>();
-            n.fields().forEachRemaining(e -> m.put(e.getKey(), tree(e.getValue())));
+            n.fields().forEachRemaining(e -> m.put(e.getKey(), tree(e.getValue(), strip)));
             return m;
         }
         if (n.isArray()) {
             List<Object> l = new ArrayList<>();
-            n.forEach(x -> l.add(tree(x)));
+            n.forEach(x -> l.add(tree(x, strip)));
             return l;
         }
         if (n.isIntegralNumber()) {
             return n.longValue();
         }
         if (n.isNumber()) {
+            if (!strip) {
+                return n.decimalValue();
+            }
             java.math.BigDecimal d = n.decimalValue().stripTrailingZeros();
             return d.signum() == 0 ? java.math.BigDecimal.ZERO : d;
         }
