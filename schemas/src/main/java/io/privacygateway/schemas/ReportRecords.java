@@ -9,7 +9,7 @@ import java.time.Instant;
 
 /**
  * The Avro records of reports: a workload version's coordinates (id, version, content hash and, for local
- * reports, the mechanism's wire name and ε per report) plus a report's coordinates, event time and payload or
+ * reports, the mechanism's wire name, ε per report and protocol version) plus a report's coordinates, event time and payload or
  * raw value. No budget is checked here: the device SDK builds records only for reports its budget admitted.
  */
 public final class ReportRecords {
@@ -17,26 +17,42 @@ public final class ReportRecords {
 
     /** A local report carrying a randomized payload (the array is not copied). */
     public static LocalReport local(ResolvedWorkload w, ReportCoordinates c, long eventTimeMillis, byte[] payload) {
+        return local(w.id(), w.spec().version(), w.contentHash(), c, eventTimeMillis, w.spec().mechanism().wireName(),
+                w.spec().epsilonPerReport().value(), payload);
+    }
+
+    /**
+     * A local report from its fields (what a device SDK or the HTTPS front door holds; the array is not copied).
+     */
+    public static LocalReport local(String workloadId, int workloadVersion, String contentHash, ReportCoordinates c,
+            long eventTimeMillis, String mechanism, double epsilon, byte[] payload) {
         return LocalReport.newBuilder()
-                .setWorkloadId(w.id())
-                .setWorkloadVersion(w.spec().version())
-                .setContentHash(w.contentHash())
+                .setWorkloadId(workloadId)
+                .setWorkloadVersion(workloadVersion)
+                .setContentHash(contentHash)
                 .setDeviceId(c.deviceId())
                 .setPeriod(c.period())
                 .setSequence(c.sequence())
                 .setEventTime(Instant.ofEpochMilli(eventTimeMillis))
-                .setMechanism(w.spec().mechanism().wireName())
-                .setEpsilon(w.spec().epsilonPerReport().value())
+                .setMechanism(mechanism)
+                .setEpsilon(epsilon)
                 .setPayload(ByteBuffer.wrap(payload))
+                .setProtocolVersion(w.spec().protocolVersion())
                 .build();
     }
 
     /** A central report carrying the raw value (trusted-gateway model). */
     public static CentralReport central(ResolvedWorkload w, ReportCoordinates c, long eventTimeMillis, String value) {
+        return central(w.id(), w.spec().version(), w.contentHash(), c, eventTimeMillis, value);
+    }
+
+    /** A central report from its fields. */
+    public static CentralReport central(String workloadId, int workloadVersion, String contentHash,
+            ReportCoordinates c, long eventTimeMillis, String value) {
         return CentralReport.newBuilder()
-                .setWorkloadId(w.id())
-                .setWorkloadVersion(w.spec().version())
-                .setContentHash(w.contentHash())
+                .setWorkloadId(workloadId)
+                .setWorkloadVersion(workloadVersion)
+                .setContentHash(contentHash)
                 .setDeviceId(c.deviceId())
                 .setPeriod(c.period())
                 .setSequence(c.sequence())

@@ -62,7 +62,7 @@ public final class TruthRecorder {
                 }
                 return mean;
             }
-            return marginals != null ? marginals.answers() : workload.workload().trueAnswer(counts);
+            return marginals != null ? marginals.answers() : io.privacygateway.mechanisms.analytics.WindowStatistics.trueAnswer(workload.workload(), counts);
         }
     }
 

@@ -193,7 +193,7 @@ public final class PlanCommand implements Callable<Integer> {
                 : "the box [" + dom.coordinateLo() + ", " + dom.coordinateHi() + "]^" + dom.dimension();
         out.printf("Plan for %s v%d (%s of a vector in %s: %d coordinates %s), local mode, ε = %s per report, n = %d%n",
                 ws.id(), ws.version(), ws.family().wireName(), shape, dom.dimension(), dom.coordinates(), eps.value(), n);
-        double z = ws.confidence().twoSidedZ();
+        double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(ws.confidence());
         out.printf("Predicted standard error of each coordinate of the mean (worst case over feasible values; the"
                 + " projection onto the %s can only lower it):%n", dom.kind());
         out.printf("%-22s %16s %16s%n", "mechanism", "standard error", String.format(java.util.Locale.ROOT, "±%.0f%% bar",

@@ -45,6 +45,6 @@ public final class CentralSimulation {
         Answer a = pipeline.release(counts, secret);
         double familyError = s.family().isWindowAnalytics()
                 ? io.privacygateway.mechanisms.analytics.WindowStatistics.error(w, counts, a) : Double.NaN;
-        return new Result(s, plan, pipeline, a, w.trueAnswer(counts), familyError);
+        return new Result(s, plan, pipeline, a, io.privacygateway.mechanisms.analytics.WindowStatistics.trueAnswer(w, counts), familyError);
     }
 }

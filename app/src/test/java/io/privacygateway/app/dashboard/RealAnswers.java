@@ -111,7 +111,7 @@ final class RealAnswers {
             for (int v : x) {
                 counts[v]++;
             }
-            truth.put(s.spec().id() + "@" + windowStart, s.workload().trueAnswer(counts));
+            truth.put(s.spec().id() + "@" + windowStart, io.privacygateway.mechanisms.analytics.WindowStatistics.trueAnswer(s.workload(), counts));
             out.add(record(s, windowStart, release(s, x)));
         }
         windowIndex++;

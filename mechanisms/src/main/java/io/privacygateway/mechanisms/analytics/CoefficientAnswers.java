@@ -31,7 +31,7 @@ public final class CoefficientAnswers {
         int d = theta.length;
         double err = Math.min(MAX_ERROR, Double.isFinite(errorEstimate) ? errorEstimate : MAX_ERROR);
         double se = err / Math.sqrt(d);
-        double z = new ConfidenceLevel(confidence).twoSidedZ();
+        double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(new ConfidenceLevel(confidence));
         double[] sd = new double[d];
         double[] lower = new double[d];
         double[] upper = new double[d];
@@ -64,7 +64,7 @@ public final class CoefficientAnswers {
         if (standardErrors.length != d || bias.length != d) {
             throw new IllegalArgumentException("one standard error and one bias per coefficient are needed");
         }
-        double z = new ConfidenceLevel(confidence).twoSidedZ();
+        double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(new ConfidenceLevel(confidence));
         double[] sd = new double[d];
         double[] lower = new double[d];
         double[] upper = new double[d];

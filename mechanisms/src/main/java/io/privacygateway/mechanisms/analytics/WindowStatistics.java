@@ -21,6 +21,16 @@ import io.privacygateway.mechanisms.workload.Workload;
 public final class WindowStatistics {
     private WindowStatistics() {}
 
+    /**
+     * The exact (non-private) answer of a window with these counts, what an answer is compared with: the mean
+     * answer {@link Workload#meanAnswer} for the linear families; for the window analytics the statistic itself
+     * (mode: the indicator of the most frequent label, ties to the first; regression: the least-squares θ; erm: the
+     * minimiser of the regularized empirical risk), see {@link #exactAnswer}.
+     */
+    public static double[] trueAnswer(Workload w, long[] counts) {
+        return w.spec().family().isWindowAnalytics() ? exactAnswer(w, counts) : w.meanAnswer(counts);
+    }
+
     /** The exact answer of a window (see the class comment); an empty window has no answer. */
     public static double[] exactAnswer(Workload w, long[] counts) {
         long n = total(w, counts);

@@ -69,7 +69,7 @@ public final class CentralAudit {
         for (int x = 0; x < k; x++) {
             q[x] = workload.points().row(x);
         }
-        long planned = s.expectedReportsPerWindow() > 0 ? s.expectedReportsPerWindow() : Planner.DEFAULT_PLANNED_REPORTS;
+        long planned = s.plannedReportsPerWindow();
         long perValue = Math.max(contributions, Math.round((double) planned / k));
         long[] typical = new long[k];
         java.util.Arrays.fill(typical, perValue);

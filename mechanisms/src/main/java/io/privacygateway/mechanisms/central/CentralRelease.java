@@ -31,7 +31,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
  */
 public sealed interface CentralRelease permits LaplaceRelease, PurifiedGaussianRelease, AnalyticsRelease {
     /** The report count the parameters are planned for when the spec gives none. */
-    long DEFAULT_PLANNED_REPORTS = 10_000;
+    long DEFAULT_PLANNED_REPORTS = io.privacygateway.mechanisms.workload.WorkloadSpec.DEFAULT_PLANNED_REPORTS;
 
     /** The release a resolved central-mode workload names. */
     static CentralRelease of(Workload w) {
@@ -39,7 +39,7 @@ public sealed interface CentralRelease permits LaplaceRelease, PurifiedGaussianR
         if (s.mode() != Mode.CENTRAL) {
             throw new IllegalArgumentException("mode must be central for a central release, got " + s.mode().wireName());
         }
-        long planned = s.expectedReportsPerWindow() > 0 ? s.expectedReportsPerWindow() : DEFAULT_PLANNED_REPORTS;
+        long planned = s.plannedReportsPerWindow();
         return switch (s.mechanism()) {
             case LAPLACE -> LaplaceRelease.of(w, planned);
             case CENTRAL_PROJECTION -> PurifiedGaussianRelease.projection(w, planned);

@@ -19,7 +19,7 @@ import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
-import io.privacygateway.mechanisms.release.DecompositionBias;
+import io.privacygateway.mechanisms.nets.DecompositionBias;
 import io.privacygateway.mechanisms.release.ErrorBars;
 import io.privacygateway.mechanisms.workload.FeasibleSetShape;
 import io.privacygateway.mechanisms.workload.MechanismId;

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.pipeline;
 
+import io.privacygateway.mechanisms.local.LocalProtocols;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterParameters;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterProtocol;
 import io.privacygateway.mechanisms.release.Answer;
@@ -35,20 +36,13 @@ public final class HeavyHitterPipeline {
      *     ε cannot be realised by the protocol
      */
     public static HeavyHitterPipeline of(WorkloadSpec spec) {
-        if (spec.family() != QueryFamily.HEAVY_HITTERS || spec.mechanism() != MechanismId.PREFIX_TREE_SKETCH) {
-            throw new IllegalArgumentException("workload " + spec.id() + ": a heavy-hitters pipeline needs family"
-                    + " heavy-hitters and mechanism prefix-tree-sketch, got " + spec.family().wireName() + " and "
-                    + spec.mechanism().wireName());
-        }
-        return new HeavyHitterPipeline(spec, CanonicalForm.contentHash(spec),
-                new HeavyHitterProtocol(parameters(spec), CanonicalForm.contentHash(spec)));
+        String hash = CanonicalForm.contentHash(spec);
+        return new HeavyHitterPipeline(spec, hash, LocalProtocols.heavyHitters(spec, hash));
     }
 
     /** The protocol parameters of a heavy-hitters spec (see the class comment). */
     public static HeavyHitterParameters parameters(WorkloadSpec spec) {
-        long n = spec.expectedReportsPerWindow() > 0 ? spec.expectedReportsPerWindow()
-                : io.privacygateway.mechanisms.planner.Planner.DEFAULT_PLANNED_REPORTS;
-        return HeavyHitterParameters.defaults(spec.epsilonPerReport(), ((Domain.Strings) spec.domain()).maxBytes(), n);
+        return LocalProtocols.heavyHitterParameters(spec);
     }
 
     /** The resolved spec. */

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.pipeline;
 
+import io.privacygateway.mechanisms.local.LocalProtocols;
 import io.privacygateway.mechanisms.local.vector.BallCandidates;
 import io.privacygateway.mechanisms.local.vector.BoxCoordinates;
 import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;
@@ -47,26 +48,7 @@ public final class VectorMeanPipeline {
      * @throws IllegalArgumentException as {@link #of}
      */
     public static VectorMeanProtocol protocol(WorkloadSpec spec, String contentHash) {
-        if (spec.family() != QueryFamily.MEAN || !(spec.domain() instanceof Domain.Vector v)) {
-            throw new IllegalArgumentException("workload " + spec.id() + ": a vector-mean pipeline needs family mean"
-                    + " over a ball or a box, got " + spec.family().wireName() + " over " + spec.domain().kind());
-        }
-        MechanismId id = spec.mechanism();
-        if (v instanceof Domain.Ball b) {
-            if (id != MechanismId.PRIVUNIT_G) {
-                throw new IllegalArgumentException("workload " + spec.id() + ": the mean of a ball is answered by"
-                        + " privunit-g, got " + id.wireName() + (id == MechanismId.AUTO ? " (resolve it first)" : ""));
-            }
-            return BallCandidates.of(b.dimension(), b.radius(), spec.epsilonPerReport(), contentHash);
-        }
-        Domain.Box box = (Domain.Box) v;
-        if (!MechanismId.MEAN_MECHANISMS.contains(id)) {
-            throw new IllegalArgumentException("workload " + spec.id() + ": the mean of a box is answered by duchi,"
-                    + " piecewise or hybrid, got " + id.wireName() + (id == MechanismId.AUTO ? " (resolve it first)"
-                            : ""));
-        }
-        return BoxCoordinates.of(box.dimension(), box.lo(), box.hi(), box.levels(), id, spec.epsilonPerReport(),
-                contentHash);
+        return LocalProtocols.vectorMean(spec, contentHash);
     }
 
     /** The resolved spec. */

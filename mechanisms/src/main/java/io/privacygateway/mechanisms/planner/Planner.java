@@ -8,7 +8,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 /** The planner's entry point for both modes. */
 public final class Planner {
     /** The n planned for when a workload declares no {@code expectedReportsPerWindow}. */
-    public static final long DEFAULT_PLANNED_REPORTS = 10_000;
+    public static final long DEFAULT_PLANNED_REPORTS = io.privacygateway.mechanisms.workload.WorkloadSpec.DEFAULT_PLANNED_REPORTS;
 
     private Planner() {}
 
@@ -24,7 +24,7 @@ public final class Planner {
      * A spec that names a mechanism is returned with its planned n filled in.
      */
     public static WorkloadSpec resolve(WorkloadSpec spec) {
-        long n = spec.expectedReportsPerWindow() > 0 ? spec.expectedReportsPerWindow() : DEFAULT_PLANNED_REPORTS;
+        long n = spec.plannedReportsPerWindow();
         if (spec.mechanism() != MechanismId.AUTO) {
             return spec.toBuilder().expectedReportsPerWindow(n).build();
         }

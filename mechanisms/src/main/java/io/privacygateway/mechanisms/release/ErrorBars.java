@@ -93,7 +93,7 @@ public final class ErrorBars {
             double[] perCoordinateBias, LevelNoise[] levels, double biasBound, ConfidenceLevel confidence,
             double clipLo, double clipHi) {
         int m = published.length;
-        double z = confidence.twoSidedZ();
+        double z = Confidence.twoSidedZ(confidence);
         double[] lo = new double[m];
         double[] hi = new double[m];
         for (int q = 0; q < m; q++) {

@@ -11,6 +11,7 @@ import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadRules;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.Collection;
 import java.util.List;
@@ -35,6 +36,7 @@ public final class CentralWorkload implements ResolvedWorkload {
     private final String contentHash;
     private final Workload workload;
     private final MarginalWorkload marginals;
+    private final WorkloadRules rules;
     private volatile CentralPipeline release;
     private volatile WideRelease wideRelease;
     private volatile ContinualCounter continual;
@@ -44,6 +46,7 @@ public final class CentralWorkload implements ResolvedWorkload {
         this.contentHash = workload.contentHash();
         this.workload = workload;
         this.marginals = null;
+        this.rules = new WorkloadRules(spec, contentHash);
     }
 
     private CentralWorkload(WorkloadSpec spec, MarginalWorkload marginals) {
@@ -51,6 +54,7 @@ public final class CentralWorkload implements ResolvedWorkload {
         this.contentHash = CanonicalForm.contentHash(spec);
         this.workload = null;
         this.marginals = marginals;
+        this.rules = new WorkloadRules(spec, contentHash);
     }
 
     /** The runtime of a wide spec, without materialising its universe. */
@@ -239,8 +243,8 @@ public final class CentralWorkload implements ResolvedWorkload {
     }
 
     @Override
-    public int slots() {
-        return parameters().contributionsPerWindow();
+    public WorkloadRules rules() {
+        return rules;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.runtime;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.device.VectorValues;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.local.ReportAccumulator;
 import io.privacygateway.mechanisms.pipeline.HeavyHitterPipeline;
@@ -12,6 +13,7 @@ import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadRules;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.Collection;
 import java.util.List;
@@ -126,35 +128,7 @@ public final class LocalWorkload implements ResolvedWorkload {
          * coordinate's position, never a coordinate's value (nor the norm).
          */
         public void checkVector(double[] value) throws InvalidValueException {
-            Domain.Vector dom = pipeline.domain();
-            if (value == null) {
-                throw new InvalidValueException("the value is missing");
-            }
-            if (value.length != dom.dimension()) {
-                throw new InvalidValueException("a vector of " + dom.dimension() + " coordinates is expected, got "
-                        + value.length);
-            }
-            double sq = 0;
-            for (int q = 0; q < value.length; q++) {
-                if (!Double.isFinite(value[q])) {
-                    throw new InvalidValueException("coordinate " + (q + 1) + " (" + dom.coordinates().get(q)
-                            + ") is not a finite number");
-                }
-                if (dom instanceof Domain.Box b && (value[q] < b.lo() || value[q] > b.hi())) {
-                    throw new InvalidValueException("coordinate " + (q + 1) + " (" + dom.coordinates().get(q)
-                            + ") is outside [" + b.lo() + ", " + b.hi() + "]");
-                }
-                sq += value[q] * value[q];
-            }
-            if (dom instanceof Domain.Ball b && Math.sqrt(sq) > b.radius()
-                    * (1 + io.privacygateway.mechanisms.local.vector.BallCandidates.NORM_SLACK)) {
-                throw new InvalidValueException("the vector is outside the ball of radius " + b.radius());
-            }
-            try {
-                pipeline.protocol().checkValue(value.clone());
-            } catch (IllegalArgumentException e) { // its message is not repeated: only the rule above is public
-                throw new InvalidValueException("the vector is outside the workload's " + dom.kind());
-            }
+            VectorValues.check(pipeline.domain(), pipeline.protocol(), value);
         }
 
         @Override
@@ -186,41 +160,14 @@ public final class LocalWorkload implements ResolvedWorkload {
          * never its text.
          */
         public double[] parse(String raw) throws InvalidValueException {
-            if (raw == null) {
-                throw new InvalidValueException("the value is missing");
-            }
-            String t = raw.strip();
-            if (t.startsWith("[") && t.endsWith("]") && t.length() >= 2) {
-                t = t.substring(1, t.length() - 1);
-            }
-            int d = pipeline.domain().dimension();
-            String[] parts = t.split(",", -1);
-            if (parts.length != d) {
-                throw new InvalidValueException("a vector of " + d + " comma-separated coordinates ("
-                        + String.join(", ", pipeline.domain().coordinates()) + ") is expected, got " + parts.length
-                        + " field(s)");
-            }
-            double[] v = new double[d];
-            for (int q = 0; q < d; q++) {
-                String p = parts[q].strip();
-                try {
-                    v[q] = Double.parseDouble(p);
-                } catch (NumberFormatException e) {
-                    v[q] = Double.NaN;
-                }
-                if (p.isEmpty() || !Double.isFinite(v[q])) {
-                    throw new InvalidValueException("coordinate " + (q + 1) + " ("
-                            + pipeline.domain().coordinates().get(q) + ") is not a finite number");
-                }
-            }
-            return v;
+            return VectorValues.parse(pipeline.domain(), raw);
         }
     }
 
     private final WorkloadSpec spec;
     private final String contentHash;
     private final Values values;
-    private final int slots;
+    private final WorkloadRules rules;
 
     LocalWorkload(Workload workload) {
         this(workload.spec(), workload.contentHash(), new Universe(workload, LocalPipeline.of(workload)));
@@ -230,7 +177,7 @@ public final class LocalWorkload implements ResolvedWorkload {
         this.spec = spec;
         this.contentHash = contentHash;
         this.values = values;
-        this.slots = spec.reportsPerPeriod();
+        this.rules = new WorkloadRules(spec, contentHash);
     }
 
     /** The runtime of a resolved vector-mean spec (family mean over a ball or a box, never materialised). */
@@ -360,8 +307,8 @@ public final class LocalWorkload implements ResolvedWorkload {
     }
 
     @Override
-    public int slots() {
-        return slots;
+    public WorkloadRules rules() {
+        return rules;
     }
 
     /**
@@ -384,7 +331,7 @@ public final class LocalWorkload implements ResolvedWorkload {
         } else {
             periods = (spanMillis + period - 1) / period + 1;
         }
-        long k = periods > Long.MAX_VALUE / Math.max(1, slots) ? Long.MAX_VALUE : periods * slots;
+        long k = periods > Long.MAX_VALUE / Math.max(1, slots()) ? Long.MAX_VALUE : periods * slots();
         return Math.max(1, k);
     }
 

@@ -5,6 +5,7 @@ import io.privacygateway.mechanisms.budget.PeriodKey;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadRules;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.Collection;
 
@@ -96,22 +97,26 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
         return spec().mode();
     }
 
+    /**
+     * The rules a device applies identically ({@link WorkloadRules}: window, period, slots, budgets, claims); the
+     * methods below delegate to them.
+     */
+    WorkloadRules rules();
+
     /** The tumbling window (start of an event time, end, close). */
     default WorkloadSpec.Window window() {
         return spec().window();
     }
 
-    /** The budget period containing event time {@code t}. */
+    /** The budget period containing event time {@code t} ({@link WorkloadRules#periodOf}). */
     default PeriodKey periodOf(long t) {
-        return PeriodKey.containing(spec().budget().periodMillis(), t);
+        return rules().periodOf(t);
     }
 
-    /**
-     * The sequence numbers a report may carry: {@code [0, slots())}. Local mode: one per report the budget
-     * pays for in a period ({@link WorkloadSpec#reportsPerPeriod()}), which also bounds how many public-coin
-     * draws a device can try. Central mode: the contribution slots of one window, {@code [0, L)}.
-     */
-    int slots();
+    /** The sequence numbers a report may carry: {@code [0, slots())} ({@link WorkloadRules#slots}). */
+    default int slots() {
+        return rules().slots();
+    }
 
     /** The length of the window aggregate the gateway keeps: protocol state (local) or universe counts (central). */
     int aggregateLength();
@@ -127,44 +132,21 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
 
     /** The budget group of the workload, if it belongs to one. */
     default java.util.Optional<WorkloadSpec.Group> group() {
-        return java.util.Optional.ofNullable(spec().budget().group());
+        return rules().group();
     }
 
     /** The workload's own budget as this version declares it. */
     default BudgetLedger.PeriodBudget budget() {
-        return new BudgetLedger.PeriodBudget(spec().budget().epsilonPerPeriod(), spec().budget().periodMillis());
+        return rules().budget();
     }
 
     /** This version's declaration of its group's budget (call only when {@link #group()} is present). */
     default BudgetLedger.PeriodBudget groupBudget() {
-        return new BudgetLedger.PeriodBudget(group().orElseThrow().epsilonPerPeriod(), spec().budget().periodMillis());
+        return rules().groupBudget();
     }
 
-    /**
-     * What a report of this version at {@code eventTime} with sequence number (local) or contribution slot
-     * (central) {@code slot} claims of the device's budgets ({@link BudgetLedger#admit} decides it): local reports
-     * are charged ε per report over their budget period; central contributions the ε of one release, once per
-     * window of this version, over the window.
-     *
-     * @param group the version's group as the catalog declares it (every current member's budget and the
-     *     members), or {@code null} when the workload names no group
-     */
+    /** What a report claims of the device's budgets: {@link WorkloadRules#claim}. */
     default BudgetLedger.Claim claim(long eventTime, int slot, BudgetLedger.GroupView group) {
-        if (group().isPresent() != (group != null)) {
-            throw new IllegalArgumentException("the group view must be given exactly when the version names a group");
-        }
-        boolean central = mode() == Mode.CENTRAL;
-        long from;
-        long to;
-        if (central) {
-            from = window().startOf(eventTime);
-            to = window().endOf(from);
-        } else {
-            PeriodKey p = periodOf(eventTime);
-            from = p.start();
-            to = p.end();
-        }
-        return new BudgetLedger.Claim(id(), contentHash(), central, from, to, slot, slots(),
-                spec().epsilonPerCharge().exact(), budget(), group);
+        return rules().claim(eventTime, slot, group);
     }
 }

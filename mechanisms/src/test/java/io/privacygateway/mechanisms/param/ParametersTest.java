@@ -57,7 +57,7 @@ class ParametersTest {
 
     @Test
     void confidenceQuantile() {
-        assertThat(new ConfidenceLevel(0.95).twoSidedZ()).isCloseTo(1.959964, org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(io.privacygateway.mechanisms.release.Confidence.twoSidedZ(new ConfidenceLevel(0.95))).isCloseTo(1.959964, org.assertj.core.data.Offset.offset(1e-6));
     }
 
     @Test

@@ -51,7 +51,7 @@ class DeviceRoundingBarsTest {
         LocalEstimate template = p.protocol().estimate(state, n); // the public standard error and bias bound at n
         LocalEstimate.Level level = template.levels().get(0);
         double se = level.standardErrors()[0];
-        double z = w.spec().confidence().twoSidedZ();
+        double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(w.spec().confidence());
         for (double raw : RAW) {
             double represented = range.valueOf(range.levelOf(raw));
             assertThat(Math.abs(represented - raw)).isLessThanOrEqualTo(range.roundingBound());
@@ -103,7 +103,7 @@ class DeviceRoundingBarsTest {
         Domain.Range range = p.range();
         ConfidenceLevel confidence = new ConfidenceLevel(0.95);
         double se = p.worstStandardError(n);
-        double z = confidence.twoSidedZ();
+        double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(confidence);
         double[] represented = new double[3];
         for (int c = 0; c < 3; c++) {
             represented[c] = range.valueOf(range.levelOf(RAW[c]));

@@ -124,7 +124,7 @@ class VectorMeanWorkloadTest {
         Answer a = run(w, r -> new double[] {1.99, 0, 0}, 200, 9); // few reports: the raw mean often leaves the ball
         double[] raw = a.unprojected().orElseThrow();
         double[] projected = protocol.project(raw);
-        double z = w.spec().confidence().twoSidedZ();
+        double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(w.spec().confidence());
         for (int q = 0; q < 3; q++) {
             assertThat(a.estimates()[q]).isEqualTo(Math.max(-2, Math.min(2, projected[q])));
             double h = Math.abs(a.estimates()[q] - raw[q]) + z * a.standardErrors().orElseThrow()[q];

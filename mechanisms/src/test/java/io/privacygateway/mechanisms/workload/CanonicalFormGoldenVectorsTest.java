@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The JSON golden vectors of the canonical form and content hash ({@code docs/test-vectors/canonical-form.json},
- * docs/wire-format.md §15): every case's {@code input} (a workload file as JSON) is parsed and must give
+ * docs/wire-format.md §16): every case's {@code input} (a workload file as JSON) is parsed and must give
  * {@code canonical} and {@code contentHash}; {@code canonical} read back must give itself. With
  * {@code -Dgolden.write=true}, {@link #generate} rewrites the file from the definitions below.
  */
@@ -133,10 +133,23 @@ class CanonicalFormGoldenVectorsTest {
         return out;
     }
 
+    /** Maps with sorted keys, recursively (Map.of iterates in a per-JVM order; the file must be stable). */
+    static Object sorted(Object v) {
+        if (v instanceof Map<?, ?> m) {
+            Map<String, Object> out = new java.util.TreeMap<>();
+            m.forEach((k, x) -> out.put(String.valueOf(k), sorted(x)));
+            return out;
+        }
+        if (v instanceof List<?> l) {
+            return l.stream().map(CanonicalFormGoldenVectorsTest::sorted).toList();
+        }
+        return v;
+    }
+
     static Map<String, Object> build() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("protocol", NAME);
-        out.put("specSection", "docs/wire-format.md §15");
+        out.put("specSection", "docs/wire-format.md §16");
         out.put("generator", "mechanisms/src/test/java/io/privacygateway/mechanisms/workload/"
                 + "CanonicalFormGoldenVectorsTest.java (-Dgolden.write=true)");
         List<Object> cs = new ArrayList<>();
@@ -146,7 +159,7 @@ class CanonicalFormGoldenVectorsTest {
             WorkloadSpec spec = WorkloadSpecParser.parse(input);
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", c.name());
-            m.put("input", c.input());
+            m.put("input", sorted(c.input()));
             m.put("canonical", CanonicalForm.of(spec));
             m.put("contentHash", CanonicalForm.contentHash(spec));
             cs.add(m);

@@ -26,7 +26,7 @@ import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
 
 /**
- * The JSON golden vectors of the report envelope ({@code docs/test-vectors/envelope.json}, docs/wire-format.md §16):
+ * The JSON golden vectors of the report envelope ({@code docs/test-vectors/envelope.json}, docs/wire-format.md §17):
  * each case's fields are encoded with the production Avro classes and {@link WireFormat} and must give
  * {@code avroHex} and {@code framedHex}; the bytes are also re-derived by an independent encoder written from the
  * specification (zig-zag varints, length-prefixed strings, little-endian doubles), and decoded back. With
@@ -114,6 +114,7 @@ class EnvelopeGoldenVectorsTest {
                     .setMechanism(f.get("mechanism").asText())
                     .setEpsilon(f.get("epsilon").asDouble())
                     .setPayload(ByteBuffer.wrap(HEX.parseHex(f.get("payload").asText())))
+                    .setProtocolVersion(f.get("protocolVersion").asInt())
                     .build();
         }
         return CentralReport.newBuilder()
@@ -128,7 +129,7 @@ class EnvelopeGoldenVectorsTest {
                 .build();
     }
 
-    /** The framed bytes by docs/wire-format.md §16 alone, without Avro. */
+    /** The framed bytes by docs/wire-format.md §17 alone, without Avro. */
     static byte[] bySpec(int schemaId, String type, JsonNode f) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(0);
@@ -149,6 +150,7 @@ class EnvelopeGoldenVectorsTest {
             byte[] p = HEX.parseHex(f.get("payload").asText());
             varint(out, p.length);
             out.writeBytes(p);
+            varint(out, f.get("protocolVersion").asLong());
         } else {
             string(out, f.get("value").asText());
         }
@@ -173,7 +175,7 @@ class EnvelopeGoldenVectorsTest {
     // ------------------------------------------------------------------ definitions
 
     static Map<String, Object> local(String workloadId, int version, String hash, String device, long period,
-            int sequence, long eventTime, String mechanism, double epsilon, String payloadHex) {
+            int sequence, long eventTime, String mechanism, double epsilon, String payloadHex, int protocolVersion) {
         Map<String, Object> f = new LinkedHashMap<>();
         f.put("workloadId", workloadId);
         f.put("workloadVersion", version);
@@ -185,6 +187,7 @@ class EnvelopeGoldenVectorsTest {
         f.put("mechanism", mechanism);
         f.put("epsilon", epsilon);
         f.put("payload", payloadHex);
+        f.put("protocolVersion", protocolVersion);
         return f;
     }
 
@@ -193,15 +196,15 @@ class EnvelopeGoldenVectorsTest {
         // name, record type, schema id, fields, credential key id (or null)
         defs.add(new Object[] {"local grr report (grr.json, first case), schema id 1", "LocalReport", 1,
                 local("vectors-labels-2-eps1", 1, "a5b166a12b20a8b3e396a6c79af38ee6a5eb096757119304878779375856422d",
-                        "device-42", 19876, 3, 1717286400123L, "grr", 1.0, "01"), null});
+                        "device-42", 19876, 3, 1717286400123L, "grr", 1.0, "01", 1), null});
         defs.add(new Object[] {"local oue report, ε 0.1 (the double below one tenth), multi-byte schema id and"
                 + " non-ASCII device id", "LocalReport", 257,
                 local("vectors-labels-70-eps0.1", 12, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
-                        "ünïcødé-device", 20000, 0, 0L, "oue", Math.nextDown(0.1), "d316bf57e8838c3a2e"), null});
-        defs.add(new Object[] {"local report with a large period, sequence and event time; a credential header",
+                        "ünïcødé-device", 20000, 0, 0L, "oue", Math.nextDown(0.1), "d316bf57e8838c3a2e", 1), null});
+        defs.add(new Object[] {"local tree report (protocol version 2) with a large period, sequence and event time; a credential header",
                 "LocalReport", 0x7FFFFFFF,
                 local("w", 2_000_000, "ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff", "d",
-                        Long.MAX_VALUE / 2, Integer.MAX_VALUE, 4_102_444_800_000L, "tree", 40.0, "00ff"), "k1"});
+                        Long.MAX_VALUE / 2, Integer.MAX_VALUE, 4_102_444_800_000L, "tree", 40.0, "00ff", 2), "k1"});
         Map<String, Object> central = new LinkedHashMap<>();
         central.put("workloadId", "central");
         central.put("workloadVersion", 3);
@@ -238,8 +241,10 @@ class EnvelopeGoldenVectorsTest {
                 m.put("credentialKeyHex", HEX.formatHex(KEY));
                 String credential = DeviceCredential.issue((String) d[4], KEY, device);
                 m.put("credential", credential);
-                headers.add(Map.of("key", DeviceCredential.HEADER, "valueHex",
-                        HEX.formatHex(credential.getBytes(StandardCharsets.UTF_8))));
+                Map<String, Object> header = new LinkedHashMap<>();
+                header.put("key", DeviceCredential.HEADER);
+                header.put("valueHex", HEX.formatHex(credential.getBytes(StandardCharsets.UTF_8)));
+                headers.add(header);
             }
             kafka.put("headers", headers);
             m.put("kafka", kafka);
@@ -247,7 +252,7 @@ class EnvelopeGoldenVectorsTest {
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("protocol", "envelope");
-        out.put("specSection", "docs/wire-format.md §16");
+        out.put("specSection", "docs/wire-format.md §17");
         out.put("generator", "schemas/src/test/java/io/privacygateway/schemas/wire/EnvelopeGoldenVectorsTest.java"
                 + " (-Dgolden.write=true)");
         out.put("cases", cases);

@@ -16,9 +16,9 @@ import io.privacygateway.mechanisms.workload.Workload;
  */
 public final class MarginalLayout {
     /** The most attributes supported (records are ints; measured up to 20). */
-    public static final int MAX_ATTRIBUTES = 24;
+    public static final int MAX_ATTRIBUTES = io.privacygateway.mechanisms.workload.WorkloadLimits.SYNTHETIC_MAX_ATTRIBUTES;
     /** The largest marginal order supported (the Haar noise bound enumerates {@code 2^(2^s)} sign patterns). */
-    public static final int MAX_WAY = 4;
+    public static final int MAX_WAY = io.privacygateway.mechanisms.workload.WorkloadLimits.SYNTHETIC_MAX_WAY;
 
     private final int d;
     private final int s;

@@ -16,7 +16,7 @@ import io.privacygateway.mechanisms.linalg.WalshHadamard;
  */
 public final class Hypercube {
     /** Largest dimension of a dense array ({@code 2^26} doubles, 512 MiB). */
-    public static final int MAX_DENSE_ATTRIBUTES = 26;
+    public static final int MAX_DENSE_ATTRIBUTES = io.privacygateway.mechanisms.workload.WorkloadLimits.MAX_DENSE_ATTRIBUTES;
 
     private final MarginalWorkload workload;
     private final int d;

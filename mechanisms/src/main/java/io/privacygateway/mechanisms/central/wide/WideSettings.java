@@ -21,7 +21,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 public record WideSettings(Epsilon epsilon, NeighbourRelation neighbour, int contributions, ConfidenceLevel confidence,
         long plannedReports, String workloadHash) {
     /** The n parameters are planned for when a workload declares none. */
-    public static final long DEFAULT_PLANNED_REPORTS = 10_000;
+    public static final long DEFAULT_PLANNED_REPORTS = io.privacygateway.mechanisms.workload.WorkloadSpec.DEFAULT_PLANNED_REPORTS;
 
     public WideSettings {
         Require.nonNull("epsilon", epsilon);
@@ -39,7 +39,7 @@ public record WideSettings(Epsilon epsilon, NeighbourRelation neighbour, int con
     public static WideSettings of(WorkloadSpec spec, String workloadHash) {
         Require.nonNull("spec", spec);
         WorkloadSpec.Central c = spec.central();
-        long planned = spec.expectedReportsPerWindow() > 0 ? spec.expectedReportsPerWindow() : DEFAULT_PLANNED_REPORTS;
+        long planned = spec.plannedReportsPerWindow();
         return new WideSettings(c.epsilonPerRelease(), c.neighbour(), c.contributionsPerWindow(), spec.confidence(),
                 planned, workloadHash);
     }

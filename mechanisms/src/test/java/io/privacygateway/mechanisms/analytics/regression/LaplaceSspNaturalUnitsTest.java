@@ -34,7 +34,7 @@ class LaplaceSspNaturalUnitsTest {
         Case c = grid.startsWith("bounds") ? boundsCase(epsilon, n) : milesCase(epsilon, n);
         CentralPipeline p = CentralPipeline.of(c.workload());
         long[] counts = c.counts();
-        double[] truth = c.workload().trueAnswer(counts);
+        double[] truth = io.privacygateway.mechanisms.analytics.WindowStatistics.trueAnswer(c.workload(), counts);
         int d = truth.length;
         int[] covered = new int[d];
         double[] meanEstimate = new double[d];

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The JSON golden vectors of the frequency oracles ({@code docs/test-vectors/{grr,oue,olh,subset-selection,
- * hadamard-response,tree}.json}, docs/wire-format.md §12–§13): every file is read and everything in it is recomputed
+ * hadamard-response,tree}.json}, docs/wire-format.md §13–§15): every file is read and everything in it is recomputed
  * with the production code (canonical form and content hash of each workload, its derived parameters, the universe
  * index of each raw value, the base word, the payload of the scripted secret words and how many words are consumed,
  * and each aggregate's state and estimate). With {@code -Dgolden.write=true}, {@link #generate} rewrites the files
@@ -94,7 +94,7 @@ class FrequencyOracleGoldenVectorsTest {
     }
 
     /**
-     * The rows of the table of docs/wire-format.md §14.8, built from the JSON files: {protocol, workload, case,
+     * The rows of the table of docs/wire-format.md §15.8, built from the JSON files: {protocol, workload, case,
      * workload description, derived template ({@code {key}} replaced by {@code derived.key}), suffix of the value cell}.
      */
     static final String[][] TABLE = {
@@ -144,7 +144,7 @@ class FrequencyOracleGoldenVectorsTest {
             rows.add("| " + t[0] + " | " + t[3] + " | " + d + " | `" + c.get("value").asText() + "` → "
                     + c.get("universeIndex").asText() + t[5] + " | `" + c.get("payloadHex").asText() + "` |");
         }
-        io.privacygateway.mechanisms.testing.WireFormatDocument.assertContainsAll("§14.8", rows);
+        io.privacygateway.mechanisms.testing.WireFormatDocument.assertContainsAll("§15.8", rows);
     }
 
     /** Whether the generator's definitions still give the files (regenerated in memory, compared as trees). */
@@ -443,7 +443,7 @@ class FrequencyOracleGoldenVectorsTest {
             }
             default -> throw new IllegalArgumentException(protocol);
         }
-        return new Def("docs/wire-format.md §12", ws, cs, as);
+        return new Def("docs/wire-format.md §15", ws, cs, as);
     }
 
     private static final Map<String, LocalWorkload> BUILT = new java.util.concurrent.ConcurrentHashMap<>();
@@ -466,7 +466,7 @@ class FrequencyOracleGoldenVectorsTest {
         Def def = definition(protocol);
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("protocol", protocol);
-        out.put("specSection", "docs/wire-format.md §12 (" + protocol + ")");
+        out.put("specSection", "docs/wire-format.md §15 (" + protocol + ")");
         out.put("generator", "mechanisms/src/test/java/io/privacygateway/mechanisms/local/fo/"
                 + "FrequencyOracleGoldenVectorsTest.java (mvn ... -Dtest=FrequencyOracleGoldenVectorsTest"
                 + " -Dgolden.write=true)");

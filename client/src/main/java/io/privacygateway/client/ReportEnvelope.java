@@ -1,0 +1,389 @@
+package io.privacygateway.client;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.nio.ByteBuffer;
+
+/**
+ * The report envelope over HTTPS (docs/wire-format.md, "Report envelope over HTTPS"), hand-encoded: the device
+ * carries no Avro library. The binary body ({@value #REPORTS_CONTENT_TYPE}) is the Avro binary encoding of
+ * <pre>
+ * record ReportBatch { int envelopeVersion;                       // = 1
+ *                      array&lt;union {LocalReport, CentralReport}&gt; reports; }
+ * </pre>
+ * with {@code LocalReport} and {@code CentralReport} the records of {@code schemas/src/main/avro}: so a batch is
+ * {@code 0x02}, then (if there are reports) the count as a zig-zag varint, each report as its union branch (0 local,
+ * 1 central) and its record's fields, then {@code 0x00}. The response ({@value #RESULTS_CONTENT_TYPE}) is the Avro
+ * binary encoding of
+ * <pre>
+ * record ReportResults { int envelopeVersion;
+ *                        array&lt;record ReportResult { enum {ACCEPTED, DUPLICATE, REJECTED, RETRY} status;
+ *                                                   string reason; long retryAfterMillis; }&gt; results; }
+ * </pre>
+ * one result per report, in the order of the batch. Tests in client-kafka check both against Avro's own decoder
+ * and encoder.
+ *
+ * <p>Decoding is strict and bounded: a negative or oversized length, a count above {@link #MAX_REPORTS}, a varint
+ * longer than 10 bytes, invalid UTF-8, an unknown branch or trailing bytes are {@link Malformed}; it never allocates
+ * more than the body's size.
+ */
+public final class ReportEnvelope {
+    /** The envelope version this SDK writes and reads. */
+    public static final int VERSION = 1;
+    /** Content type of the binary batch. */
+    public static final String REPORTS_CONTENT_TYPE = "application/vnd.pgw.reports+avro";
+    /** Content type of the JSON batch (browsers). */
+    public static final String REPORTS_JSON_CONTENT_TYPE = "application/vnd.pgw.reports+json";
+    /** Content type of the binary per-report results. */
+    public static final String RESULTS_CONTENT_TYPE = "application/vnd.pgw.results+avro";
+    /** The most reports one batch may carry. */
+    public static final int MAX_REPORTS = 500;
+    /** The largest body (after decompression) the endpoint accepts, in bytes: 1 MiB. */
+    public static final int MAX_BODY_BYTES = 1 << 20;
+    /** The longest string field (UTF-8 bytes). */
+    public static final int MAX_STRING_BYTES = 1024;
+    /** The longest payload (bytes). */
+    public static final int MAX_PAYLOAD_BYTES = 1 << 16;
+
+    private ReportEnvelope() {}
+
+    /** A body the endpoint (or the SDK) cannot read. The message names the problem, never a value. */
+    public static final class Malformed extends IOException {
+        public Malformed(String message) {
+            super(message);
+        }
+    }
+
+    /** The per-report answer of the endpoint. */
+    public enum Status {
+        /** The gateway's front door has the report (acknowledged by Kafka). */
+        ACCEPTED,
+        /** A report with the same coordinates was already accepted: the device treats it as accepted. */
+        DUPLICATE,
+        /** Refused for good, with the gateway's reason code (e.g. {@code VERSION_MISMATCH}, {@code LATE}). */
+        REJECTED,
+        /** Not taken now (backpressure): send again later, after {@code retryAfterMillis} if it is positive. */
+        RETRY
+    }
+
+    /** One per-report result. {@code reason} is empty unless rejected. */
+    public record Result(Status status, String reason, long retryAfterMillis) {
+        public Result {
+            java.util.Objects.requireNonNull(status, "status");
+            reason = reason == null ? "" : reason;
+        }
+    }
+
+    // ---------------------------------------------------------------- encoding
+
+    /** The binary body of a batch (1 to {@link #MAX_REPORTS} reports). */
+    public static byte[] encode(List<DeviceReport> reports) {
+        if (reports.isEmpty() || reports.size() > MAX_REPORTS) {
+            throw new IllegalArgumentException("a batch holds 1 to " + MAX_REPORTS + " reports, got " + reports.size());
+        }
+        Out out = new Out();
+        out.varint(VERSION);
+        out.varint(reports.size());
+        for (DeviceReport r : reports) {
+            writeReport(out, r);
+        }
+        out.varint(0);
+        return out.toByteArray();
+    }
+
+    /** One report as its union branch and record (also the SDK's on-disk form of a queued report). */
+    static byte[] encodeOne(DeviceReport r) {
+        Out out = new Out();
+        writeReport(out, r);
+        return out.toByteArray();
+    }
+
+    private static void writeReport(Out out, DeviceReport r) {
+        out.varint(r.kind().ordinal());
+        out.string(r.workloadId());
+        out.varint(r.workloadVersion());
+        out.string(r.contentHash());
+        out.string(r.deviceId());
+        out.varint(r.period());
+        out.varint(r.sequence());
+        out.varint(r.eventTime());
+        // PROTOCOL-VERSION SPOT: when the Avro records gain protocolVersion, write it here in schema order.
+        if (r.kind() == DeviceReport.Kind.LOCAL) {
+            out.string(r.mechanism());
+            out.doubleLe(r.epsilon());
+            out.bytes(r.payload());
+        } else {
+            out.string(r.value());
+        }
+    }
+
+    /** The binary body of the results (the endpoint's side; used by tests and by servers written in Java). */
+    public static byte[] encodeResults(List<Result> results) {
+        Out out = new Out();
+        out.varint(VERSION);
+        if (!results.isEmpty()) {
+            out.varint(results.size());
+            for (Result r : results) {
+                out.varint(r.status().ordinal());
+                out.string(r.reason());
+                out.varint(r.retryAfterMillis());
+            }
+        }
+        out.varint(0);
+        return out.toByteArray();
+    }
+
+    /**
+     * The JSON body of a batch ({@value #REPORTS_JSON_CONTENT_TYPE}): the same field names as the Avro records,
+     * {@code "type": "local"|"central"}, the payload in standard base64 with padding.
+     */
+    public static String toJson(List<DeviceReport> reports) {
+        StringBuilder b = new StringBuilder("{\"envelopeVersion\":").append(VERSION).append(",\"reports\":[");
+        for (int i = 0; i < reports.size(); i++) {
+            DeviceReport r = reports.get(i);
+            b.append(i == 0 ? "" : ",").append("{\"type\":\"").append(r.kind() == DeviceReport.Kind.LOCAL
+                    ? "local" : "central").append('"');
+            jsonField(b, "workloadId", r.workloadId());
+            b.append(",\"workloadVersion\":").append(r.workloadVersion());
+            jsonField(b, "contentHash", r.contentHash());
+            jsonField(b, "deviceId", r.deviceId());
+            b.append(",\"period\":").append(r.period()).append(",\"sequence\":").append(r.sequence())
+                    .append(",\"eventTime\":").append(r.eventTime());
+            if (r.kind() == DeviceReport.Kind.LOCAL) {
+                jsonField(b, "mechanism", r.mechanism());
+                b.append(",\"epsilon\":").append(r.epsilon());
+                jsonField(b, "payload", Base64.getEncoder().encodeToString(r.payload()));
+            } else {
+                jsonField(b, "value", r.value());
+            }
+            b.append('}');
+        }
+        return b.append("]}").toString();
+    }
+
+    private static void jsonField(StringBuilder b, String name, String value) {
+        b.append(",\"").append(name).append("\":\"");
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        b.append('"');
+    }
+
+    // ---------------------------------------------------------------- decoding
+
+    /** Reads a binary batch body. */
+    public static List<DeviceReport> decode(byte[] body) throws Malformed {
+        if (body.length > MAX_BODY_BYTES) {
+            throw new Malformed("body of " + body.length + " bytes, more than " + MAX_BODY_BYTES);
+        }
+        In in = new In(body);
+        int version = in.intValue("envelopeVersion");
+        if (version != VERSION) {
+            throw new Malformed("envelopeVersion " + version + " is not served (expected " + VERSION + ")");
+        }
+        List<DeviceReport> out = new ArrayList<>();
+        for (long n = in.longValue("reports count"); n != 0; n = in.longValue("reports count")) {
+            if (n < 0) { // Avro: a negative count is followed by the block's size in bytes
+                n = -n;
+                in.longValue("block size");
+            }
+            if (out.size() + n > MAX_REPORTS) {
+                throw new Malformed("more than " + MAX_REPORTS + " reports in one batch");
+            }
+            for (long i = 0; i < n; i++) {
+                out.add(readReport(in));
+            }
+        }
+        if (out.isEmpty()) {
+            throw new Malformed("a batch holds at least one report");
+        }
+        in.end();
+        return out;
+    }
+
+    /** Reads one report written by {@link #encodeOne}. */
+    static DeviceReport decodeOne(byte[] bytes) throws Malformed {
+        In in = new In(bytes);
+        DeviceReport r = readReport(in);
+        in.end();
+        return r;
+    }
+
+    private static DeviceReport readReport(In in) throws Malformed {
+        long branch = in.longValue("union branch");
+        if (branch != 0 && branch != 1) {
+            throw new Malformed("report branch " + branch + " (0 LocalReport, 1 CentralReport)");
+        }
+        String workloadId = in.string("workloadId");
+        int version = in.intValue("workloadVersion");
+        String hash = in.string("contentHash");
+        String device = in.string("deviceId");
+        long period = in.longValue("period");
+        int sequence = in.intValue("sequence");
+        long eventTime = in.longValue("eventTime");
+        try {
+            if (branch == 0) {
+                String mechanism = in.string("mechanism");
+                double epsilon = in.doubleLe("epsilon");
+                byte[] payload = in.bytes("payload", MAX_PAYLOAD_BYTES);
+                return new DeviceReport(DeviceReport.Kind.LOCAL, workloadId, version, hash, device, period, sequence,
+                        eventTime, mechanism, epsilon, payload, null);
+            }
+            String value = in.string("value");
+            return new DeviceReport(DeviceReport.Kind.CENTRAL, workloadId, version, hash, device, period, sequence,
+                    eventTime, null, 0, null, value);
+        } catch (IllegalArgumentException e) { // bad coordinates: the message names the field
+            throw new Malformed("report coordinates: " + e.getMessage());
+        }
+    }
+
+    /** Reads a binary results body. */
+    public static List<Result> decodeResults(byte[] body) throws Malformed {
+        In in = new In(body);
+        int version = in.intValue("envelopeVersion");
+        if (version != VERSION) {
+            throw new Malformed("envelopeVersion " + version + " is not read by this SDK (expected " + VERSION + ")");
+        }
+        List<Result> out = new ArrayList<>();
+        for (long n = in.longValue("results count"); n != 0; n = in.longValue("results count")) {
+            if (n < 0) {
+                n = -n;
+                in.longValue("block size");
+            }
+            if (out.size() + n > MAX_REPORTS) {
+                throw new Malformed("more than " + MAX_REPORTS + " results");
+            }
+            for (long i = 0; i < n; i++) {
+                long s = in.longValue("status");
+                if (s < 0 || s >= Status.values().length) {
+                    throw new Malformed("result status " + s);
+                }
+                out.add(new Result(Status.values()[(int) s], in.string("reason"), in.longValue("retryAfterMillis")));
+            }
+        }
+        in.end();
+        return out;
+    }
+
+    // ---------------------------------------------------------------- Avro binary primitives
+
+    private static final class Out extends ByteArrayOutputStream {
+        Out() {
+            super(256);
+        }
+
+        /** Zig-zag varint (Avro int and long). */
+        void varint(long v) {
+            long z = (v << 1) ^ (v >> 63);
+            while ((z & ~0x7FL) != 0) {
+                write((int) ((z & 0x7F) | 0x80));
+                z >>>= 7;
+            }
+            write((int) z);
+        }
+
+        void bytes(byte[] b) {
+            varint(b.length);
+            write(b, 0, b.length);
+        }
+
+        void string(String s) {
+            bytes(s.getBytes(StandardCharsets.UTF_8));
+        }
+
+        void doubleLe(double d) {
+            long bits = Double.doubleToLongBits(d);
+            for (int i = 0; i < 8; i++) {
+                write((int) (bits >>> (8 * i)) & 0xFF);
+            }
+        }
+    }
+
+    private static final class In {
+        private final byte[] b;
+        private int pos;
+
+        In(byte[] b) {
+            this.b = b;
+        }
+
+        long longValue(String field) throws Malformed {
+            long z = 0;
+            for (int shift = 0; shift < 70; shift += 7) {
+                if (pos >= b.length) {
+                    throw new Malformed("truncated at " + field);
+                }
+                int x = b[pos++] & 0xFF;
+                if (shift == 63 && (x & 0x7E) != 0) {
+                    throw new Malformed("varint overflow at " + field);
+                }
+                z |= (long) (x & 0x7F) << shift;
+                if ((x & 0x80) == 0) {
+                    return (z >>> 1) ^ -(z & 1);
+                }
+            }
+            throw new Malformed("varint longer than 10 bytes at " + field);
+        }
+
+        int intValue(String field) throws Malformed {
+            long v = longValue(field);
+            if (v != (int) v) {
+                throw new Malformed(field + " does not fit an int");
+            }
+            return (int) v;
+        }
+
+        byte[] bytes(String field, int max) throws Malformed {
+            long n = longValue(field + " length");
+            if (n < 0 || n > max) {
+                throw new Malformed(field + " length " + n + " outside [0, " + max + "]");
+            }
+            if (n > b.length - pos) {
+                throw new Malformed("truncated in " + field);
+            }
+            byte[] out = java.util.Arrays.copyOfRange(b, pos, pos + (int) n);
+            pos += (int) n;
+            return out;
+        }
+
+        String string(String field) throws Malformed {
+            byte[] raw = bytes(field, MAX_STRING_BYTES);
+            try {
+                return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(raw)).toString();
+            } catch (CharacterCodingException e) {
+                throw new Malformed(field + " is not valid UTF-8");
+            }
+        }
+
+        double doubleLe(String field) throws Malformed {
+            if (b.length - pos < 8) {
+                throw new Malformed("truncated in " + field);
+            }
+            long bits = 0;
+            for (int i = 0; i < 8; i++) {
+                bits |= (long) (b[pos++] & 0xFF) << (8 * i);
+            }
+            return Double.longBitsToDouble(bits);
+        }
+
+        void end() throws Malformed {
+            if (pos != b.length) {
+                throw new Malformed((b.length - pos) + " trailing bytes");
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.privacygateway.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The hand-written Avro encoding of the HTTPS envelope (its agreement with Avro itself: client-kafka's test). */
+class ReportEnvelopeTest {
+    static DeviceReport local(int seq) {
+        return DeviceReport.local("w-1", 3, "ab".repeat(32), new ReportCoordinates("device-é", 20_833, seq),
+                1_800_000_000_123L, "grr", 0.5, new byte[] {1, (byte) 0xFF, 0, 42});
+    }
+
+    static DeviceReport central() {
+        return DeviceReport.central("w-2", 1, "cd".repeat(32), new ReportCoordinates("d", 0, 0), 0L, "b");
+    }
+
+    @Test
+    void aBatchRoundTripsAndStartsWithTheVersionAndTheCount() throws Exception {
+        List<DeviceReport> batch = List.of(local(0), central(), local(Integer.MAX_VALUE - 1));
+        byte[] body = ReportEnvelope.encode(batch);
+        assertThat(body[0]).isEqualTo((byte) 2); // zig-zag 1
+        assertThat(body[1]).isEqualTo((byte) 6); // zig-zag 3
+        assertThat(body[body.length - 1]).isEqualTo((byte) 0); // end of the array
+        assertThat(ReportEnvelope.decode(body)).containsExactlyElementsOf(batch);
+    }
+
+    /** The example of docs/wire-format.md, "Report envelope over HTTPS". */
+    @Test
+    void theDocumentedExampleBytes() throws Exception {
+        DeviceReport r = DeviceReport.local("w", 1, "h", new ReportCoordinates("d", 1, 0), 0L, "grr", 1.0,
+                new byte[] {1});
+        String hex = java.util.HexFormat.ofDelimiter(" ").formatHex(ReportEnvelope.encode(List.of(r)));
+        assertThat(hex).isEqualTo("02 02 00 02 77 02 02 68 02 64 02 00 00 06 67 72 72 00 00 00 00 00 00 f0 3f 02 01 00");
+        String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "wire-format.md"));
+        assertThat(doc).contains(hex);
+    }
+
+    @Test
+    void resultsRoundTrip() throws Exception {
+        List<ReportEnvelope.Result> r = List.of(new ReportEnvelope.Result(ReportEnvelope.Status.ACCEPTED, "", 0),
+                new ReportEnvelope.Result(ReportEnvelope.Status.REJECTED, "VERSION_MISMATCH", 0),
+                new ReportEnvelope.Result(ReportEnvelope.Status.RETRY, "", 2_000));
+        assertThat(ReportEnvelope.decodeResults(ReportEnvelope.encodeResults(r))).isEqualTo(r);
+    }
+
+    @Test
+    void malformedBodiesAreRefusedNamingTheProblem() {
+        byte[] ok = ReportEnvelope.encode(List.of(local(1)));
+        for (int cut = 0; cut < ok.length; cut++) { // every truncation
+            byte[] t = Arrays.copyOf(ok, cut);
+            assertThatThrownBy(() -> ReportEnvelope.decode(t)).isInstanceOf(ReportEnvelope.Malformed.class);
+        }
+        byte[] trailing = Arrays.copyOf(ok, ok.length + 1);
+        assertThatThrownBy(() -> ReportEnvelope.decode(trailing)).hasMessageContaining("trailing");
+        byte[] version = ok.clone();
+        version[0] = 4;
+        assertThatThrownBy(() -> ReportEnvelope.decode(version)).hasMessageContaining("envelopeVersion 2");
+        byte[] branch = ok.clone();
+        branch[2] = 4; // union branch 2
+        assertThatThrownBy(() -> ReportEnvelope.decode(branch)).hasMessageContaining("branch 2");
+        byte[] huge = {2, (byte) 0xD2, 0x0F, 0}; // count 1001
+        assertThatThrownBy(() -> ReportEnvelope.decode(huge)).hasMessageContaining("more than 500");
+        byte[] longLength = {2, 2, 0, (byte) 0xFE, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0x0F}; // id of 2^31-1 bytes
+        assertThatThrownBy(() -> ReportEnvelope.decode(longLength)).hasMessageContaining("workloadId length");
+        byte[] varint = {2, 2, 0, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80,
+                (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 1};
+        assertThatThrownBy(() -> ReportEnvelope.decode(varint)).isInstanceOf(ReportEnvelope.Malformed.class);
+        assertThatThrownBy(() -> ReportEnvelope.decode(new byte[] {2, 0})).hasMessageContaining("at least one");
+    }
+
+    @Test
+    void batchesAreBounded() {
+        List<DeviceReport> many = new ArrayList<>();
+        for (int i = 0; i <= ReportEnvelope.MAX_REPORTS; i++) {
+            many.add(local(i));
+        }
+        assertThatThrownBy(() -> ReportEnvelope.encode(many)).hasMessageContaining("1 to 500");
+        assertThatThrownBy(() -> ReportEnvelope.encode(List.of())).hasMessageContaining("1 to 500");
+    }
+
+    @Test
+    void theJsonFormCarriesTheSameFieldsAndABase64Payload() {
+        String json = ReportEnvelope.toJson(List.of(local(7), central()));
+        assertThat(json).startsWith("{\"envelopeVersion\":1,\"reports\":[{\"type\":\"local\",\"workloadId\":\"w-1\"")
+                .contains("\"sequence\":7", "\"payload\":\"Af8AKg==\"", "\"type\":\"central\"", "\"value\":\"b\"",
+                        "\"deviceId\":\"device-é\"");
+    }
+
+    @Test
+    void toStringNeverShowsThePayloadOrTheValue() {
+        assertThat(central().toString()).doesNotContain("value").doesNotContain("=b");
+        assertThat(local(1).toString()).doesNotContain("payload");
+    }
+}
