@@ -169,7 +169,7 @@ public final class Client implements AutoCloseable {
         }
         return admitAndQueue(w, (c, now) -> w.local()
                 ? DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now, w.mechanism(),
-                        w.epsilonPerReport(), w.randomize(value, c, config.secret))
+                        w.epsilonPerReport(), w.randomize(value, c, config.secret), w.protocolVersion())
                 : DeviceReport.central(w.id(), w.version(), w.contentHash(), c, now, value.trim()));
     }
 
@@ -192,7 +192,7 @@ public final class Client implements AutoCloseable {
                     + w.id() + ": " + e.getMessage());
         }
         return admitAndQueue(w, (c, now) -> DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now,
-                w.mechanism(), w.epsilonPerReport(), w.randomize(v, c, config.secret)));
+                w.mechanism(), w.epsilonPerReport(), w.randomize(v, c, config.secret), w.protocolVersion()));
     }
 
     private Object binding(String workloadId) {

@@ -88,6 +88,25 @@ class ClientTest {
     }
 
     @Test
+    void aLocalReportCarriesTheProtocolVersionOfTheSpecTheDeviceHolds() throws Exception {
+        for (int version : new int[] {1, 2}) {
+            java.util.Map<String, Object> t = new java.util.HashMap<>(java.util.Map.of("id", "w-tree" + version,
+                    "version", 1, "family", "cdf", "domain", java.util.Map.of("buckets", List.of(0, 10, 20, 30, 40)),
+                    "mechanism", "tree", "epsilonPerReport", 1.0,
+                    "budget", java.util.Map.of("epsilonPerPeriod", 5.0, "period", "1d"),
+                    "window", java.util.Map.of("size", "1m", "grace", "10s")));
+            t.put("protocolVersion", version);
+            WorkloadSpec tree = io.privacygateway.mechanisms.workload.WorkloadSpecParser.parse(t);
+            try (Client c = client(10, tree)) {
+                c.report("w-tree" + version, "15");
+                while (c.sendNow() > 0) { }
+            }
+            DeviceReport sent = ingest.requests.get(ingest.requests.size() - 1).reports().get(0);
+            assertThat(sent.protocolVersion()).isEqualTo(version).isEqualTo(tree.protocolVersion());
+        }
+    }
+
+    @Test
     void withSyncWritesReportWritesBeforeItReturns() throws Exception {
         Path state = dir.resolve(FileDeviceStore.STATE);
         ClientConfig.Builder b = ClientConfig.builder("device-8", dir)

@@ -19,7 +19,7 @@ class FileDeviceStoreTest {
 
     static DeviceReport report(int seq) {
         return DeviceReport.local("w", 1, "00".repeat(32), new ReportCoordinates("d", 5, seq), TestSpecs.T0, "grr", 1.0,
-                new byte[] {(byte) seq});
+                new byte[] {(byte) seq}, 1);
     }
 
     /** A real ledger with one charge: what the admission routine makes. */

@@ -151,7 +151,7 @@ class ProtocolVersionIT {
         for (int i = 0; i < DEVICES; i++) {
             counts[valueOf(i)]++;
         }
-        double[] truth = ((LocalWorkload) ResolvedWorkload.of(served)).workload().trueAnswer(counts);
+        double[] truth = io.privacygateway.mechanisms.analytics.WindowStatistics.trueAnswer(((LocalWorkload) ResolvedWorkload.of(served)).workload(), counts);
         int inside = 0;
         double sq = 0;
         for (int q = 0; q < truth.length; q++) {

@@ -18,14 +18,15 @@ public final class ReportRecords {
     /** A local report carrying a randomized payload (the array is not copied). */
     public static LocalReport local(ResolvedWorkload w, ReportCoordinates c, long eventTimeMillis, byte[] payload) {
         return local(w.id(), w.spec().version(), w.contentHash(), c, eventTimeMillis, w.spec().mechanism().wireName(),
-                w.spec().epsilonPerReport().value(), payload);
+                w.spec().epsilonPerReport().value(), payload, w.spec().protocolVersion());
     }
 
     /**
      * A local report from its fields (what a device SDK or the HTTPS front door holds; the array is not copied).
+     * {@code protocolVersion} is the version of the mechanism's protocol the payload was derived with (0: legacy).
      */
     public static LocalReport local(String workloadId, int workloadVersion, String contentHash, ReportCoordinates c,
-            long eventTimeMillis, String mechanism, double epsilon, byte[] payload) {
+            long eventTimeMillis, String mechanism, double epsilon, byte[] payload, int protocolVersion) {
         return LocalReport.newBuilder()
                 .setWorkloadId(workloadId)
                 .setWorkloadVersion(workloadVersion)
@@ -37,7 +38,7 @@ public final class ReportRecords {
                 .setMechanism(mechanism)
                 .setEpsilon(epsilon)
                 .setPayload(ByteBuffer.wrap(payload))
-                .setProtocolVersion(w.spec().protocolVersion())
+                .setProtocolVersion(protocolVersion)
                 .build();
     }
 

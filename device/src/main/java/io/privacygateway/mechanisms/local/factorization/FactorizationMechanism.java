@@ -245,22 +245,6 @@ public final class FactorizationMechanism {
         return Rational.of(BigInteger.valueOf(weights[o][x]), BigInteger.ONE.shiftLeft(gridBits));
     }
 
-    /** The unbiased estimate of the value frequencies from the output counts of {@code n} reports. */
-    public double[] estimateFrequencies(long[] outputCounts, long n) {
-        double[] xHat = new double[values];
-        for (int x = 0; x < values; x++) {
-            double s = 0;
-            double[] v = reconstruction[x];
-            for (int o = 0; o < outputs; o++) {
-                if (outputCounts[o] != 0) {
-                    s += v[o] * outputCounts[o];
-                }
-            }
-            xHat[x] = s / n;
-        }
-        return xHat;
-    }
-
     /** {@code L(Q̃)/n}: the predicted per-user total variance of the workload's answers at uniform data. */
     public double perUserTotalVariance() {
         return lossPerUser;
