@@ -1,0 +1,26 @@
+/** The local protocol a spec names. Importing this module pulls in every protocol; import one factory for less. */
+import { Spec } from './spec.js';
+import { universeSize } from './universe.js';
+import { grr, hadamardResponse, LocalProtocol, olh, oue, subsetSelection } from './fo.js';
+import { tree } from './tree.js';
+
+export function protocolFor(spec: Spec): LocalProtocol {
+  const k = universeSize(spec.domain);
+  if (spec.mode !== 'local') throw new Error('spec ' + spec.id + ' is central mode: devices send raw values');
+  const needK = (): number => {
+    if (k === undefined) throw new Error('mechanism ' + spec.mechanism + ' needs a universe');
+    return k;
+  };
+  switch (spec.mechanism) {
+    case 'grr': return grr(needK(), spec.epsilon);
+    case 'oue': return oue(needK(), spec.epsilon);
+    case 'olh': return olh(needK(), spec.epsilon);
+    case 'subset-selection': return subsetSelection(needK(), spec.epsilon);
+    case 'hadamard-response': return hadamardResponse(needK(), spec.epsilon);
+    case 'tree': {
+      if (spec.protocolVersion !== 2) throw new Error('spec field protocolVersion: tree/' + spec.protocolVersion + ' is not derivable here (only 2)');
+      return tree(needK(), spec.epsilon, spec.family);
+    }
+    default: throw new Error('spec field mechanism: ' + spec.mechanism + ' is not implemented by this SDK');
+  }
+}
