@@ -8,6 +8,7 @@ export * from './spec.js';
 export * from './universe.js';
 export * from './fo.js';
 export * from './tree.js';
+export * from './mean.js';
 export * from './protocols.js';
 export * from './envelope.js';
 export * from './transport.js';

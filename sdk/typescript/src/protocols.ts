@@ -3,6 +3,7 @@ import { Spec } from './spec.js';
 import { universeSize } from './universe.js';
 import { grr, hadamardResponse, LocalProtocol, olh, oue, subsetSelection } from './fo.js';
 import { tree } from './tree.js';
+import { meanProtocol } from './mean.js';
 
 export function protocolFor(spec: Spec): LocalProtocol {
   const k = universeSize(spec.domain);
@@ -20,6 +21,10 @@ export function protocolFor(spec: Spec): LocalProtocol {
     case 'tree': {
       if (spec.protocolVersion !== 2) throw new Error('spec field protocolVersion: tree/' + spec.protocolVersion + ' is not derivable here (only 2)');
       return tree(needK(), spec.epsilon, spec.family);
+    }
+    case 'duchi': case 'piecewise': case 'hybrid': {
+      if (spec.domain.kind !== 'range') throw new Error('spec field domain: ' + spec.mechanism + ' needs a range here (vector means are not implemented)');
+      return meanProtocol(spec.mechanism, spec.domain.levels, spec.epsilon);
     }
     default: throw new Error('spec field mechanism: ' + spec.mechanism + ' is not implemented by this SDK');
   }

@@ -8,6 +8,7 @@ import { strictExp } from '../src/fdlibm.js';
 import { epsilonOf, lowerBoundL } from '../src/exact.js';
 import { grr, oue, olh, subsetSelection, hadamardResponse, LocalProtocol } from '../src/fo.js';
 import { tree } from '../src/tree.js';
+import { meanProtocol } from '../src/mean.js';
 
 test('bernoulli reads the top 53 bits: w >>> 11 == N is a miss, N - 1 a hit', () => {
   const N = 6584790284608188n;
@@ -82,7 +83,8 @@ function wordsUsed(p: LocalProtocol, x: number, seed: bigint): number {
 test('the secret draw sequence does not depend on the value: same words, same count, for every value', () => {
   const protocols: [string, LocalProtocol, number][] = [
     ['grr', grr(20, 1), 20], ['oue', oue(9, 0.5), 9], ['olh', olh(30, 2), 30], ['subset-selection', subsetSelection(10, 1), 10],
-    ['hadamard-response', hadamardResponse(8, 2), 8], ['tree', tree(100, 1, 'cdf'), 100],
+    ['hadamard-response', hadamardResponse(8, 2), 8], ['tree', tree(100, 1, 'cdf'), 100], ['duchi', meanProtocol('duchi', 1025, 1), 1025],
+    ['piecewise', meanProtocol('piecewise', 1025, 0.5), 1025], ['hybrid', meanProtocol('hybrid', 1025, 4), 1025],
   ];
   for (const [name, p, k] of protocols) {
     for (let seed = 1n; seed <= 50n; seed++) {
