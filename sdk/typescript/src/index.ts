@@ -9,6 +9,7 @@ export * from './universe.js';
 export * from './fo.js';
 export * from './tree.js';
 export * from './mean.js';
+export * from './fourier.js';
 export * from './protocols.js';
 export * from './envelope.js';
 export * from './transport.js';

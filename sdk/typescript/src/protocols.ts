@@ -4,6 +4,7 @@ import { universeSize } from './universe.js';
 import { grr, hadamardResponse, LocalProtocol, olh, oue, subsetSelection } from './fo.js';
 import { tree } from './tree.js';
 import { meanProtocol } from './mean.js';
+import { fourier } from './fourier.js';
 
 export function protocolFor(spec: Spec): LocalProtocol {
   const k = universeSize(spec.domain);
@@ -25,6 +26,11 @@ export function protocolFor(spec: Spec): LocalProtocol {
     case 'duchi': case 'piecewise': case 'hybrid': {
       if (spec.domain.kind !== 'range') throw new Error('spec field domain: ' + spec.mechanism + ' needs a range here (vector means are not implemented)');
       return meanProtocol(spec.mechanism, spec.domain.levels, spec.epsilon);
+    }
+    case 'fourier': {
+      if (spec.domain.kind !== 'attributes') throw new Error('spec field domain: fourier needs attributes');
+      if (spec.queries.way === undefined) throw new Error('spec field queries.way is required by fourier');
+      return fourier(spec.domain.names.length, spec.queries.way, spec.epsilon);
     }
     default: throw new Error('spec field mechanism: ' + spec.mechanism + ' is not implemented by this SDK');
   }
