@@ -112,8 +112,8 @@ export class Client {
     const w = this.specs.get(workloadId);
     if (!w) return Promise.resolve('UNKNOWN_WORKLOAD');
     const { spec, protocol } = w;
-    const x = universeIndex(spec.domain, value);
-    if (x === undefined) return Promise.resolve('INVALID_VALUE');
+    const x = protocol.randomizeRaw ? undefined : universeIndex(spec.domain, value);
+    if (x === undefined && !protocol.randomizeRaw) return Promise.resolve('INVALID_VALUE');
     if (this.state.queue.length >= (this.config.maxQueued ?? 1000)) return Promise.resolve('QUEUE_FULL');
     const period = Math.floor(eventTime / spec.budgetPeriodMillis);
     const keys = this.budgetKeys(spec);
@@ -125,7 +125,9 @@ export class Client {
     const sequence = this.state.sequences[seqKey] ?? 0;
     if (sequence >= 2 ** 31) return Promise.resolve('BUDGET_EXHAUSTED');
     const coords = { deviceId: this.config.deviceId, period, sequence };
-    const payload = protocol.randomize(x, baseWord(spec.contentHash, coords), this.secret);
+    const base = baseWord(spec.contentHash, coords);
+    const payload = x === undefined ? protocol.randomizeRaw!(value, base, this.secret) : protocol.randomize(x, base, this.secret);
+    if (payload === undefined) return Promise.resolve('INVALID_VALUE');
     const until = (period + 1) * spec.budgetPeriodMillis + (this.config.retentionMillis ?? 31 * 86_400_000);
     for (const [key] of keys) this.state.charges.push({ key, period, epsilon: spec.epsilonText!, until });
     this.state.sequences[seqKey] = sequence + 1;

@@ -14,6 +14,8 @@ export interface LocalProtocol {
   readonly derived: Record<string, unknown>;
   /** Randomizes universe index x; the sequence of secret draws does not depend on x. */
   randomize(x: number, base: bigint, secret: WordSource): Uint8Array;
+  /** Protocols without a universe (heavy hitters) take the raw value; undefined when the value is refused. */
+  randomizeRaw?(raw: string, base: bigint, secret: WordSource): Uint8Array | undefined;
   /** Adds a well-formed payload to state; false (state untouched) when malformed. */
   accumulate(state: number[], payload: Uint8Array, base: bigint): boolean;
 }

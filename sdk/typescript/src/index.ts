@@ -10,6 +10,7 @@ export * from './fo.js';
 export * from './tree.js';
 export * from './mean.js';
 export * from './fourier.js';
+export * from './heavy.js';
 export * from './protocols.js';
 export * from './envelope.js';
 export * from './transport.js';
