@@ -59,3 +59,58 @@ export function strictExp(x0: number): number {
   if (k >= -1021) return withHi(y, hi(y) + (k << 20));
   return withHi(y, hi(y) + ((k + 1000) << 20)) * twom1000;
 }
+
+const ln2_hi = 6.93147180369123816490e-1;
+const ln2_lo = 1.90821492927058770002e-10;
+const two54 = 1.80143985094819840000e16;
+const Lg1 = 6.666666666666735130e-1;
+const Lg2 = 3.999999999940941908e-1;
+const Lg3 = 2.857142874366239149e-1;
+const Lg4 = 2.222219843214978396e-1;
+const Lg5 = 1.818357216161805012e-1;
+const Lg6 = 1.531383769920937332e-1;
+const Lg7 = 1.479819860511658591e-1;
+
+/** fdlibm 5.3 __ieee754_log (java.lang.StrictMath.log), ported bit for bit. */
+export function strictLog(x0: number): number {
+  let x = x0;
+  let hx = hi(x);
+  const lx = lo(x);
+  let k = 0;
+  if (hx < 0x00100000) {
+    if (((hx & 0x7fffffff) | lx) === 0) return -Infinity;
+    if (hx < 0) return NaN;
+    k -= 54; x *= two54; hx = hi(x);
+  }
+  if (hx >= 0x7ff00000) return x + x;
+  k += (hx >> 20) - 1023;
+  hx &= 0x000fffff;
+  let i = (hx + 0x95f64) & 0x100000;
+  x = withHi(x, hx | (i ^ 0x3ff00000));
+  k += i >> 20;
+  const f = x - 1.0;
+  if ((0x000fffff & (2 + hx)) < 3) {
+    if (f === 0) { if (k === 0) return 0; const dk = k; return dk * ln2_hi + dk * ln2_lo; }
+    const R = f * f * (0.5 - 0.33333333333333333 * f);
+    if (k === 0) return f - R;
+    const dk = k;
+    return dk * ln2_hi - ((R - dk * ln2_lo) - f);
+  }
+  const s = f / (2.0 + f);
+  const dk = k;
+  const z = s * s;
+  i = hx - 0x6147a;
+  const w = z * z;
+  const j = 0x6b851 - hx;
+  const t1 = w * (Lg2 + w * (Lg4 + w * Lg6));
+  const t2 = z * (Lg1 + w * (Lg3 + w * (Lg5 + w * Lg7)));
+  i |= j;
+  const R = t2 + t1;
+  if (i > 0) {
+    const hfsq = 0.5 * f * f;
+    if (k === 0) return f - (hfsq - s * (hfsq + R));
+    return dk * ln2_hi - ((hfsq - (s * (hfsq + R) + dk * ln2_lo)) - f);
+  }
+  if (k === 0) return f - s * (f - R);
+  return dk * ln2_hi - ((s * (f - R) - dk * ln2_lo) - f);
+}

@@ -11,6 +11,7 @@ export * from './tree.js';
 export * from './mean.js';
 export * from './fourier.js';
 export * from './heavy.js';
+export * from './gaussian.js';
 export * from './protocols.js';
 export * from './envelope.js';
 export * from './transport.js';
