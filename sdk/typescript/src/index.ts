@@ -12,6 +12,7 @@ export * from './mean.js';
 export * from './fourier.js';
 export * from './heavy.js';
 export * from './gaussian.js';
+export * from './ball.js';
 export * from './protocols.js';
 export * from './envelope.js';
 export * from './transport.js';
