@@ -13,6 +13,7 @@ export * from './fourier.js';
 export * from './heavy.js';
 export * from './gaussian.js';
 export * from './ball.js';
+export * from './box.js';
 export * from './protocols.js';
 export * from './envelope.js';
 export * from './transport.js';

@@ -41,6 +41,19 @@ function piecewiseDraws(p: MeanParams, x: number, src: Parameters<LocalProtocol[
   return inside ? start + u : v < start ? v : v + p.w;
 }
 
+/** One scalar report's symbol (§7.2), every draw always made. */
+export function scalarSymbol(mechanism: 'duchi' | 'piecewise' | 'hybrid', p: MeanParams, x: number, src: Parameters<LocalProtocol['randomize']>[2]): number {
+  if (mechanism === 'duchi') return duchiDraw(p, x, src);
+  if (mechanism === 'piecewise') return piecewiseDraws(p, x, src);
+  const pw = bernoulli(src, p.beta);
+  const d = duchiDraw(p, x, src);
+  const pc = piecewiseDraws(p, x, src);
+  return pw ? pc : M + d;
+}
+
+/** The number of outputs of a scalar mechanism (§7.2). */
+export const scalarOutputs = (m: 'duchi' | 'piecewise' | 'hybrid') => (m === 'duchi' ? 2 : m === 'piecewise' ? M : M + 2);
+
 export function meanProtocol(mechanism: 'duchi' | 'piecewise' | 'hybrid', levels: number, eps: number): LocalProtocol {
   if (!Number.isInteger(levels) || levels < 2) throw new RangeError('domain.range.levels must be >= 2');
   const p = meanParams(levels, eps);
@@ -49,15 +62,7 @@ export function meanProtocol(mechanism: 'duchi' | 'piecewise' | 'hybrid', levels
     mechanism, payloadBytes: 2, stateLength: outputs,
     derived: { k: levels, mechanism, payloadBytes: 2, stateLength: outputs },
     randomize(x, _base, src) {
-      let y: number;
-      if (mechanism === 'duchi') y = duchiDraw(p, x, src);
-      else if (mechanism === 'piecewise') y = piecewiseDraws(p, x, src);
-      else {
-        const pw = bernoulli(src, p.beta);
-        const d = duchiDraw(p, x, src);
-        const pc = piecewiseDraws(p, x, src);
-        y = pw ? pc : M + d;
-      }
+      const y = scalarSymbol(mechanism, p, x, src);
       return new Uint8Array([y >> 8, y & 0xff]);
     },
     accumulate(state, payload) {
