@@ -53,3 +53,13 @@ export function boxRandomize(values: readonly string[], base: bigint, p: BoxPara
 }
 
 export { scalarOutputs };
+
+/** §10.5.4: adds a report to long[d·outputCount]; false when malformed. */
+export function boxAccumulate(state: number[], payload: Uint8Array, base: bigint, p: BoxParams): boolean {
+  const outputs = scalarOutputs(p.mechanism);
+  if (payload.length !== 2 * p.k) return false;
+  const ys: number[] = [];
+  for (let i = 0; i < p.k; i++) { const y = payload[2 * i] * 256 + payload[2 * i + 1]; if (y >= outputs) return false; ys.push(y); }
+  boxCoordinates(base, p.d, p.k).forEach((c, i) => { state[c * outputs + ys[i]]++; });
+  return true;
+}

@@ -65,3 +65,18 @@ export function universeIndex(d: Domain, raw: string): number | undefined {
       return undefined;
   }
 }
+
+/** §14 `ball`, `box`: trimmed, one pair of surrounding brackets removed, split at ',', each trimmed and parsed. */
+export function parseVector(raw: string, d: number): number[] | undefined {
+  let t = javaTrim(raw);
+  if (t.startsWith('[') && t.endsWith(']')) t = t.slice(1, -1);
+  const parts = t.split(',');
+  if (parts.length !== d) return undefined;
+  const out: number[] = [];
+  for (const p of parts) {
+    const v = parseNumber(javaTrim(p));
+    if (v === undefined) return undefined;
+    out.push(v);
+  }
+  return out;
+}

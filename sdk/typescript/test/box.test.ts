@@ -46,3 +46,41 @@ test('§10.6: every row (sampled coordinates, levels, payload of scripted outcom
     assert.equal(used, words.length);
   }
 });
+
+test('vector-means.json, box workloads (k from derived.payloadBytes / 2: the spec does not carry it, §18 item 24)', async () => {
+  const { loadVectors } = await import('./vectors.js');
+  const { readSpec } = await import('../src/spec.js');
+  const { parseVector } = await import('../src/universe.js');
+  const { ScriptedWordSource } = await import('../src/words.js');
+  const { hexToBytes } = await import('../src/coins.js');
+  const { boxAccumulate, scalarOutputs } = await import('../src/box.js');
+  const file = loadVectors('vector-means');
+  let cases = 0, aggregates = 0;
+  for (const w of file.workloads) {
+    const spec = await readSpec(w.canonical, w.contentHash);
+    if (spec.domain.kind !== 'box') continue;
+    const dom = spec.domain;
+    const p = { d: dom.coordinates.length, lo: dom.lo, hi: dom.hi, levels: dom.levels, mechanism: spec.mechanism as 'duchi', k: w.derived.payloadBytes / 2 };
+    assert.equal(p.d * scalarOutputs(p.mechanism), w.derived.stateLength);
+    for (const c of file.cases.filter((c: { workload: string }) => c.workload === w.name)) {
+      const base = baseWord(spec.contentHash, c.coordinates);
+      assert.equal(base.toString(16).padStart(16, '0'), c.baseWord);
+      const x = parseVector(c.value, p.d)!;
+      const src = ScriptedWordSource.fromHex(c.secretWords);
+      const r = boxRandomize(x.map(String), base, p, spec.epsilonText!, src)!;
+      assert.equal(bytesToHex(r.payload), c.payloadHex, c.name);
+      assert.equal(src.consumed, c.wordsConsumed);
+      cases++;
+    }
+    for (const a of file.aggregates.filter((a: { workload: string }) => a.workload === w.name)) {
+      const state = new Array<number>(w.derived.stateLength).fill(0);
+      let n = 0;
+      for (const r of a.reports) if (boxAccumulate(state, hexToBytes(r.payloadHex), baseWord(spec.contentHash, r.coordinates), p)) n++;
+      assert.equal(n, a.n);
+      assert.deepEqual(state, a.state);
+      aggregates++;
+    }
+  }
+  assert.equal(cases, 3);
+  assert.equal(aggregates, 2);
+});
