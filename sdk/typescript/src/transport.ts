@@ -48,7 +48,8 @@ export class HttpTransport implements Transport {
     if (u.protocol !== 'https:' && !(u.protocol === 'http:' && loopback)) throw new Error('endpoint baseUrl must be https (http only on loopback)');
     this.maxBatch = options.maxBatch ?? MAX_BATCH;
     if (!Number.isInteger(this.maxBatch) || this.maxBatch < 1 || this.maxBatch > MAX_BATCH) throw new Error('maxBatch must be in [1, 500]');
-    this.fetch = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+    // fetch must be called unbound from its window (a stored reference called as a method throws 'Illegal invocation')
+    this.fetch = options.fetch ?? ((url, init) => (globalThis.fetch as unknown as FetchLike)(url, init));
     this.now = options.now ?? (() => Date.now());
   }
   private headers(contentType?: string): Record<string, string> {
