@@ -12,13 +12,42 @@ export class MemoryStorage implements DeviceStorage {
 }
 
 /**
- * Browsers: IndexedDB. TODO: implement with one object store and a single readwrite transaction per save (a
- * transaction is atomic); until then this stub refuses to run, so nobody mistakes it for durable storage.
+ * Browsers: the device store as one value in IndexedDB (database `dbName`, store `state`, key `device`). A save is
+ * one readwrite transaction with strict durability, atomic by IndexedDB's rules; it resolves on `complete`.
+ * Not guarded against two tabs using one database at once (TODO: a Web Lock, `navigator.locks`).
  */
 export class IndexedDbStorage implements DeviceStorage {
+  private db: Promise<IDBDatabase> | undefined;
   constructor(readonly dbName = 'pgw-device') {}
-  async load(): Promise<string | undefined> { throw new Error('IndexedDbStorage is not implemented yet (TODO)'); }
-  async save(): Promise<void> { throw new Error('IndexedDbStorage is not implemented yet (TODO)'); }
+  private open(): Promise<IDBDatabase> {
+    if (!this.db) {
+      this.db = new Promise((resolve, reject) => {
+        const req = indexedDB.open(this.dbName, 1);
+        req.onupgradeneeded = () => { req.result.createObjectStore('state'); };
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+    }
+    return this.db;
+  }
+  async load(): Promise<string | undefined> {
+    const db = await this.open();
+    return new Promise((resolve, reject) => {
+      const req = db.transaction('state', 'readonly').objectStore('state').get('device');
+      req.onsuccess = () => resolve(req.result === undefined ? undefined : String(req.result));
+      req.onerror = () => reject(req.error);
+    });
+  }
+  async save(text: string): Promise<void> {
+    const db = await this.open();
+    return new Promise((resolve, reject) => {
+      const tx = db.transaction('state', 'readwrite', { durability: 'strict' });
+      tx.objectStore('state').put(text, 'device');
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error);
+    });
+  }
 }
 
 const CRC_TABLE = (() => {

@@ -22,9 +22,21 @@ test('browser: the bundled SDK reports from headless Chromium to an HTTPS-style 
   const bundle = await build({ entryPoints: [join(root, 'src/index.ts')], bundle: true, format: 'esm', platform: 'browser', write: false, minify: true,
     plugins: [{ name: 'js-to-ts', setup(b) { b.onResolve({ filter: /^\.\/.*\.js$/ }, (a) => ({ path: join(a.resolveDir, a.path.replace(/\.js$/, '.ts')) })); } }] });
   const page = `<!doctype html><script type="module">
-    import { Client, protocolFor, MemoryStorage } from '/sdk.js';
+    import { Client, protocolFor, MemoryStorage, IndexedDbStorage } from '/sdk.js';
     const outcomes = [];
     try {
+      // IndexedDB: a report queued while the endpoint is unreachable survives into a second client, which sends it
+      const offline = { maxBatch: 500, send: async () => { throw new Error('offline'); } };
+      const a = await Client.create({ deviceId: 'browser-idb', storage: new IndexedDbStorage('pgw-test'), protocol: protocolFor,
+        transport: { ...offline, workloads: async () => (await fetch('/v1/workloads').then((r) => r.json())).workloads }, sendInBackground: false });
+      const first = a.report('vectors-labels-2-eps1', 'yes');
+      await a.close();
+      outcomes.push('idb:' + await first);
+      const b = await Client.create({ deviceId: 'browser-idb', endpoint: location.origin, credential: 'v1.k.test', storage: new IndexedDbStorage('pgw-test'), protocol: protocolFor });
+      outcomes.push('idb-queued:' + b.stats().queued);
+      await b.sendNow();
+      outcomes.push('idb-accepted:' + b.stats().accepted);
+      await b.close();
       for (let d = 0; d < 5; d++) {
         const client = await Client.create({ deviceId: 'browser-' + d, endpoint: location.origin, credential: 'v1.k.test', storage: new MemoryStorage(), protocol: protocolFor });
         const pending = [];
@@ -68,8 +80,10 @@ test('browser: the bundled SDK reports from headless Chromium to an HTTPS-style 
     let timer: ReturnType<typeof setTimeout> | undefined;
     const outcomes = await Promise.race([finished, new Promise<string[]>((_, rej) => { timer = setTimeout(() => rej(new Error('page did not finish')), 80_000); })])
       .finally(() => clearTimeout(timer));
-    assert.deepEqual(outcomes, new Array(200).fill('ACCEPTED'));
-    assert.equal(reports.length, 200);
+    assert.deepEqual(outcomes.slice(0, 3), ['idb:STILL_QUEUED', 'idb-queued:1', 'idb-accepted:1']);
+    assert.deepEqual(outcomes.slice(3), new Array(200).fill('ACCEPTED'));
+    assert.equal(reports.length, 201);
+    assert.equal(reports.shift().deviceId, 'browser-idb');
     const seen = new Set<string>();
     let ones = 0;
     for (const r of reports) {
