@@ -255,6 +255,7 @@ export class Client {
     if (this.timer) clearTimeout(this.timer);
     await this.sending;
     await this.sync().catch(() => undefined);
+    await this.config.storage.close?.();
     for (const id of [...this.waiting.keys()]) this.settle(id, 'STILL_QUEUED');
   }
 }

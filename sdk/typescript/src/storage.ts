@@ -3,6 +3,8 @@ export interface DeviceStorage {
   load(): Promise<string | undefined>;
   /** Replaces the stored text atomically and durably before resolving. */
   save(text: string): Promise<void>;
+  /** Releases the store (its lock, if any). */
+  close?(): Promise<void>;
 }
 
 export class MemoryStorage implements DeviceStorage {

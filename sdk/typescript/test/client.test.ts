@@ -123,6 +123,15 @@ test('file store: the queue and the charges survive a restart; a corrupted file 
   assert.equal(await b.report('vectors-labels-2-eps1', 'no'), 'BUDGET_EXHAUSTED');
   assert.equal(b.stats().queued, 0);
   await b.close();
+  // a second client on a directory in use fails; a lock left by a dead process is taken over
+  const held = new FileStorage(dir);
+  await held.load();
+  await assert.rejects(new FileStorage(dir).load(), /in use by process/);
+  await held.close();
+  writeFileSync(join(dir, 'pgw-device.lock'), '999999999');
+  const taken = new FileStorage(dir);
+  await taken.load();
+  await taken.close();
   const f = join(dir, 'pgw-device.state');
   writeFileSync(f, readFileSync(f, 'utf8').replace('"accepted":40', '"accepted":41'));
   await assert.rejects(new FileStorage(dir).load(), /checksum/);
@@ -139,4 +148,28 @@ test('one protocol factory keeps the bundle small: grr alone works as the protoc
     transport: { maxBatch: 500, send: async (b) => b.map(() => ({ status: 'ACCEPTED' as const, reason: '', retryAfterMillis: 0 })) } });
   assert.equal(await client.report('vectors-labels-2-eps1', 'no'), 'ACCEPTED');
   await client.close();
+});
+
+test('HttpTransport binary form: Avro body, binary results, status codes mapped', async () => {
+  const { binaryBatch } = await import('../src/envelope.js');
+  const { TransportError } = await import('../src/transport.js');
+  const report = { type: 'local' as const, workloadId: 'w', workloadVersion: 1, contentHash: 'h', deviceId: 'd', period: 1, sequence: 0,
+    eventTime: 0, mechanism: 'grr', epsilon: 1, payload: new Uint8Array([1]), protocolVersion: 1 };
+  let status = 200;
+  let seen: Uint8Array | undefined;
+  const fetch: FetchLike = async (_url, init) => {
+    seen = init!.body as Uint8Array;
+    const body = new Uint8Array([2, 2, 4, 0x10, 0x42, 0x41, 0x44, 0x5f, 0x56, 0x45, 0x52, 0x53, 0, 0]); // REJECTED "BAD_VERS" 0
+    return { status, headers: { get: (n: string) => (n === 'Retry-After' ? '3' : null) }, text: async () => '', arrayBuffer: async () => body.buffer };
+  };
+  const t = new HttpTransport('http://127.0.0.1:1', { form: 'binary', fetch, now: () => 0 });
+  assert.deepEqual(await t.send([report]), [{ status: 'REJECTED', reason: 'BAD_VERS', retryAfterMillis: 0 }]);
+  assert.deepEqual(seen, binaryBatch([report]));
+  const kinds: [number, string, number][] = [[400, 'PERMANENT', 0], [401, 'PERMANENT', 0], [403, 'PERMANENT', 0], [413, 'TOO_LARGE', 0],
+    [429, 'RETRY', 3000], [503, 'RETRY', 3000], [408, 'RETRY', 0], [500, 'RETRY', 0]];
+  for (const [s, kind, wait] of kinds) {
+    status = s;
+    await assert.rejects(t.send([report]), (e: unknown) => e instanceof TransportError && e.kind === kind && e.retryAfterMillis === wait);
+  }
+  assert.throws(() => new HttpTransport('http://ingest.example.com'), /https/);
 });
