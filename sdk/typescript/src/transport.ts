@@ -88,8 +88,15 @@ export class HttpTransport implements Transport {
   async workloads(): Promise<ServedWorkload[]> {
     const res = await this.fetch(this.baseUrl.replace(/\/$/, '') + '/v1/workloads', { method: 'GET', headers: this.headers() });
     if (res.status !== 200) throw new Error('GET /v1/workloads answered ' + res.status);
+    // The ingestion service's document (docs/ingest.md): a JSON array, one object per active workload, each with
+    // `canonicalForm` (the exact text whose SHA-256 is `contentHash`) among other fields the SDK recomputes itself.
     const o = JSON.parse(await res.text());
-    if (!Array.isArray(o.workloads)) throw new Error('GET /v1/workloads: no workloads array');
-    return o.workloads.map((w: ServedWorkload) => ({ canonical: String(w.canonical), contentHash: String(w.contentHash) }));
+    if (!Array.isArray(o)) throw new Error('GET /v1/workloads: not a JSON array of workload documents');
+    return o.map((w: { canonicalForm?: unknown; contentHash?: unknown }) => {
+      if (typeof w.canonicalForm !== 'string' || typeof w.contentHash !== 'string') {
+        throw new Error('GET /v1/workloads: a document without canonicalForm and contentHash');
+      }
+      return { canonical: w.canonicalForm, contentHash: w.contentHash };
+    });
   }
 }

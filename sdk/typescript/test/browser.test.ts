@@ -28,7 +28,7 @@ test('browser: the bundled SDK reports from headless Chromium to an HTTPS-style 
       // IndexedDB: a report queued while the endpoint is unreachable survives into a second client, which sends it
       const offline = { maxBatch: 500, send: async () => { throw new Error('offline'); } };
       const a = await Client.create({ deviceId: 'browser-idb', storage: new IndexedDbStorage('pgw-test'), protocol: protocolFor,
-        transport: { ...offline, workloads: async () => (await fetch('/v1/workloads').then((r) => r.json())).workloads }, sendInBackground: false });
+        transport: { ...offline, workloads: async () => (await fetch('/v1/workloads').then((r) => r.json())).map((d) => ({ canonical: d.canonicalForm, contentHash: d.contentHash })) }, sendInBackground: false });
       const first = a.report('vectors-labels-2-eps1', 'yes');
       await a.close();
       outcomes.push('idb:' + await first);
@@ -57,7 +57,7 @@ test('browser: the bundled SDK reports from headless Chromium to an HTTPS-style 
       if (process.env.PGW_DEBUG) console.error('REQ', req.method, req.url);
       if (req.url === '/') { res.setHeader('Content-Type', 'text/html'); res.end(page); return; }
       if (req.url === '/sdk.js') { res.setHeader('Content-Type', 'text/javascript'); res.end(bundle.outputFiles[0].contents); return; }
-      if (req.url === '/v1/workloads') { res.end(JSON.stringify({ workloads: [{ canonical: W.canonical, contentHash: W.contentHash }] })); return; }
+      if (req.url === '/v1/workloads') { res.end(JSON.stringify([{ canonicalForm: W.canonical, contentHash: W.contentHash }])); return; }
       if (req.url === '/v1/reports' && req.method === 'POST') {
         assert.equal(req.headers['authorization'], 'Bearer v1.k.test');
         assert.equal(req.headers['content-type'], 'application/vnd.pgw.reports+json');

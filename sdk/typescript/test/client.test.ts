@@ -24,7 +24,7 @@ function fakeServer(answers: (batch: any, n: number) => { status: number; retryA
     const reply = (status: number, body: string, headers: Record<string, string> = {}) => ({
       status, headers: { get: (n: string) => headers[n] ?? null }, text: async () => body, arrayBuffer: async () => new TextEncoder().encode(body).buffer,
     });
-    if (url.endsWith('/v1/workloads')) return reply(200, JSON.stringify({ workloads: [served] }));
+    if (url.endsWith('/v1/workloads')) return reply(200, JSON.stringify([{ id: 'x', canonicalForm: served.canonical, contentHash: served.contentHash }]));
     const batch = JSON.parse(init!.body as string);
     const a = answers(batch, posts++);
     const results = (a.results ?? batch.reports.map(() => 'ACCEPTED')).map((s: string) => ({ status: s, reason: s === 'REJECTED' ? 'LATE' : '', retryAfterMillis: 0 }));
