@@ -459,6 +459,11 @@ public final class IngestService implements AutoCloseable {
                     retryAfter(wait), false);
             return;
         }
+        if (!workloads.ready()) {
+            refuseAndClose(req, http1, 503, "NOT_READY", "the workload catalog is not loaded yet; nothing was taken",
+                    Map.of("Retry-After", "1"), false);
+            return;
+        }
         String type = req.getHeader("Content-Type");
         String media = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
         boolean json = media.equals(ReportEnvelope.REPORTS_JSON_CONTENT_TYPE);
