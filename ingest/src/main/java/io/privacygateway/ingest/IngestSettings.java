@@ -123,6 +123,11 @@ public record IngestSettings(String bootstrapServers, String schemaRegistryUrl, 
                     maxInFlightReports, produceTimeout, address, credential, trackedClients, recentReports, eventLoops);
         }
 
+        public Limits withRecentReports(int n) {
+            return new Limits(maxBodyBytes, maxReportsPerBatch, requestTimeout, idleTimeout, maxConnections,
+                    maxInFlightReports, produceTimeout, perAddress, perCredential, trackedClients, n, eventLoops);
+        }
+
         public Limits withMaxInFlightReports(int n) {
             return new Limits(maxBodyBytes, maxReportsPerBatch, requestTimeout, idleTimeout, maxConnections, n,
                     produceTimeout, perAddress, perCredential, trackedClients, recentReports, eventLoops);
