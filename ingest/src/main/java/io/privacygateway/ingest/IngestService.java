@@ -726,10 +726,14 @@ public final class IngestService implements AutoCloseable {
             results[i] = new Result(Status.REJECTED, "KAFKA_" + e.getClass().getSimpleName(), 0);
         }
         if (pending.decrementAndGet() == 0) {
-            ctx.runOnContext(v -> {
-                vertx.cancelTimer(timer);
-                finish.run();
-            });
+            try {
+                ctx.runOnContext(v -> {
+                    vertx.cancelTimer(timer);
+                    finish.run();
+                });
+            } catch (RuntimeException x) {
+                // the server is gone (closing): nobody is left to answer
+            }
         }
     }
 
@@ -891,16 +895,23 @@ public final class IngestService implements AutoCloseable {
         return body.length == 0 ? out.end() : out.end(Buffer.buffer(body));
     }
 
-    /** Stops listening, waits for the reports under way (up to 5 s), closes the producer and the catalog reader. */
+    /**
+     * Stops listening, lets the reports handed to Kafka be acknowledged (up to 5 s; their answers go out on
+     * connections still open), then closes the producer, the HTTP machinery and the catalog reader. Idempotent.
+     */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        try {
-            vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            LOG.warn("stopping the HTTP server: {}", e.toString());
+        for (HttpServer s : new HttpServer[] {server, opsServer}) {
+            if (s != null) {
+                try {
+                    s.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    LOG.warn("stopping a listener: {}", e.toString());
+                }
+            }
         }
         sender.shutdown();
         try {
@@ -908,8 +919,13 @@ public final class IngestService implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        producer.close(java.time.Duration.ofSeconds(5)); // callbacks of reports under way run now
+        try {
+            vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            LOG.warn("stopping the HTTP server: {}", e.toString());
+        }
         healthThread.interrupt();
-        producer.close(java.time.Duration.ofSeconds(5));
         admin.close(java.time.Duration.ofSeconds(2));
         workloads.close();
         registry.close();
