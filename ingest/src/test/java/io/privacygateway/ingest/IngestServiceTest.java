@@ -462,6 +462,46 @@ class IngestServiceTest {
     }
 
     @Test
+    @Order(9)
+    void theSameReportsOverHttpAndOverKafkaGiveTheSameAnswer() throws Exception {
+        byte[][] payloads = {{0}, {1}, {2}, {0}, {1}, {1}, {2}, {0}};
+        var producer = io.privacygateway.client.ReportProducers.avro(g.kafkaConfig(), g.registryClient);
+        long kafkaWindow = nextWindow();
+        try {
+            for (int i = 0; i < payloads.length; i++) { // over Kafka, as a server-side device (KafkaTransport)
+                String dev = "eq-kafka-" + i;
+                DeviceReport r = withPayload(reports(dev, 1, 0, kafkaWindow + 50).get(0), payloads[i]);
+                try (var t = new io.privacygateway.client.kafka.KafkaTransport(producer, g.topics(), g.credential(dev),
+                        Duration.ofSeconds(20), false)) {
+                    assertThat(statuses(t.send(List.of(r)))).containsExactly(Status.ACCEPTED);
+                }
+            }
+        } finally {
+            producer.close();
+        }
+        long httpWindow = nextWindow();
+        for (int i = 0; i < payloads.length; i++) { // the same payloads over HTTPS, half through each instance
+            String dev = "eq-http-" + i;
+            DeviceReport r = withPayload(reports(dev, 1, 0, httpWindow + 50).get(0), payloads[i]);
+            assertThat(statuses(postBatch(i % 2 == 0 ? a : b, List.of(r), g.credential(dev))))
+                    .containsExactly(Status.ACCEPTED);
+        }
+        List<WindowAnswer> answers = g.readUntil(g.config.answersTopic(), WindowAnswer.class,
+                w -> w.getWorkloadId().equals(spec.id()) && (w.getWindowStart().toEpochMilli() == kafkaWindow
+                        || w.getWindowStart().toEpochMilli() == httpWindow), l -> l.size() >= 2, Duration.ofSeconds(30));
+        assertThat(answers).hasSize(2);
+        assertThat(answers.get(0).getN()).isEqualTo(payloads.length);
+        assertThat(answers.get(1).getN()).isEqualTo(answers.get(0).getN());
+        assertThat(answers.get(1).getEstimates()).isEqualTo(answers.get(0).getEstimates());
+        assertThat(answers.get(1).getLower()).isEqualTo(answers.get(0).getLower());
+    }
+
+    static DeviceReport withPayload(DeviceReport r, byte[] payload) {
+        return new DeviceReport(r.kind(), r.workloadId(), r.workloadVersion(), r.contentHash(), r.deviceId(),
+                r.period(), r.sequence(), r.eventTime(), r.mechanism(), r.epsilon(), payload, null);
+    }
+
+    @Test
     @Order(100)
     void aBrokerOutageGives503sAndEveryAcknowledgedReportIsThereAfterTheRestart() throws Exception {
         String cred = g.credential("dev-outage");
