@@ -414,6 +414,11 @@ public final class IngestService implements AutoCloseable {
             refuse(req, 405, "METHOD_NOT_ALLOWED", "use GET", Map.of("Allow", "GET, HEAD"));
             return;
         }
+        long wait = perAddress.take(sourceAddress(req), 1);
+        if (wait > 0) {
+            refuse(req, 429, "RATE_LIMITED_ADDRESS", "too many requests from this address", retryAfter(wait));
+            return;
+        }
         if (!workloads.ready()) {
             refuse(req, 503, "NOT_READY", "the workload catalog is not loaded yet", Map.of("Retry-After", "1"));
             return;

@@ -391,6 +391,7 @@ class IngestServiceTest {
             r = post(limited, new byte[] {1}, ReportEnvelope.REPORTS_CONTENT_TYPE, cred);
             assertThat(r.statusCode()).isEqualTo(429);
             assertThat(new String(r.body(), StandardCharsets.UTF_8)).startsWith("RATE_LIMITED_ADDRESS");
+            assertThat(get(limited, "/v1/workloads", Map.of()).statusCode()).isEqualTo(429); // the same bucket
         }
     }
 
