@@ -93,31 +93,13 @@ final class WorkloadFeed implements AutoCloseable {
 
     private void run() {
         try {
-            List<TopicPartition> parts = List.of();
-            while (!closed && parts.isEmpty()) {
-                List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
-                parts = infos == null ? List.of() : infos.stream().map(i -> new TopicPartition(topic, i.partition()))
-                        .toList();
-                if (parts.isEmpty()) {
-                    LOG.info("waiting for the workloads topic {} (the gateway creates it)", topic);
-                    Thread.sleep(1000);
-                }
-            }
-            consumer.assign(parts);
-            consumer.seekToBeginning(parts);
-            Map<TopicPartition, Long> end = consumer.endOffsets(parts, Duration.ofSeconds(30));
             while (!closed) {
-                var records = consumer.poll(Duration.ofMillis(200));
-                boolean changed = false;
-                for (ConsumerRecord<String, byte[]> r : records) {
-                    changed |= apply(r);
-                }
-                if (changed) {
-                    rebuildDocs();
-                }
-                if (!ready && caughtUp(end)) {
-                    ready = true;
-                    LOG.info("workload catalog loaded: {} active workloads", docs.byId.size());
+                try {
+                    follow();
+                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                    // Kafka unreachable (at start, or while looking the topic up): try again, never give up
+                    LOG.warn("reading the workloads topic {}: {}; retrying", topic, e.getMessage());
+                    Thread.sleep(1000);
                 }
             }
         } catch (WakeupException e) {
@@ -131,6 +113,42 @@ final class WorkloadFeed implements AutoCloseable {
             }
         } finally {
             consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    /** Finds the topic's partitions, reads them from the beginning, and follows them until closed. */
+    private void follow() throws InterruptedException {
+        List<TopicPartition> parts = List.of();
+        while (!closed && parts.isEmpty()) {
+            List<PartitionInfo> infos = consumer.partitionsFor(topic, Duration.ofSeconds(5));
+            parts = infos == null ? List.of() : infos.stream().map(i -> new TopicPartition(topic, i.partition()))
+                    .toList();
+            if (parts.isEmpty()) {
+                LOG.info("waiting for the workloads topic {} (the gateway creates it)", topic);
+                Thread.sleep(1000);
+            }
+        }
+        if (closed) {
+            return;
+        }
+        consumer.assign(parts);
+        if (!ready) {
+            consumer.seekToBeginning(parts);
+        }
+        Map<TopicPartition, Long> end = consumer.endOffsets(parts, Duration.ofSeconds(30));
+        while (!closed) {
+            var records = consumer.poll(Duration.ofMillis(200));
+            boolean changed = false;
+            for (ConsumerRecord<String, byte[]> r : records) {
+                changed |= apply(r);
+            }
+            if (changed) {
+                rebuildDocs();
+            }
+            if (!ready && caughtUp(end)) {
+                ready = true;
+                LOG.info("workload catalog loaded: {} active workloads", docs.byId.size());
+            }
         }
     }
 
