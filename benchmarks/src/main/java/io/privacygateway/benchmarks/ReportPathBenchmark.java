@@ -186,7 +186,8 @@ public class ReportPathBenchmark {
                 .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(sequence)
                 .setEventTime(Instant.ofEpochMilli(time)).setMechanism(spec.mechanism().wireName())
                 .setEpsilon(spec.epsilonPerReport().value())
-                .setPayload(ByteBuffer.wrap(w.protocol().randomize(value, c, secret))).build();
+                .setPayload(ByteBuffer.wrap(w.protocol().randomize(value, c, secret)))
+                .setProtocolVersion(spec.protocolVersion()).build();
     }
 
     /** Device ids that the default partitioner puts on partition 0 of 1: every id. */

@@ -114,7 +114,7 @@ public final class DeviceClient implements AutoCloseable {
         WorkloadBinding w = workload;
         return admitAndSend((c, now) -> w.local()
                 ? DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now, w.mechanism(),
-                        w.epsilonPerReport(), w.randomize(rawValue, c, secret))
+                        w.epsilonPerReport(), w.randomize(rawValue, c, secret), w.protocolVersion())
                 : DeviceReport.central(w.id(), w.version(), w.contentHash(), c, now, rawValue.trim()));
     }
 
@@ -145,7 +145,7 @@ public final class DeviceClient implements AutoCloseable {
                     "the vector is not in the domain of workload " + w.id() + ": " + e.getMessage());
         }
         return admitAndSend((c, now) -> DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now,
-                w.mechanism(), w.epsilonPerReport(), w.randomize(v, c, secret)));
+                w.mechanism(), w.epsilonPerReport(), w.randomize(v, c, secret), w.protocolVersion()));
     }
 
     /** The report of a checked value at the given coordinates and time (randomized for a local workload). */

@@ -141,8 +141,11 @@ public final class Client implements AutoCloseable {
     }
 
     /**
-     * Reports one value. Returns once the report is charged and durably queued (or refused); the future completes
-     * when the report is settled: {@code ACCEPTED}, {@code REJECTED}, {@code DROPPED} (or {@code STILL_QUEUED} at
+     * Reports one value, without I/O on the caller's thread: checks it, charges the device's budget and randomizes it
+     * (the protocol the gateway runs), stages the charge and the report in memory, and returns (microseconds). The
+     * background sender writes the charge and the report to disk in one atomic write before it sends anything
+     * ({@link #sync()}; or at once with {@link ClientConfig.Builder#syncWrites}). The future completes when the report
+     * is settled: {@code ACCEPTED}, {@code REJECTED}, {@code DROPPED} (or {@code STILL_QUEUED} at
      * {@link #close}). Refusals ({@code INVALID_VALUE}, {@code BUDGET_EXHAUSTED}, {@code CONTRIBUTION_LIMIT},
      * {@code QUEUE_FULL}, {@code NOT_READY}, {@code UNKNOWN_WORKLOAD}, {@code STORE_FAILED}, {@code CLOSED}) come
      * back already completed and charge nothing.
@@ -166,7 +169,7 @@ public final class Client implements AutoCloseable {
         }
         return admitAndQueue(w, (c, now) -> w.local()
                 ? DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now, w.mechanism(),
-                        w.epsilonPerReport(), w.randomize(value, c, config.secret))
+                        w.epsilonPerReport(), w.randomize(value, c, config.secret), w.protocolVersion())
                 : DeviceReport.central(w.id(), w.version(), w.contentHash(), c, now, value.trim()));
     }
 
@@ -189,7 +192,7 @@ public final class Client implements AutoCloseable {
                     + w.id() + ": " + e.getMessage());
         }
         return admitAndQueue(w, (c, now) -> DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now,
-                w.mechanism(), w.epsilonPerReport(), w.randomize(v, c, config.secret)));
+                w.mechanism(), w.epsilonPerReport(), w.randomize(v, c, config.secret), w.protocolVersion()));
     }
 
     private Object binding(String workloadId) {
@@ -249,7 +252,8 @@ public final class Client implements AutoCloseable {
             }
             FileDeviceStore.Entry e;
             try {
-                e = store.enqueue(a.updated(), report, w.acceptUntil(now));
+                e = config.syncWrites ? store.enqueue(a.updated(), report, w.acceptUntil(now))
+                        : store.stage(a.updated(), report, w.acceptUntil(now));
             } catch (FileDeviceStore.QueueFullException ex) {
                 return done(ReportOutcome.Status.QUEUE_FULL, eventTime, ex.getMessage());
             } catch (IOException ex) {
@@ -269,6 +273,29 @@ public final class Client implements AutoCloseable {
     // ---------------------------------------------------------------- sending
 
     /**
+     * Makes every report queued so far durable: the charges and the reports staged by {@link #report} (which does no
+     * I/O unless {@link ClientConfig.Builder#syncWrites} is set) are written to the device store in one atomic write
+     * (group commit). The background sender calls it before every send, so a report is never sent before its charge
+     * is on disk; an app may call it to know its reports survive a crash. A failed write completes the futures of the
+     * reports it dropped with {@code STORE_FAILED} (their charges stay counted).
+     *
+     * @return whether every report queued so far is durable
+     */
+    public boolean sync() {
+        List<FileDeviceStore.Entry> lost;
+        synchronized (store) {
+            lost = store.flush();
+        }
+        for (FileDeviceStore.Entry e : lost) {
+            CompletableFuture<ReportOutcome> f = pending.remove(e.id());
+            if (f != null) {
+                f.complete(outcome(e, ReportOutcome.Status.STORE_FAILED, "", "cannot write the device store"));
+            }
+        }
+        return lost.isEmpty();
+    }
+
+    /**
      * Sends what is due now, on the caller's thread (blocking network I/O): drops reports whose window closed, sends
      * one batch per call of {@link Transport#maxBatch()} due reports at most, settles the answers. For apps that
      * send on their own schedule ({@link ClientConfig.Builder#sendInBackground}{@code (false)}) and for tests.
@@ -277,11 +304,12 @@ public final class Client implements AutoCloseable {
      */
     public int sendNow() {
         synchronized (sendLock) {
+            sync();
             long now = config.clock.millis();
             Map<Long, FileDeviceStore.Settlement> settle = new HashMap<>();
             Map<Long, ReportOutcome> outcomes = new HashMap<>();
             List<FileDeviceStore.Entry> due = new ArrayList<>();
-            for (FileDeviceStore.Entry e : store.queued()) {
+            for (FileDeviceStore.Entry e : store.durableQueued()) {
                 Retry r = retries.get(e.id());
                 if (e.acceptUntil() < now) {
                     settle.put(e.id(), FileDeviceStore.Settlement.DROPPED);
@@ -517,6 +545,7 @@ public final class Client implements AutoCloseable {
             sender.shutdownNow();
         }
         synchronized (sendLock) {
+            sync(); // staged reports stay queued on disk for the next client
             transport.close();
             store.close();
         }

@@ -22,9 +22,12 @@ import java.util.Objects;
  * @param epsilon local: the pure ε per report; central: 0
  * @param payload local: the randomized payload (not copied); central: {@code null}
  * @param value central: the raw value; local: {@code null}
+ * @param protocolVersion local: the version of the mechanism's protocol the payload was derived with (the spec's
+ *     {@code protocolVersion}; docs/wire-format.md "Protocol versions"); central: 0
  */
 public record DeviceReport(Kind kind, String workloadId, int workloadVersion, String contentHash, String deviceId,
-        long period, int sequence, long eventTime, String mechanism, double epsilon, byte[] payload, String value) {
+        long period, int sequence, long eventTime, String mechanism, double epsilon, byte[] payload, String value,
+        int protocolVersion) {
 
     /** Which record a report is. The ordinal is the union branch of the envelope (0 local, 1 central). */
     public enum Kind { LOCAL, CENTRAL }
@@ -40,26 +43,29 @@ public record DeviceReport(Kind kind, String workloadId, int workloadVersion, St
             if (value != null) {
                 throw new IllegalArgumentException("a local report carries no raw value");
             }
+            if (protocolVersion < 0) {
+                throw new IllegalArgumentException("protocolVersion must be >= 0, got " + protocolVersion);
+            }
         } else {
             Objects.requireNonNull(value, "value");
-            if (payload != null || mechanism != null) {
-                throw new IllegalArgumentException("a central report carries no payload or mechanism");
+            if (payload != null || mechanism != null || protocolVersion != 0) {
+                throw new IllegalArgumentException("a central report carries no payload, mechanism or protocol");
             }
         }
     }
 
     /** A local report. */
     public static DeviceReport local(String workloadId, int version, String contentHash, ReportCoordinates c,
-            long eventTime, String mechanism, double epsilon, byte[] payload) {
+            long eventTime, String mechanism, double epsilon, byte[] payload, int protocolVersion) {
         return new DeviceReport(Kind.LOCAL, workloadId, version, contentHash, c.deviceId(), c.period(), c.sequence(),
-                eventTime, mechanism, epsilon, payload, null);
+                eventTime, mechanism, epsilon, payload, null, protocolVersion);
     }
 
     /** A central report. */
     public static DeviceReport central(String workloadId, int version, String contentHash, ReportCoordinates c,
             long eventTime, String value) {
         return new DeviceReport(Kind.CENTRAL, workloadId, version, contentHash, c.deviceId(), c.period(),
-                c.sequence(), eventTime, null, 0, null, value);
+                c.sequence(), eventTime, null, 0, null, value, 0);
     }
 
     /** The report's public coordinates. */
@@ -83,7 +89,7 @@ public record DeviceReport(Kind kind, String workloadId, int workloadVersion, St
                 && deviceId.equals(r.deviceId) && period == r.period && sequence == r.sequence
                 && eventTime == r.eventTime && Objects.equals(mechanism, r.mechanism)
                 && Double.compare(epsilon, r.epsilon) == 0 && Arrays.equals(payload, r.payload)
-                && Objects.equals(value, r.value);
+                && Objects.equals(value, r.value) && protocolVersion == r.protocolVersion;
     }
 
     @Override

@@ -73,6 +73,10 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
     private final Map<Long, byte[]> encoded = new java.util.HashMap<>();
     private long queuedBytes;
     private long nextId;
+    /** Ids below it are on disk; staged entries ({@link #stage}) have ids from it up. */
+    private long durableNextId;
+    /** Whether memory holds a change (a staged charge and report) that is not on disk yet. */
+    private boolean dirty;
     private long accepted;
     private long rejected;
     private long dropped;
@@ -190,6 +194,7 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
             if (in.available() != 0) {
                 throw corrupt(state, "trailing bytes");
             }
+            durableNextId = nextId;
         } catch (IOException | RuntimeException e) {
             if (e instanceof IOException io && io.getMessage() != null && io.getMessage().startsWith("corrupt")) {
                 throw io;
@@ -237,6 +242,7 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
             throw new UncheckedIOException(e);
         }
         ledger = updated;
+        markDurable();
     }
 
     /** Whether a report of {@code size} encoded bytes fits the queue now. */
@@ -245,41 +251,107 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
     }
 
     /**
-     * Records a charge and queues the report it paid for, in one atomic durable write.
+     * Records a charge and queues the report it paid for, in one atomic durable write ({@link #stage} then
+     * {@link #flush}).
      *
      * @param updated the ledger with the report's charge
      * @return the entry queued
-     * @throws QueueFullException if the queue has no room (nothing written)
-     * @throws IOException if the write failed (nothing changed)
+     * @throws QueueFullException if the queue has no room (nothing changed)
+     * @throws IOException if the write failed (the report is not queued; see {@link #flush})
      */
     public synchronized Entry enqueue(DeviceLedger updated, DeviceReport report, long acceptUntil) throws IOException {
+        Entry e = stage(updated, report, acceptUntil);
+        List<Entry> lost = flush();
+        if (!lost.isEmpty()) {
+            throw new IOException("cannot write the device store " + dir);
+        }
+        return e;
+    }
+
+    /**
+     * Records a charge and queues the report it paid for in memory only, without I/O (microseconds): the next
+     * {@link #flush} makes both durable in one atomic write. Until then the report is not {@link #durable} and is never
+     * sent, so a crash before the flush forgets the charge only together with a report that never left the device.
+     * Admission reads the ledger with the staged charges ({@link #ledger()}), so nothing is spent twice.
+     *
+     * @param updated the ledger with the report's charge
+     * @return the entry staged
+     * @throws QueueFullException if the queue has no room (nothing changed)
+     * @throws IOException if the store is closed
+     */
+    public synchronized Entry stage(DeviceLedger updated, DeviceReport report, long acceptUntil) throws IOException {
         checkOpen();
+        Objects.requireNonNull(updated, "updated");
         byte[] encoded = ReportEnvelope.encodeOne(report);
         if (!hasRoomFor(encoded.length)) {
             throw new QueueFullException("the offline queue holds " + queue.size() + " reports (" + queuedBytes
                     + " bytes); bounds " + maxReports + " reports, " + maxBytes + " bytes");
         }
-        Entry e = new Entry(nextId, acceptUntil, report, encoded.length);
-        List<Entry> next = new ArrayList<>(queue.values());
-        next.add(e);
+        Entry e = new Entry(nextId++, acceptUntil, report, encoded.length);
         this.encoded.put(e.id(), encoded);
-        nextId++;
-        try {
-            write(updated, next, accepted, rejected, dropped);
-        } catch (IOException ex) {
-            nextId--;
-            this.encoded.remove(e.id());
-            throw ex;
-        }
         ledger = updated;
         queue.put(e.id(), e);
         queuedBytes += e.size();
+        dirty = true;
         return e;
     }
 
-    /** The queued reports, oldest first (a copy). */
+    /**
+     * Writes every staged charge and report to disk in one atomic write (group commit: one fsync for all reports
+     * staged since the last write). Nothing to do when nothing is staged.
+     *
+     * <p>If the write fails, the staged reports are removed from the queue (they were never durable, so never sent)
+     * and returned; their charges stay in the in-memory ledger and are written with the next successful write, so a
+     * failed write can only over-count the device's spending, never under-count it.
+     *
+     * @return the staged entries that were dropped because the write failed (empty on success)
+     */
+    public synchronized List<Entry> flush() {
+        if (!dirty || closed) {
+            return List.of();
+        }
+        try {
+            write(ledger, queue.values(), accepted, rejected, dropped);
+            markDurable();
+            return List.of();
+        } catch (IOException e) {
+            List<Entry> lost = new ArrayList<>();
+            for (Entry q : new ArrayList<>(queue.values())) {
+                if (q.id() >= durableNextId) {
+                    lost.add(q);
+                    queue.remove(q.id());
+                    encoded.remove(q.id());
+                    queuedBytes -= q.size();
+                }
+            }
+            return lost;
+        }
+    }
+
+    /** Whether a queued entry is on disk (only durable entries are sent). */
+    public synchronized boolean durable(Entry e) {
+        return e.id() < durableNextId;
+    }
+
+    private void markDurable() {
+        durableNextId = nextId;
+        dirty = false;
+    }
+
+    /** The queued reports, oldest first, staged ones included (a copy). */
     public synchronized List<Entry> queued() {
         return new ArrayList<>(queue.values());
+    }
+
+    /** The queued reports that are on disk, oldest first (a copy): the only ones that may be sent. */
+    public synchronized List<Entry> durableQueued() {
+        List<Entry> out = new ArrayList<>();
+        for (Entry e : queue.values()) {
+            if (e.id() < durableNextId) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     /**
@@ -309,6 +381,7 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
             return;
         }
         write(ledger, next, a, r, d);
+        markDurable();
         accepted = a;
         rejected = r;
         dropped = d;

@@ -113,11 +113,11 @@ public final class ReportEnvelope {
         out.varint(r.period());
         out.varint(r.sequence());
         out.varint(r.eventTime());
-        // PROTOCOL-VERSION SPOT: when the Avro records gain protocolVersion, write it here in schema order.
         if (r.kind() == DeviceReport.Kind.LOCAL) {
             out.string(r.mechanism());
             out.doubleLe(r.epsilon());
             out.bytes(r.payload());
+            out.varint(r.protocolVersion());
         } else {
             out.string(r.value());
         }
@@ -159,6 +159,7 @@ public final class ReportEnvelope {
                 jsonField(b, "mechanism", r.mechanism());
                 b.append(",\"epsilon\":").append(r.epsilon());
                 jsonField(b, "payload", Base64.getEncoder().encodeToString(r.payload()));
+                b.append(",\"protocolVersion\":").append(r.protocolVersion());
             } else {
                 jsonField(b, "value", r.value());
             }
@@ -239,12 +240,13 @@ public final class ReportEnvelope {
                 String mechanism = in.string("mechanism");
                 double epsilon = in.doubleLe("epsilon");
                 byte[] payload = in.bytes("payload", MAX_PAYLOAD_BYTES);
+                int protocolVersion = in.intValue("protocolVersion");
                 return new DeviceReport(DeviceReport.Kind.LOCAL, workloadId, version, hash, device, period, sequence,
-                        eventTime, mechanism, epsilon, payload, null);
+                        eventTime, mechanism, epsilon, payload, null, protocolVersion);
             }
             String value = in.string("value");
             return new DeviceReport(DeviceReport.Kind.CENTRAL, workloadId, version, hash, device, period, sequence,
-                    eventTime, null, 0, null, value);
+                    eventTime, null, 0, null, value, 0);
         } catch (IllegalArgumentException e) { // bad coordinates: the message names the field
             throw new Malformed("report coordinates: " + e.getMessage());
         }

@@ -69,14 +69,11 @@ final class WorkloadBinding {
     }
 
     /**
-     * The protocol version the device's reports carry.
-     *
-     * <p><b>PROTOCOL-VERSION SPOT.</b> The spec has no {@code protocolVersion} field on this branch yet: this returns
-     * 0 and nothing sends it. When the field exists, return it from the spec here, and add it to {@link DeviceReport}
-     * and to {@link ReportEnvelope}'s record encoding in the order of the Avro schema.
+     * The protocol version the device's local reports carry: the one the spec it holds names (the payload was derived
+     * with it; a device never substitutes another).
      */
     int protocolVersion() {
-        return 0;
+        return workload.spec().protocolVersion();
     }
 
     /** The mechanism's wire name (local reports). */

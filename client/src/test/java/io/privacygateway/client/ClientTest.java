@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ class ClientTest {
             for (int i = 0; i < 7; i++) {
                 f.add(c.report("w-hist", List.of("a", "b", "c").get(i % 3)));
             }
-            assertThat(f).noneMatch(CompletableFuture::isDone); // queued durably, nothing sent on this thread
+            assertThat(f).noneMatch(CompletableFuture::isDone); // charged and queued, nothing sent on this thread
             assertThat(c.stats().queued()).isEqualTo(7);
             while (c.sendNow() > 0) { }
             assertThat(ingest.requests).extracting(r -> r.reports().size()).containsExactly(3, 3, 1);
@@ -66,6 +67,56 @@ class ClientTest {
             assertThat(f.get(6).getNow(null).coordinates().sequence()).isEqualTo(6);
             assertThat(c.stats()).extracting(ClientStats::queued, ClientStats::accepted).containsExactly(0, 7L);
             assertThat(c.remainingInCurrentPeriod("w-hist")).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void reportDoesNoIoAndOneWriteMakesABurstDurableBeforeAnythingIsSent() throws Exception {
+        Path state = dir.resolve(FileDeviceStore.STATE);
+        try (Client c = client(10, SPEC)) {
+            Files.deleteIfExists(state); // whatever the set-up wrote: from here, every write re-creates it
+            for (int i = 0; i < 5; i++) {
+                c.report("w-hist", "a");
+            }
+            assertThat(state).doesNotExist(); // five charges, five reports, no I/O on the caller's thread
+            assertThat(ingest.requests).isEmpty();
+            assertThat(c.sync()).isTrue();
+            assertThat(state).exists();
+            while (c.sendNow() > 0) { }
+            assertThat(ingest.counted).hasSize(5);
+        }
+    }
+
+    @Test
+    void aLocalReportCarriesTheProtocolVersionOfTheSpecTheDeviceHolds() throws Exception {
+        for (int version : new int[] {1, 2}) {
+            java.util.Map<String, Object> t = new java.util.HashMap<>(java.util.Map.of("id", "w-tree" + version,
+                    "version", 1, "family", "cdf", "domain", java.util.Map.of("buckets", List.of(0, 10, 20, 30, 40)),
+                    "mechanism", "tree", "epsilonPerReport", 1.0,
+                    "budget", java.util.Map.of("epsilonPerPeriod", 5.0, "period", "1d"),
+                    "window", java.util.Map.of("size", "1m", "grace", "10s")));
+            t.put("protocolVersion", version);
+            WorkloadSpec tree = io.privacygateway.mechanisms.workload.WorkloadSpecParser.parse(t);
+            try (Client c = client(10, tree)) {
+                c.report("w-tree" + version, "15");
+                while (c.sendNow() > 0) { }
+            }
+            DeviceReport sent = ingest.requests.get(ingest.requests.size() - 1).reports().get(0);
+            assertThat(sent.protocolVersion()).isEqualTo(version).isEqualTo(tree.protocolVersion());
+        }
+    }
+
+    @Test
+    void withSyncWritesReportWritesBeforeItReturns() throws Exception {
+        Path state = dir.resolve(FileDeviceStore.STATE);
+        ClientConfig.Builder b = ClientConfig.builder("device-8", dir)
+                .transport(HttpTransport.builder(ingest.baseUrl()).credential("c").build()).clock(clock)
+                .secretRandomness(new SeededRandomBits(3)).sendInBackground(false).syncWrites(true).workload(SPEC);
+        try (Client c = Client.create(b.build())) {
+            c.ready().get(30, TimeUnit.SECONDS);
+            Files.deleteIfExists(state);
+            c.report("w-hist", "b");
+            assertThat(state).exists();
         }
     }
 

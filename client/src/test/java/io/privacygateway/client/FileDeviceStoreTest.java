@@ -19,7 +19,7 @@ class FileDeviceStoreTest {
 
     static DeviceReport report(int seq) {
         return DeviceReport.local("w", 1, "00".repeat(32), new ReportCoordinates("d", 5, seq), TestSpecs.T0, "grr", 1.0,
-                new byte[] {(byte) seq});
+                new byte[] {(byte) seq}, 1);
     }
 
     /** A real ledger with one charge: what the admission routine makes. */
@@ -50,6 +50,54 @@ class FileDeviceStoreTest {
             assertThat(s.queued()).isEmpty();
             assertThat(s.dropped()).isEqualTo(1);
             assertThat(s.ledger()).isEqualTo(l); // settling never forgets a charge
+        }
+    }
+
+    @Test
+    void aStagedChargeAndReportAreInMemoryOnlyUntilTheFlushThenDurableTogether() throws IOException {
+        DeviceLedger one = charged(1);
+        DeviceLedger two = charged(2);
+        try (FileDeviceStore s = FileDeviceStore.open(dir)) {
+            s.enqueue(one, report(0), 1L);
+            FileDeviceStore.Entry staged = s.stage(two, report(1), 2L);
+            assertThat(s.ledger()).isEqualTo(two); // admission sees the staged charge: nothing is spent twice
+            assertThat(s.queued()).hasSize(2);
+            assertThat(s.durable(staged)).isFalse();
+            assertThat(s.durableQueued()).extracting(FileDeviceStore.Entry::report).containsExactly(report(0));
+        } // closed without a flush: a crash before the write
+        try (FileDeviceStore s = FileDeviceStore.open(dir)) {
+            // the staged charge is forgotten only together with its report, which never left the device
+            assertThat(s.ledger()).isEqualTo(one);
+            assertThat(s.queued()).extracting(FileDeviceStore.Entry::report).containsExactly(report(0));
+            s.stage(two, report(1), 2L);
+            s.stage(charged(3), report(2), 3L);
+            assertThat(s.flush()).isEmpty(); // one write for both
+        }
+        try (FileDeviceStore s = FileDeviceStore.open(dir)) {
+            assertThat(s.ledger()).isEqualTo(charged(3));
+            assertThat(s.durableQueued()).extracting(FileDeviceStore.Entry::report)
+                    .containsExactly(report(0), report(1), report(2));
+        }
+    }
+
+    @Test
+    void aFailedFlushDropsTheStagedReportsButKeepsTheirCharges() throws IOException {
+        Path sub = dir.resolve("store");
+        try (FileDeviceStore s = FileDeviceStore.open(sub)) {
+            s.enqueue(charged(1), report(0), 1L);
+            FileDeviceStore.Entry staged = s.stage(charged(2), report(1), 2L);
+            Path moved = dir.resolve("away");
+            Files.move(sub, moved); // the next write cannot create its temp file
+            assertThat(s.flush()).containsExactly(staged);
+            assertThat(s.queued()).extracting(FileDeviceStore.Entry::report).containsExactly(report(0));
+            assertThat(s.ledger()).isEqualTo(charged(2)); // over-counting is the safe side
+            Files.move(moved, sub);
+            s.stage(charged(3), report(2), 3L);
+            assertThat(s.flush()).isEmpty();
+        }
+        try (FileDeviceStore s = FileDeviceStore.open(sub)) {
+            assertThat(s.ledger()).isEqualTo(charged(3));
+            assertThat(s.queued()).extracting(FileDeviceStore.Entry::report).containsExactly(report(0), report(2));
         }
     }
 

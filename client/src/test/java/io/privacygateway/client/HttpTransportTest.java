@@ -25,7 +25,7 @@ class HttpTransportTest {
 
     static DeviceReport report(int seq) {
         return DeviceReport.local("w", 1, "00".repeat(32), new ReportCoordinates("d", 1, seq), TestSpecs.T0, "grr",
-                1.0, new byte[] {(byte) seq});
+                1.0, new byte[] {(byte) seq}, 1);
     }
 
     @Test

@@ -44,7 +44,8 @@ public final class KillNineChild {
         Client c = Client.create(b.build());
         c.ready().get(60, TimeUnit.SECONDS);
         if (mode.startsWith("charge")) {
-            c.report(WORKLOAD, "b"); // returns once the charge and the report are on disk, in one write
+            c.report(WORKLOAD, "b"); // charges and stages the report in memory (no I/O)
+            c.sync(); // the charge and the report on disk, in one atomic write
             var q = c.stats();
             System.out.println("QUEUED " + q.queued());
             System.out.flush();

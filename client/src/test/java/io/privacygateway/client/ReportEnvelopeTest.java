@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class ReportEnvelopeTest {
     static DeviceReport local(int seq) {
         return DeviceReport.local("w-1", 3, "ab".repeat(32), new ReportCoordinates("device-é", 20_833, seq),
-                1_800_000_000_123L, "grr", 0.5, new byte[] {1, (byte) 0xFF, 0, 42});
+                1_800_000_000_123L, "grr", 0.5, new byte[] {1, (byte) 0xFF, 0, 42}, 1);
     }
 
     static DeviceReport central() {
@@ -34,9 +34,9 @@ class ReportEnvelopeTest {
     @Test
     void theDocumentedExampleBytes() throws Exception {
         DeviceReport r = DeviceReport.local("w", 1, "h", new ReportCoordinates("d", 1, 0), 0L, "grr", 1.0,
-                new byte[] {1});
+                new byte[] {1}, 1);
         String hex = java.util.HexFormat.ofDelimiter(" ").formatHex(ReportEnvelope.encode(List.of(r)));
-        assertThat(hex).isEqualTo("02 02 00 02 77 02 02 68 02 64 02 00 00 06 67 72 72 00 00 00 00 00 00 f0 3f 02 01 00");
+        assertThat(hex).isEqualTo("02 02 00 02 77 02 02 68 02 64 02 00 00 06 67 72 72 00 00 00 00 00 00 f0 3f 02 01 02 00");
         String doc = java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "wire-format.md"));
         assertThat(doc).contains(hex);
     }

@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noMethods;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -30,6 +31,10 @@ import org.junit.jupiter.api.Test;
  *       JDK only;
  *   <li>{@code device} (the randomizers) depends on the JDK, core and two pure-Java Commons libraries only: no device
  *       class reaches the gateway's mathematics;
+ *   <li>no device class declares an estimator's method ({@code estimate}, {@code variances}, {@code queryVariance},
+ *       {@code queryVariances}, {@code covarianceTimes}, {@code expectedLevelMean}): the estimates, their variances and
+ *       the decoders live with the gateway ({@code *Estimator} in {@code mechanisms}), which reads the protocols'
+ *       public parameters;
  *   <li>inside the gateway's module, the mathematics never reaches up into the analysis tools (planner, auditor,
  *       poisoning bounds).
  * </ol>
@@ -88,6 +93,18 @@ class ArchitectureFloorsTest {
                         "org.apache.commons.rng") || c.getPackageName().startsWith("org.apache.commons.numbers")));
         classes().should().onlyDependOnClassesThat(allowed)
                 .because("a device carries its randomizers, never the gateway's estimators, releases or planner")
+                .check(device);
+    }
+
+    /** The names of the gateway's estimator methods, which no device class may declare. */
+    static final String ESTIMATOR_METHODS = "estimate|variances|queryVariance|queryVariances|covarianceTimes"
+            + "|expectedLevelMean";
+
+    @Test
+    void noDeviceClassDeclaresAnEstimatorMethod() {
+        noMethods().should().haveNameMatching(ESTIMATOR_METHODS)
+                .because("a device carries its randomizers and their aggregation, never the estimates, variances or"
+                        + " decoders of the gateway (docs/architecture.md)")
                 .check(device);
     }
 

@@ -9,7 +9,7 @@ import java.time.Instant;
 
 /**
  * The Avro records of reports: a workload version's coordinates (id, version, content hash and, for local
- * reports, the mechanism's wire name and ε per report) plus a report's coordinates, event time and payload or
+ * reports, the mechanism's wire name, ε per report and protocol version) plus a report's coordinates, event time and payload or
  * raw value. No budget is checked here: the device SDK builds records only for reports its budget admitted.
  */
 public final class ReportRecords {
@@ -18,14 +18,15 @@ public final class ReportRecords {
     /** A local report carrying a randomized payload (the array is not copied). */
     public static LocalReport local(ResolvedWorkload w, ReportCoordinates c, long eventTimeMillis, byte[] payload) {
         return local(w.id(), w.spec().version(), w.contentHash(), c, eventTimeMillis, w.spec().mechanism().wireName(),
-                w.spec().epsilonPerReport().value(), payload);
+                w.spec().epsilonPerReport().value(), payload, w.spec().protocolVersion());
     }
 
     /**
      * A local report from its fields (what a device SDK or the HTTPS front door holds; the array is not copied).
+     * {@code protocolVersion} is the version of the mechanism's protocol the payload was derived with (0: legacy).
      */
     public static LocalReport local(String workloadId, int workloadVersion, String contentHash, ReportCoordinates c,
-            long eventTimeMillis, String mechanism, double epsilon, byte[] payload) {
+            long eventTimeMillis, String mechanism, double epsilon, byte[] payload, int protocolVersion) {
         return LocalReport.newBuilder()
                 .setWorkloadId(workloadId)
                 .setWorkloadVersion(workloadVersion)
@@ -37,6 +38,7 @@ public final class ReportRecords {
                 .setMechanism(mechanism)
                 .setEpsilon(epsilon)
                 .setPayload(ByteBuffer.wrap(payload))
+                .setProtocolVersion(protocolVersion)
                 .build();
     }
 

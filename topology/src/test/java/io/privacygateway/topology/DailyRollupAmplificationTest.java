@@ -58,7 +58,8 @@ class DailyRollupAmplificationTest {
         return LocalReport.newBuilder().setWorkloadId(w.spec().id()).setWorkloadVersion(w.spec().version())
                 .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(0)
                 .setEventTime(Instant.ofEpochMilli(eventTime)).setMechanism(w.spec().mechanism().wireName())
-                .setEpsilon(w.spec().epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload)).build();
+                .setEpsilon(w.spec().epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload))
+                .setProtocolVersion(w.spec().protocolVersion()).build();
     }
 
     @Test

@@ -74,7 +74,8 @@ class GatewayHardeningTest {
         return LocalReport.newBuilder().setWorkloadId(s.id()).setWorkloadVersion(s.version())
                 .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(seq)
                 .setEventTime(Instant.ofEpochMilli(eventTime)).setMechanism(s.mechanism().wireName())
-                .setEpsilon(s.epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload)).build();
+                .setEpsilon(s.epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload))
+                .setProtocolVersion(s.protocolVersion()).build();
     }
 
     static List<RejectionReason> reasons(GatewayDriver g) {

@@ -77,7 +77,7 @@ class GatewayHeavyHittersTest {
                 .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(Math.floorDiv(eventTime, DAY))
                 .setSequence(0).setEventTime(Instant.ofEpochMilli(eventTime))
                 .setMechanism(w.spec().mechanism().wireName()).setEpsilon(w.spec().epsilonPerReport().value())
-                .setPayload(ByteBuffer.wrap(payload)).build();
+                .setPayload(ByteBuffer.wrap(payload)).setProtocolVersion(w.spec().protocolVersion()).build();
     }
 
     @Test

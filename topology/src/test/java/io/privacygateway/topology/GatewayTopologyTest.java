@@ -73,7 +73,8 @@ class GatewayTopologyTest {
         return LocalReport.newBuilder().setWorkloadId(w.spec().id()).setWorkloadVersion(w.spec().version())
                 .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(seq)
                 .setEventTime(Instant.ofEpochMilli(eventTime)).setMechanism(w.spec().mechanism().wireName())
-                .setEpsilon(w.spec().epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload)).build();
+                .setEpsilon(w.spec().epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload))
+                .setProtocolVersion(w.spec().protocolVersion()).build();
     }
 
     /** 300 reports of one window; returns the answer released by the topology. */

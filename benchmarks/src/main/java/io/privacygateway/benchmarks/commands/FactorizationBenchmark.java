@@ -1,5 +1,6 @@
 package io.privacygateway.benchmarks.commands;
 
+import io.privacygateway.mechanisms.local.factorization.FactorizationEstimates;
 import io.privacygateway.mechanisms.local.factorization.FactorizationMechanism;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
@@ -75,7 +76,7 @@ public final class FactorizationBenchmark {
                         counts[v]++;
                     }
                     double[] truth = w.meanAnswer(counts);
-                    double[] answers = w.answersOf(wfm.estimateFrequencies(outputs, values.length));
+                    double[] answers = w.answersOf(FactorizationEstimates.frequencies(wfm, outputs, values.length));
                     double[] projected = proj.project(answers).point();
                     double p = 0;
                     double u = 0;

@@ -2,6 +2,7 @@ package io.privacygateway.benchmarks.commands;
 
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterEstimate;
+import io.privacygateway.mechanisms.local.heavy.HeavyHitterEstimator;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterParameters;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
@@ -210,7 +211,7 @@ final class HeavyHitterBenchmark {
             }
         }
         long t0 = System.nanoTime();
-        HeavyHitterEstimate e = p.estimate(state, users.length);
+        HeavyHitterEstimate e = new HeavyHitterEstimator(p).estimate(state, users.length);
         double ms = (System.nanoTime() - t0) / 1e6;
         List<String> items = new ArrayList<>();
         List<Double> shares = new ArrayList<>();

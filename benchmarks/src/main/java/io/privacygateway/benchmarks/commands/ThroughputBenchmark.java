@@ -295,7 +295,8 @@ public final class ThroughputBenchmark {
                 LocalReport r = LocalReport.newBuilder().setWorkloadId(spec.id()).setWorkloadVersion(spec.version())
                         .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(0)
                         .setEventTime(Instant.ofEpochMilli(now)).setMechanism(spec.mechanism().wireName())
-                        .setEpsilon(spec.epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload)).build();
+                        .setEpsilon(spec.epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload))
+                        .setProtocolVersion(spec.protocolVersion()).build();
                 p.send(new ProducerRecord<>(topic, device.getBytes(), ser.serialize(topic, r)));
             }
             p.flush();
@@ -487,7 +488,8 @@ public final class ThroughputBenchmark {
                     LocalReport r = LocalReport.newBuilder().setWorkloadId(spec.id()).setWorkloadVersion(spec.version())
                             .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(0)
                             .setEventTime(Instant.ofEpochMilli(now)).setMechanism(spec.mechanism().wireName())
-                            .setEpsilon(spec.epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload)).build();
+                            .setEpsilon(spec.epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload))
+                            .setProtocolVersion(spec.protocolVersion()).build();
                     p.send(new ProducerRecord<>(topic, device.getBytes(), ser.serialize(topic, r)));
                     sent++;
                 }

@@ -226,7 +226,9 @@ public final class VectorMeanBenchmark {
                 throw new IllegalStateException("a report was refused");
             }
         }
-        return squared(p.project(p.estimate(state, x.length).mean()), truth);
+        io.privacygateway.mechanisms.local.vector.VectorMeanEstimator e =
+                io.privacygateway.mechanisms.local.vector.VectorMeanEstimator.of(p);
+        return squared(e.project(e.estimate(state, x.length).mean()), truth);
     }
 
     static double squared(double[] estimate, double[] truth) {

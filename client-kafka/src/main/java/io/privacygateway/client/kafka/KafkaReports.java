@@ -12,7 +12,7 @@ public final class KafkaReports {
     public static SpecificRecord record(DeviceReport r) {
         return r.kind() == DeviceReport.Kind.LOCAL
                 ? ReportRecords.local(r.workloadId(), r.workloadVersion(), r.contentHash(), r.coordinates(),
-                        r.eventTime(), r.mechanism(), r.epsilon(), r.payload())
+                        r.eventTime(), r.mechanism(), r.epsilon(), r.payload(), r.protocolVersion())
                 : ReportRecords.central(r.workloadId(), r.workloadVersion(), r.contentHash(), r.coordinates(),
                         r.eventTime(), r.value());
     }

@@ -54,13 +54,13 @@ class ReportEnvelopeAvroTest {
     static List<DeviceReport> reports() {
         return List.of(
                 DeviceReport.local("w-1", 3, "ab".repeat(32), new ReportCoordinates("device-é", 20_833, 0),
-                        1_800_000_000_123L, "grr", 0.5, new byte[] {1, (byte) 0xFF, 0, 42}),
+                        1_800_000_000_123L, "grr", 0.5, new byte[] {1, (byte) 0xFF, 0, 42}, 1),
                 DeviceReport.central("w-2", 1, "cd".repeat(32), new ReportCoordinates("d", 0, 0), 0L, "b"),
                 DeviceReport.local("w-3", Integer.MAX_VALUE, "ef".repeat(32),
                         new ReportCoordinates("x", Long.MAX_VALUE / 1000, Integer.MAX_VALUE - 1), Long.MAX_VALUE / 2,
-                        "prefix-tree-sketch", 1e-300, new byte[1000]),
+                        "prefix-tree-sketch", 1e-300, new byte[1000], Integer.MAX_VALUE),
                 DeviceReport.local("w-4", 1, "00".repeat(32), new ReportCoordinates("y", 1, 1), 1L, "olh",
-                        Double.MIN_VALUE, new byte[0]));
+                        Double.MIN_VALUE, new byte[0], 0));
     }
 
     @Test
@@ -130,7 +130,7 @@ class ReportEnvelopeAvroTest {
         ReportCoordinates c = new ReportCoordinates("d-1", 3, 1);
         byte[] payload = {2};
         DeviceReport r = DeviceReport.local(w.id(), w.spec().version(), w.contentHash(), c, 42L,
-                w.spec().mechanism().wireName(), w.spec().epsilonPerReport().value(), payload);
+                w.spec().mechanism().wireName(), w.spec().epsilonPerReport().value(), payload, w.spec().protocolVersion());
         assertThat(KafkaReports.record(r)).isEqualTo(ReportRecords.local(w, c, 42L, payload));
     }
 }

@@ -18,7 +18,9 @@ import java.util.TreeMap;
  * derived from the workload (nets, public seeds, answers). The canonical form includes
  * {@link #PROTOCOL_VERSION}, so a change to the code that derives protocols from a spec (nets, wire
  * format, randomizer encodings) changes every hash and devices and gateways on different protocol
- * versions can never silently disagree.
+ * versions can never silently disagree. Each local mechanism's protocol also has its own version
+ * ({@link ProtocolVersions}, {@link WorkloadSpec#protocolVersion()}): written as {@code protocolVersion} when it is
+ * above 1, so the hashes of protocols that never changed are those of the specs before versions existed.
  */
 public final class CanonicalForm {
     /**
@@ -83,6 +85,9 @@ public final class CanonicalForm {
         t.put("queries", q);
         t.put("mode", s.mode().wireName());
         t.put("mechanism", s.mechanism().wireName());
+        if (s.protocolVersion() > 1) { // absent at version 1 (and without a protocol): hashes of unchanged protocols stay
+            t.put("protocolVersion", (long) s.protocolVersion());
+        }
         if (s.modeParameters() instanceof WorkloadSpec.Local l) {
             t.put("epsilonPerReport", l.epsilonPerReport().exact());
             if (l.amplificationDelta() != null) { // absent when not declared: older content hashes unchanged

@@ -31,6 +31,9 @@ import java.util.regex.Pattern;
  * @param epsilonSplit how chaining splits ε across levels
  * @param expectedReportsPerWindow the n used to resolve {@code auto} before data arrives, or 0
  * @param model the fitted model of the erm family (required there, {@code null} for every other family)
+ * @param protocolVersion the version of the mechanism's device protocol ({@link ProtocolVersions}) that devices
+ *     randomize with and the gateway serves: one this build derives; 0 (not declared) means the mechanism's current
+ *     version; always 0 for {@code auto} and central-mode mechanisms, which have no device protocol
  */
 public record WorkloadSpec(
         String id,
@@ -47,7 +50,8 @@ public record WorkloadSpec(
         Alpha alpha,
         EpsilonSplit epsilonSplit,
         long expectedReportsPerWindow,
-        Model model) {
+        Model model,
+        int protocolVersion) {
 
     private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,100}");
     /** Upper limits that keep materialized workloads in memory (N·m doubles). */
@@ -99,6 +103,7 @@ public record WorkloadSpec(
             throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" is a "
                     + mechanism.mode().wireName() + "-mode mechanism but mode is " + mode.wireName());
         }
+        protocolVersion = ProtocolVersions.resolve(mechanism, protocolVersion);
         if (mechanism == MechanismId.TREE && family != QueryFamily.CDF && family != QueryFamily.RANGE
                 && !(family == QueryFamily.HISTOGRAM && domain instanceof Domain.Buckets)) {
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
@@ -263,6 +268,7 @@ public record WorkloadSpec(
         b.epsilonSplit = epsilonSplit;
         b.expectedReportsPerWindow = expectedReportsPerWindow;
         b.model = model;
+        b.protocolVersion = protocolVersion;
         return b;
     }
 
@@ -600,6 +606,7 @@ public record WorkloadSpec(
         private EpsilonSplit epsilonSplit = EpsilonSplit.OPTIMAL;
         private long expectedReportsPerWindow;
         private Model model;
+        private int protocolVersion;
 
         private Builder() {}
 
@@ -633,7 +640,16 @@ public record WorkloadSpec(
             return this;
         }
 
+        /** The mechanism set so far. */
+        public MechanismId mechanism() {
+            return mechanism;
+        }
+
+        /** The mechanism; naming another one than before resets the protocol version to its current one. */
         public Builder mechanism(MechanismId v) {
+            if (v != mechanism) {
+                protocolVersion = ProtocolVersions.NONE;
+            }
             mechanism = v;
             return this;
         }
@@ -698,6 +714,15 @@ public record WorkloadSpec(
         }
 
         /**
+         * The version of the mechanism's device protocol ({@link ProtocolVersions}); 0, the default, means the
+         * mechanism's current version. Set it after {@link #mechanism}, which resets it.
+         */
+        public Builder protocolVersion(int v) {
+            protocolVersion = v;
+            return this;
+        }
+
+        /**
          * Sets the ε of one window answer in the current mode (local: per report; central: per release), keeping
          * the other mode parameters — in central mode the running totals' ε stays as declared, so a device's charge
          * becomes {@code e + epsilonPerRunningTotal}.
@@ -718,6 +743,7 @@ public record WorkloadSpec(
         public Builder inCentralMode(Epsilon epsilonPerRelease, NeighbourRelation neighbour, int contributions) {
             if (mechanism.mode() == Mode.LOCAL) {
                 mechanism = MechanismId.AUTO;
+                protocolVersion = ProtocolVersions.NONE;
             }
             return central(epsilonPerRelease, neighbour, contributions).budgetAtLeastOneCharge();
         }
@@ -742,7 +768,7 @@ public record WorkloadSpec(
         /** Validates every rule and returns the spec. */
         public WorkloadSpec build() {
             return new WorkloadSpec(id, version, family, domain, marginalWay, queryLabels, mechanism, modeParameters,
-                    budget, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow, model);
+                    budget, window, confidence, alpha, epsilonSplit, expectedReportsPerWindow, model, protocolVersion);
         }
     }
 

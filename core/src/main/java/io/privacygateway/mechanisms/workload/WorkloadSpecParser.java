@@ -48,6 +48,10 @@ import java.util.TreeSet;
  * epsilonSplit: optimal       # equal | optimal (default)
  * expectedReportsPerWindow: 100000   # n used to resolve auto in the gateway (optional)
  * protocol: pgw-v1           # optional; written by the canonical form, checked when present
+ * protocolVersion: 2          # optional, a named local mechanism only: the version of its device protocol that
+ *                             # devices randomize with and the gateway serves (default: its current version;
+ *                             # ProtocolVersions lists the versions this build derives); in a canonical
+ *                             # form (one with "protocol"), absent means 1, as the canonical form omits 1
  * central:                    # central mode only
  *   epsilonPerRelease: 1.0
  *   neighbour: add-remove     # add-remove | replace-one
@@ -61,7 +65,7 @@ public final class WorkloadSpecParser {
     private static final Set<String> TOP_FIELDS = Set.of("id", "version", "family", "domain", "queries", "mode",
             "amplification",
             "mechanism", "epsilonPerReport", "budget", "window", "confidence", "alpha", "epsilonSplit",
-            "expectedReportsPerWindow", "central", "protocol", "model");
+            "expectedReportsPerWindow", "central", "protocol", "model", "protocolVersion");
     /** Upper limits that keep materialized workloads in memory (see {@link WorkloadSpec}). */
     public static final int MAX_UNIVERSE = WorkloadSpec.MAX_UNIVERSE;
     public static final long MAX_CELLS = WorkloadSpec.MAX_CELLS;
@@ -206,6 +210,11 @@ public final class WorkloadSpecParser {
             checkKnown("model.", m, Set.of("loss", "radius", "regularization"));
             b.model(new WorkloadSpec.Model(string(m, "model.", "loss"), number(m, "model.", "radius"),
                     m.containsKey("regularization") ? number(m, "model.", "regularization") : 0.0));
+        }
+        if (tree.containsKey("protocolVersion")) { // checked against the mechanism's derivable versions by the spec
+            b.protocolVersion((int) integer(tree, "", "protocolVersion", 1, Integer.MAX_VALUE));
+        } else if (tree.containsKey("protocol") && ProtocolVersions.hasProtocol(b.mechanism())) {
+            b.protocolVersion(1); // a canonical form (it carries "protocol") omits version 1: CanonicalForm
         }
         return b.build();
     }

@@ -7,8 +7,9 @@ import io.privacygateway.mechanisms.random.SecretDraws;
 
 /**
  * A local-model mechanism instantiated for one workload and one per-report ε: the device half
- * ({@link #randomize}) and the server half ({@link #accumulate}, {@link #estimate}) of the same
- * protocol, so device and gateway run the same code.
+ * ({@link #randomize}) and the exact aggregation of its payloads ({@link #accumulate}), so device and gateway run
+ * the same code for both. The estimate from an aggregate is the gateway's ({@code LocalEstimator}, module
+ * {@code mechanisms}), which reads the public parameters the protocol exposes.
  *
  * <p><b>Guarantee.</b> For every pair of universe values {@code x, x'}, every report coordinates and
  * every payload {@code y}: {@code P(randomize(x) = y) <= e^ε · P(randomize(x') = y)}, where the only
@@ -48,14 +49,4 @@ public interface LocalProtocol extends ReportAccumulator {
      * @param draws the secret draws ({@link ExactSampler#draws} of {@code SecureRandomBits} in production)
      */
     byte[] randomize(int value, ReportCoordinates coordinates, SecretDraws draws);
-
-    /** Server side: the unbiased estimate from the aggregate of {@code n >= 1} accepted reports. */
-    LocalEstimate estimate(long[] state, long n);
-
-    /**
-     * The expectation of level {@code level}'s {@link LocalEstimate.Level#mean()} when the window's data
-     * has the given histogram over the universe (frequencies summing to 1). For an unbiased protocol
-     * this is the level's true mean; the planner uses it to rescale simulated noise to another n.
-     */
-    double[] expectedLevelMean(int level, double[] histogram);
 }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.audit;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
@@ -36,7 +37,7 @@ import java.util.function.IntFunction;
  * its ε if the randomizer is ε-LDP as declared ({@link AuditReport}, {@link AuditRow}).
  */
 public final class LocalAudit {
-    /** Largest universe for which the level vectors are computed through {@link LocalProtocol#expectedLevelMean}. */
+    /** Largest universe for which the level vectors are computed through {@link LocalEstimator#expectedLevelMean}. */
     public static final int EXPECTED_MEANS_LIMIT = 2048;
 
     private LocalAudit() {}
@@ -99,7 +100,7 @@ public final class LocalAudit {
     private static LocalEstimate estimateOfOne(LocalProtocol protocol, ReportCoordinates c, RandomBits rng) {
         long[] state = new long[protocol.stateLength()];
         accumulate(protocol, protocol.randomize(0, c, rng), c, state);
-        return protocol.estimate(state, 1);
+        return LocalEstimator.of(protocol).estimate(state, 1);
     }
 
     private static void accumulate(LocalProtocol protocol, byte[] payload, ReportCoordinates c, long[] state) {
@@ -112,6 +113,7 @@ public final class LocalAudit {
     private static double[][][] levelVectors(Workload w, LocalProtocol protocol, int levels) {
         int k = w.universeSize();
         double[][][] out = new double[levels][k][];
+        LocalEstimator estimator = LocalEstimator.of(protocol);
         for (int x = 0; x < k; x++) {
             double[] oneHot = null;
             if (k <= EXPECTED_MEANS_LIMIT) {
@@ -119,7 +121,7 @@ public final class LocalAudit {
                 oneHot[x] = 1;
             }
             for (int j = 0; j < levels; j++) {
-                out[j][x] = oneHot != null ? protocol.expectedLevelMean(j, oneHot) : w.points().row(x);
+                out[j][x] = oneHot != null ? estimator.expectedLevelMean(j, oneHot) : w.points().row(x);
             }
         }
         return out;
@@ -179,7 +181,7 @@ public final class LocalAudit {
         byte[] payload = protocol.randomize(x, c, rng);
         long[] state = new long[protocol.stateLength()];
         accumulate(protocol, payload, c, state);
-        double[] mean = protocol.estimate(state, 1).levels().get(level).mean();
+        double[] mean = LocalEstimator.of(protocol).estimate(state, 1).levels().get(level).mean();
         return Observation.dense(mean, Observation.digest(mean), "mean " + Observation.shortVector(mean));
     }
 }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.pipeline;
 
+import io.privacygateway.mechanisms.local.heavy.HeavyHitterEstimator;
 import io.privacygateway.mechanisms.local.LocalProtocols;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterParameters;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterProtocol;
@@ -22,11 +23,13 @@ public final class HeavyHitterPipeline {
     private final WorkloadSpec spec;
     private final String contentHash;
     private final HeavyHitterProtocol protocol;
+    private final HeavyHitterEstimator estimator;
 
     private HeavyHitterPipeline(WorkloadSpec spec, String contentHash, HeavyHitterProtocol protocol) {
         this.spec = spec;
         this.contentHash = contentHash;
         this.protocol = protocol;
+        this.estimator = new HeavyHitterEstimator(protocol);
     }
 
     /**
@@ -68,10 +71,10 @@ public final class HeavyHitterPipeline {
     /**
      * The answer of a window of {@code n >= 1} accepted reports with aggregate {@code state}.
      *
-     * @throws IllegalArgumentException as {@link HeavyHitterProtocol#estimate}
+     * @throws IllegalArgumentException as {@link HeavyHitterEstimator#estimate}
      */
     public Answer release(long[] state, long n) {
-        return HeavyHitterRelease.answer(protocol.estimate(state, n), protocol.parameters(), spec.confidence(),
+        return HeavyHitterRelease.answer(estimator.estimate(state, n), protocol.parameters(), spec.confidence(),
                 contentHash);
     }
 }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.pipeline;
 
+import io.privacygateway.mechanisms.local.vector.VectorMeanEstimator;
 import io.privacygateway.mechanisms.local.LocalProtocols;
 import io.privacygateway.mechanisms.local.vector.BallCandidates;
 import io.privacygateway.mechanisms.local.vector.BoxCoordinates;
@@ -23,12 +24,14 @@ public final class VectorMeanPipeline {
     private final Domain.Vector domain;
     private final String contentHash;
     private final VectorMeanProtocol protocol;
+    private final VectorMeanEstimator estimator;
 
     private VectorMeanPipeline(WorkloadSpec spec, String contentHash, VectorMeanProtocol protocol) {
         this.spec = spec;
         this.domain = (Domain.Vector) spec.domain();
         this.contentHash = contentHash;
         this.protocol = protocol;
+        this.estimator = VectorMeanEstimator.of(protocol);
     }
 
     /**
@@ -74,10 +77,10 @@ public final class VectorMeanPipeline {
     /**
      * The answer of a window of {@code n >= 1} accepted reports with aggregate {@code state}.
      *
-     * @throws IllegalArgumentException as {@link VectorMeanProtocol#estimate}
+     * @throws IllegalArgumentException as {@link VectorMeanEstimator#estimate}
      */
     public Answer release(long[] state, long n) {
-        return VectorMeanRelease.answer(protocol, protocol.estimate(state, n), spec.mechanism(), domain,
+        return VectorMeanRelease.answer(estimator, estimator.estimate(state, n), spec.mechanism(), domain,
                 spec.confidence(), contentHash);
     }
 }

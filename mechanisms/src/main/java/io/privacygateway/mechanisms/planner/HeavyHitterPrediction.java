@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.planner;
 
+import io.privacygateway.mechanisms.local.heavy.HeavyHitterEstimator;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterParameters;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterProtocol;
 import io.privacygateway.mechanisms.pipeline.HeavyHitterPipeline;
@@ -15,8 +16,8 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
  * <ul>
  *   <li>a share {@code f} estimated on one level of {@code m = n/G} reports has variance
  *       {@code κ²((1 − f)V₀ + f·V₁)/m + f(1 − f)(1/m − 1/n)}, {@code κ = W/(W − 1)}, with the protocol's own
- *       per-report variances {@code V₀}, {@code V₁} ({@link HeavyHitterProtocol#otherBucketReportVariance},
- *       {@link HeavyHitterProtocol#ownBucketReportVariance}, the ones its estimator uses); an item ending on an
+ *       per-report variances {@code V₀}, {@code V₁} ({@link HeavyHitterEstimator#otherBucketReportVariance},
+ *       {@link HeavyHitterEstimator#ownBucketReportVariance}, the ones its estimator uses); an item ending on an
  *       earlier level pools more levels and has less;</li>
  *   <li>the threshold of a level is {@code z(0.05/M)·σ(0)}, {@code M} the prefixes it scores: at most
  *       {@code 256^b} on level 0 and {@code T·256^b} on the others, so the predicted threshold share (the detection
@@ -43,14 +44,15 @@ public record HeavyHitterPrediction(HeavyHitterParameters params, long n, double
             throw new IllegalArgumentException("n must be >= 1, got " + n);
         }
         HeavyHitterParameters p = HeavyHitterPipeline.parameters(resolved);
-        HeavyHitterProtocol protocol = new HeavyHitterProtocol(p, CanonicalForm.contentHash(resolved));
-        double v0 = protocol.otherBucketReportVariance();
+        HeavyHitterEstimator estimator = new HeavyHitterEstimator(new HeavyHitterProtocol(p,
+                CanonicalForm.contentHash(resolved)));
+        double v0 = estimator.otherBucketReportVariance();
         double m = Math.max(1.0, (double) n / p.levels());
         double kappa = p.width() / (p.width() - 1.0);
         double se0 = Math.sqrt(kappa * kappa * v0 / m);
         double prefixes = Math.pow(256, p.segmentBytes()) * (p.levels() > 1 ? p.candidates() : 1);
-        double z = HeavyHitterProtocol.wholeItemQuantile(prefixes);
-        return new HeavyHitterPrediction(p, n, v0, protocol.ownBucketReportVariance(), se0, z * se0);
+        double z = HeavyHitterEstimator.wholeItemQuantile(prefixes);
+        return new HeavyHitterPrediction(p, n, v0, estimator.ownBucketReportVariance(), se0, z * se0);
     }
 
     /** The standard error of a share-{@code f} item's estimate on one level (see the class comment). */

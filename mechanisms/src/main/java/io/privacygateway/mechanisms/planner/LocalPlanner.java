@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.planner;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
@@ -235,12 +236,12 @@ public final class LocalPlanner {
 
     /** How a vector-mean plan is obtained, for plan output. */
     public static final String VECTOR_MEAN_METHOD = "closed form: each candidate protocol's public worst-case standard"
-            + " error of one coordinate at n (VectorMeanProtocol.worstStandardError), the largest over feasible values;"
-            + " the projection onto the feasible set can only lower the error";
+            + " error of one coordinate at n (VectorMeanEstimator.worstStandardError), the largest over feasible"
+            + " values; the projection onto the feasible set can only lower the error";
 
     /**
      * The vector-mean plan, in closed form: both columns are the candidate protocol's worst-case per-coordinate
-     * standard error at n ({@link io.privacygateway.mechanisms.local.vector.VectorMeanProtocol#worstStandardError});
+     * standard error at n ({@link io.privacygateway.mechanisms.local.vector.VectorMeanEstimator#worstStandardError});
      * no reference distributions (the worst case is over every feasible value). {@code auto} picks the smallest: on
      * a box, the scalar randomizer with the smallest worst-case variance.
      */
@@ -250,8 +251,10 @@ public final class LocalPlanner {
         for (Candidate c : candidates) {
             try {
                 WorkloadSpec resolved = c.apply(spec, epsilon, n);
-                double se = io.privacygateway.mechanisms.pipeline.VectorMeanPipeline.protocol(resolved,
-                        io.privacygateway.mechanisms.workload.CanonicalForm.contentHash(resolved)).worstStandardError(n);
+                double se = io.privacygateway.mechanisms.local.vector.VectorMeanEstimator.of(
+                        io.privacygateway.mechanisms.pipeline.VectorMeanPipeline.protocol(resolved,
+                                io.privacygateway.mechanisms.workload.CanonicalForm.contentHash(resolved)))
+                        .worstStandardError(n);
                 preds.add(new Prediction(c, true, "", se, se, new double[0], se));
                 best = Math.min(best, se);
             } catch (IllegalArgumentException e) {
@@ -382,6 +385,7 @@ public final class LocalPlanner {
                 continue;
             }
             double sumSq = 0;
+            LocalEstimator estimator = LocalEstimator.of(protocol);
             for (int t = 0; t < TRIALS; t++) {
                 // common random numbers: every candidate sees the same secret and public coins per (reference,
                 // trial), so similar mechanisms are compared on the same noise
@@ -391,7 +395,7 @@ public final class LocalPlanner {
                     ReportCoordinates coords = new ReportCoordinates("plan-" + t + "-" + i, 0, 0);
                     protocol.accumulate(protocol.randomize(values[i], coords, secret), coords, state);
                 }
-                LocalEstimate scaled = rescale(protocol, protocol.estimate(state, nSim), hist, scale);
+                LocalEstimate scaled = rescale(protocol, estimator.estimate(state, nSim), hist, scale);
                 Answer a = pipeline.release().releaseEstimate(scaled, n);
                 sumSq += squaredError(a.estimates(), truth);
                 if (r == 0 && t == 0) {
@@ -409,7 +413,7 @@ public final class LocalPlanner {
         List<LocalEstimate.Level> levels = new ArrayList<>();
         for (int j = 0; j < est.levels().size(); j++) {
             LocalEstimate.Level l = est.levels().get(j);
-            double[] expect = protocol.expectedLevelMean(j, hist);
+            double[] expect = LocalEstimator.of(protocol).expectedLevelMean(j, hist);
             double[] mean = new double[expect.length];
             double[] se = new double[expect.length];
             for (int q = 0; q < mean.length; q++) {

@@ -1,5 +1,7 @@
 package io.privacygateway.mechanisms.planner;
 
+import io.privacygateway.mechanisms.local.fo.FrequencyOracleEstimator;
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
@@ -60,7 +62,7 @@ final class NoiseModel {
             for (int j = 0; j < g.levels().size(); j++) {
                 GaussianLevel l = g.levels().get(j);
                 double s = g.decodeScale(j) / Math.sqrt((double) n);
-                double[] e = protocol.expectedLevelMean(j, hist);
+                double[] e = LocalEstimator.of(protocol).expectedLevelMean(j, hist);
                 double[] ses = new double[e.length];
                 java.util.Arrays.fill(ses, s);
                 ex.add(e);
@@ -72,12 +74,13 @@ final class NoiseModel {
         }
         if (protocol instanceof FrequencyOracleProtocol f && answers.size() <= MAX_FACTOR_SIZE) {
             FrequencyOracle o = f.oracle();
+            FrequencyOracleEstimator oe = FrequencyOracleEstimator.of(o);
             int k = answers.size();
             double[][] cov = new double[k][];
             double[] unit = new double[k];
             for (int x = 0; x < k; x++) {
                 unit[x] = 1;
-                cov[x] = o.covarianceTimes(n, hist, unit);
+                cov[x] = oe.covarianceTimes(n, hist, unit);
                 unit[x] = 0;
             }
             double[][] l = choleskySemiDefinite(cov);
@@ -98,7 +101,7 @@ final class NoiseModel {
                 se[q] = Math.sqrt(se[q]);
                 max = Math.max(max, se[q]);
             }
-            double[] e = protocol.expectedLevelMean(0, hist);
+            double[] e = LocalEstimator.of(protocol).expectedLevelMean(0, hist);
             LocalEstimate.Level tpl = new LocalEstimate.Level(e, se, max, null, o.epsilon().value(), 0);
             return new NoiseModel(List.of(e), List.of(se), List.of(max), List.of(tpl), l, answers, 0.0);
         }

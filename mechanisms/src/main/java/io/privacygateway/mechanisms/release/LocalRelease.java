@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.release;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.errors.GaussianWidth;
 import io.privacygateway.mechanisms.linalg.PointSet;
@@ -31,6 +32,7 @@ import java.util.OptionalDouble;
 public final class LocalRelease {
     private final Workload workload;
     private final LocalProtocol protocol;
+    private final LocalEstimator estimator;
     private final ConvexProjection feasible;
     private final PointSet feasibleAtoms;
     private final double[] perCoordinateBias;
@@ -48,6 +50,7 @@ public final class LocalRelease {
     public LocalRelease(Workload workload, LocalProtocol protocol, double[] perCoordinateBias) {
         this.workload = workload;
         this.protocol = protocol;
+        this.estimator = LocalEstimator.of(protocol);
         this.feasible = Projections.forWorkload(workload);
         this.feasibleAtoms = workload.points();
         this.perCoordinateBias = perCoordinateBias == null ? null : perCoordinateBias.clone();
@@ -67,7 +70,7 @@ public final class LocalRelease {
         if (n < 1) {
             throw new IllegalArgumentException("n must be >= 1 to release an answer, got " + n);
         }
-        return releaseEstimate(protocol.estimate(state, n), n);
+        return releaseEstimate(estimator.estimate(state, n), n);
     }
 
     /**

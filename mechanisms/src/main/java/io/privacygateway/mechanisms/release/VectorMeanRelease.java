@@ -1,10 +1,11 @@
 package io.privacygateway.mechanisms.release;
 
+import io.privacygateway.mechanisms.local.vector.VectorMeanEstimator;
+import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.local.vector.BallCandidates;
 import io.privacygateway.mechanisms.local.vector.BoxCoordinates;
 import io.privacygateway.mechanisms.local.vector.VectorMeanEstimate;
-import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.workload.Domain;
@@ -22,7 +23,7 @@ import org.apache.commons.statistics.distribution.NormalDistribution;
  *
  * <ul>
  *   <li><b>coordinates</b>: one per coordinate of the domain, labelled by its name, in declaration order: the estimate
- *       is the unbiased mean projected onto the feasible set ({@link VectorMeanProtocol#project}, then clamped into
+ *       is the unbiased mean projected onto the feasible set ({@link VectorMeanEstimator#project}, then clamped into
  *       the per-coordinate bounds, which only removes rounding), the unprojected value the unbiased mean, the standard
  *       error the protocol's public worst-case one, and the bar {@code a_q ± (|a_q − u_q| + z·se_q + r)} clipped to
  *       the coordinate's bounds ({@link ErrorBars#compute}: as the scalar mean's bar, the projection's move added; the
@@ -52,16 +53,17 @@ public final class VectorMeanRelease {
     /**
      * The answer of a window.
      *
-     * @param protocol the protocol that produced the estimate (its projection and public parameters)
+     * @param estimator the estimator that produced the estimate (its projection and the protocol's public parameters)
      * @param estimate the protocol's estimate of the window
      * @param mechanism the resolved mechanism of the workload (privunit-g, or the box's scalar randomizer)
      * @param domain the workload's vector domain (labels and bounds)
      * @param confidence the confidence of the bars
      * @param workloadHash the workload's content hash
      */
-    public static Answer answer(VectorMeanProtocol protocol, VectorMeanEstimate estimate, MechanismId mechanism,
+    public static Answer answer(VectorMeanEstimator estimator, VectorMeanEstimate estimate, MechanismId mechanism,
             Domain.Vector domain, ConfidenceLevel confidence, String workloadHash) {
-        Require.nonNull("protocol", protocol);
+        Require.nonNull("estimator", estimator);
+        VectorMeanProtocol protocol = estimator.protocol();
         Require.nonNull("estimate", estimate);
         Require.nonNull("domain", domain);
         Require.nonNull("confidence", confidence);
@@ -73,7 +75,7 @@ public final class VectorMeanRelease {
         }
         double lo = domain.coordinateLo();
         double hi = domain.coordinateHi();
-        double[] published = ErrorBars.clampedInto(protocol.project(raw), lo, hi);
+        double[] published = ErrorBars.clampedInto(estimator.project(raw), lo, hi);
         // a box's devices round every coordinate to the nearest level: the bars add that bias's bound (issue 27)
         double rounding = protocol instanceof BoxCoordinates b ? b.range().roundingBound() : 0;
         double[] bias = null;

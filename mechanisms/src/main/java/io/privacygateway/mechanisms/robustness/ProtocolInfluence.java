@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.robustness;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
@@ -127,6 +128,7 @@ public final class ProtocolInfluence {
         List<byte[]> accepted = new ArrayList<>();
         List<double[][]> values = new ArrayList<>();
         int rejected = 0;
+        LocalEstimator estimator = LocalEstimator.of(protocol);
         for (byte[] payload : payloads) {
             long[] state = base.clone();
             if (!protocol.accumulate(payload.clone(), coordinates, state)) {
@@ -137,7 +139,7 @@ public final class ProtocolInfluence {
                 continue;
             }
             accepted.add(payload.clone());
-            values.add(scaled(protocol.estimate(state, n), n));
+            values.add(scaled(estimator.estimate(state, n), n));
         }
         return new Contributions(accepted, values, rejected);
     }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.robustness;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
@@ -84,7 +85,8 @@ final class SampledInfluence implements MechanismInfluence {
     public PointSet expectedContributions() {
         LocalProtocol p = generic.protocol();
         ProtocolInfluence.Background b = generic.honestBackground(0, 1, 0x9016L);
-        LocalEstimate est = p.estimate(b.state(), 1);
+        LocalEstimator pe = LocalEstimator.of(p);
+        LocalEstimate est = pe.estimate(b.state(), 1);
         int levels = est.levels().size();
         int m = est.levels().get(0).mean().length;
         double[][] rows = new double[universe][m];
@@ -92,7 +94,7 @@ final class SampledInfluence implements MechanismInfluence {
         for (int x = 0; x < universe; x++) {
             e[x] = 1;
             for (int j = 0; j < levels; j++) {
-                double[] a = p.expectedLevelMean(j, e);
+                double[] a = pe.expectedLevelMean(j, e);
                 for (int q = 0; q < m; q++) {
                     rows[x][q] += a[q];
                 }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.robustness;
 
+import io.privacygateway.mechanisms.local.fo.FrequencyOracleEstimator;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
@@ -142,7 +143,7 @@ public final class TreeInfluence implements MechanismInfluence {
     }
 
     private double[] answers(long[] state, long n) {
-        double[] a = workload.answersOf(tree.estimate(state, n));
+        double[] a = workload.answersOf(FrequencyOracleEstimator.of(tree).estimate(state, n));
         for (int q = 0; q < a.length; q++) {
             a[q] *= n;
         }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.audit;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
@@ -14,7 +15,7 @@ import java.util.List;
  * and every level's ε are scaled down by {@code claimed/actual}). Under-noised by construction; an auditor
  * that does not flag it has no power.
  */
-final class OverclaimingProtocol implements LocalProtocol {
+final class OverclaimingProtocol implements LocalProtocol, LocalEstimator {
     private final LocalProtocol actual;
     private final Epsilon claimed;
     private final double scale;
@@ -56,8 +57,13 @@ final class OverclaimingProtocol implements LocalProtocol {
     }
 
     @Override
+    public LocalProtocol protocol() {
+        return this;
+    }
+
+    @Override
     public LocalEstimate estimate(long[] state, long n) {
-        LocalEstimate e = actual.estimate(state, n);
+        LocalEstimate e = LocalEstimator.of(actual).estimate(state, n);
         List<LocalEstimate.Level> levels = new ArrayList<>();
         for (LocalEstimate.Level l : e.levels()) {
             levels.add(new LocalEstimate.Level(l.mean(), l.standardErrors(), l.noiseScale(), l.hull(),
@@ -68,6 +74,6 @@ final class OverclaimingProtocol implements LocalProtocol {
 
     @Override
     public double[] expectedLevelMean(int level, double[] histogram) {
-        return actual.expectedLevelMean(level, histogram);
+        return LocalEstimator.of(actual).expectedLevelMean(level, histogram);
     }
 }

@@ -1,5 +1,7 @@
 package io.privacygateway.mechanisms.pipeline;
 
+import io.privacygateway.mechanisms.local.fo.FrequencyOracleEstimator;
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -122,7 +124,7 @@ class FactorizationPipelineTest {
         long[] state = new long[protocol.stateLength()];
         long[] counts = reportSkewed(protocol, k, n, 7, 8, state);
         double[] truth = w.meanAnswer(counts);
-        LocalEstimate.Level level = protocol.estimate(state, n).levels().get(0);
+        LocalEstimate.Level level = LocalEstimator.of(protocol).estimate(state, n).levels().get(0);
         for (int q = 0; q < truth.length; q++) {
             assertThat(Math.abs(level.mean()[q] - truth[q])).as("query %d", q)
                     .isLessThanOrEqualTo(5 * level.standardErrors()[q]);
@@ -198,12 +200,12 @@ class FactorizationPipelineTest {
         LocalProtocol protocol = p.protocol();
         int k = w.universeSize();
         double[] truth = w.meanAnswer(counts);
-        LocalEstimate.Level level = protocol.estimate(state, n).levels().get(0);
+        LocalEstimate.Level level = LocalEstimator.of(protocol).estimate(state, n).levels().get(0);
         double[] f = new double[k];
         for (int x = 0; x < k; x++) {
             f[x] = counts[x] / (double) n;
         }
-        double[] exact = oracle.queryVariances(n, f, w.points());
+        double[] exact = FrequencyOracleEstimator.of(oracle).queryVariances(n, f, w.points());
         for (int q = 0; q < truth.length; q++) {
             double se = level.standardErrors()[q];
             assertThat(Math.abs(level.mean()[q] - truth[q])).as("query %d", q).isLessThanOrEqualTo(5 * se);

@@ -1,5 +1,7 @@
 package io.privacygateway.mechanisms.release;
 
+import io.privacygateway.mechanisms.local.vector.VectorMeanEstimator;
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
@@ -48,7 +50,7 @@ class DeviceRoundingBarsTest {
         Domain.Range range = (Domain.Range) w.spec().domain();
         long[] state = new long[p.protocol().stateLength()];
         state[0] = n;
-        LocalEstimate template = p.protocol().estimate(state, n); // the public standard error and bias bound at n
+        LocalEstimate template = LocalEstimator.of(p.protocol()).estimate(state, n); // the public standard error and bias bound at n
         LocalEstimate.Level level = template.levels().get(0);
         double se = level.standardErrors()[0];
         double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(w.spec().confidence());
@@ -102,7 +104,7 @@ class DeviceRoundingBarsTest {
         BoxCoordinates p = BoxCoordinates.of(3, 0, 2000, 1025, mechanism, Epsilon.of(epsilon), HASH);
         Domain.Range range = p.range();
         ConfidenceLevel confidence = new ConfidenceLevel(0.95);
-        double se = p.worstStandardError(n);
+        double se = VectorMeanEstimator.of(p).worstStandardError(n);
         double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(confidence);
         double[] represented = new double[3];
         for (int c = 0; c < 3; c++) {
@@ -113,7 +115,8 @@ class DeviceRoundingBarsTest {
             for (int c = 0; c < 3; c++) { // the noise at +k, −k and +k in the three coordinates
                 mean[c] = represented[c] + (c == 1 ? -1 : 1) * z * se * k / 40;
             }
-            Answer a = VectorMeanRelease.answer(p, new VectorMeanEstimate(mean, new double[] {se, se, se}, n), mechanism,
+            Answer a = VectorMeanRelease.answer(VectorMeanEstimator.of(p),
+                    new VectorMeanEstimate(mean, new double[] {se, se, se}, n), mechanism,
                     box, confidence, HASH);
             for (int c = 0; c < 3; c++) {
                 assertThat(a.lower()[c]).as("coordinate %d, noise %s·z·se", c, k / 40.0).isLessThanOrEqualTo(RAW[c]);
@@ -139,7 +142,8 @@ class DeviceRoundingBarsTest {
                     ReportCoordinates c = new ReportCoordinates("d" + i, window, 0);
                     assertThat(p.accumulate(p.randomize(raw, c, draws), c, state)).isTrue();
                 }
-                Answer a = VectorMeanRelease.answer(p, p.estimate(state, n), id, box, new ConfidenceLevel(0.95), HASH);
+                VectorMeanEstimator e = VectorMeanEstimator.of(p);
+                Answer a = VectorMeanRelease.answer(e, e.estimate(state, n), id, box, new ConfidenceLevel(0.95), HASH);
                 for (int c = 0; c < 3; c++) {
                     covered += a.lower()[c] <= raw[c] && raw[c] <= a.upper()[c] ? 1 : 0;
                 }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.robustness;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -105,7 +106,7 @@ class PoisoningBoundTest {
     }
 
     /** A protocol the analysis does not recognise: every call delegated. */
-    record Opaque(LocalProtocol inner) implements LocalProtocol {
+    record Opaque(LocalProtocol inner) implements LocalProtocol, LocalEstimator {
         @Override
         public MechanismId id() {
             return inner.id();
@@ -138,13 +139,18 @@ class PoisoningBoundTest {
         }
 
         @Override
+        public LocalProtocol protocol() {
+            return this;
+        }
+
+        @Override
         public LocalEstimate estimate(long[] state, long n) {
-            return inner.estimate(state, n);
+            return LocalEstimator.of(inner).estimate(state, n);
         }
 
         @Override
         public double[] expectedLevelMean(int level, double[] histogram) {
-            return inner.expectedLevelMean(level, histogram);
+            return LocalEstimator.of(inner).expectedLevelMean(level, histogram);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.runtime;
 
+import io.privacygateway.mechanisms.local.heavy.HeavyHitterEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -99,7 +100,7 @@ class HeavyHitterWorkloadTest {
             ReportCoordinates c = new ReportCoordinates("d" + i, 0, 0);
             assertThat(w.accumulator().accumulate(w.randomize(item, c, secret), c, state)).isTrue();
         }
-        double observed = protocol.estimateItem(state, n, "zzzzzzzz").standardError();
+        double observed = new HeavyHitterEstimator(protocol).estimateItem(state, n, "zzzzzzzz").standardError();
         double predicted = HeavyHitterPrediction.of(w.spec(), n).standardErrorAtZero();
         assertThat(observed / predicted).isBetween(0.9, 1.1);
     }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.runtime;
 
+import io.privacygateway.mechanisms.local.vector.VectorMeanEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -60,7 +61,7 @@ class VectorMeanWorkloadTest {
         assertThat(p.choice().candidate().id()).isEqualTo(BoxCoordinates.best(4, 1025, s.epsilonPerReport()).scalar());
         for (Prediction x : p.predictions()) { // each column is the candidate protocol's closed form at n
             WorkloadSpec r = x.candidate().apply(s, s.epsilonPerReport(), 5000);
-            double se = ((LocalWorkload) ResolvedWorkload.of(r)).vectors().pipeline().protocol().worstStandardError(5000);
+            double se = VectorMeanEstimator.of(((LocalWorkload) ResolvedWorkload.of(r)).vectors().pipeline().protocol()).worstStandardError(5000);
             assertThat(x.unprojectedRms()).isEqualTo(se);
         }
         assertThat(Planner.resolve(s).mechanism()).isEqualTo(p.choice().candidate().id());
@@ -123,7 +124,7 @@ class VectorMeanWorkloadTest {
         var protocol = w.vectors().pipeline().protocol();
         Answer a = run(w, r -> new double[] {1.99, 0, 0}, 200, 9); // few reports: the raw mean often leaves the ball
         double[] raw = a.unprojected().orElseThrow();
-        double[] projected = protocol.project(raw);
+        double[] projected = VectorMeanEstimator.of(protocol).project(raw);
         double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(w.spec().confidence());
         for (int q = 0; q < 3; q++) {
             assertThat(a.estimates()[q]).isEqualTo(Math.max(-2, Math.min(2, projected[q])));

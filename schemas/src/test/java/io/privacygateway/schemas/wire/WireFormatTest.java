@@ -74,7 +74,8 @@ class WireFormatTest {
                 + "d00f"                     // eventTime 1000 ms: zigzag 2000 = 0x7d0 as varint
                 + "06" + "677272"            // mechanism "grr"
                 + "000000000000f03f"         // epsilon 1.0, little-endian IEEE double
-                + "04" + "0d01";             // payload: 2 bytes
+                + "04" + "0d01"              // payload: 2 bytes
+                + "00";                      // protocolVersion 0 (the default: no version set)
         assertThat(HexFormat.of().formatHex(bytes)).isEqualTo(expected);
         assertThat(WireFormat.schemaId(bytes)).isEqualTo(42);
     }
@@ -297,15 +298,16 @@ class WireFormatTest {
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) bean;
         long thread = Thread.currentThread().getId();
 
-        // A LocalReport's body up to (not including) its payload; the payload is 2 bytes: length 04, 0d 01.
+        // A LocalReport's body up to (not including) its payload; the payload is 2 bytes: length 04, 0d 01, then
+        // the protocol version (1 byte).
         byte[] report = WireFormat.encode(11, SampleRecords.localReport());
-        String head = HexFormat.of().formatHex(report, 5, report.length - 3);
+        String head = HexFormat.of().formatHex(report, 5, report.length - 4);
         String tail = "00000000";   // 4 more bytes: far less than any declared length below
         Map<String, String> cases = new java.util.LinkedHashMap<>();
         cases.put("payload bytes of 2^31 - 1", "0000000b" + head + varint(Integer.MAX_VALUE) + tail);
         cases.put("payload bytes of 2^62", "0000000b" + head + varint(1L << 62) + tail);
         // Written with extra fields, read as LocalReport: Avro skips them through the decoder's skip methods.
-        String v2 = "00000015" + head + "040d01";
+        String v2 = "00000015" + head + "040d01" + HexFormat.of().formatHex(report, report.length - 1, report.length);
         cases.put("skipped bytes of 2^31 - 1", v2 + varint(Integer.MAX_VALUE) + tail);
         cases.put("skipped array of 2^30 strings", v2 + "00" + varint(1 << 30) + tail);
         cases.put("skipped array block of -1 items in 2^40 bytes", v2 + "00" + varint(-1) + varint(1L << 40) + tail);

@@ -60,7 +60,7 @@ public sealed interface ReportMode permits ReportMode.LocalReports, ReportMode.C
             r.getPayload().duplicate().get(payload);
             return new ReportView(r.getWorkloadId(), r.getWorkloadVersion(), r.getContentHash(), r.getDeviceId(),
                     r.getPeriod(), r.getSequence(), r.getEventTime().toEpochMilli(), r.getMechanism(), r.getEpsilon(),
-                    payload, null);
+                    payload, null, r.getProtocolVersion());
         }
 
         @Override

@@ -59,5 +59,11 @@ public enum RejectReason {
      * it); nothing was charged. Only mechanisms with bounded fixed-point sums have such a limit (Gaussian-sign:
      * 2^27 reports per window).
      */
-    WINDOW_FULL
+    WINDOW_FULL,
+    /**
+     * Local mode: the report's protocol version (the version of its mechanism's derivation the device randomized
+     * with) is not the one the workload serves, or it is a legacy report (no version) of a mechanism whose derivation
+     * changed; the report is never decoded with another version's rules.
+     */
+    PROTOCOL_MISMATCH
 }

@@ -3,6 +3,7 @@ package io.privacygateway.topology.validate;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.ProtocolVersions;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.time.Duration;
 
@@ -40,9 +41,22 @@ public final class ReportValidator {
         return Verdict.ACCEPT;
     }
 
-    /** Checks a report for {@code w} in the expected mode. */
+    /**
+     * Checks a report for {@code w} in the expected mode. The protocol version is checked first, before the workload
+     * version and content hash: a local report of the workload's mechanism whose protocol version is not the one the
+     * workload serves ({@link ProtocolVersions#accepts}) is {@link RejectReason#PROTOCOL_MISMATCH}, with both versions
+     * in the detail, whatever its hash (a device from before a protocol change can carry the hash of the same spec).
+     */
     public Verdict check(ReportView r, ResolvedWorkload w, Mode expectedMode, long appendTime) {
         WorkloadSpec s = w.spec();
+        if (w instanceof LocalWorkload && expectedMode == Mode.LOCAL && s.mechanism().wireName().equals(r.mechanism())
+                && !ProtocolVersions.accepts(s.mechanism(), s.protocolVersion(), r.protocolVersion())) {
+            return Verdict.reject(RejectReason.PROTOCOL_MISMATCH, "report protocol "
+                    + ProtocolVersions.wireName(s.mechanism(), r.protocolVersion()) + ", the workload serves "
+                    + ProtocolVersions.wireName(s.mechanism(), s.protocolVersion())
+                    + (r.protocolVersion() == ProtocolVersions.LEGACY ? " (a report without a protocol version is"
+                            + " ambiguous for " + s.mechanism().wireName() + ")" : ""));
+        }
         if (r.workloadVersion() != s.version() || !w.contentHash().equals(r.contentHash())) {
             return Verdict.reject(RejectReason.VERSION_MISMATCH, "report is for version " + r.workloadVersion()
                     + " (hash " + abbreviate(r.contentHash()) + "), the gateway runs version " + s.version() + " (hash "

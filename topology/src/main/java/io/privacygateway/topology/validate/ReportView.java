@@ -15,6 +15,17 @@ package io.privacygateway.topology.validate;
  * @param epsilon the ε the device charged (local reports) or {@code NaN} (central reports)
  * @param payload the randomized payload (local) or {@code null}
  * @param value the raw value (central) or {@code null}; never logged or copied to a rejection
+ * @param protocolVersion the version of the mechanism's device protocol the report declares (local reports; 0 for a
+ *     report from a build before protocol versions, and for central reports)
  */
 public record ReportView(String workloadId, int workloadVersion, String contentHash, String deviceId, long period,
-        int sequence, long eventTime, String mechanism, double epsilon, byte[] payload, String value) {}
+        int sequence, long eventTime, String mechanism, double epsilon, byte[] payload, String value,
+        int protocolVersion) {
+
+    /** A report without a protocol version: central, or local from a build before protocol versions. */
+    public ReportView(String workloadId, int workloadVersion, String contentHash, String deviceId, long period,
+            int sequence, long eventTime, String mechanism, double epsilon, byte[] payload, String value) {
+        this(workloadId, workloadVersion, contentHash, deviceId, period, sequence, eventTime, mechanism, epsilon,
+                payload, value, 0);
+    }
+}

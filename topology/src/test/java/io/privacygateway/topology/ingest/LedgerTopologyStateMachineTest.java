@@ -220,7 +220,8 @@ class LedgerTopologyStateMachineTest {
             g.send(LocalReport.newBuilder().setWorkloadId(s.id()).setWorkloadVersion(s.version())
                     .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(slot)
                     .setEventTime(Instant.ofEpochMilli(t)).setMechanism(s.mechanism().wireName())
-                    .setEpsilon(s.epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload)).build(), appendTime);
+                    .setEpsilon(s.epsilonPerReport().value()).setPayload(ByteBuffer.wrap(payload))
+                    .setProtocolVersion(s.protocolVersion()).build(), appendTime);
         } else {
             g.sendCentral(CentralReport.newBuilder().setWorkloadId(s.id()).setWorkloadVersion(s.version())
                     .setContentHash(w.contentHash()).setDeviceId(device).setPeriod(period).setSequence(slot)

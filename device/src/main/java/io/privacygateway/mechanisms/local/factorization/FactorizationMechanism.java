@@ -63,6 +63,17 @@ public final class FactorizationMechanism {
                 gram.length, epsilon, outputs, iterations, gridBits, seed);
     }
 
+    /**
+     * {@link #fromGram} with K fixed at {@link StrategyOptimizer#defaultK} instead of searched: the strategy of
+     * factorization protocol version 1 (wire format {@code pgw-wfm-v1}), kept so a gateway can serve that version.
+     */
+    public static FactorizationMechanism fromGramWithDefaultK(double[][] gram, Epsilon epsilon, int outputs,
+            int iterations, int gridBits, long seed) {
+        return new FactorizationMechanism(StrategyOptimizer.ofGram(gram, epsilon.value(), outputs,
+                StrategyOptimizer.defaultK(epsilon.value(), outputs)), gram.length, epsilon, outputs, iterations,
+                gridBits, seed);
+    }
+
     private FactorizationMechanism(StrategyOptimizer opt, int values, Epsilon epsilon, int outputs, int iterations,
             int gridBits, long seed) {
         if (gridBits < 8 || gridBits > 30) {
@@ -232,22 +243,6 @@ public final class FactorizationMechanism {
     /** The exact probability of output o for value x. */
     public Rational probability(int x, int o) {
         return Rational.of(BigInteger.valueOf(weights[o][x]), BigInteger.ONE.shiftLeft(gridBits));
-    }
-
-    /** The unbiased estimate of the value frequencies from the output counts of {@code n} reports. */
-    public double[] estimateFrequencies(long[] outputCounts, long n) {
-        double[] xHat = new double[values];
-        for (int x = 0; x < values; x++) {
-            double s = 0;
-            double[] v = reconstruction[x];
-            for (int o = 0; o < outputs; o++) {
-                if (outputCounts[o] != 0) {
-                    s += v[o] * outputCounts[o];
-                }
-            }
-            xHat[x] = s / n;
-        }
-        return xHat;
     }
 
     /** {@code L(Q̃)/n}: the predicted per-user total variance of the workload's answers at uniform data. */

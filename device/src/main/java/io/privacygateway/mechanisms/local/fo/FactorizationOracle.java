@@ -8,6 +8,7 @@ import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
 import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.ProtocolVersions;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
@@ -74,14 +75,17 @@ public final class FactorizationOracle extends OutputCountOracle {
         }
     };
 
-    private record Key(PointSet.ContentKey answers, BigDecimal epsilon) {}
+    private record Key(PointSet.ContentKey answers, BigDecimal epsilon, int version) {}
+
+    /** The current factorization protocol version ({@code pgw-wfm-v3}; {@link ProtocolVersions}). */
+    public static final int VERSION = 3;
 
     /** Strategies built in this process (tests check that {@link #of} builds once per key). */
     static final java.util.concurrent.atomic.AtomicLong BUILDS = new java.util.concurrent.atomic.AtomicLong();
 
     private final FactorizationMechanism mechanism;
-    private final double[][] q; // [o][x], P(o | x)
-    private final double[][] v; // [x][o], reconstruction
+    final double[][] q; // [o][x], P(o | x)
+    final double[][] v; // [x][o], reconstruction
 
     /**
      * Builds the strategy for these answer vectors (costly: about 9 s at {@code k = 128} on a 2-core server; see {@link #of}).
@@ -90,18 +94,40 @@ public final class FactorizationOracle extends OutputCountOracle {
      * @param epsilon the per-report ε
      */
     public FactorizationOracle(PointSet answers, Epsilon epsilon) {
-        this(answers, epsilon, ITERATIONS, GRID_BITS);
+        this(answers, epsilon, VERSION);
+    }
+
+    /**
+     * Builds the strategy of factorization protocol {@code version} ({@link ProtocolVersions}): 1
+     * ({@code pgw-wfm-v1}) K fixed at subset selection's proportion, built for ε; 2 ({@code pgw-wfm-v2}) K searched,
+     * built for ε; 3 ({@code pgw-wfm-v3}, current) K searched, built for {@code min(ε, }{@value #MAX_DESIGN_EPSILON}
+     * {@code )}.
+     *
+     * @param version a version {@link ProtocolVersions#derivable} lists for factorization
+     */
+    public FactorizationOracle(PointSet answers, Epsilon epsilon, int version) {
+        this(answers, epsilon, ITERATIONS, GRID_BITS, version);
     }
 
     /** Package-private: other optimiser step counts and grids (tests enumerate the draw tree on a small grid). */
     FactorizationOracle(PointSet answers, Epsilon epsilon, int iterations, int gridBits) {
+        this(answers, epsilon, iterations, gridBits, VERSION);
+    }
+
+    private FactorizationOracle(PointSet answers, Epsilon epsilon, int iterations, int gridBits, int version) {
         super(Require.nonNull("answers", answers).size(), epsilon,
                 OUTPUTS_PER_VALUE * (int) Require.inRange("domainSize", answers.size(), 2, MAX_VALUES));
+        if (!ProtocolVersions.isDerivable(MechanismId.FACTORIZATION, version)) {
+            throw new IllegalArgumentException("factorization protocol version must be one of "
+                    + ProtocolVersions.derivable(MechanismId.FACTORIZATION) + ", got " + version);
+        }
         BUILDS.incrementAndGet();
-        Epsilon design = designEpsilon(epsilon);
+        Epsilon design = version >= 3 ? designEpsilon(epsilon) : epsilon; // v1, v2: built for ε itself
         try {
-            this.mechanism = FactorizationMechanism.fromGram(gramOf(answers), design, outputs, iterations, gridBits,
-                    SEED);
+            this.mechanism = version == 1
+                    ? FactorizationMechanism.fromGramWithDefaultK(gramOf(answers), design, outputs, iterations,
+                            gridBits, SEED)
+                    : FactorizationMechanism.fromGram(gramOf(answers), design, outputs, iterations, gridBits, SEED);
         } catch (IllegalStateException e) {
             throw new InvalidWorkloadException("epsilonPerReport", "mechanism \"factorization\" found no usable"
                     + " strategy for this workload at ε = " + design.exact().toPlainString() + " (" + e.getMessage()
@@ -129,9 +155,14 @@ public final class FactorizationOracle extends OutputCountOracle {
      * build it once per workload version. Concurrent callers for the same key wait for one build.
      */
     public static FactorizationOracle of(PointSet answers, Epsilon epsilon) {
+        return of(answers, epsilon, VERSION);
+    }
+
+    /** {@link #of(PointSet, Epsilon)} for protocol {@code version} (see {@link #FactorizationOracle(PointSet, Epsilon, int)}). */
+    public static FactorizationOracle of(PointSet answers, Epsilon epsilon, int version) {
         Require.nonNull("answers", answers);
         Require.nonNull("epsilon", epsilon);
-        Key key = new Key(answers.contentKey(), epsilon.exact().stripTrailingZeros());
+        Key key = new Key(answers.contentKey(), epsilon.exact().stripTrailingZeros(), version);
         CompletableFuture<FactorizationOracle> f;
         boolean build = false;
         synchronized (CACHE) {
@@ -144,7 +175,7 @@ public final class FactorizationOracle extends OutputCountOracle {
         }
         if (build) {
             try {
-                f.complete(new FactorizationOracle(answers, epsilon));
+                f.complete(new FactorizationOracle(answers, epsilon, version));
             } catch (RuntimeException | Error e) {
                 synchronized (CACHE) {
                     CACHE.remove(key, f);
@@ -172,7 +203,7 @@ public final class FactorizationOracle extends OutputCountOracle {
      * The non-zero coordinates of query {@code c} over the values: their value indices into {@code nz} and their
      * coefficients into {@code val}, in value order; returns how many.
      */
-    private static int nonZeros(PointSet answers, int c, int[] nz, double[] val) {
+    static int nonZeros(PointSet answers, int c, int[] nz, double[] val) {
         int count = 0;
         for (int x = 0; x < answers.size(); x++) {
             double a = answers.get(x, c);
@@ -221,12 +252,6 @@ public final class FactorizationOracle extends OutputCountOracle {
     }
 
     @Override
-    public double[] estimate(long[] state, long n) {
-        checkIndexCounts(state, n);
-        return mechanism.estimateFrequencies(state, n);
-    }
-
-    @Override
     public Rational outputProbability(int value, byte[] payload, long publicBase) {
         checkValue(value);
         int o = decodeOutput(payload);
@@ -242,121 +267,5 @@ public final class FactorizationOracle extends OutputCountOracle {
             c[x] = v[x][o];
         }
         return c;
-    }
-
-    /** {@code d = Q f}: the probability of each output for a dataset with frequencies f. */
-    private double[] outputLaw(double[] f) {
-        double[] d = new double[outputs];
-        for (int o = 0; o < outputs; o++) {
-            double s = 0;
-            double[] r = q[o];
-            for (int x = 0; x < k; x++) {
-                s += r[x] * f[x];
-            }
-            d[o] = s;
-        }
-        return d;
-    }
-
-    /** {@code Vᵀ c}: the per-output coefficient of the query {@code Σ_x c_x p̂_x} (times n). */
-    private double[] outputCoefficients(double[] c) {
-        double[] r = new double[outputs];
-        for (int x = 0; x < k; x++) {
-            double cx = c[x];
-            if (cx == 0) {
-                continue;
-            }
-            double[] vx = v[x];
-            for (int o = 0; o < outputs; o++) {
-                r[o] += cx * vx[o];
-            }
-        }
-        return r;
-    }
-
-    @Override
-    double[] variancesAt(double n, double[] f) {
-        double[] d = outputLaw(f);
-        double[] out = new double[k];
-        for (int x = 0; x < k; x++) {
-            double s = 0;
-            double[] vx = v[x];
-            for (int o = 0; o < outputs; o++) {
-                s += vx[o] * vx[o] * d[o];
-            }
-            out[x] = Math.max(0, s - f[x]) / n;
-        }
-        return out;
-    }
-
-    @Override
-    double queryVarianceAt(double n, double[] f, double[] c) {
-        double[] d = outputLaw(f);
-        double[] r = outputCoefficients(c);
-        double s = 0;
-        for (int o = 0; o < outputs; o++) {
-            s += r[o] * r[o] * d[o];
-        }
-        for (int x = 0; x < k; x++) {
-            s -= c[x] * c[x] * f[x];
-        }
-        return Math.max(0, s) / n;
-    }
-
-    /** All queries at once through {@code G = V diag(Qf) Vᵀ}, each over its non-zero coefficients only. */
-    @Override
-    double[] queryVariancesAt(double n, double[] f, PointSet answers) {
-        double[] d = outputLaw(f);
-        double[][] g = new double[k][k];
-        for (int i = 0; i < k; i++) {
-            double[] vi = v[i];
-            for (int j = 0; j <= i; j++) {
-                double[] vj = v[j];
-                double s = 0;
-                for (int o = 0; o < outputs; o++) {
-                    s += vi[o] * d[o] * vj[o];
-                }
-                g[i][j] = s;
-                g[j][i] = s;
-            }
-        }
-        int m = answers.dim();
-        double[] out = new double[m];
-        int[] nz = new int[k];
-        double[] val = new double[k];
-        for (int c = 0; c < m; c++) {
-            int count = nonZeros(answers, c, nz, val);
-            double s = 0;
-            for (int i = 0; i < count; i++) {
-                double[] gi = g[nz[i]];
-                double t = 0;
-                for (int j = 0; j < count; j++) {
-                    t += gi[nz[j]] * val[j];
-                }
-                s += val[i] * (t - val[i] * f[nz[i]]);
-            }
-            out[c] = Math.max(0, s) / n;
-        }
-        return out;
-    }
-
-    /** {@code (V diag(Qf) Vᵀ u − f∘u) / n}. */
-    @Override
-    double[] covarianceTimesAt(double n, double[] f, double[] u) {
-        double[] d = outputLaw(f);
-        double[] r = outputCoefficients(u);
-        for (int o = 0; o < outputs; o++) {
-            r[o] *= d[o];
-        }
-        double[] out = new double[k];
-        for (int x = 0; x < k; x++) {
-            double s = 0;
-            double[] vx = v[x];
-            for (int o = 0; o < outputs; o++) {
-                s += vx[o] * r[o];
-            }
-            out[x] = (s - f[x] * u[x]) / n;
-        }
-        return out;
     }
 }

@@ -1,7 +1,6 @@
 package io.privacygateway.mechanisms.local.fo;
 
 import io.privacygateway.mechanisms.random.Rational;
-import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.RandomBits;
@@ -10,8 +9,10 @@ import io.privacygateway.mechanisms.workload.MechanismId;
 
 /**
  * A locally differentially private frequency oracle over the finite domain {@code [0, k)}: the device
- * half ({@link #randomize}) and the server half ({@link #accumulate}, {@link #estimate}) of one protocol,
- * with closed-form variances and an exact description of its output distribution.
+ * half ({@link #randomize}), the exact aggregation of its payloads ({@link #accumulate}) and an exact description
+ * of its output distribution. The estimate and its variances are the gateway's
+ * ({@code FrequencyOracleEstimator}, module {@code mechanisms}), which reads the public parameters the
+ * implementations expose.
  *
  * <p><b>Guarantee (ε-LDP, exactly, after rounding).</b> For every public base word {@code b}, every pair
  * of values {@code x, x'} and every payload {@code y}:
@@ -28,12 +29,6 @@ import io.privacygateway.mechanisms.workload.MechanismId;
  * addition, so merging partial aggregates is element-wise addition and the result does not depend on the
  * order of reports. A malformed payload (wrong length, index out of range, impossible encoding) is
  * rejected without touching the state.
- *
- * <p><b>Estimates.</b> {@link #estimate} is unbiased for the window's empirical frequencies
- * {@code f_x = #{i : x_i = x}/n} (the sum over the domain need not be 1, entries may be negative);
- * {@link #variances} and {@link #queryVariance} are the variances of that estimate for a fixed dataset
- * with frequencies {@code f}, over the mechanism's randomness (public coins treated as ideal uniform
- * randomness).
  *
  * <p>Implementations are immutable and thread-safe.
  */
@@ -85,42 +80,6 @@ public interface FrequencyOracle {
      * @return {@code false}, leaving {@code state} untouched, if the payload is malformed
      */
     boolean accumulate(byte[] payload, long publicBase, long[] state);
-
-    /**
-     * Server side: the unbiased frequency estimates {@code p̂_x}, {@code x ∈ [0, k)}, from the state of
-     * {@code n >= 1} accepted reports.
-     */
-    double[] estimate(long[] state, long n);
-
-    /**
-     * {@code Var(p̂_x)} for every {@code x}, in closed form, for {@code n} reports of a dataset with
-     * frequencies {@code frequencies} (length {@code k}, entries in {@code [0,1]}).
-     */
-    double[] variances(long n, double[] frequencies);
-
-    /**
-     * {@code Var(Σ_x c_x p̂_x)} in closed form, including the covariances between the {@code p̂_x} (the
-     * variance of one linear query's answer).
-     */
-    double queryVariance(long n, double[] frequencies, double[] coefficients);
-
-    /**
-     * {@link #queryVariance} of every query {@code q} whose coefficients are the {@code q}-th coordinates of
-     * the points, {@code c_q(x) = answers.get(x, q)} (a workload's answer vectors {@code Q(x)}); computed
-     * in one batch so that per-call set-up is shared.
-     *
-     * @param answers {@code k} points (one per value) of any dimension {@code m}
-     * @return the {@code m} query variances
-     */
-    double[] queryVariances(long n, double[] frequencies, PointSet answers);
-
-    /**
-     * {@code Cov(p̂)·u} for a fixed dataset with these frequencies: the covariance matrix of the
-     * estimate applied to a vector over the domain (consistent with {@link #queryVariance}:
-     * {@code uᵀ·covarianceTimes(u) = queryVariance(u)}). Used to bound the operator norm of the
-     * answers' noise covariance for error bars.
-     */
-    double[] covarianceTimes(long n, double[] frequencies, double[] u);
 
     /**
      * The exact probability that {@code randomize(value, publicBase, ·)} returns {@code payload} (zero for

@@ -8,8 +8,8 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Construction of the frequency oracles by {@link MechanismId}, with each oracle's optimal parameters, and
- * data-free closed-form variance predictions for the planner.
+ * Construction of the frequency oracles by {@link MechanismId}, with each oracle's optimal parameters (the
+ * planner's variance predictions are the gateway's: {@code FrequencyOracleEstimator}).
  */
 public final class FrequencyOracles {
     /** The mechanisms this package implements. */
@@ -44,34 +44,6 @@ public final class FrequencyOracles {
     /** Whether {@code id} is a frequency oracle of this package. */
     public static boolean supports(MechanismId id) {
         return SUPPORTED.contains(id);
-    }
-
-    /**
-     * The mean over values of {@code Var(p̂_x)} at uniform frequencies {@code 1/k} for {@code n} reports:
-     * the planner's per-value prediction (closed form; for the tree, the approximation of
-     * {@link TreeMechanism}).
-     */
-    public static double predictedVariance(MechanismId id, int domainSize, Epsilon epsilon, long n) {
-        return predictedVariance(create(id, domainSize, epsilon), n);
-    }
-
-    /** {@link #predictedVariance(MechanismId, int, Epsilon, long)} for an existing oracle. */
-    public static double predictedVariance(FrequencyOracle oracle, long n) {
-        int k = oracle.domainSize();
-        double[] v = oracle.variances(n, uniform(k));
-        double s = 0;
-        for (double x : v) {
-            s += x;
-        }
-        return s / k;
-    }
-
-    /**
-     * {@code Var(Σ_x c_x p̂_x)} at uniform frequencies for {@code n} reports: the predicted variance of one
-     * linear query (covariances included).
-     */
-    public static double predictedQueryVariance(FrequencyOracle oracle, long n, double[] coefficients) {
-        return oracle.queryVariance(n, uniform(oracle.domainSize()), coefficients);
     }
 
     static double[] uniform(int k) {

@@ -8,7 +8,6 @@ import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import io.privacygateway.mechanisms.linalg.WalshHadamard;
 
 /**
  * Hadamard response (Acharya, Sun and Zhang 2019, "Hadamard Response: Estimating Distributions Privately,
@@ -113,19 +112,6 @@ public final class HadamardResponse extends AbstractOracle {
     }
 
     @Override
-    public double[] estimate(long[] state, long n) {
-        checkIndexCounts(state, n);
-        long[] t = state.clone();
-        WalshHadamard.transform(t);
-        double scale = n * (2 * pi - 1);
-        double[] out = new double[k];
-        for (int x = 0; x < k; x++) {
-            out[x] = t[x + 1] / scale;
-        }
-        return out;
-    }
-
-    @Override
     public Rational outputProbability(int value, byte[] payload, long publicBase) {
         checkValue(value);
         int j = IndexCodec.decode(payload, width, bigK);
@@ -134,44 +120,5 @@ public final class HadamardResponse extends AbstractOracle {
         }
         long num = inSet(value, j) ? inNumerator : Grid.ONE - inNumerator;
         return Rational.dyadic(num).divide(bigK / 2);
-    }
-
-    @Override
-    double[] variancesAt(double n, double[] f) {
-        double scale = n * (pi - 0.5) * (pi - 0.5);
-        double[] v = new double[k];
-        for (int x = 0; x < k; x++) {
-            v[x] = (f[x] * pi * (1 - pi) + (1 - f[x]) * 0.25) / scale;
-        }
-        return v;
-    }
-
-    /**
-     * With {@code ĉ = WHT(c')} ({@code c'_{x+1} = c_x}) a report's query statistic is
-     * {@code (Σc + ĉ(j))/2}; for a report of value {@code v},
-     * {@code E ĉ(j) = (2π−1) c_v} and {@code E ĉ(j)² = [G(0) + (2π−1) G(v+1)]/K} with {@code G = WHT(ĉ²)}.
-     */
-    @Override
-    double queryVarianceAt(double n, double[] f, double[] c) {
-        double[] chat = new double[bigK];
-        for (int x = 0; x < k; x++) {
-            chat[x + 1] = c[x];
-        }
-        WalshHadamard.transform(chat);
-        for (int j = 0; j < bigK; j++) {
-            chat[j] *= chat[j];
-        }
-        WalshHadamard.transform(chat); // now G
-        double b = 2 * pi - 1;
-        double total = 0;
-        for (int v = 0; v < k; v++) {
-            if (f[v] == 0) {
-                continue;
-            }
-            double second = (chat[0] + b * chat[v + 1]) / bigK;
-            double mean = b * c[v];
-            total += f[v] * Math.max(0, second - mean * mean) / 4;
-        }
-        return total / (n * (pi - 0.5) * (pi - 0.5));
     }
 }

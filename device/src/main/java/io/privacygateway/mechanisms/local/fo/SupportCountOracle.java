@@ -38,20 +38,7 @@ abstract class SupportCountOracle extends AbstractOracle {
         return k;
     }
 
-    @Override
-    public double[] estimate(long[] state, long n) {
-        checkState(state);
-        checkN(n);
-        double p = pStar();
-        double q = qStar();
-        double[] out = new double[k];
-        for (int x = 0; x < k; x++) {
-            out[x] = (state[x] / (double) n - q) / (p - q);
-        }
-        return out;
-    }
-
-    @Override
+    /** {@code Var(p̂_x)} for a (possibly fractional) number of reports {@code n > 0}, unvalidated. */
     double[] variancesAt(double n, double[] f) {
         double p = pStar();
         double q = qStar();
@@ -63,7 +50,7 @@ abstract class SupportCountOracle extends AbstractOracle {
         return v;
     }
 
-    @Override
+    /** {@code Var(Σ_x c_x p̂_x)} for a (possibly fractional) number of reports {@code n > 0}, unvalidated. */
     double queryVarianceAt(double n, double[] f, double[] c) {
         double p = pStar();
         double q = qStar();
@@ -89,39 +76,5 @@ abstract class SupportCountOracle extends AbstractOracle {
             total += f[v] * Math.max(0, second - mean * mean);
         }
         return total / (n * (p - q) * (p - q));
-    }
-
-    /**
-     * {@code Cov(p̂)·u} in {@code O(k)}: for a report with value {@code v} the support vector {@code S}
-     * has {@code E S = q·1 + (p−q)·e_v}, {@code E S_x S_y} = {@code r0} for {@code x ≠ y} both {@code ≠ v}
-     * and {@code r1} when one of them is {@code v}; averaging {@code E[SSᵀ]u − (E S)(E S)ᵀu} over the
-     * frequencies and dividing by {@code n(p−q)²} gives the estimate's covariance times {@code u}.
-     */
-    @Override
-    double[] covarianceTimesAt(double n, double[] f, double[] u) {
-        double p = pStar();
-        double q = qStar();
-        double r0 = pairBothOther();
-        double r1 = pairWithTrue();
-        double s = 0;
-        double big = 0; // Σ_v f_v u_v
-        double fs = 0;
-        for (int x = 0; x < k; x++) {
-            s += u[x];
-            big += f[x] * u[x];
-            fs += f[x];
-        }
-        double[] out = new double[k];
-        double scale = n * (p - q) * (p - q);
-        for (int x = 0; x < k; x++) {
-            double ux = u[x];
-            double fx = f[x];
-            double a = (q * fs + (p - q) * fx) * ux;
-            double b = (fs - fx) * r0 * (s - ux) + (r1 - r0) * (big - fx * ux);
-            double c = fx * r1 * (s - ux);
-            double meanPart = q * (q * s * fs + (p - q) * big) + (p - q) * fx * (q * s + (p - q) * ux);
-            out[x] = (a + b + c - meanPart) / scale;
-        }
-        return out;
     }
 }

@@ -52,7 +52,7 @@ import java.util.Arrays;
  * <em>consistent</em>: every node's estimate is the sum of its children's, so every prefix or range sum
  * of the returned leaves is the consistent estimate.
  *
- * <p><b>Variances (approximate).</b> {@link #variances} and {@link #queryVariance} evaluate the exact
+ * <p><b>Variances (approximate).</b> {@link #queryVariancesAt} (and the gateway's estimator) evaluate the exact
  * variance of the linear fit for the idealised design {@code n_ℓ = n/h}: the node coefficients of the
  * query are obtained by the adjoint (reverse) pass of the fit; the level oracles contribute their exact
  * query variances (including within-level covariances), and the random assignment of reports to levels
@@ -138,7 +138,7 @@ public final class TreeMechanism extends AbstractOracle {
         return candidateVariance < currentVariance;
     }
 
-    private static double uniformNodeVariance(AbstractOracle o, int size, double n) {
+    private static double uniformNodeVariance(SupportCountOracle o, int size, double n) {
         double[] f = new double[size];
         Arrays.fill(f, 1.0 / size);
         double[] v = o.variancesAt(n, f);
@@ -177,6 +177,11 @@ public final class TreeMechanism extends AbstractOracle {
     /** The oracle of level {@code ℓ ∈ [1, h]} (for tests). */
     SupportCountOracle levelOracle(int level) {
         return oracles[level];
+    }
+
+    /** The start of level {@code ℓ ∈ [1, h]}'s counts in the state ({@code state[ℓ − 1]} is its report count). */
+    int levelOffset(int level) {
+        return offset[level];
     }
 
     /** The level ({@code 1..h}) that a report with this base word describes. */
@@ -230,7 +235,7 @@ public final class TreeMechanism extends AbstractOracle {
         return y < 0 ? Rational.ZERO : o.indexProbability(ancestor(value, l), y, publicBase);
     }
 
-    // ---------------------------------------------------------------- estimation
+    // ---------------------------------------------------------------- the fit's design (the estimate is the gateway's)
 
     /** The per-node model variance {@code V_ℓ} of level {@code ℓ} with {@code nl} of {@code n} reports. */
     double levelVariance(int l, double nl, double n) {
@@ -255,35 +260,6 @@ public final class TreeMechanism extends AbstractOracle {
         return weights(nl, n);
     }
 
-    @Override
-    public double[] estimate(long[] state, long n) {
-        double[][] f = consistentNodes(state, n);
-        return f[height];
-    }
-
-    /** The consistent estimates of every node, level by level ({@code [0]} is the root, fixed at 1). */
-    double[][] consistentNodes(long[] state, long n) {
-        checkState(state);
-        checkN(n);
-        long total = 0;
-        double[] nl = new double[height + 1];
-        for (int l = 1; l <= height; l++) {
-            if (state[l - 1] < 0) {
-                throw new IllegalArgumentException("state[" + (l - 1) + "] (reports of level " + l
-                        + ") must be >= 0, got " + state[l - 1]);
-            }
-            total += state[l - 1];
-            nl[l] = state[l - 1];
-        }
-        checkAccumulated(total, n);
-        double[][] y = new double[height + 1][];
-        for (int l = 1; l <= height; l++) {
-            long[] slice = Arrays.copyOfRange(state, offset[l], offset[l] + levelSize[l]);
-            y[l] = state[l - 1] > 0 ? oracles[l].estimate(slice, state[l - 1]) : new double[levelSize[l]];
-        }
-        return infer(plan(weights(nl, n)), y);
-    }
-
     /**
      * The fixed linear structure of the fit for given level weights: {@code alpha[ℓ][u]} (share of a
      * node's own observation in its subtree estimate {@code z_u}) and {@code beta[ℓ][u]} (share of the
@@ -291,11 +267,11 @@ public final class TreeMechanism extends AbstractOracle {
      */
     record Plan(double[][] alpha, double[][] beta) {}
 
-    private int childStart(int u) {
+    int childStart(int u) {
         return u * branching;
     }
 
-    private int childEnd(int l, int u) {
+    int childEnd(int l, int u) {
         return (int) Math.min((long) (u + 1) * branching, levelSize[l + 1]);
     }
 
@@ -350,43 +326,9 @@ public final class TreeMechanism extends AbstractOracle {
         return new Plan(alpha, beta);
     }
 
-    /** The fit: consistent node values from level observations {@code y[1..h]}, root fixed at 1. */
-    double[][] infer(Plan plan, double[][] y) {
-        int h = height;
-        double[][] z = new double[h + 1][];
-        double[][] zc = new double[h + 1][];
-        for (int l = h; l >= 0; l--) {
-            z[l] = new double[levelSize[l]];
-            zc[l] = new double[levelSize[l]];
-            for (int u = 0; u < levelSize[l]; u++) {
-                double sum = 0;
-                if (l < h) {
-                    for (int c = childStart(u); c < childEnd(l, u); c++) {
-                        sum += z[l + 1][c];
-                    }
-                }
-                zc[l][u] = sum;
-                double a = plan.alpha[l][u];
-                z[l][u] = l == 0 ? sum : (a == 0 ? sum : a * y[l][u] + (1 - a) * sum);
-            }
-        }
-        double[][] f = new double[h + 1][];
-        f[0] = new double[] {1.0};
-        for (int l = 1; l <= h; l++) {
-            f[l] = new double[levelSize[l]];
-            for (int p = 0; p < levelSize[l - 1]; p++) {
-                double residual = f[l - 1][p] - zc[l - 1][p];
-                for (int c = childStart(p); c < childEnd(l - 1, p); c++) {
-                    f[l][c] = z[l][c] + plan.beta[l][c] * residual;
-                }
-            }
-        }
-        return f;
-    }
-
     /**
-     * The adjoint of {@link #infer}'s linear part: node coefficients {@code u[ℓ]} with
-     * {@code Σ_x c_x F_h(x) = Σ_ℓ ⟨u[ℓ], y[ℓ]⟩ + const} (the constant comes from the fixed root).
+     * The adjoint of the fit's linear part (the gateway's {@code TreeEstimator.infer}): node coefficients
+     * {@code u[ℓ]} with {@code Σ_x c_x F_h(x) = Σ_ℓ ⟨u[ℓ], y[ℓ]⟩ + const} (the constant comes from the fixed root).
      */
     double[][] adjoint(Plan plan, double[] c) {
         int h = height;
@@ -429,33 +371,18 @@ public final class TreeMechanism extends AbstractOracle {
 
     // ---------------------------------------------------------------- variances
 
-    @Override
-    double[] variancesAt(double n, double[] f) {
-        Plan plan = plan(designWeights(n));
-        double[][] levelF = aggregate(f);
-        double[] v = new double[k];
-        double[] e = new double[k];
-        for (int x = 0; x < k; x++) {
-            e[x] = 1;
-            v[x] = queryVariance(plan, n, f, levelF, e);
-            e[x] = 0;
-        }
-        return v;
-    }
-
-    @Override
-    double queryVarianceAt(double n, double[] f, double[] c) {
-        return queryVariance(plan(designWeights(n)), n, f, aggregate(f), c);
-    }
-
-    @Override
+    /**
+     * The model variance of every query (the columns of {@code answers}) for the design {@code n_ℓ = n/h}, level
+     * sampling included: what {@link #optimalBranching(Epsilon, PointSet)} minimises, and the gateway's closed form.
+     */
     double[] queryVariancesAt(double n, double[] f, PointSet answers) {
         Plan plan = plan(designWeights(n));
         double[][] levelF = aggregate(f);
-        return perQuery(answers, c -> queryVariance(plan, n, f, levelF, c));
+        return perQuery(answers, c -> modelVariance(plan, n, f, levelF, c));
     }
 
-    private double[][] aggregate(double[] f) {
+    /** The frequencies of every level's nodes (capped at 1), index 1..h. */
+    double[][] aggregate(double[] f) {
         double[][] out = new double[height + 1][];
         for (int l = 1; l <= height; l++) {
             out[l] = new double[levelSize[l]];
@@ -469,7 +396,8 @@ public final class TreeMechanism extends AbstractOracle {
         return out;
     }
 
-    private double queryVariance(Plan plan, double n, double[] f, double[][] levelF, double[] c) {
+    /** The model variance of the query {@code c} for the design {@code n_ℓ = n/h}, under the fit {@code plan}. */
+    double modelVariance(Plan plan, double n, double[] f, double[][] levelF, double[] c) {
         double[][] u = adjoint(plan, c);
         double nl = n / height;
         double var = 0;
@@ -522,7 +450,7 @@ public final class TreeMechanism extends AbstractOracle {
     /**
      * The branching factor {@code B ∈ [2, min(16, k)]} minimising the mean variance of a workload's own queries at
      * uniform frequencies: the columns of {@code answers} (one point per bucket, {@code answers.get(x, q)} the
-     * coefficient of bucket x in query q), each by the closed form of {@link #queryVariances} (level sampling
+     * coefficient of bucket x in query q), each by the closed form of {@link #queryVariancesAt} (level sampling
      * included); smallest {@code B} on ties; {@code min(4, k)} when {@code k > 2048}. The prefixes of a CDF favour a
      * smaller B than all ranges do (k = 32: B = 2 where all ranges take 6; k = 128 at ε = 4: 2 where all ranges take
      * 12), as a prefix never needs the right-hand children of a node.
@@ -543,7 +471,7 @@ public final class TreeMechanism extends AbstractOracle {
         int best = 2;
         double bestV = Double.POSITIVE_INFINITY;
         for (int b = 2; b <= Math.min(16, domainSize); b++) {
-            double[] v = new TreeMechanism(domainSize, epsilon, b).queryVariances(1, uniform, answers);
+            double[] v = new TreeMechanism(domainSize, epsilon, b).queryVariancesAt(1, uniform, answers);
             double sum = 0;
             for (double x : v) {
                 sum += x;

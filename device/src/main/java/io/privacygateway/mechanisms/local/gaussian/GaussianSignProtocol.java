@@ -4,7 +4,6 @@ import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.linalg.PointSet;
-import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
@@ -13,7 +12,6 @@ import io.privacygateway.mechanisms.random.SecretDraws;
 import java.math.BigInteger;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,14 +44,11 @@ import java.util.List;
  * Integer additions commute, so the aggregate is bit-for-bit independent of arrival order and of
  * partitioning (merge = element-wise sum). Headroom: {@link PublicGaussian} guarantees {@code |Z| < 14}, so
  * each term is below {@code 14·2^32 < 2^35.81} and the sum of up to {@link #MAX_REPORTS}{@code = 2^27}
- * reports stays below {@code 2^62.81 < 2^63}: no overflow is possible, and {@link #estimate} refuses a
+ * reports stays below {@code 2^62.81 < 2^63}: no overflow is possible, and the estimate refuses a
  * larger {@code n}. Levels with radius 0 are not accumulated (their entries stay 0).
  *
- * <p><b>Estimate.</b> Level {@code j}: {@code mean_j = c_j · (state_j / 2^32) / n},
- * {@code c_j = r_j·√(π/2)/b̃_j}, unbiased for the mean of the level vectors up to the bias documented in
- * {@link GaussianSignRandomizer} plus the fixed-point rounding bias, at most
- * {@code r_j·√(π/2)·2^-33} per coordinate. Standard errors are {@code c_j/√n} per coordinate, an upper
- * bound on the exact {@code sqrt(Σ_i (c_j² − v_{i,k}²))/n}; {@code noiseScale = c_j/√n}.
+ * <p><b>Estimate.</b> The gateway's ({@code GaussianSignEstimator}, module {@code mechanisms}), from the public
+ * {@link #decodeScale} of each level.
  *
  * <p>Immutable and thread-safe (the server's re-seedable stream object is thread-local).
  */
@@ -67,8 +62,7 @@ public final class GaussianSignProtocol implements LocalProtocol {
     /** The most levels (public streams 0..255; streams from 0x100 on are reserved for other purposes). */
     public static final int MAX_LEVELS = 256;
 
-    private static final double UNSCALE = 0x1.0p-32;
-    /** Per-thread server scratch: one stream object re-seeded per level (no Z buffer is needed). */
+        /** Per-thread server scratch: one stream object re-seeded per level (no Z buffer is needed). */
     private static final ThreadLocal<SplitMix64> STREAM = ThreadLocal.withInitial(() -> new SplitMix64(0));
 
     private final PublicCoins coins;
@@ -98,7 +92,7 @@ public final class GaussianSignProtocol implements LocalProtocol {
      *     one level), or {@link MechanismId#LOCAL_CHAINING}
      * @param levels 1 to {@value #MAX_LEVELS} levels; {@code Σ ε_j} (the exact sum of the declared values,
      *     which is this protocol's {@link #epsilon()}) must be a valid {@link Epsilon}
-     * @param biasBound the design bias reported in {@link LocalEstimate#biasBound()}, finite, {@code >= 0}
+     * @param biasBound the design bias reported in the estimate's {@code biasBound}, finite, {@code >= 0}
      */
     public GaussianSignProtocol(Workload workload, MechanismId id, List<GaussianLevel> levels, double biasBound) {
         this(Require.nonNull("workload", workload).contentHash(), workload.spec().id(), workload.universeSize(),
@@ -227,7 +221,7 @@ public final class GaussianSignProtocol implements LocalProtocol {
         return contentHash;
     }
 
-    /** The design bias reported in every estimate ({@link LocalEstimate#biasBound()}). */
+    /** The design bias reported in every estimate (the estimate's {@code biasBound}). */
     public double biasBound() {
         return biasBound;
     }
@@ -240,6 +234,11 @@ public final class GaussianSignProtocol implements LocalProtocol {
     /** {@code c_j = r_j·√(π/2)/b̃_j}, or 0 for a level of radius 0. */
     public double decodeScale(int level) {
         return decodeScales[checkLevel(level)];
+    }
+
+    /** {@code r_j}: the public radius of level {@code level} ({@link GaussianLevel#radius()}). */
+    public double radius(int level) {
+        return radii[checkLevel(level)];
     }
 
     /** {@code B_j} (the numerator of {@code b̃_j} on the {@code 2^-53} grid), or 0 for a level of radius 0. */
@@ -371,28 +370,6 @@ public final class GaussianSignProtocol implements LocalProtocol {
         }
     }
 
-    @Override
-    public LocalEstimate estimate(long[] state, long n) {
-        checkState(state);
-        Require.inRange("n", n, 1, MAX_REPORTS);
-        double sqrtN = Math.sqrt((double) n);
-        List<LocalEstimate.Level> out = new ArrayList<>(levelCount);
-        for (int j = 0; j < levelCount; j++) {
-            double c = decodeScales[j];
-            double[] mean = new double[dim];
-            double[] se = new double[dim];
-            int off = j * dim;
-            double sigma = c / sqrtN;
-            for (int k = 0; k < dim; k++) {
-                mean[k] = c * (state[off + k] * UNSCALE) / n;
-                se[k] = sigma;
-            }
-            GaussianLevel level = levels.get(j);
-            out.add(new LocalEstimate.Level(mean, se, sigma, level.hull(), level.epsilon().value(), radii[j]));
-        }
-        return new LocalEstimate(out, biasBound);
-    }
-
     private void checkState(long[] state) {
         Require.nonNull("state", state);
         if (state.length != stateLength()) {
@@ -410,14 +387,5 @@ public final class GaussianSignProtocol implements LocalProtocol {
         return "GaussianSignProtocol[" + WIRE_VERSION + ", " + id + ", workload="
                 + (workloadId != null ? workloadId : contentHash.substring(0, Math.min(12, contentHash.length())))
                 + ", levels=" + levelCount + ", m=" + dim + ", " + epsilon + "]";
-    }
-
-
-    @Override
-    public double[] expectedLevelMean(int level, double[] histogram) {
-        if (level < 0 || level >= levels.size()) {
-            throw new IllegalArgumentException("level must be in [0, " + levels.size() + "), got " + level);
-        }
-        return levels.get(level).valueVectors().combine(histogram);
     }
 }

@@ -1,7 +1,6 @@
 package io.privacygateway.mechanisms.local.mean;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
-import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.SecretDraws;
@@ -9,7 +8,6 @@ import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
-import java.util.List;
 
 /**
  * The local protocol of the {@code mean} family: a {@link ScalarRandomizer} over the levels of the workload's
@@ -21,22 +19,18 @@ import java.util.List;
  *
  * <p><b>Aggregate.</b> {@code long[outputCount]}: the exact count of each symbol (order-independent).
  *
- * <p><b>Estimate.</b> {@code t̄ = (1/n) Σ_y c_y · t̂(y)}, unbiased for the mean of {@code t(x_i)}; the mean is
- * {@code lo + (hi − lo)(t̄ + 1)/2}. Its standard error is the public worst case
- * {@code (hi − lo)/2 · √(V_max/n)}, {@code V_max = max_x Var(t̂ | x)} (closed form, no data involved); the
- * release projects the estimate onto K = {@code [lo, hi]} (clipping) and computes the bar from it.
+ * <p><b>Estimate.</b> The gateway's ({@code MeanEstimator}, module {@code mechanisms}), from the symbols'
+ * {@link ScalarRandomizer#estimateOf} and the public worst-case variance.
  *
  * <p><b>Rounding.</b> The estimate is unbiased for the mean of the <em>represented</em> values; the device's
  * deterministic rounding to the nearest level moves that mean up to {@link Domain.Range#roundingBound()} (half a level
- * step) from the mean of the raw values. The estimate's {@link LocalEstimate#biasBound()} is that bound, and the
- * pipeline adds it to the bar ({@link #roundingBound()}).
+ * step) from the mean of the raw values. The estimate's bias bound is that bound, and the pipeline adds it to the bar
+ * ({@link #roundingBound()}).
  */
 public final class MeanProtocol implements LocalProtocol {
     private final Workload workload;
     private final Domain.Range range;
     private final ScalarRandomizer randomizer;
-    private final double[] estimates;
-    private final double worstVariance;
 
     /**
      * @param workload a mean-family workload
@@ -54,11 +48,6 @@ public final class MeanProtocol implements LocalProtocol {
                     + range.levels());
         }
         this.randomizer = randomizer;
-        this.estimates = new double[randomizer.outputCount()];
-        for (int y = 0; y < estimates.length; y++) {
-            estimates[y] = randomizer.estimateOf(y);
-        }
-        this.worstVariance = randomizer.worstVariance();
     }
 
     /** The protocol of a mean workload for a mean mechanism at ε. */
@@ -75,6 +64,15 @@ public final class MeanProtocol implements LocalProtocol {
             case HYBRID -> new HybridScalar(levels, epsilon);
             default -> throw new IllegalArgumentException("not a mean mechanism: " + id.wireName());
         };
+    }
+
+    public Workload workload() {
+        return workload;
+    }
+
+    /** The workload's range of values. */
+    public Domain.Range range() {
+        return range;
     }
 
     public ScalarRandomizer randomizer() {
@@ -139,28 +137,5 @@ public final class MeanProtocol implements LocalProtocol {
         }
         state[y]++;
         return true;
-    }
-
-    @Override
-    public LocalEstimate estimate(long[] state, long n) {
-        if (n < 1) {
-            throw new IllegalArgumentException("n must be >= 1, got " + n);
-        }
-        double sum = 0;
-        for (int y = 0; y < state.length; y++) {
-            if (state[y] != 0) {
-                sum += state[y] * estimates[y];
-            }
-        }
-        double tBar = sum / n;
-        double mean = range.lo() + halfWidth() * (tBar + 1);
-        double se = halfWidth() * Math.sqrt(worstVariance / n);
-        return new LocalEstimate(List.of(new LocalEstimate.Level(new double[] {mean}, new double[] {se}, se, null,
-                epsilon().value(), 0)), range.roundingBound());
-    }
-
-    @Override
-    public double[] expectedLevelMean(int level, double[] histogram) {
-        return workload.answersOf(histogram);
     }
 }

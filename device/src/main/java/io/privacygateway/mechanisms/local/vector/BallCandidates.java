@@ -81,7 +81,6 @@ public final class BallCandidates implements VectorMeanProtocol {
     public static final long MAX_REPORTS = GaussianSignProtocol.MAX_REPORTS;
 
     private static final long HALF = DyadicProbability.ONE / 2;
-    private static final double UNSCALE = 0x1.0p-32;
     private static final ThreadLocal<SplitMix64> STREAM = ThreadLocal.withInitial(() -> new SplitMix64(0));
 
     private final int dim;
@@ -462,43 +461,6 @@ public final class BallCandidates implements VectorMeanProtocol {
         PublicGaussian.addFixed(stream, dim, j >= pairs, state, 0);
     }
 
-
-    @Override
-    public VectorMeanEstimate estimate(long[] state, long n) {
-        VectorChecks.state(state, dim);
-        Require.inRange("n", n, 1, MAX_REPORTS);
-        double scale = radius / (kappa * n);
-        double se = worstStandardError(n);
-        double[] mean = new double[dim];
-        double[] bars = new double[dim];
-        for (int k = 0; k < dim; k++) {
-            mean[k] = scale * (state[k] * UNSCALE);
-            bars[k] = se;
-        }
-        return new VectorMeanEstimate(mean, bars, n);
-    }
-
-    /** Scales a mean outside the ball back onto its sphere (a point inside is returned unchanged, as a copy). */
-    @Override
-    public double[] project(double[] mean) {
-        VectorChecks.vector("mean", mean, dim);
-        double[] out = mean.clone();
-        double norm = norm(out);
-        if (norm > radius) {
-            double f = radius / norm;
-            for (int k = 0; k < dim; k++) {
-                out[k] *= f;
-            }
-        }
-        return out;
-    }
-
-    /** {@code r·√max(G, 1)/(κ√n)}. */
-    @Override
-    public double worstStandardError(long n) {
-        Require.inRange("n", n, 1, Long.MAX_VALUE);
-        return Math.sqrt(worstCoordinateVariance() / n);
-    }
 
     @Override
     public String toString() {

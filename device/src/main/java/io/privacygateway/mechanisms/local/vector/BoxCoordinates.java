@@ -67,7 +67,6 @@ public final class BoxCoordinates implements VectorMeanProtocol {
     private final int sampled;
     private final ScalarRandomizer scalar;
     private final int outputs;
-    private final double[] estimates;
     private final double worstVariance;
 
     private BoxCoordinates(int dimension, Domain.Range range, ScalarRandomizer scalar, Epsilon epsilon,
@@ -79,10 +78,6 @@ public final class BoxCoordinates implements VectorMeanProtocol {
         this.sampled = sampled;
         this.scalar = scalar;
         this.outputs = scalar.outputCount();
-        this.estimates = new double[outputs];
-        for (int y = 0; y < outputs; y++) {
-            estimates[y] = scalar.estimateOf(y);
-        }
         this.worstVariance = scalar.worstVariance();
     }
 
@@ -366,47 +361,6 @@ public final class BoxCoordinates implements VectorMeanProtocol {
         return ((payload[2 * i] & 0xFF) << 8) | (payload[2 * i + 1] & 0xFF);
     }
 
-
-    @Override
-    public VectorMeanEstimate estimate(long[] state, long n) {
-        VectorChecks.state(state, stateLength());
-        Require.inRange("n", n, 1, Long.MAX_VALUE);
-        double half = (range.hi() - range.lo()) / 2;
-        double factor = (double) dim / ((double) sampled * n);
-        double se = worstStandardError(n);
-        double[] mean = new double[dim];
-        double[] bars = new double[dim];
-        for (int c = 0; c < dim; c++) {
-            double sum = 0;
-            int off = c * outputs;
-            for (int y = 0; y < outputs; y++) {
-                if (state[off + y] != 0) {
-                    sum += state[off + y] * estimates[y];
-                }
-            }
-            mean[c] = range.lo() + half * (factor * sum + 1);
-            bars[c] = se;
-        }
-        return new VectorMeanEstimate(mean, bars, n);
-    }
-
-    /** Clips each coordinate to {@code [lo, hi]} (NaN stays NaN). */
-    @Override
-    public double[] project(double[] mean) {
-        VectorChecks.vector("mean", mean, dim);
-        double[] out = new double[dim];
-        for (int c = 0; c < dim; c++) {
-            out[c] = Math.max(range.lo(), Math.min(range.hi(), mean[c]));
-        }
-        return out;
-    }
-
-    /** {@code (hi − lo)/2·√(((d/k)·V_max + d/k − 1)/n)}. */
-    @Override
-    public double worstStandardError(long n) {
-        Require.inRange("n", n, 1, Long.MAX_VALUE);
-        return (range.hi() - range.lo()) / 2 * Math.sqrt(worstVariance() / n);
-    }
 
     @Override
     public String toString() {

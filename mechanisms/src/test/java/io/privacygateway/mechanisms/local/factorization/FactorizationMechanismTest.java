@@ -86,7 +86,7 @@ class FactorizationMechanismTest {
             for (int o = 0; o < 64; o++) {
                 expected[o] = (long) (m.probability(x, o).doubleValue() * scale);
             }
-            double[] est = m.estimateFrequencies(expected, scale);
+            double[] est = FactorizationEstimates.frequencies(m, expected, scale);
             for (int y = 0; y < 16; y++) {
                 assertThat(est[y]).as("x=%d y=%d", x, y).isCloseTo(x == y ? 1 : 0,
                         org.assertj.core.data.Offset.offset(1e-6));

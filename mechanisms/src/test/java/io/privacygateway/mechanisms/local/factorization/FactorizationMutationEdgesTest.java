@@ -845,7 +845,7 @@ class FactorizationMutationEdgesTest {
             assertThat(m.probability(0, o)).isEqualTo(Rational.of(1, 4));
         }
         assertThat(m.worstRatio()).isEqualTo(1.0);
-        assertThat(m.estimateFrequencies(new long[] {1, 2, 3, 4}, 10)[0]).isCloseTo(1.0, within(1e-12));
+        assertThat(FactorizationEstimates.frequencies(m, new long[] {1, 2, 3, 4}, 10)[0]).isCloseTo(1.0, within(1e-12));
     }
 
     /**
@@ -954,7 +954,7 @@ class FactorizationMutationEdgesTest {
             }
             expected[x] /= total;
         }
-        double[] est = m.estimateFrequencies(counts, total);
+        double[] est = FactorizationEstimates.frequencies(m, counts, total);
         for (int x = 0; x < n; x++) {
             assertThat(est[x]).as("x=%d", x).isCloseTo(expected[x], within(1e-9));
         }

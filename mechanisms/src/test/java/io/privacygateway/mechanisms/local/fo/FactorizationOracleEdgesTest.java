@@ -40,9 +40,9 @@ class FactorizationOracleEdgesTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("value");
         assertThatThrownBy(() -> o.outputProbability(4, FactorizationOracleTest.index(0), 0L))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("value");
-        assertThatThrownBy(() -> o.estimate(new long[o.outputs() + 1], 1))
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).estimate(new long[o.outputs() + 1], 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("state");
-        assertThatThrownBy(() -> o.estimate(new long[o.outputs()], 0))
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).estimate(new long[o.outputs()], 0))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("n");
     }
 
@@ -66,13 +66,13 @@ class FactorizationOracleEdgesTest {
         PointSet a = irregular(6, 9, 5);
         FactorizationOracle o = new FactorizationOracle(FactorizationOracleTest.cdf(6), Epsilon.of(1), 30, 20);
         double[] f = {0.3, 0.05, 0.2, 0.1, 0.25, 0.1};
-        double[] batch = o.queryVariancesAt(1000, f, a);
+        double[] batch = new FactorizationEstimator(o).queryVariancesAt(1000, f, a);
         for (int c = 0; c < 9; c++) {
             double[] coef = new double[6];
             for (int x = 0; x < 6; x++) {
                 coef[x] = a.get(x, c);
             }
-            assertThat(batch[c]).as("query %d", c).isCloseTo(o.queryVarianceAt(1000, f, coef), within(1e-12));
+            assertThat(batch[c]).as("query %d", c).isCloseTo(new FactorizationEstimator(o).queryVarianceAt(1000, f, coef), within(1e-12));
         }
     }
 

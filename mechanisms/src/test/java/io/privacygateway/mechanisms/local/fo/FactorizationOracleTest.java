@@ -166,7 +166,7 @@ class FactorizationOracleTest {
         assertThat(o.accumulate(index(31), BASE, state)).isTrue();
         assertThatThrownBy(() -> o.accumulate(index(0), BASE, new long[31])).hasMessageContaining("state");
         assertThatThrownBy(() -> o.randomize(8, BASE, new Scripted(0))).hasMessageContaining("value");
-        assertThatThrownBy(() -> o.estimate(new long[32], 1)).hasMessageContaining("accumulated");
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).estimate(new long[32], 1)).hasMessageContaining("accumulated");
     }
 
     @Test
@@ -225,7 +225,7 @@ class FactorizationOracleTest {
         for (int y = 0; y < o.outputs(); y++) {
             long[] one = new long[o.stateLength()];
             one[y] = 1;
-            contribution[y] = o.estimate(one, 1);
+            contribution[y] = FrequencyOracleEstimator.of(o).estimate(one, 1);
         }
         double[] f = {0.4, 0.1, 0, 0.2, 0.25, 0.05};
         double[][] coefficients = {{1, 0, 0, 0, 0, 0}, {1, 1, 1, 0, 0, 0}, {0.5, -2, 0, 3, 0, 1}};
@@ -248,29 +248,29 @@ class FactorizationOracleTest {
                 expected += f[x] * (second - mean * mean);
             }
             expected /= n;
-            assertThat(o.queryVariance(n, f, c)).isCloseTo(expected, within(1e-9 * expected));
-            double[] cov = o.covarianceTimes(n, f, c);
+            assertThat(FrequencyOracleEstimator.of(o).queryVariance(n, f, c)).isCloseTo(expected, within(1e-9 * expected));
+            double[] cov = FrequencyOracleEstimator.of(o).covarianceTimes(n, f, c);
             double quad = 0;
             for (int x = 0; x < k; x++) {
                 quad += c[x] * cov[x];
             }
             assertThat(quad).isCloseTo(expected, within(1e-9 * expected));
         }
-        double[] v = o.variances(n, f);
+        double[] v = FrequencyOracleEstimator.of(o).variances(n, f);
         double[] unit = new double[k];
         for (int x = 0; x < k; x++) {
             unit[x] = 1;
-            assertThat(v[x]).isCloseTo(o.queryVariance(n, f, unit), within(1e-12));
+            assertThat(v[x]).isCloseTo(FrequencyOracleEstimator.of(o).queryVariance(n, f, unit), within(1e-12));
             unit[x] = 0;
         }
         PointSet answers = cdf(k);
-        double[] batch = o.queryVariances(n, f, answers);
+        double[] batch = FrequencyOracleEstimator.of(o).queryVariances(n, f, answers);
         for (int q = 0; q < answers.dim(); q++) {
             double[] c = new double[k];
             for (int x = 0; x < k; x++) {
                 c[x] = answers.get(x, q);
             }
-            assertThat(batch[q]).isCloseTo(o.queryVariance(n, f, c), within(1e-12));
+            assertThat(batch[q]).isCloseTo(FrequencyOracleEstimator.of(o).queryVariance(n, f, c), within(1e-12));
         }
     }
 }

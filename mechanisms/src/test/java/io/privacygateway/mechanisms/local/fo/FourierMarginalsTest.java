@@ -133,7 +133,7 @@ class FourierMarginalsTest {
                 sum[v] += c[v];
             }
         }
-        double[] p = o.estimate(state, n);
+        double[] p = FrequencyOracleEstimator.of(o).estimate(state, n);
         for (int v = 0; v < p.length; v++) {
             assertThat(p[v]).isCloseTo(sum[v] / n + 1.0 / o.domainSize(), org.assertj.core.data.Offset.offset(1e-9));
         }
@@ -159,9 +159,9 @@ class FourierMarginalsTest {
                 c[x] = rnd.nextGaussian();
             }
             double exact = exactVariance(o, f, c, n);
-            assertThat(o.queryVariance(n, f, c)).isCloseTo(exact, org.assertj.core.data.Offset.offset(1e-12 + 1e-9
+            assertThat(FrequencyOracleEstimator.of(o).queryVariance(n, f, c)).isCloseTo(exact, org.assertj.core.data.Offset.offset(1e-12 + 1e-9
                     * exact));
-            double[] cov = o.covarianceTimes(n, f, c);
+            double[] cov = FrequencyOracleEstimator.of(o).covarianceTimes(n, f, c);
             double quad = 0;
             for (int x = 0; x < k; x++) {
                 quad += c[x] * cov[x];
@@ -173,21 +173,21 @@ class FourierMarginalsTest {
             rows[x] = new double[] {x & 1, (x >> 1 & 1) * (x >> 2 & 1), rnd.nextGaussian()};
         }
         io.privacygateway.mechanisms.linalg.PointSet pts = io.privacygateway.mechanisms.linalg.PointSet.of(3, rows);
-        double[] batch = o.queryVariances(n, f, pts);
+        double[] batch = FrequencyOracleEstimator.of(o).queryVariances(n, f, pts);
         for (int q = 0; q < 3; q++) {
             double[] c = new double[k];
             for (int x = 0; x < k; x++) {
                 c[x] = rows[x][q];
             }
-            assertThat(batch[q]).as("query %d in a batch", q).isCloseTo(o.queryVariance(n, f, c),
+            assertThat(batch[q]).as("query %d in a batch", q).isCloseTo(FrequencyOracleEstimator.of(o).queryVariance(n, f, c),
                     org.assertj.core.data.Offset.offset(1e-15));
             assertThat(batch[q]).isPositive();
         }
-        double[] vars = o.variances(n, f);
+        double[] vars = FrequencyOracleEstimator.of(o).variances(n, f);
         for (int x = 0; x < k; x++) {
             double[] e = new double[k];
             e[x] = 1;
-            assertThat(vars[x]).isCloseTo(o.queryVariance(n, f, e), org.assertj.core.data.Offset.offset(1e-12));
+            assertThat(vars[x]).isCloseTo(FrequencyOracleEstimator.of(o).queryVariance(n, f, e), org.assertj.core.data.Offset.offset(1e-12));
         }
     }
 
@@ -235,7 +235,7 @@ class FourierMarginalsTest {
                 .hasMessageContaining("output");
         long[] state = new long[o.stateLength()];
         state[0] = 3;
-        assertThatThrownBy(() -> o.estimate(state, 4)).hasMessageContaining("n must equal");
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).estimate(state, 4)).hasMessageContaining("n must equal");
         // weights {1, 3} of 3 bits: the single-attribute coefficients vanish (λ_1 = 0)
         assertThatThrownBy(() -> new FourierMarginals(4, 2, e, new FourierMarginals.Parameters(3, 0b1010)))
                 .hasMessageContaining("unobservable");
@@ -320,7 +320,7 @@ class FourierMarginalsTest {
             }
         }
         long n = 500;
-        double[] batch = o.queryVariances(n, f, io.privacygateway.mechanisms.linalg.PointSet.of(queries.size(), rows));
+        double[] batch = FrequencyOracleEstimator.of(o).queryVariances(n, f, io.privacygateway.mechanisms.linalg.PointSet.of(queries.size(), rows));
         for (int q = 0; q < queries.size(); q++) {
             double exact = exactVariance(o, f, queries.get(q), n);
             assertThat(batch[q]).as("query %d", q).isCloseTo(exact, org.assertj.core.data.Offset.offset(1e-15 + 1e-9
@@ -351,8 +351,8 @@ class FourierMarginalsTest {
         for (int x = 0; x < k; x++) {
             rows[x][x] = 1;
         }
-        double[] batch = o.queryVariances(1000, f, io.privacygateway.mechanisms.linalg.PointSet.of(k, rows));
-        double[] perValue = o.variances(1000, f);
+        double[] batch = FrequencyOracleEstimator.of(o).queryVariances(1000, f, io.privacygateway.mechanisms.linalg.PointSet.of(k, rows));
+        double[] perValue = FrequencyOracleEstimator.of(o).variances(1000, f);
         for (int x = 0; x < k; x += 97) {
             assertThat(batch[x]).as("cell %d", x).isCloseTo(perValue[x], org.assertj.core.data.Offset.offset(1e-12
                     * perValue[x]));

@@ -125,7 +125,7 @@ class FrequencyOracleAccumulateTest {
             o.accumulate(payloads.get(i), bs.get(i), shuffled);
         }
         assertThat(shuffled).isEqualTo(whole);
-        assertThat(o.estimate(shuffled, payloads.size())).containsExactly(o.estimate(whole, payloads.size()));
+        assertThat(FrequencyOracleEstimator.of(o).estimate(shuffled, payloads.size())).containsExactly(FrequencyOracleEstimator.of(o).estimate(whole, payloads.size()));
     }
 
     @Test
@@ -145,15 +145,15 @@ class FrequencyOracleAccumulateTest {
         assertThatThrownBy(() -> grr.randomize(-1, 0, new SeededRandomBits(1))).hasMessageContaining("value");
         assertThatThrownBy(() -> grr.accumulate(new byte[1], 0, new long[4])).hasMessageContaining("state")
                 .hasMessageContaining("got 4");
-        assertThatThrownBy(() -> grr.estimate(new long[5], 0)).hasMessageContaining("n");
-        assertThatThrownBy(() -> grr.variances(10, new double[4])).hasMessageContaining("frequencies");
-        assertThatThrownBy(() -> grr.variances(10, new double[] {0, 0, 0, 0, 1.5})).hasMessageContaining("frequencies[4]");
-        assertThatThrownBy(() -> grr.queryVariance(10, new double[5], new double[] {0, 0, Double.NaN, 0, 0}))
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(grr).estimate(new long[5], 0)).hasMessageContaining("n");
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(grr).variances(10, new double[4])).hasMessageContaining("frequencies");
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(grr).variances(10, new double[] {0, 0, 0, 0, 1.5})).hasMessageContaining("frequencies[4]");
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(grr).queryVariance(10, new double[5], new double[] {0, 0, Double.NaN, 0, 0}))
                 .hasMessageContaining("coefficients[2]");
         HadamardResponse hr = new HadamardResponse(5, EPS);
-        assertThatThrownBy(() -> hr.estimate(new long[8], 3)).hasMessageContaining("accumulated reports");
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(hr).estimate(new long[8], 3)).hasMessageContaining("accumulated reports");
         TreeMechanism tree = new TreeMechanism(5, EPS, 2);
-        assertThatThrownBy(() -> tree.estimate(new long[tree.stateLength()], 3)).hasMessageContaining("accumulated reports");
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(tree).estimate(new long[tree.stateLength()], 3)).hasMessageContaining("accumulated reports");
         assertThatThrownBy(() -> FrequencyOracles.create(MechanismId.LOCAL_PROJECTION, 5, EPS))
                 .hasMessageContaining("mechanism").hasMessageContaining("projection").hasMessageContaining("grr");
     }

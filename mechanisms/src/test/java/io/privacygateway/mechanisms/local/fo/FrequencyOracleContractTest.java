@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.local.fo;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -40,29 +41,29 @@ class FrequencyOracleContractTest {
             assertThatThrownBy(() -> o.accumulate(y, 0, new long[o.stateLength() + 1])).as(id)
                     .hasMessageContaining("state must have length " + o.stateLength());
             assertThatThrownBy(() -> o.accumulate(y, 0, null)).as(id).hasMessageContaining("state");
-            assertThatThrownBy(() -> o.estimate(new long[o.stateLength() - 1], 1)).as(id).hasMessageContaining("state");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).estimate(new long[o.stateLength() - 1], 1)).as(id).hasMessageContaining("state");
             assertThat(o.accumulate(y, 0, state)).isTrue();
-            assertThatThrownBy(() -> o.estimate(state, 0)).as(id).hasMessageContaining("n");
-            assertThatThrownBy(() -> o.variances(0, f)).as(id).hasMessageContaining("n");
-            assertThatThrownBy(() -> o.variances(10, new double[k - 1])).as(id).hasMessageContaining("frequencies");
-            assertThatThrownBy(() -> o.variances(10, new double[] {0, 0, 0, 0, 0, 1.5})).as(id)
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).estimate(state, 0)).as(id).hasMessageContaining("n");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).variances(0, f)).as(id).hasMessageContaining("n");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).variances(10, new double[k - 1])).as(id).hasMessageContaining("frequencies");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).variances(10, new double[] {0, 0, 0, 0, 0, 1.5})).as(id)
                     .hasMessageContaining("frequencies[5]");
             double[] c = new double[k];
-            assertThatThrownBy(() -> o.queryVariance(0, f, c)).as(id).hasMessageContaining("n");
-            assertThatThrownBy(() -> o.queryVariance(10, new double[k + 1], c)).as(id).hasMessageContaining("frequencies");
-            assertThatThrownBy(() -> o.queryVariance(10, f, new double[] {0, 0, Double.NaN, 0, 0, 0})).as(id)
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).queryVariance(0, f, c)).as(id).hasMessageContaining("n");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).queryVariance(10, new double[k + 1], c)).as(id).hasMessageContaining("frequencies");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).queryVariance(10, f, new double[] {0, 0, Double.NaN, 0, 0, 0})).as(id)
                     .hasMessageContaining("coefficients[2] must be finite");
-            assertThatThrownBy(() -> o.queryVariance(10, f, new double[] {0, 0, 0, 0, 0, Double.POSITIVE_INFINITY}))
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).queryVariance(10, f, new double[] {0, 0, 0, 0, 0, Double.POSITIVE_INFINITY}))
                     .as(id).hasMessageContaining("coefficients[5]");
             PointSet pts = PointSet.of(2, new double[k][2]);
-            assertThatThrownBy(() -> o.queryVariances(0, f, pts)).as(id).hasMessageContaining("n");
-            assertThatThrownBy(() -> o.queryVariances(10, new double[3], pts)).as(id).hasMessageContaining("frequencies");
-            assertThatThrownBy(() -> o.queryVariances(10, f, PointSet.of(2, new double[k - 1][2]))).as(id)
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).queryVariances(0, f, pts)).as(id).hasMessageContaining("n");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).queryVariances(10, new double[3], pts)).as(id).hasMessageContaining("frequencies");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).queryVariances(10, f, PointSet.of(2, new double[k - 1][2]))).as(id)
                     .hasMessageContaining("one point per value");
-            assertThatThrownBy(() -> o.covarianceTimes(0, f, c)).as(id).hasMessageContaining("n");
-            assertThatThrownBy(() -> o.covarianceTimes(10, new double[2], c)).as(id).hasMessageContaining("frequencies");
-            assertThatThrownBy(() -> o.covarianceTimes(10, f, new double[k + 1])).as(id).hasMessageContaining("u must have length");
-            assertThatThrownBy(() -> o.covarianceTimes(10, f, new double[] {Double.NaN, 0, 0, 0, 0, 0})).as(id)
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).covarianceTimes(0, f, c)).as(id).hasMessageContaining("n");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).covarianceTimes(10, new double[2], c)).as(id).hasMessageContaining("frequencies");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).covarianceTimes(10, f, new double[k + 1])).as(id).hasMessageContaining("u must have length");
+            assertThatThrownBy(() -> FrequencyOracleEstimator.of(o).covarianceTimes(10, f, new double[] {Double.NaN, 0, 0, 0, 0, 0})).as(id)
                     .hasMessageContaining("u[0] must be finite");
         }
     }
@@ -124,9 +125,9 @@ class FrequencyOracleContractTest {
         assertThat(state).containsOnly(0);
         assertThat(p.accumulate(new byte[] {2}, c, state)).isTrue();
         assertThat(state).containsExactly(0, 0, 1);
-        assertThat(p.expectedLevelMean(0, new double[] {0.5, 0.25, 0.25})).containsExactly(0.5, 0.25, 0.25);
-        assertThatThrownBy(() -> p.expectedLevelMean(1, new double[3])).hasMessageContaining("level must be 0");
-        assertThatThrownBy(() -> p.expectedLevelMean(-1, new double[3])).hasMessageContaining("got -1");
+        assertThat(LocalEstimator.of(p).expectedLevelMean(0, new double[] {0.5, 0.25, 0.25})).containsExactly(0.5, 0.25, 0.25);
+        assertThatThrownBy(() -> LocalEstimator.of(p).expectedLevelMean(1, new double[3])).hasMessageContaining("level must be 0");
+        assertThatThrownBy(() -> LocalEstimator.of(p).expectedLevelMean(-1, new double[3])).hasMessageContaining("got -1");
     }
 
     @Test

@@ -224,31 +224,6 @@ class FrequencyOracleEnumerationTest {
         }
 
         @Override
-        public double[] estimate(long[] state, long n) {
-            return stated.estimate(state, n);
-        }
-
-        @Override
-        public double[] variances(long n, double[] frequencies) {
-            return stated.variances(n, frequencies);
-        }
-
-        @Override
-        public double queryVariance(long n, double[] frequencies, double[] coefficients) {
-            return stated.queryVariance(n, frequencies, coefficients);
-        }
-
-        @Override
-        public double[] queryVariances(long n, double[] frequencies, PointSet answers) {
-            return stated.queryVariances(n, frequencies, answers);
-        }
-
-        @Override
-        public double[] covarianceTimes(long n, double[] frequencies, double[] u) {
-            return stated.covarianceTimes(n, frequencies, u);
-        }
-
-        @Override
         public Rational outputProbability(int value, byte[] payload, long publicBase) {
             return stated.outputProbability(value, payload, publicBase);
         }

@@ -115,8 +115,8 @@ class FrequencyOracleEstimationTest {
         int[] values = dataset(k, n);
         double[] f = frequencies(k, values);
         long[] state = run(o, values, new SeededRandomBits(1000 + id.ordinal()), new SeededRandomBits(2000 + id.ordinal()));
-        double[] est = o.estimate(state, n);
-        double[] var = o.variances(n, f);
+        double[] est = FrequencyOracleEstimator.of(o).estimate(state, n);
+        double[] var = FrequencyOracleEstimator.of(o).variances(n, f);
         List<double[]> qs = queries(k);
         int m = k + qs.size();
         double zMax = NormalDistribution.of(0, 1).inverseSurvivalProbability(ALPHA / (2 * m));
@@ -126,7 +126,7 @@ class FrequencyOracleEstimationTest {
         }
         for (int j = 0; j < qs.size(); j++) {
             double[] c = qs.get(j);
-            double z = (dot(c, est) - dot(c, f)) / Math.sqrt(o.queryVariance(n, f, c));
+            double z = (dot(c, est) - dot(c, f)) / Math.sqrt(FrequencyOracleEstimator.of(o).queryVariance(n, f, c));
             assertThat(Math.abs(z)).as("%s query %d: z", id, j).isLessThan(zMax);
         }
     }
@@ -143,20 +143,20 @@ class FrequencyOracleEstimationTest {
         List<double[]> qs = queries(k);
         int m = k + qs.size();
         double[] predicted = new double[m];
-        double[] v = o.variances(n, f);
+        double[] v = FrequencyOracleEstimator.of(o).variances(n, f);
         System.arraycopy(v, 0, predicted, 0, k);
         for (int j = 0; j < qs.size(); j++) {
-            predicted[k + j] = o.queryVariance(n, f, qs.get(j));
+            predicted[k + j] = FrequencyOracleEstimator.of(o).queryVariance(n, f, qs.get(j));
             // the per-value variances are the query variances of the unit vectors
             double[] unit = new double[k];
             unit[j] = 1;
-            assertThat(o.queryVariance(n, f, unit)).isCloseTo(v[j], org.assertj.core.data.Percentage.withPercentage(1e-6));
+            assertThat(FrequencyOracleEstimator.of(o).queryVariance(n, f, unit)).isCloseTo(v[j], org.assertj.core.data.Percentage.withPercentage(1e-6));
         }
         double[] t = new double[m];
         RandomBits secret = new SeededRandomBits(3000 + id.ordinal());
         RandomBits bases = new SeededRandomBits(4000 + id.ordinal());
         for (int r = 0; r < windows; r++) {
-            double[] est = o.estimate(run(o, values, secret, bases), n);
+            double[] est = FrequencyOracleEstimator.of(o).estimate(run(o, values, secret, bases), n);
             for (int x = 0; x < k; x++) {
                 double d = est[x] - f[x];
                 t[x] += d * d / predicted[x];

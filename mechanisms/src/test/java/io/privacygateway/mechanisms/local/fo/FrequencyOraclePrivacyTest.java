@@ -304,7 +304,7 @@ class FrequencyOraclePrivacyTest {
         assertThatThrownBy(() -> new TreeMechanism(16, tiny, 4)).hasMessageContaining("epsilon=" + tiny.value());
         // 1e-12 is fine everywhere
         for (MechanismId id : FrequencyOracles.SUPPORTED) {
-            for (double v : FrequencyOracles.create(id, 16, Epsilon.of(1e-12)).variances(100, FrequencyOracles.uniform(16))) {
+            for (double v : FrequencyOracleEstimator.of(FrequencyOracles.create(id, 16, Epsilon.of(1e-12))).variances(100, FrequencyOracles.uniform(16))) {
                 assertThat(v).as("%s", id).isFinite().isPositive();
             }
         }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.local.fo;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -76,7 +77,7 @@ class FrequencyOracleProtocolMutationEdgesTest {
     }
 
     private static LocalEstimate.Level level(FrequencyOracleProtocol p, long[] state, long n) {
-        return p.estimate(state, n).levels().get(0);
+        return LocalEstimator.of(p).estimate(state, n).levels().get(0);
     }
 
     /**
@@ -225,10 +226,10 @@ class FrequencyOracleProtocolMutationEdgesTest {
     @Test
     void thePowerIterationStopsAtARelativeChangeOfExactlyOneMillionth() {
         assertThat(1e-6 * 1e6).isEqualTo(1.0); // so |10^6 − 999999| = 1 is exactly on the boundary
-        assertThat(FrequencyOracleProtocol.settled(1e6, 999_999)).isTrue();
-        assertThat(FrequencyOracleProtocol.settled(1e6, 1_000_001)).isTrue();
-        assertThat(FrequencyOracleProtocol.settled(1e6, 999_998)).isFalse();
-        assertThat(FrequencyOracleProtocol.settled(-1e6, -999_999)).isTrue();
-        assertThat(FrequencyOracleProtocol.settled(1.0, 0.0)).isFalse();
+        assertThat(FrequencyOracleProtocolEstimator.settled(1e6, 999_999)).isTrue();
+        assertThat(FrequencyOracleProtocolEstimator.settled(1e6, 1_000_001)).isTrue();
+        assertThat(FrequencyOracleProtocolEstimator.settled(1e6, 999_998)).isFalse();
+        assertThat(FrequencyOracleProtocolEstimator.settled(-1e6, -999_999)).isTrue();
+        assertThat(FrequencyOracleProtocolEstimator.settled(1.0, 0.0)).isFalse();
     }
 }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.local.fo;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -70,23 +71,23 @@ class FrequencyOracleProtocolTest {
             assertThat(p.oracle().accumulate(y, coins.base(c), direct)).isTrue();
         }
         assertThat(state).isEqualTo(direct);
-        LocalEstimate est = p.estimate(state, n);
+        LocalEstimate est = LocalEstimator.of(p).estimate(state, n);
         assertThat(est.levels()).hasSize(1);
         assertThat(est.biasBound()).isZero();
         LocalEstimate.Level level = est.levels().get(0);
-        double[] phat = p.oracle().estimate(state, n);
+        double[] phat = FrequencyOracleEstimator.of(p.oracle()).estimate(state, n);
         assertThat(level.mean()).containsExactly(w.answersOf(phat));
         assertThat(level.hull()).isNull();
         assertThat(level.epsilon()).isEqualTo(p.epsilon().value()); // the ε checked on the distribution above
         assertThat(level.radius()).isZero();
-        double[] f = FrequencyOracleProtocol.plugIn(phat);
+        double[] f = FrequencyOracleProtocolEstimator.plugIn(phat);
         double max = 0;
         for (int q = 0; q < w.queryCount(); q++) {
             double[] c = new double[w.universeSize()];
             for (int x = 0; x < c.length; x++) {
                 c[x] = w.points().get(x, q);
             }
-            double se = Math.sqrt(p.oracle().queryVariance(n, f, c));
+            double se = Math.sqrt(FrequencyOracleEstimator.of(p.oracle()).queryVariance(n, f, c));
             assertThat(level.standardErrors()[q]).isCloseTo(se, within(1e-15));
             max = Math.max(max, se);
         }
@@ -103,7 +104,7 @@ class FrequencyOracleProtocolTest {
                     plus[x] = w.points().get(x, q) + w.points().get(x, r);
                     minus[x] = w.points().get(x, q) - w.points().get(x, r);
                 }
-                cov[q][r] = (p.oracle().queryVariance(n, f, plus) - p.oracle().queryVariance(n, f, minus)) / 4;
+                cov[q][r] = (FrequencyOracleEstimator.of(p.oracle()).queryVariance(n, f, plus) - FrequencyOracleEstimator.of(p.oracle()).queryVariance(n, f, minus)) / 4;
             }
         }
         double lambda = topEigenvalue(cov);
@@ -190,26 +191,26 @@ class FrequencyOracleProtocolTest {
             f[x] /= s;
         }
         long n = 1000;
-        double[] cu = o.covarianceTimes(n, f, u);
+        double[] cu = FrequencyOracleEstimator.of(o).covarianceTimes(n, f, u);
         double quad = 0;
         for (int x = 0; x < k; x++) {
             quad += u[x] * cu[x];
         }
-        assertThat(quad).isCloseTo(o.queryVariance(n, f, u), within(1e-12 * Math.abs(quad) + 1e-18));
+        assertThat(quad).isCloseTo(FrequencyOracleEstimator.of(o).queryVariance(n, f, u), within(1e-12 * Math.abs(quad) + 1e-18));
         for (int x = 0; x < k; x++) {
             double[] plus = u.clone();
             double[] minus = u.clone();
             plus[x] += 1;
             minus[x] -= 1;
-            double polar = (o.queryVariance(n, f, plus) - o.queryVariance(n, f, minus)) / 4;
+            double polar = (FrequencyOracleEstimator.of(o).queryVariance(n, f, plus) - FrequencyOracleEstimator.of(o).queryVariance(n, f, minus)) / 4;
             assertThat(cu[x]).as("%s x=%d", id, x).isCloseTo(polar, within(1e-9 * (Math.abs(polar) + 1e-9)));
         }
     }
 
     @Test
     void plugInIsClippedAndRenormalised() {
-        assertThat(FrequencyOracleProtocol.plugIn(new double[] {-0.2, 0.3, 0.9})).containsExactly(0, 0.25, 0.75);
-        assertThat(FrequencyOracleProtocol.plugIn(new double[] {-0.2, -0.3})).containsExactly(0.5, 0.5);
+        assertThat(FrequencyOracleProtocolEstimator.plugIn(new double[] {-0.2, 0.3, 0.9})).containsExactly(0, 0.25, 0.75);
+        assertThat(FrequencyOracleProtocolEstimator.plugIn(new double[] {-0.2, -0.3})).containsExactly(0.5, 0.5);
     }
 
     @ParameterizedTest
@@ -228,7 +229,7 @@ class FrequencyOracleProtocolTest {
             p.accumulate(p.randomize(v, c, secret), c, state);
         }
         double[] truth = w.meanAnswer(counts);
-        LocalEstimate.Level level = p.estimate(state, n).levels().get(0);
+        LocalEstimate.Level level = LocalEstimator.of(p).estimate(state, n).levels().get(0);
         double zMax = NormalDistribution.of(0, 1).inverseSurvivalProbability(1e-6 / (2 * truth.length));
         for (int q = 0; q < truth.length; q++) {
             assertThat(Math.abs(level.mean()[q] - truth[q]) / level.standardErrors()[q]).as("%s query %d", id, q)
@@ -251,10 +252,10 @@ class FrequencyOracleProtocolTest {
             FrequencyOracle o = FrequencyOracles.create(id, 64, Epsilon.of(1.0));
             assertThat(o.id()).isEqualTo(id);
             assertThat(o.domainSize()).isEqualTo(64);
-            double v = FrequencyOracles.predictedVariance(id, 64, Epsilon.of(1.0), 10_000);
-            assertThat(v).isPositive().isEqualTo(FrequencyOracles.predictedVariance(o, 10_000));
+            double v = FrequencyOracleEstimator.predictedVariance(id, 64, Epsilon.of(1.0), 10_000);
+            assertThat(v).isPositive().isEqualTo(FrequencyOracleEstimator.predictedVariance(o, 10_000));
             // variance scales as 1/n
-            assertThat(FrequencyOracles.predictedVariance(o, 20_000)).isCloseTo(v / 2, within(v * 1e-9));
+            assertThat(FrequencyOracleEstimator.predictedVariance(o, 20_000)).isCloseTo(v / 2, within(v * 1e-9));
         }
         assertThat(FrequencyOracles.supports(MechanismId.TREE)).isTrue();
         assertThat(FrequencyOracles.supports(MechanismId.AUTO)).isFalse();
@@ -263,14 +264,14 @@ class FrequencyOracleProtocolTest {
         long n = 10_000;
         double[] zero = new double[64];
         zero[0] = 1;
-        assertThat(new GeneralizedRandomizedResponse(64, Epsilon.of(1)).variances(n, zero)[5])
+        assertThat(FrequencyOracleEstimator.of(new GeneralizedRandomizedResponse(64, Epsilon.of(1))).variances(n, zero)[5])
                 .isCloseTo((e + 62) / (n * (e - 1) * (e - 1)), within(1e-12));
-        assertThat(new OptimizedUnaryEncoding(64, Epsilon.of(1)).variances(n, zero)[5])
+        assertThat(FrequencyOracleEstimator.of(new OptimizedUnaryEncoding(64, Epsilon.of(1))).variances(n, zero)[5])
                 .isCloseTo(4 * e / (n * (e - 1) * (e - 1)), within(1e-12));
-        assertThat(new HadamardResponse(64, Epsilon.of(1)).variances(n, zero)[5])
+        assertThat(FrequencyOracleEstimator.of(new HadamardResponse(64, Epsilon.of(1))).variances(n, zero)[5])
                 .isCloseTo(Math.pow((e + 1) / (e - 1), 2) / n, within(1e-12));
         // OLH at eps = ln(3): g = 4 = e^eps + 1 exactly, so the textbook formula applies
-        assertThat(new OptimizedLocalHashing(64, Epsilon.of(Math.log(3))).variances(n, zero)[5])
+        assertThat(FrequencyOracleEstimator.of(new OptimizedLocalHashing(64, Epsilon.of(Math.log(3)))).variances(n, zero)[5])
                 .isCloseTo(4 * 3 / (n * 4.0), within(1e-12));
     }
 

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.local.fo;
 
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
@@ -51,7 +52,7 @@ public final class FrequencyOracleThroughput {
                     o.accumulate(payloads[i], bases[i], state);
                 }
                 long t2 = System.nanoTime();
-                o.estimate(state, n);
+                FrequencyOracleEstimator.of(o).estimate(state, n);
                 rnd[rep] = t1 - t0;
                 acc[rep] = t2 - t1;
                 both[rep] = t2 - t0;
@@ -74,7 +75,7 @@ public final class FrequencyOracleThroughput {
             long best = Long.MAX_VALUE;
             for (int rep = 0; rep < 3; rep++) {
                 long t0 = System.nanoTime();
-                p.estimate(state, 20_000);
+                LocalEstimator.of(p).estimate(state, 20_000);
                 best = Math.min(best, System.nanoTime() - t0);
             }
             System.out.printf("  %-18s %8.1f ms%n", id.wireName(), best / 1e6);

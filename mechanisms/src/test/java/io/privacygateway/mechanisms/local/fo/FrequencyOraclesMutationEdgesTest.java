@@ -29,19 +29,19 @@ class FrequencyOraclesMutationEdgesTest {
         double[] f = FrequencyOracles.uniform(4);
         assertThatThrownBy(() -> g.accumulate(new byte[] {1}, 0, null)).isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessage("state must have length 4, got nothing");
-        assertThatThrownBy(() -> g.estimate(new long[3], 1)).isExactlyInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(g).estimate(new long[3], 1)).isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessage("state must have length 4, got 3");
-        assertThatThrownBy(() -> g.variances(5, null)).isExactlyInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(g).variances(5, null)).isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessage("frequencies must have length 4, got nothing");
-        assertThatThrownBy(() -> g.queryVariance(5, f, null)).isExactlyInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(g).queryVariance(5, f, null)).isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessage("coefficients must have length 4, got nothing");
-        assertThatThrownBy(() -> g.queryVariance(5, f, new double[5])).isExactlyInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(g).queryVariance(5, f, new double[5])).isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessage("coefficients must have length 4, got 5");
-        assertThatThrownBy(() -> g.covarianceTimes(5, f, null)).isExactlyInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(g).covarianceTimes(5, f, null)).isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessage("u must have length 4, got nothing");
-        assertThatThrownBy(() -> g.queryVariances(5, f, null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(g).queryVariances(5, f, null)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("answers");
-        assertThatThrownBy(() -> g.queryVariances(5, f, PointSet.of(1, new double[5][1])))
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(g).queryVariances(5, f, PointSet.of(1, new double[5][1])))
                 .isExactlyInstanceOf(IllegalArgumentException.class)
                 .hasMessage("answers must have one point per value (4), got 5");
     }
@@ -50,12 +50,12 @@ class FrequencyOraclesMutationEdgesTest {
     @Test
     void everyEntryIsCheckedAndTheEndsAreAccepted() {
         GeneralizedRandomizedResponse g = new GeneralizedRandomizedResponse(3, EPS);
-        assertThatThrownBy(() -> g.variances(5, new double[] {0, 0, Double.NaN})).hasMessageContaining("frequencies[2]");
-        assertThatThrownBy(() -> g.variances(5, new double[] {0, 0, -1e-300})).hasMessageContaining("frequencies[2]");
-        assertThatThrownBy(() -> g.covarianceTimes(5, new double[] {1, 0, 0}, new double[] {0, 0, Double.NEGATIVE_INFINITY}))
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(g).variances(5, new double[] {0, 0, Double.NaN})).hasMessageContaining("frequencies[2]");
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(g).variances(5, new double[] {0, 0, -1e-300})).hasMessageContaining("frequencies[2]");
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(g).covarianceTimes(5, new double[] {1, 0, 0}, new double[] {0, 0, Double.NEGATIVE_INFINITY}))
                 .hasMessageContaining("u[2]");
-        assertThat(g.variances(1, new double[] {1, 0, 0})).hasSize(3);
-        assertThat(g.queryVariance(Long.MAX_VALUE, new double[] {0, 1, 0}, new double[] {1, 2, 3})).isPositive();
+        assertThat(FrequencyOracleEstimator.of(g).variances(1, new double[] {1, 0, 0})).hasSize(3);
+        assertThat(FrequencyOracleEstimator.of(g).queryVariance(Long.MAX_VALUE, new double[] {0, 1, 0}, new double[] {1, 2, 3})).isPositive();
     }
 
     /**
@@ -84,8 +84,8 @@ class FrequencyOraclesMutationEdgesTest {
         double p = g.keepProbability().value();
         double q = (1 - p) / (k - 1);
         double expected = (p * (1 - p) / k + (1 - 1.0 / k) * q * (1 - q)) / (n * (p - q) * (p - q));
-        assertThat(FrequencyOracles.predictedVariance(g, n)).isCloseTo(expected, within(1e-12 * expected));
-        assertThat(FrequencyOracles.predictedVariance(MechanismId.GRR, k, EPS, n)).isCloseTo(expected, within(1e-12 * expected));
+        assertThat(FrequencyOracleEstimator.predictedVariance(g, n)).isCloseTo(expected, within(1e-12 * expected));
+        assertThat(FrequencyOracleEstimator.predictedVariance(MechanismId.GRR, k, EPS, n)).isCloseTo(expected, within(1e-12 * expected));
     }
 
     /** The predicted query variance is GRR's {@code (2q − kq²)/(n(p−q)²)·(Σc² − (Σc)²/k)} at uniform frequencies. */
@@ -100,7 +100,7 @@ class FrequencyOraclesMutationEdgesTest {
         double s1 = 2;
         double s2 = 6;
         double expected = (2 * q - k * q * q) / (n * (p - q) * (p - q)) * (s2 - s1 * s1 / k);
-        assertThat(FrequencyOracles.predictedQueryVariance(g, n, c)).isCloseTo(expected, within(1e-12 * expected));
+        assertThat(FrequencyOracleEstimator.predictedQueryVariance(g, n, c)).isCloseTo(expected, within(1e-12 * expected));
         assertThat(FrequencyOracles.uniform(4)).containsExactly(0.25, 0.25, 0.25, 0.25);
     }
 

@@ -82,7 +82,7 @@ class IndexResponseMutationEdgesTest {
         HadamardResponse hr = new HadamardResponse(3, EPS);
         assertThat(hr.order()).isEqualTo(4);
         double b = 2 * hr.inSetProbability().value() - 1;
-        double[] est = hr.estimate(new long[] {3, 1, 0, 2}, 6);
+        double[] est = FrequencyOracleEstimator.of(hr).estimate(new long[] {3, 1, 0, 2}, 6);
         assertThat(est).containsExactly(new double[] {0, 2 / (6 * b), 4 / (6 * b)}, within(1e-15));
         assertThat(hr.outputProbability(0, new byte[] {1}, 0))
                 .isEqualTo(Rational.dyadic((1L << 53) - hr.inSetProbability().numerator()).divide(2));
@@ -101,14 +101,14 @@ class IndexResponseMutationEdgesTest {
         double b = 2 * hr.inSetProbability().value() - 1;
         long n = 50;
         double[] f = {1, 0, 0};
-        double[] v = hr.variances(n, f);
+        double[] v = FrequencyOracleEstimator.of(hr).variances(n, f);
         assertThat(v[0]).isCloseTo((1 - b * b) / (n * b * b), within(1e-15));
         assertThat(v[1]).isCloseTo(1 / (n * b * b), within(1e-15));
         // query e_0 + e_1 at the point mass on 0: rows 1 and 2; E = b·1, second moment 2 + 2·E[H(3, j)] = 2 + 2·0
-        double q = hr.queryVariance(n, f, new double[] {1, 1, 0});
+        double q = FrequencyOracleEstimator.of(hr).queryVariance(n, f, new double[] {1, 1, 0});
         assertThat(q).isCloseTo((2 - b * b) / (n * b * b), within(1e-14));
         // rows 1, 2 and 3 are XOR-dependent: at the point mass on value 2 (row 3), E[H(1)H(2)] = E[H(3)] = b
-        double r = hr.queryVariance(n, new double[] {0, 0, 1}, new double[] {1, 1, 0});
+        double r = FrequencyOracleEstimator.of(hr).queryVariance(n, new double[] {0, 0, 1}, new double[] {1, 1, 0});
         assertThat(r).isCloseTo((2 + 2 * b) / (n * b * b), within(1e-14));
     }
 }

@@ -72,8 +72,8 @@ class SupportCountMutationEdgesTest {
         }
         var /= scale;
         String what = o.id() + " k=" + k;
-        assertThat(o.queryVariance(n, f, c)).as(what).isCloseTo(var, within(1e-9 * var));
-        double[] got = o.covarianceTimes(n, f, c);
+        assertThat(FrequencyOracleEstimator.of(o).queryVariance(n, f, c)).as(what).isCloseTo(var, within(1e-9 * var));
+        double[] got = FrequencyOracleEstimator.of(o).covarianceTimes(n, f, c);
         for (int x = 0; x < k; x++) {
             assertThat(got[x]).as("%s x=%d", what, x).isCloseTo(cu[x], within(1e-9 * var));
         }
@@ -84,7 +84,7 @@ class SupportCountMutationEdgesTest {
         if (total != 1) {
             return; // the per-value closed form counts the other reports as 1 − f_x: a whole dataset only
         }
-        double[] vars = o.variances(n, f);
+        double[] vars = FrequencyOracleEstimator.of(o).variances(n, f);
         for (int x = 0; x < k; x++) {
             assertThat(vars[x]).as("%s Var x=%d", what, x).isCloseTo(law.cov()[x][x] / scale, within(1e-9 * var));
         }
@@ -129,7 +129,7 @@ class SupportCountMutationEdgesTest {
                 int arg = -1;
                 for (int d = 1; d < k; d++) {
                     double total = 0;
-                    for (double v : new SubsetSelection(k, e, d).variances(1, FrequencyOracles.uniform(k))) {
+                    for (double v : FrequencyOracleEstimator.of(new SubsetSelection(k, e, d)).variances(1, FrequencyOracles.uniform(k))) {
                         total += v;
                     }
                     if (total < best) {
@@ -189,8 +189,8 @@ class SupportCountMutationEdgesTest {
     @Test
     void hadamardRefusesZeroReports() {
         HadamardResponse hr = new HadamardResponse(3, EPS);
-        assertThatThrownBy(() -> hr.estimate(new long[4], 0)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(hr).estimate(new long[4], 0)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("n must be").hasMessageContaining("got 0");
-        assertThat(List.of(hr.estimate(new long[] {1, 0, 0, 0}, 1)[0])).containsExactly(1 / (2 * hr.inSetProbability().value() - 1));
+        assertThat(List.of(FrequencyOracleEstimator.of(hr).estimate(new long[] {1, 0, 0, 0}, 1)[0])).containsExactly(1 / (2 * hr.inSetProbability().value() - 1));
     }
 }

@@ -87,13 +87,13 @@ class TreeMechanismModelTest {
         for (int l = 1; l <= h; l++) {
             y[l] = new double[d[l]];
         }
-        double[] base = t.infer(plan, y)[h];
+        double[] base = new TreeEstimator(t).infer(plan, y)[h];
         double[][][] m = new double[h + 1][][];
         for (int l = 1; l <= h; l++) {
             m[l] = new double[d[l]][];
             for (int j = 0; j < d[l]; j++) {
                 y[l][j] = 1;
-                double[] leaves = t.infer(plan, y)[h];
+                double[] leaves = new TreeEstimator(t).infer(plan, y)[h];
                 y[l][j] = 0;
                 m[l][j] = new double[leaves.length];
                 for (int x = 0; x < leaves.length; x++) {
@@ -350,11 +350,11 @@ class TreeMechanismModelTest {
                 }
                 TreeMechanism.Plan plan = t.plan(w);
                 double[][] y = randomObservations(t, r);
-                double[][] f1 = t.infer(plan, y);
+                double[][] f1 = new TreeEstimator(t).infer(plan, y);
                 for (int j = 0; j < y[zero].length; j++) {
                     y[zero][j] = 10 * r.nextGaussian();
                 }
-                double[][] f2 = t.infer(plan, y);
+                double[][] f2 = new TreeEstimator(t).infer(plan, y);
                 for (int l = 1; l <= h; l++) {
                     for (int j = 0; j < f1[l].length; j++) {
                         assertThat(f2[l][j]).as("k=%d B=%d zero level %d, level %d node %d", kb[0], kb[1], zero, l, j)
@@ -450,15 +450,15 @@ class TreeMechanismModelTest {
                 }
                 double expected = expectedQueryVariance(t, n, f, c);
                 String what = String.format("eps=%s k=%d B=%d", eps, k, kb[1]);
-                assertThat(t.queryVariance(n, f, c)).as(what).isCloseTo(expected, within(relTol(expected)));
-                double[] both = t.queryVariances(n, f, PointSet.of(2, rows));
+                assertThat(FrequencyOracleEstimator.of(t).queryVariance(n, f, c)).as(what).isCloseTo(expected, within(relTol(expected)));
+                double[] both = FrequencyOracleEstimator.of(t).queryVariances(n, f, PointSet.of(2, rows));
                 assertThat(both).hasSize(2);
                 assertThat(both[0]).as(what).isCloseTo(expected, within(relTol(expected)));
                 double[] prefix = new double[k];
                 Arrays.fill(prefix, 0, k / 2, 1);
                 double expectedPrefix = expectedQueryVariance(t, n, f, prefix);
                 assertThat(both[1]).as(what).isCloseTo(expectedPrefix, within(relTol(expectedPrefix)));
-                double[] v = t.variances(n, f);
+                double[] v = FrequencyOracleEstimator.of(t).variances(n, f);
                 assertThat(v).hasSize(k);
                 for (int x = 0; x < k; x++) {
                     double[] e = new double[k];
@@ -493,7 +493,7 @@ class TreeMechanismModelTest {
         }
         double expected = oracles + (r1 - r2) * (r1 - r2) / n;
         assertThat((r1 - r2) * (r1 - r2) / n).isGreaterThan(1e-3 * expected);
-        assertThat(t.queryVariance(n, f, c)).isCloseTo(expected, within(relTol(expected)));
+        assertThat(FrequencyOracleEstimator.of(t).queryVariance(n, f, c)).isCloseTo(expected, within(relTol(expected)));
 
         TreeMechanism flat = new TreeMechanism(5, Epsilon.of(1), 5);
         assertThat(flat.height()).isEqualTo(1);
@@ -501,7 +501,7 @@ class TreeMechanismModelTest {
         double[] d = {1, -2, 0.5, 3, 0};
         double[][] uf = flat.adjoint(flat.plan(flat.designWeights(100)), d);
         double only = denseOracleVariance(flat.levelOracle(1), 5, 100, g, uf[1]);
-        assertThat(flat.queryVariance(100, g, d)).isCloseTo(only, within(relTol(only)));
+        assertThat(FrequencyOracleEstimator.of(flat).queryVariance(100, g, d)).isCloseTo(only, within(relTol(only)));
     }
 
     /**
@@ -520,7 +520,7 @@ class TreeMechanismModelTest {
                 c[x] = (x % 4) - 1.5;
             }
             double expected = expectedQueryVariance(t, 200, f, c);
-            assertThat(t.queryVariance(200, f, c)).isCloseTo(expected, within(relTol(expected)));
+            assertThat(FrequencyOracleEstimator.of(t).queryVariance(200, f, c)).isCloseTo(expected, within(relTol(expected)));
         }
     }
 
@@ -650,11 +650,11 @@ class TreeMechanismModelTest {
                 for (int l = 1; l <= h; l++) {
                     nl[l] = counts[l];
                     long[] slice = Arrays.copyOfRange(state, pos, pos + t.levelSize(l));
-                    y[l] = counts[l] > 0 ? t.levelOracle(l).estimate(slice, counts[l]) : new double[t.levelSize(l)];
+                    y[l] = counts[l] > 0 ? new SupportCountEstimator(t.levelOracle(l)).estimate(slice, counts[l]) : new double[t.levelSize(l)];
                     pos += t.levelSize(l);
                 }
-                double[] expected = t.infer(t.plan(t.weights(nl, n)), y)[h];
-                double[] got = t.estimate(state, n);
+                double[] expected = new TreeEstimator(t).infer(t.plan(t.weights(nl, n)), y)[h];
+                double[] got = FrequencyOracleEstimator.of(t).estimate(state, n);
                 for (int x = 0; x < kb[0]; x++) {
                     assertThat(got[x]).isCloseTo(expected[x], within(1e-13));
                 }
@@ -669,14 +669,14 @@ class TreeMechanismModelTest {
         long[] state = new long[t.stateLength()];
         state[0] = -1;
         state[1] = 3;
-        assertThatThrownBy(() -> t.estimate(state, 2)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(t).estimate(state, 2)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("state[0] (reports of level 1) must be >= 0, got -1");
         long[] late = new long[t.stateLength()];
         late[0] = 4;
         late[2] = -1;
-        assertThatThrownBy(() -> t.estimate(late, 3)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(t).estimate(late, 3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("state[2] (reports of level 3) must be >= 0, got -1");
-        assertThatThrownBy(() -> t.estimate(new long[t.stateLength()], 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> FrequencyOracleEstimator.of(t).estimate(new long[t.stateLength()], 0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     /** Ties keep the current choice: a candidate must be strictly better (GRR stays before OLH, smaller B first). */

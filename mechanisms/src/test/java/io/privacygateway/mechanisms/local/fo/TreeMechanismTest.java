@@ -68,13 +68,13 @@ class TreeMechanismTest {
                 nl[l] = 100 + 37 * l; // unequal levels
             }
             double[] w = t.weights(nl, 1000);
-            double[] leaves = t.infer(t.plan(w), nodeTotals(t, f))[t.height()];
+            double[] leaves = new TreeEstimator(t).infer(t.plan(w), nodeTotals(t, f))[t.height()];
             for (int x = 0; x < f.length; x++) {
                 assertThat(leaves[x]).isCloseTo(f[x], within(1e-12));
             }
             if (t.height() >= 3) { // a middle level without reports does not matter when the leaves are known
                 w[2] = 0;
-                leaves = t.infer(t.plan(w), nodeTotals(t, f))[t.height()];
+                leaves = new TreeEstimator(t).infer(t.plan(w), nodeTotals(t, f))[t.height()];
                 for (int x = 0; x < f.length; x++) {
                     assertThat(leaves[x]).isCloseTo(f[x], within(1e-12));
                 }
@@ -142,11 +142,11 @@ class TreeMechanismTest {
             for (int l = 1; l <= t.height(); l++) {
                 w[l] = 0.1 + r.nextDouble() * 10;
             }
-            assertConsistent(t, t.infer(t.plan(w), randomObservations(t, r)));
+            assertConsistent(t, new TreeEstimator(t).infer(t.plan(w), randomObservations(t, r)));
             w[t.height()] = 0; // no leaf reports: leaves split their parents equally
-            assertConsistent(t, t.infer(t.plan(w), randomObservations(t, r)));
+            assertConsistent(t, new TreeEstimator(t).infer(t.plan(w), randomObservations(t, r)));
             java.util.Arrays.fill(w, 0); // no reports at all: uniform
-            double[][] f = t.infer(t.plan(w), randomObservations(t, r));
+            double[][] f = new TreeEstimator(t).infer(t.plan(w), randomObservations(t, r));
             assertConsistent(t, f);
         }
     }
@@ -161,9 +161,9 @@ class TreeMechanismTest {
             long b = bases.nextLong();
             t.accumulate(t.randomize(n % 30, b, secret), b, state);
             if (n <= 3 || n == 200) {
-                assertConsistent(t, t.consistentNodes(state, n));
+                assertConsistent(t, new TreeEstimator(t).consistentNodes(state, n));
                 double s = 0;
-                for (double v : t.estimate(state, n)) {
+                for (double v : FrequencyOracleEstimator.of(t).estimate(state, n)) {
                     s += v;
                 }
                 assertThat(s).isCloseTo(1.0, within(1e-9));
@@ -183,7 +183,7 @@ class TreeMechanismTest {
                 w[l] = 0.2 + r.nextDouble() * 5;
             }
             double[][] y = randomObservations(t, r);
-            double[] fit = t.infer(t.plan(w), y)[t.height()];
+            double[] fit = new TreeEstimator(t).infer(t.plan(w), y)[t.height()];
             // KKT system: [A'WA  1; 1'  0] [θ; λ] = [A'Wy; 1]
             double[][] m = new double[k + 1][k + 2];
             for (int l = 1; l <= t.height(); l++) {
@@ -258,8 +258,8 @@ class TreeMechanismTest {
                 double[][] u = t.adjoint(plan, c);
                 double[][] y1 = randomObservations(t, r);
                 double[][] y2 = randomObservations(t, r);
-                double[] f1 = t.infer(plan, y1)[t.height()];
-                double[] f2 = t.infer(plan, y2)[t.height()];
+                double[] f1 = new TreeEstimator(t).infer(plan, y1)[t.height()];
+                double[] f2 = new TreeEstimator(t).infer(plan, y2)[t.height()];
                 double lhs = 0;
                 for (int x = 0; x < c.length; x++) {
                     lhs += c[x] * (f1[x] - f2[x]);
@@ -282,18 +282,18 @@ class TreeMechanismTest {
         double[] f = FrequencyOracles.uniform(256);
         double[] all = new double[256];
         java.util.Arrays.fill(all, 1);
-        assertThat(t.queryVariance(10_000, f, all)).isCloseTo(0, within(1e-15));
+        assertThat(FrequencyOracleEstimator.of(t).queryVariance(10_000, f, all)).isCloseTo(0, within(1e-15));
         double[] half = new double[256];
         java.util.Arrays.fill(half, 0, 128, 1);
-        double[] v = t.variances(10_000, f);
+        double[] v = FrequencyOracleEstimator.of(t).variances(10_000, f);
         double sumOfLeafVariances = 0;
         for (int x = 0; x < 128; x++) {
             sumOfLeafVariances += v[x];
         }
-        assertThat(t.queryVariance(10_000, f, half)).isLessThan(sumOfLeafVariances / 10);
+        assertThat(FrequencyOracleEstimator.of(t).queryVariance(10_000, f, half)).isLessThan(sumOfLeafVariances / 10);
         // and the tree beats the flat OLH on the half-domain prefix
         OptimizedLocalHashing flat = new OptimizedLocalHashing(256, EPS);
-        assertThat(t.queryVariance(10_000, f, half)).isLessThan(flat.queryVariance(10_000, f, half));
+        assertThat(FrequencyOracleEstimator.of(t).queryVariance(10_000, f, half)).isLessThan(FrequencyOracleEstimator.of(flat).queryVariance(10_000, f, half));
     }
 
     @Test
@@ -340,7 +340,7 @@ class TreeMechanismTest {
             int argmin = 0;
             double best = Double.POSITIVE_INFINITY;
             for (int b = 2; b <= 16; b++) {
-                double mean = java.util.Arrays.stream(new TreeMechanism(c.k(), e, b).queryVariances(1, uniform,
+                double mean = java.util.Arrays.stream(FrequencyOracleEstimator.of(new TreeMechanism(c.k(), e, b)).queryVariances(1, uniform,
                         w.points())).average().orElseThrow();
                 if (mean < best * (1 - 1e-12)) {
                     best = mean;

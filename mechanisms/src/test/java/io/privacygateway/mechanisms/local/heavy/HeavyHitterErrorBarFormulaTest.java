@@ -79,7 +79,7 @@ class HeavyHitterErrorBarFormulaTest {
             double fc = Math.min(1, Math.max(0, f));
             double variance = kappa * kappa * ((1 - fc) * v0 + fc * v1) / m + fc * (1 - fc) * (1 / m - 1.0 / n)
                     + coll / ((w - 1.0) * m * m);
-            HeavyHitterEstimate.Item e = p.estimateItem(state, n, "a");
+            HeavyHitterEstimate.Item e = new HeavyHitterEstimator(p).estimateItem(state, n, "a");
             assertThat(e.share()).as("t=%d", t).isCloseTo(f, within(1e-12));
             assertThat(e.standardError()).as("t=%d", t).isCloseTo(Math.sqrt(variance), within(1e-12));
             assertThat(mass[1]).as("t=%d: the mass estimate is informative", t).isBetween(1e-3, 0.99);

@@ -66,7 +66,7 @@ class HeavyHitterEstimationTest {
             HeavyHitterProtocol p = new HeavyHitterProtocol(new HeavyHitterParameters(Epsilon.of(2), 8, 2, 2, 64, 8,
                     bits), HeavyHitterFixtures.contentHash("trial-" + t));
             long[] state = window(p, users, "t" + t + "-", 1000 + t);
-            HeavyHitterEstimate.Item e = p.estimateItem(state, n, "target");
+            HeavyHitterEstimate.Item e = new HeavyHitterEstimator(p).estimateItem(state, n, "target");
             sum += e.share();
             sumSq += e.share() * e.share();
             sigmaSum += e.standardError();
@@ -125,7 +125,7 @@ class HeavyHitterEstimationTest {
                     new HeavyHitterParameters(Epsilon.of(4), 8, b, 4, 1024, b == 1 ? 32 : 16),
                     HeavyHitterFixtures.contentHash("zipf"));
             long[] state = window(p, users, "z", 77);
-            HeavyHitterEstimate e = p.estimate(state, n);
+            HeavyHitterEstimate e = new HeavyHitterEstimator(p).estimate(state, n);
             Set<String> found = new HashSet<>();
             for (HeavyHitterEstimate.Item it : e.items()) {
                 found.add(it.value());
@@ -167,7 +167,7 @@ class HeavyHitterEstimationTest {
         for (int b = 1; b <= 2; b++) {
             HeavyHitterProtocol p = new HeavyHitterProtocol(
                     new HeavyHitterParameters(Epsilon.of(4), 8, b, 4, 1024, 16), HeavyHitterFixtures.contentHash("full"));
-            HeavyHitterEstimate e = p.estimate(window(p, users, "f", 91), n);
+            HeavyHitterEstimate e = new HeavyHitterEstimator(p).estimate(window(p, users, "f", 91), n);
             java.util.Map<String, Double> found = new java.util.HashMap<>();
             e.items().forEach(it -> found.put(it.value(), it.share()));
             for (int k = 0; k < top.length; k++) {

@@ -35,36 +35,36 @@ class HeavyHitterHelpersTest {
 
     @Test
     void prefixValidityFollowsThePaddingAndUtf8Rules() {
-        assertThat(HeavyHitterProtocol.validPrefix(b('a', 'b'), 0, 4)).isTrue();
-        assertThat(HeavyHitterProtocol.validPrefix(b('a', 0), 0, 4)).isTrue();
-        assertThat(HeavyHitterProtocol.validPrefix(b('a', 0, 0, 0), 2, 4)).isTrue();
-        assertThat(HeavyHitterProtocol.validPrefix(b(0, 'a'), 0, 4)).as("first byte padding").isFalse();
-        assertThat(HeavyHitterProtocol.validPrefix(b(0), 0, 4)).isFalse();
-        assertThat(HeavyHitterProtocol.validPrefix(b('a', 0, 'b'), 2, 4)).as("byte after padding").isFalse();
-        assertThat(HeavyHitterProtocol.validPrefix(b('a', 'b', 'c', 'd'), 2, 3)).as("beyond L").isFalse();
-        assertThat(HeavyHitterProtocol.validPrefix(b('a', 'b', 'c', 0), 2, 3)).as("padding beyond L").isTrue();
-        assertThat(HeavyHitterProtocol.validPrefix(b('a', 'b', 'c'), 2, 3)).isTrue();
+        assertThat(HeavyHitterEstimator.validPrefix(b('a', 'b'), 0, 4)).isTrue();
+        assertThat(HeavyHitterEstimator.validPrefix(b('a', 0), 0, 4)).isTrue();
+        assertThat(HeavyHitterEstimator.validPrefix(b('a', 0, 0, 0), 2, 4)).isTrue();
+        assertThat(HeavyHitterEstimator.validPrefix(b(0, 'a'), 0, 4)).as("first byte padding").isFalse();
+        assertThat(HeavyHitterEstimator.validPrefix(b(0), 0, 4)).isFalse();
+        assertThat(HeavyHitterEstimator.validPrefix(b('a', 0, 'b'), 2, 4)).as("byte after padding").isFalse();
+        assertThat(HeavyHitterEstimator.validPrefix(b('a', 'b', 'c', 'd'), 2, 3)).as("beyond L").isFalse();
+        assertThat(HeavyHitterEstimator.validPrefix(b('a', 'b', 'c', 0), 2, 3)).as("padding beyond L").isTrue();
+        assertThat(HeavyHitterEstimator.validPrefix(b('a', 'b', 'c'), 2, 3)).isTrue();
         for (int v : new int[] {0xC0, 0xC1, 0xF5, 0xFF}) {
-            assertThat(HeavyHitterProtocol.validPrefix(b('a', v), 1, 4)).as("byte %x", v).isFalse();
+            assertThat(HeavyHitterEstimator.validPrefix(b('a', v), 1, 4)).as("byte %x", v).isFalse();
         }
-        assertThat(HeavyHitterProtocol.validPrefix(b(0xC3, 0xA9), 0, 4)).isTrue();
-        assertThat(HeavyHitterProtocol.validPrefix(b(0xF4), 0, 4)).isTrue();
-        assertThat(HeavyHitterProtocol.validPrefix(b(0xA9), 0, 4)).as("continuation byte first").isFalse();
-        assertThat(HeavyHitterProtocol.validPrefix(b(0x80), 0, 4)).isFalse();
-        assertThat(HeavyHitterProtocol.validPrefix(b(0xBF), 0, 4)).isFalse();
-        assertThat(HeavyHitterProtocol.validPrefix(b('a', 0x80), 1, 4)).as("continuation later is fine").isTrue();
+        assertThat(HeavyHitterEstimator.validPrefix(b(0xC3, 0xA9), 0, 4)).isTrue();
+        assertThat(HeavyHitterEstimator.validPrefix(b(0xF4), 0, 4)).isTrue();
+        assertThat(HeavyHitterEstimator.validPrefix(b(0xA9), 0, 4)).as("continuation byte first").isFalse();
+        assertThat(HeavyHitterEstimator.validPrefix(b(0x80), 0, 4)).isFalse();
+        assertThat(HeavyHitterEstimator.validPrefix(b(0xBF), 0, 4)).isFalse();
+        assertThat(HeavyHitterEstimator.validPrefix(b('a', 0x80), 1, 4)).as("continuation later is fine").isTrue();
         // bytes before `from` are not re-checked
-        assertThat(HeavyHitterProtocol.validPrefix(b(0xFF, 'a'), 1, 4)).isTrue();
+        assertThat(HeavyHitterEstimator.validPrefix(b(0xFF, 'a'), 1, 4)).isTrue();
     }
 
     @Test
     void utf8DecodingRefusesMalformedAndEmpty() {
-        assertThat(HeavyHitterProtocol.decodeUtf8("héllo".getBytes(StandardCharsets.UTF_8), 6)).isEqualTo("héllo");
-        assertThat(HeavyHitterProtocol.decodeUtf8(b('a', 'b', 0), 2)).isEqualTo("ab");
-        assertThat(HeavyHitterProtocol.decodeUtf8(b('a'), 0)).isNull();
-        assertThat(HeavyHitterProtocol.decodeUtf8(b(0xC3), 1)).isNull();
-        assertThat(HeavyHitterProtocol.decodeUtf8(b(0xC3, 0x28), 2)).isNull();
-        assertThat(HeavyHitterProtocol.decodeUtf8(b(0xED, 0xA0, 0x80), 3)).as("encoded surrogate").isNull();
+        assertThat(HeavyHitterEstimator.decodeUtf8("héllo".getBytes(StandardCharsets.UTF_8), 6)).isEqualTo("héllo");
+        assertThat(HeavyHitterEstimator.decodeUtf8(b('a', 'b', 0), 2)).isEqualTo("ab");
+        assertThat(HeavyHitterEstimator.decodeUtf8(b('a'), 0)).isNull();
+        assertThat(HeavyHitterEstimator.decodeUtf8(b(0xC3), 1)).isNull();
+        assertThat(HeavyHitterEstimator.decodeUtf8(b(0xC3, 0x28), 2)).isNull();
+        assertThat(HeavyHitterEstimator.decodeUtf8(b(0xED, 0xA0, 0x80), 3)).as("encoded surrogate").isNull();
     }
 
     @Test
@@ -97,7 +97,7 @@ class HeavyHitterHelpersTest {
         for (int g = 0; g < 64; g += 7) {
             for (int r = 0; r < 64; r += 5) {
                 for (int c : new int[] {0, 1, 1023, 65535}) {
-                    assertThat(keys.add(HeavyHitterProtocol.cellKey(g, r, c))).isTrue();
+                    assertThat(keys.add(HeavyHitterEstimator.cellKey(g, r, c))).isTrue();
                 }
             }
         }
@@ -113,10 +113,10 @@ class HeavyHitterHelpersTest {
         assertThat(p.bucket(1, 0, x)).isNotEqualTo(p.bucket(1, 1, x));
         assertThat(p.bucket(1, 0, x)).isNotEqualTo(p.bucket(2, 0, x));
         assertThat(p.bucket(3, 2, x)).isBetween(0, (1 << 14) - 1);
-        assertThat(p.firstWholeLevel(7)).isEqualTo(3);
-        assertThat(p.firstWholeLevel(8)).isEqualTo(3);
-        assertThat(p.firstWholeLevel(6)).isEqualTo(3);
-        assertThat(p.firstWholeLevel(5)).isEqualTo(2);
-        assertThat(p.firstWholeLevel(1)).isEqualTo(0);
+        assertThat(new HeavyHitterEstimator(p).firstWholeLevel(7)).isEqualTo(3);
+        assertThat(new HeavyHitterEstimator(p).firstWholeLevel(8)).isEqualTo(3);
+        assertThat(new HeavyHitterEstimator(p).firstWholeLevel(6)).isEqualTo(3);
+        assertThat(new HeavyHitterEstimator(p).firstWholeLevel(5)).isEqualTo(2);
+        assertThat(new HeavyHitterEstimator(p).firstWholeLevel(1)).isEqualTo(0);
     }
 }

@@ -246,25 +246,25 @@ class HeavyHitterProtocolTest {
         s[8] = 1;
         s[9] = 1;
         s[4] = -1;
-        assertThat(p.estimate(s, 2).n()).isEqualTo(2);
-        assertThatThrownBy(() -> p.estimate(s, 3)).hasMessageContaining("not n = 3");
-        assertThatThrownBy(() -> p.estimate(s, 0)).hasMessageContaining("n must be");
-        assertThatThrownBy(() -> p.estimate(new long[4], 1)).hasMessageContaining("length");
+        assertThat(new HeavyHitterEstimator(p).estimate(s, 2).n()).isEqualTo(2);
+        assertThatThrownBy(() -> new HeavyHitterEstimator(p).estimate(s, 3)).hasMessageContaining("not n = 3");
+        assertThatThrownBy(() -> new HeavyHitterEstimator(p).estimate(s, 0)).hasMessageContaining("n must be");
+        assertThatThrownBy(() -> new HeavyHitterEstimator(p).estimate(new long[4], 1)).hasMessageContaining("length");
         long[] big = s.clone();
         big[1] = 1; // two signs for one report
         big[8] = 1;
-        assertThatThrownBy(() -> p.estimate(big, 2)).hasMessageContaining("exceed");
+        assertThatThrownBy(() -> new HeavyHitterEstimator(p).estimate(big, 2)).hasMessageContaining("exceed");
         long[] parity = s.clone();
         parity[8] = 2;
-        assertThatThrownBy(() -> p.estimate(parity, 3)).hasMessageContaining("does not match");
+        assertThatThrownBy(() -> new HeavyHitterEstimator(p).estimate(parity, 3)).hasMessageContaining("does not match");
         long[] negative = s.clone();
         negative[8] = -1;
         negative[0] = 0;
-        assertThatThrownBy(() -> p.estimate(negative, 0 + 1)).hasMessageContaining("n");
+        assertThatThrownBy(() -> new HeavyHitterEstimator(p).estimate(negative, 0 + 1)).hasMessageContaining("n");
         long[] empty = new long[p.stateLength()];
         empty[0] = 1;
         empty[8] = 1;
-        HeavyHitterEstimate e = p.estimate(empty, 1);
+        HeavyHitterEstimate e = new HeavyHitterEstimator(p).estimate(empty, 1);
         assertThat(e.items()).isEmpty();
         assertThat(e.thresholdShare()).isEqualTo(1.0);
     }

@@ -61,7 +61,7 @@ class HeavyHitterSelectionTest {
         String[] users = population(n, 4, "zq", shares("dom", 0.7, "zq", 0.06));
         HeavyHitterProtocol p = new HeavyHitterProtocol(new HeavyHitterParameters(EPS, 4, 1, 3, 256, 16),
                 HeavyHitterFixtures.contentHash("dominant"));
-        HeavyHitterEstimate e = p.estimate(window(p, users, "d", 5), n);
+        HeavyHitterEstimate e = new HeavyHitterEstimator(p).estimate(window(p, users, "d", 5), n);
         Map<String, Double> found = new HashMap<>();
         e.items().forEach(it -> found.put(it.value(), it.share()));
         assertThat(found).as("threshold %s", e.thresholdShare()).containsKeys("dom", "zq");
@@ -87,7 +87,7 @@ class HeavyHitterSelectionTest {
         for (int t = 0; t < trials; t++) {
             HeavyHitterProtocol p = new HeavyHitterProtocol(new HeavyHitterParameters(EPS, 4, 1, 3, 256, 16),
                     HeavyHitterFixtures.contentHash("dominant-" + t));
-            HeavyHitterEstimate e = p.estimate(window(p, users, "w" + t + "-", 7000 + t), n);
+            HeavyHitterEstimate e = new HeavyHitterEstimator(p).estimate(window(p, users, "w" + t + "-", 7000 + t), n);
             HeavyHitterEstimate.Item zq = e.items().stream().filter(it -> it.value().equals("zq")).findFirst()
                     .orElseThrow(() -> new AssertionError("zq not found; threshold " + e.thresholdShare()));
             sum += zq.share();
@@ -143,11 +143,11 @@ class HeavyHitterSelectionTest {
         assertThat(impostor).as("a colliding suffix exists").isNotNull();
         int n = 60_000;
         String[] users = population(n, 4, "ef", shares(a, 0.55, c, 0.2, b, 0.15));
-        HeavyHitterEstimate e = p.estimate(window(p, users, "i", 11), n);
+        HeavyHitterEstimate e = new HeavyHitterEstimator(p).estimate(window(p, users, "i", 11), n);
         Map<String, Double> found = new HashMap<>();
         e.items().forEach(it -> found.put(it.value(), it.share()));
         assertThat(found).as("threshold %s", e.thresholdShare()).containsKeys(a, b, c).doesNotContainKey(impostor);
-        assertThat(p.estimateItem(window(p, users, "i", 11), n, impostor).share())
+        assertThat(new HeavyHitterEstimator(p).estimateItem(window(p, users, "i", 11), n, impostor).share())
                 .as("the impostor's score on all its cells").isGreaterThan(0.15);
     }
 
@@ -164,7 +164,7 @@ class HeavyHitterSelectionTest {
         for (int cap : new int[] {2, 8}) {
             HeavyHitterProtocol p = new HeavyHitterProtocol(new HeavyHitterParameters(EPS, 6, 2, 3, 1024, cap),
                     HeavyHitterFixtures.contentHash("cap"));
-            HeavyHitterEstimate e = p.estimate(window(p, users, "c", 3), n);
+            HeavyHitterEstimate e = new HeavyHitterEstimator(p).estimate(window(p, users, "c", 3), n);
             java.util.List<String> found = e.items().stream().map(HeavyHitterEstimate.Item::value).toList();
             if (cap == 2) {
                 assertThat(found).as("T = 2").containsExactly("aaaaaa", "bbbbbb");
@@ -203,7 +203,7 @@ class HeavyHitterSelectionTest {
         for (int t = 0; t < 60; t++) {
             HeavyHitterProtocol p = new HeavyHitterProtocol(new HeavyHitterParameters(EPS, 2, 1, 3, 256, 16),
                     HeavyHitterFixtures.contentHash("collisions-" + t));
-            HeavyHitterEstimate e = p.estimate(window(p, users, "k" + t + "-", 300 + t), n);
+            HeavyHitterEstimate e = new HeavyHitterEstimator(p).estimate(window(p, users, "k" + t + "-", 300 + t), n);
             for (HeavyHitterEstimate.Item it : e.items()) {
                 assertThat(counts).as("window %d: %s is held by someone", t, it.value()).containsKey(it.value());
                 double truth = counts.get(it.value()) / (double) n;
@@ -234,7 +234,7 @@ class HeavyHitterSelectionTest {
         java.util.Set<String> population = new java.util.HashSet<>(java.util.Arrays.asList(users));
         HeavyHitterProtocol p = new HeavyHitterProtocol(HeavyHitterParameters.defaults(EPS, 16, n),
                 HeavyHitterFixtures.contentHash("zipf-big-0"));
-        HeavyHitterEstimate e = p.estimate(window(p, users, "z0-", 40), n);
+        HeavyHitterEstimate e = new HeavyHitterEstimator(p).estimate(window(p, users, "z0-", 40), n);
         assertThat(e.items()).hasSizeGreaterThanOrEqualTo(13)
                 .allMatch(it -> population.contains(it.value()), "held by someone");
     }

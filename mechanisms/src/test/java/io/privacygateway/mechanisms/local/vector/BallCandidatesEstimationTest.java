@@ -31,7 +31,7 @@ class BallCandidatesEstimationTest {
             assertThat(y).hasSize(1);
             assertThat(p.accumulate(y, c.deviceId(), c.period(), c.sequence(), state)).isTrue();
         }
-        return p.estimate(state, n);
+        return VectorMeanEstimator.of(p).estimate(state, n);
     }
 
     /**
@@ -52,7 +52,7 @@ class BallCandidatesEstimationTest {
         for (double[] x : cases) {
             double[] truth = new double[4];
             VectorMeanEstimate e = run(p, n, i -> x, truth, seed++);
-            double se = p.worstStandardError(n);
+            double se = VectorMeanEstimator.of(p).worstStandardError(n);
             assertThat(e.standardError()).containsOnly(se);
             assertThat(e.n()).isEqualTo(n);
             for (int k = 0; k < 4; k++) {
@@ -74,7 +74,7 @@ class BallCandidatesEstimationTest {
         double[] truth = new double[3];
         VectorMeanEstimate e = run(q, n, i -> data[i], truth, 99);
         for (int k = 0; k < 3; k++) {
-            assertThat(e.mean()[k]).isCloseTo(truth[k], within(5.5 * q.worstStandardError(n)));
+            assertThat(e.mean()[k]).isCloseTo(truth[k], within(5.5 * VectorMeanEstimator.of(q).worstStandardError(n)));
         }
     }
 
@@ -118,7 +118,7 @@ class BallCandidatesEstimationTest {
                 assertThat(sq).as("t=%d s=%d second moment of coordinate %d", ts[0], ts[1], k)
                         .isCloseTo(expectSq[k], within(5.5 * sdSq));
                 double empiricalSe = Math.sqrt(sq - mean * mean) / p.kappa();
-                assertThat(empiricalSe).isLessThanOrEqualTo(p.worstStandardError(1) * 1.02);
+                assertThat(empiricalSe).isLessThanOrEqualTo(VectorMeanEstimator.of(p).worstStandardError(1) * 1.02);
             }
         }
     }
@@ -130,7 +130,7 @@ class BallCandidatesEstimationTest {
         double pi = p.topProbability().value();
         assertThat(p.kappa()).isCloseTo(Math.sqrt(2 / Math.PI) * (2 * pi - 1), within(1e-12));
         assertThat(p.scoreSquare()).isCloseTo(1, within(1e-12));
-        assertThat(p.worstStandardError(100)).isCloseTo(3 / p.kappa() / 10, within(1e-12));
+        assertThat(VectorMeanEstimator.of(p).worstStandardError(100)).isCloseTo(3 / p.kappa() / 10, within(1e-12));
         assertThat(p.worstTotalVariance()).isCloseTo(9 * 6 / (p.kappa() * p.kappa()), within(1e-9));
         assertThat(p.worstCoordinateVariance()).isCloseTo(9 / (p.kappa() * p.kappa()), within(1e-9));
         assertThat(pi).isCloseTo(Math.E / (Math.E + 1), within(1e-15));
@@ -213,9 +213,9 @@ class BallCandidatesEstimationTest {
         assertThat(p.maxReportsPerWindow()).isEqualTo(1L << 27);
         assertThat(Math.log(p.maxReportsPerWindow()) / Math.log(2) + Math.log(14 * 0x1.0p32) / Math.log(2))
                 .isLessThan(63);
-        assertThatThrownBy(() -> p.estimate(new long[3], (1L << 27) + 1)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> p.estimate(new long[3], 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> p.estimate(new long[2], 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> VectorMeanEstimator.of(p).estimate(new long[3], (1L << 27) + 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> VectorMeanEstimator.of(p).estimate(new long[3], 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> VectorMeanEstimator.of(p).estimate(new long[2], 1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     /** Refusals name the problem but never a coordinate's value. */
@@ -239,11 +239,11 @@ class BallCandidatesEstimationTest {
     @Test
     void projectsOntoTheBall() {
         BallCandidates p = BallCandidates.of(2, 5, Epsilon.of(1), VectorFixtures.HASH);
-        assertThat(p.project(new double[] {6, 8})).containsExactly(new double[] {3, 4}, within(1e-12));
+        assertThat(VectorMeanEstimator.of(p).project(new double[] {6, 8})).containsExactly(new double[] {3, 4}, within(1e-12));
         double[] inside = {1, -2};
-        assertThat(p.project(inside)).containsExactly(1, -2).isNotSameAs(inside);
-        assertThat(p.project(new double[] {3, 4})).containsExactly(3, 4);
-        assertThatThrownBy(() -> p.project(new double[3])).isInstanceOf(IllegalArgumentException.class);
+        assertThat(VectorMeanEstimator.of(p).project(inside)).containsExactly(1, -2).isNotSameAs(inside);
+        assertThat(VectorMeanEstimator.of(p).project(new double[] {3, 4})).containsExactly(3, 4);
+        assertThatThrownBy(() -> VectorMeanEstimator.of(p).project(new double[3])).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

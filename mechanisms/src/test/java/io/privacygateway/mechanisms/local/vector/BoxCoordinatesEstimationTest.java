@@ -33,7 +33,7 @@ class BoxCoordinatesEstimationTest {
         int n = 30_000;
         for (MechanismId id : MechanismId.MEAN_MECHANISMS) {
             BoxCoordinates p = BoxCoordinates.of(d, lo, hi, 33, id, Epsilon.of(3), VectorFixtures.HASH);
-            double se = p.worstStandardError(n);
+            double se = VectorMeanEstimator.of(p).worstStandardError(n);
             assertThat(0.15 * (hi - lo)).isGreaterThan(12 * se);
             SplittableRandom rnd = new SplittableRandom(11);
             double[] corner = {lo, hi, lo, hi, hi, lo};
@@ -56,7 +56,7 @@ class BoxCoordinatesEstimationTest {
                     byte[] y = p.randomize(x, rc, draws);
                     assertThat(p.accumulate(y, rc.deviceId(), rc.period(), rc.sequence(), state)).isTrue();
                 }
-                VectorMeanEstimate e = p.estimate(state, n);
+                VectorMeanEstimate e = VectorMeanEstimator.of(p).estimate(state, n);
                 assertThat(e.standardError()).containsOnly(se);
                 for (int c = 0; c < d; c++) {
                     assertThat(e.mean()[c]).as("%s case %d coordinate %d", id, which, c)
@@ -166,7 +166,7 @@ class BoxCoordinatesEstimationTest {
                         assertThat(p.worstVariance()).isLessThanOrEqualTo(
                                 BoxCoordinates.worstVariance(d, k, 1025, id, Epsilon.of(eps)));
                     }
-                    assertThat(p.worstStandardError(100)).isCloseTo(0.5 * Math.sqrt(p.worstVariance() / 100),
+                    assertThat(VectorMeanEstimator.of(p).worstStandardError(100)).isCloseTo(0.5 * Math.sqrt(p.worstVariance() / 100),
                             within(1e-12));
                 }
             }
@@ -204,8 +204,8 @@ class BoxCoordinatesEstimationTest {
         assertThat(java.util.Arrays.stream(state).sum()).isEqualTo(2);
         assertThatThrownBy(() -> p.accumulate(new byte[4], c, new long[3])).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> p.accumulate(new byte[4], null, state)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> p.estimate(state, 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> p.estimate(new long[2], 1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> VectorMeanEstimator.of(p).estimate(state, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> VectorMeanEstimator.of(p).estimate(new long[2], 1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -224,8 +224,8 @@ class BoxCoordinatesEstimationTest {
     @Test
     void projectsByClipping() {
         BoxCoordinates p = BoxCoordinates.of(3, -1, 2, 5, MechanismId.DUCHI, Epsilon.of(1), VectorFixtures.HASH);
-        assertThat(p.project(new double[] {-5, 0.5, 9})).containsExactly(-1, 0.5, 2);
-        assertThatThrownBy(() -> p.project(new double[2])).isInstanceOf(IllegalArgumentException.class);
+        assertThat(VectorMeanEstimator.of(p).project(new double[] {-5, 0.5, 9})).containsExactly(-1, 0.5, 2);
+        assertThatThrownBy(() -> VectorMeanEstimator.of(p).project(new double[2])).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

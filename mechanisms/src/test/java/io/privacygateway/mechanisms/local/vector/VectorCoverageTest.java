@@ -46,7 +46,7 @@ class VectorCoverageTest {
                 ReportCoordinates c = new ReportCoordinates("w" + w, w, i);
                 assertThat(p.accumulate(p.randomize(x, c, draws), c, state)).isTrue();
             }
-            VectorMeanEstimate e = p.estimate(state, n);
+            VectorMeanEstimate e = VectorMeanEstimator.of(p).estimate(state, n);
             for (int k = 0; k < 3; k++) {
                 covered += Math.abs(e.mean()[k] - truth[k]) <= 1.96 * e.standardError()[k] ? 1 : 0;
             }
@@ -75,7 +75,7 @@ class VectorCoverageTest {
                     ReportCoordinates c = new ReportCoordinates("w" + w, w, i);
                     assertThat(p.accumulate(p.randomize(x, c, draws), c, state)).isTrue();
                 }
-                VectorMeanEstimate e = p.estimate(state, n);
+                VectorMeanEstimate e = VectorMeanEstimator.of(p).estimate(state, n);
                 for (int k = 0; k < 4; k++) {
                     covered += Math.abs(e.mean()[k] - truth[k]) <= 1.96 * e.standardError()[k] ? 1 : 0;
                 }

@@ -79,8 +79,8 @@ class VectorMutationEdgesTest {
     @Test
     void projectionKeepsTheSphere() {
         BallCandidates p = BallCandidates.of(2, 5, Epsilon.of(1), VectorFixtures.HASH);
-        assertThat(p.project(new double[] {5, 0})).containsExactly(5, 0);
-        assertThat(p.project(new double[] {0, -5.5})).containsExactly(0, -5);
+        assertThat(VectorMeanEstimator.of(p).project(new double[] {5, 0})).containsExactly(5, 0);
+        assertThat(VectorMeanEstimator.of(p).project(new double[] {0, -5.5})).containsExactly(0, -5);
     }
 
     /** The box estimate of a single known report, term by term: (d/k)·t̂ for the sampled coordinates, 0 elsewhere. */
@@ -91,7 +91,7 @@ class VectorMutationEdgesTest {
         long[] state = new long[p.stateLength()];
         assertThat(p.accumulate(new byte[] {0, 1, 0, 0}, c, state)).isTrue(); // + for the first, − for the second
         int[] s = p.sampledCoordinates(c);
-        VectorMeanEstimate e = p.estimate(state, 1);
+        VectorMeanEstimate e = VectorMeanEstimator.of(p).estimate(state, 1);
         double plus = p.scalar().estimateOf(1);
         double minus = p.scalar().estimateOf(0);
         for (int k = 0; k < 5; k++) {
@@ -109,15 +109,15 @@ class VectorMutationEdgesTest {
         long[] state = new long[3];
         p.accumulate(new byte[] {5}, c, state);
         double[] cand = p.candidate(VectorFixtures.base(3), 1);
-        VectorMeanEstimate e = p.estimate(state, 2);
+        VectorMeanEstimate e = VectorMeanEstimator.of(p).estimate(state, 2);
         for (int k = 0; k < 3; k++) {
             assertThat(e.mean()[k]).isCloseTo(-2 * cand[k] / p.kappa() / 2, within(1e-8));
         }
         assertThat(e.n()).isEqualTo(2);
         assertThat(e.standardError()[1]).isCloseTo(2 * Math.sqrt(Math.max(p.scoreSquare(), 1)) / p.kappa() / Math.sqrt(2),
                 within(1e-12));
-        assertThat(p.worstStandardError(4)).isCloseTo(p.worstStandardError(1) / 2, within(1e-15));
-        assertThatThrownBy(() -> p.worstStandardError(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(VectorMeanEstimator.of(p).worstStandardError(4)).isCloseTo(VectorMeanEstimator.of(p).worstStandardError(1) / 2, within(1e-15));
+        assertThatThrownBy(() -> VectorMeanEstimator.of(p).worstStandardError(0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     /** Sampled coordinates when every coordinate is drawn, and the box split at k = 1. */
@@ -129,8 +129,8 @@ class VectorMutationEdgesTest {
         assertThat(BoxCoordinates.share(Epsilon.of(1.5), 1)).isEqualTo(Epsilon.of(1.5));
         assertThatThrownBy(() -> BoxCoordinates.share(Epsilon.of(1), 17)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> BoxCoordinates.share(Epsilon.of(1), 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(one.worstStandardError(4)).isCloseTo(one.worstStandardError(1) / 2, within(1e-15));
-        assertThatThrownBy(() -> one.worstStandardError(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(VectorMeanEstimator.of(one).worstStandardError(4)).isCloseTo(VectorMeanEstimator.of(one).worstStandardError(1) / 2, within(1e-15));
+        assertThatThrownBy(() -> VectorMeanEstimator.of(one).worstStandardError(0)).isInstanceOf(IllegalArgumentException.class);
     }
 
     /** The norm slack's boundary: a norm of exactly 1 + slack (in double) is accepted, the next double is not. */

@@ -4,7 +4,7 @@ import io.privacygateway.mechanisms.param.Epsilon;
 import java.util.List;
 
 /**
- * The heavy hitters of one window ({@link HeavyHitterProtocol#estimate}).
+ * The heavy hitters of one window ({@link HeavyHitterEstimator#estimate}).
  *
  * @param items the reported items, sorted by estimated share, largest first (ties by value)
  * @param thresholdShare the detection floor: the largest of the levels' thresholds. Every reported item's

@@ -1,7 +1,7 @@
 package io.privacygateway.mechanisms.local.vector;
 
 /**
- * The estimated mean vector of one window ({@link VectorMeanProtocol#estimate}).
+ * The estimated mean vector of one window ({@link VectorMeanEstimator#estimate}).
  *
  * @param mean the unbiased estimate, coordinate by coordinate, in the value scale (not projected)
  * @param standardError the public 1-σ standard error of each coordinate (the worst case over feasible values)
