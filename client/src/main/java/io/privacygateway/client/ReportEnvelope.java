@@ -327,7 +327,7 @@ public final class ReportEnvelope {
             }
             java.util.Set<String> common = java.util.Set.of("type", "workloadId", "workloadVersion", "contentHash",
                     "deviceId", "period", "sequence", "eventTime");
-            checkFields(r, at, common, local ? java.util.Set.of("mechanism", "epsilon", "payload")
+            checkFields(r, at, common, local ? java.util.Set.of("mechanism", "epsilon", "payload", "protocolVersion")
                     : java.util.Set.of("value"));
             String workloadId = text(r, "workloadId", at);
             long version2 = integer(r, "workloadVersion", at);
@@ -355,11 +355,16 @@ public final class ReportEnvelope {
                     if (payload.length > MAX_PAYLOAD_BYTES) {
                         throw new Malformed(at + ".payload has more than " + MAX_PAYLOAD_BYTES + " bytes");
                     }
+                    long protocol = integer(r, "protocolVersion", at);
+                    if (protocol != (int) protocol) {
+                        throw new Malformed(at + ": protocolVersion must fit an int");
+                    }
                     out.add(new DeviceReport(DeviceReport.Kind.LOCAL, workloadId, (int) version2, hash, device, period,
-                            (int) sequence, eventTime, text(r, "mechanism", at), n.doubleValue(), payload, null));
+                            (int) sequence, eventTime, text(r, "mechanism", at), n.doubleValue(), payload, null,
+                            (int) protocol));
                 } else {
                     out.add(new DeviceReport(DeviceReport.Kind.CENTRAL, workloadId, (int) version2, hash, device,
-                            period, (int) sequence, eventTime, null, 0, null, text(r, "value", at)));
+                            period, (int) sequence, eventTime, null, 0, null, text(r, "value", at), 0));
                 }
             } catch (IllegalArgumentException e) {
                 throw new Malformed(at + " coordinates: " + e.getMessage());

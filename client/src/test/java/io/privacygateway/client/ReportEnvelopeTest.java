@@ -105,11 +105,11 @@ class ReportEnvelopeTest {
         assertThat(ReportEnvelope.fromJson(json)).containsExactlyElementsOf(batch);
         String doc = "{\"envelopeVersion\": 1, \"reports\": [{\"type\": \"local\", \"workloadId\": \"w\", "
                 + "\"workloadVersion\": 1, \"contentHash\": \"h\", \"deviceId\": \"d\", \"period\": 1, "
-                + "\"sequence\": 0, \"eventTime\": 0, \"mechanism\": \"grr\", \"epsilon\": 1.0, \"payload\": \"AQ==\"}]}";
+                + "\"sequence\": 0, \"eventTime\": 0, \"mechanism\": \"grr\", \"epsilon\": 1.0, \"payload\": \"AQ==\", \"protocolVersion\": 1}]}";
         DeviceReport r = ReportEnvelope.fromJson(doc.getBytes(java.nio.charset.StandardCharsets.UTF_8)).get(0);
         assertThat(ReportEnvelope.encode(List.of(r))).isEqualTo(new byte[] {0x02, 0x02, 0x00, 0x02, 0x77, 0x02, 0x02,
                 0x68, 0x02, 0x64, 0x02, 0x00, 0x00, 0x06, 0x67, 0x72, 0x72, 0, 0, 0, 0, 0, 0, (byte) 0xf0, 0x3f, 0x02,
-                0x01, 0x00}); // the example of docs/wire-format.md, from its JSON form
+                0x01, 0x02, 0x00}); // the example of docs/wire-format.md, from its JSON form
         assertThat(ReportEnvelope.resultsToJson(List.of(new ReportEnvelope.Result(ReportEnvelope.Status.REJECTED,
                 "LATE", 0)))).isEqualTo("{\"envelopeVersion\":1,\"results\":[{\"status\":\"REJECTED\","
                 + "\"reason\":\"LATE\",\"retryAfterMillis\":0}]}");

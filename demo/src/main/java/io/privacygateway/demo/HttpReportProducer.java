@@ -55,12 +55,12 @@ final class HttpReportProducer extends MockProducer<String, SpecificRecord> {
             b.get(payload);
             return new DeviceReport(DeviceReport.Kind.LOCAL, r.getWorkloadId(), r.getWorkloadVersion(),
                     r.getContentHash(), r.getDeviceId(), r.getPeriod(), r.getSequence(), r.getEventTime().toEpochMilli(),
-                    r.getMechanism(), r.getEpsilon(), payload, null);
+                    r.getMechanism(), r.getEpsilon(), payload, null, r.getProtocolVersion());
         }
         CentralReport r = (CentralReport) value;
         return new DeviceReport(DeviceReport.Kind.CENTRAL, r.getWorkloadId(), r.getWorkloadVersion(), r.getContentHash(),
                 r.getDeviceId(), r.getPeriod(), r.getSequence(), r.getEventTime().toEpochMilli(), null, 0, null,
-                r.getValue());
+                r.getValue(), 0);
     }
 
     @Override

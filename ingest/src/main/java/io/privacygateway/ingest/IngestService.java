@@ -636,7 +636,8 @@ public final class IngestService implements AutoCloseable {
     private Verdict check(DeviceReport r, long now) {
         ReportView view = new ReportView(r.workloadId(), r.workloadVersion(), r.contentHash(), r.deviceId(),
                 r.period(), r.sequence(), r.eventTime(), r.mechanism(),
-                r.kind() == DeviceReport.Kind.LOCAL ? r.epsilon() : Double.NaN, r.payload(), r.value());
+                r.kind() == DeviceReport.Kind.LOCAL ? r.epsilon() : Double.NaN, r.payload(), r.value(),
+                r.protocolVersion());
         Verdict v = ReportValidator.checkIdentity(view);
         if (!v.accepted()) {
             return v;
@@ -647,8 +648,7 @@ public final class IngestService implements AutoCloseable {
         }
         ResolvedWorkload w = reg.workload();
         Mode mode = r.kind() == DeviceReport.Kind.LOCAL ? Mode.LOCAL : Mode.CENTRAL;
-        // PROTOCOL-VERSION SPOT: when reports carry protocolVersion (issue 28), compare it with the served versions
-        // here and reject PROTOCOL_MISMATCH, as the gateway does.
+        // the protocol version first (PROTOCOL_MISMATCH), then version and hash, ...: the gateway's own order
         v = validator.check(view, w, mode, now);
         if (!v.accepted()) {
             return v;

@@ -210,8 +210,10 @@ final class WorkloadFeed implements AutoCloseable {
         d.put("id", s.id());
         d.put("version", s.version());
         d.put("contentHash", r.contentHash());
-        // PROTOCOL-VERSION SPOT: when the per-protocol version of issue 28 lands, serve it here too.
-        d.put("protocolVersion", CanonicalForm.PROTOCOL_VERSION);
+        d.put("protocolVersion", s.protocolVersion()); // what local reports must carry (docs/wire-format.md)
+        d.put("protocol", io.privacygateway.mechanisms.workload.ProtocolVersions.wireName(s.mechanism(),
+                s.protocolVersion()));
+        d.put("canonicalFormVersion", CanonicalForm.PROTOCOL_VERSION);
         d.put("mode", s.mode().wireName());
         d.put("mechanism", s.mechanism().wireName());
         d.put("activeSince", r.since());

@@ -114,7 +114,8 @@ class IngestServiceTest {
         for (int i = 0; i < n; i++) {
             out.add(DeviceReport.local(spec.id(), spec.version(), CanonicalForm.contentHash(spec),
                     new ReportCoordinates(device, spec.budget().periodOf(eventTime), firstSequence + i), eventTime,
-                    spec.mechanism().wireName(), spec.epsilonPerReport().value(), new byte[bytes]));
+                    spec.mechanism().wireName(), spec.epsilonPerReport().value(), new byte[bytes],
+                    spec.protocolVersion()));
         }
         return out;
     }
@@ -202,16 +203,22 @@ class IngestServiceTest {
         List<DeviceReport> ok = reports("dev-json", 1, 0, t);
         DeviceReport r = ok.get(0);
         DeviceReport wrongVersion = new DeviceReport(r.kind(), r.workloadId(), 2, "00", r.deviceId(), r.period(), 1,
-                t, r.mechanism(), r.epsilon(), r.payload(), null);
+                t, r.mechanism(), r.epsilon(), r.payload(), null,
+                r.protocolVersion());
         DeviceReport wrongEpsilon = new DeviceReport(r.kind(), r.workloadId(), r.workloadVersion(), r.contentHash(),
-                r.deviceId(), r.period(), 2, t, r.mechanism(), 0.5, r.payload(), null);
+                r.deviceId(), r.period(), 2, t, r.mechanism(), 0.5, r.payload(), null, r.protocolVersion());
         DeviceReport skewed = reports("dev-json", 1, 3, t + 3_600_000).get(0);
         DeviceReport unknown = new DeviceReport(r.kind(), "nope", 1, "00", r.deviceId(), r.period(), 4, t,
-                r.mechanism(), r.epsilon(), r.payload(), null);
+                r.mechanism(), r.epsilon(), r.payload(), null,
+                r.protocolVersion());
         DeviceReport badPayload = new DeviceReport(r.kind(), r.workloadId(), r.workloadVersion(), r.contentHash(),
-                r.deviceId(), r.period(), 5, t, r.mechanism(), r.epsilon(), new byte[r.payload().length + 3], null);
+                r.deviceId(), r.period(), 5, t, r.mechanism(), r.epsilon(), new byte[r.payload().length + 3], null,
+                r.protocolVersion());
         DeviceReport otherDevice = reports("dev-other", 1, 0, t).get(0);
-        List<DeviceReport> batch = List.of(r, wrongVersion, wrongEpsilon, skewed, unknown, badPayload, otherDevice);
+        DeviceReport otherProtocol = new DeviceReport(r.kind(), r.workloadId(), r.workloadVersion(), r.contentHash(),
+                r.deviceId(), r.period(), 6, t, r.mechanism(), r.epsilon(), r.payload(), null, r.protocolVersion() + 98);
+        List<DeviceReport> batch = List.of(r, wrongVersion, wrongEpsilon, skewed, unknown, badPayload, otherDevice,
+                otherProtocol);
         HttpResponse<byte[]> resp = post(a, ReportEnvelope.toJson(batch).getBytes(StandardCharsets.UTF_8),
                 ReportEnvelope.REPORTS_JSON_CONTENT_TYPE, g.credential("dev-json"));
         String body = new String(resp.body(), StandardCharsets.UTF_8);
@@ -220,7 +227,7 @@ class IngestServiceTest {
         assertThat(body).startsWith("{\"envelopeVersion\":1,\"results\":[{\"status\":\"ACCEPTED\"")
                 .contains("\"reason\":\"VERSION_MISMATCH\"", "\"reason\":\"EPSILON_MISMATCH\"",
                         "\"reason\":\"CLOCK_SKEW\"", "\"reason\":\"UNKNOWN_WORKLOAD\"", "\"reason\":\"BAD_PAYLOAD\"",
-                        "\"reason\":\"UNAUTHENTICATED\"");
+                        "\"reason\":\"UNAUTHENTICATED\"", "\"reason\":\"PROTOCOL_MISMATCH\"");
         assertThat(onTopic("dev-json", 1)).hasSize(1);
     }
 
@@ -411,7 +418,8 @@ class IngestServiceTest {
         assertThat(one.statusCode()).isEqualTo(200);
         String body = new String(one.body(), StandardCharsets.UTF_8);
         assertThat(body).contains("\"contentHash\":\"" + CanonicalForm.contentHash(spec) + "\"",
-                "\"protocolVersion\":\"" + CanonicalForm.PROTOCOL_VERSION + "\"", "\"canonicalForm\":",
+                "\"protocolVersion\":" + spec.protocolVersion() + ",", "\"protocol\":\"",
+                "\"canonicalFormVersion\":\"" + CanonicalForm.PROTOCOL_VERSION + "\"", "\"canonicalForm\":",
                 "\"window\":", "\"period\":");
         String etag = one.headers().firstValue("ETag").orElseThrow();
         assertThat(etag).startsWith("\"").doesNotStartWith("W/");
@@ -499,7 +507,7 @@ class IngestServiceTest {
 
     static DeviceReport withPayload(DeviceReport r, byte[] payload) {
         return new DeviceReport(r.kind(), r.workloadId(), r.workloadVersion(), r.contentHash(), r.deviceId(),
-                r.period(), r.sequence(), r.eventTime(), r.mechanism(), r.epsilon(), payload, null);
+                r.period(), r.sequence(), r.eventTime(), r.mechanism(), r.epsilon(), payload, null, r.protocolVersion());
     }
 
     @Test

@@ -174,7 +174,8 @@ public final class IngestBenchCommand implements Callable<Integer> {
         for (int i = 0; i < n; i++) {
             out.add(DeviceReport.local(spec.id(), spec.version(), CanonicalForm.contentHash(spec),
                     new ReportCoordinates("bench-device-" + i, spec.budget().periodOf(t), 0), t,
-                    spec.mechanism().wireName(), spec.epsilonPerReport().value(), new byte[bytes]));
+                    spec.mechanism().wireName(), spec.epsilonPerReport().value(), new byte[bytes],
+                    spec.protocolVersion()));
         }
         return out;
     }
