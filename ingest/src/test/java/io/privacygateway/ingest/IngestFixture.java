@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.privacygateway.client.GatewayTopics;
-import io.privacygateway.client.ReportProducers;
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.client.WorkloadRegistrar;
 import io.privacygateway.harness.EmbeddedKafka;
@@ -110,9 +109,5 @@ public final class IngestFixture implements ExtensionContext.Store.CloseableReso
         try (Stream<Path> files = Files.walk(stateDir)) {
             files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
-    }
-
-    static Map<String, Object> unused() {
-        return ReportProducers.defaults();
     }
 }
