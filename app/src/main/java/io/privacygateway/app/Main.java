@@ -2,6 +2,7 @@ package io.privacygateway.app;
 
 import io.privacygateway.app.cli.AuditCommand;
 import io.privacygateway.app.cli.EnrollCommand;
+import io.privacygateway.app.cli.IngestCommand;
 import io.privacygateway.app.cli.PlanCommand;
 import io.privacygateway.app.cli.RegisterCommand;
 import io.privacygateway.app.cli.RunCommand;
@@ -32,7 +33,7 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "privacy-gateway", mixinStandardHelpOptions = true, version = "privacy-gateway 0.1.0",
         description = "A streaming privacy gateway: local and central differential privacy on Apache Kafka.",
         subcommands = {SimulateCommand.class, PlanCommand.class, AuditCommand.class, RunCommand.class,
-            RegisterCommand.class, EnrollCommand.class})
+            RegisterCommand.class, EnrollCommand.class, IngestCommand.class})
 public final class Main implements Runnable {
     /** Success. */
     public static final int OK = 0;

@@ -22,7 +22,7 @@ class MainCommandTest {
     @Test
     void theProductionCommandLineHasNoDemoOrBench() {
         assertThat(Main.commandLine().getSubcommands().keySet())
-                .containsExactlyInAnyOrder("simulate", "plan", "audit", "run", "register", "enroll");
+                .containsExactlyInAnyOrder("simulate", "plan", "audit", "run", "register", "enroll", "ingest");
     }
 
     static String help(String... command) {

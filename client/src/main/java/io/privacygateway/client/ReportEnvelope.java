@@ -280,6 +280,375 @@ public final class ReportEnvelope {
         return out;
     }
 
+    /**
+     * Reads a JSON batch body ({@value #REPORTS_JSON_CONTENT_TYPE}), the form {@link #toJson} writes, under the same
+     * limits and rules as {@link #decode}: a strict JSON parser (no comments, no trailing commas, no duplicate or
+     * unknown fields, nesting at most 3 deep), {@code "type"} {@code local} or {@code central}, every field of the
+     * record present with its JSON type, integers exact (no fraction or exponent), the payload standard base64.
+     */
+    public static List<DeviceReport> fromJson(byte[] body) throws Malformed {
+        if (body.length > MAX_BODY_BYTES) {
+            throw new Malformed("body of " + body.length + " bytes, more than " + MAX_BODY_BYTES);
+        }
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
+        } catch (CharacterCodingException e) {
+            throw new Malformed("the body is not valid UTF-8");
+        }
+        JsonIn in = new JsonIn(text);
+        java.util.Map<String, Object> top = in.object("batch", 0);
+        in.end();
+        checkFields(top, "batch", java.util.Set.of("envelopeVersion", "reports"), java.util.Set.of());
+        long version = integer(top, "envelopeVersion", "batch");
+        if (version != VERSION) {
+            throw new Malformed("envelopeVersion " + version + " is not served (expected " + VERSION + ")");
+        }
+        Object list = top.get("reports");
+        if (!(list instanceof List<?> reports)) {
+            throw new Malformed("reports must be an array");
+        }
+        if (reports.isEmpty()) {
+            throw new Malformed("a batch holds at least one report");
+        }
+        List<DeviceReport> out = new ArrayList<>(reports.size());
+        for (int i = 0; i < reports.size(); i++) {
+            String at = "reports[" + i + "]";
+            if (!(reports.get(i) instanceof java.util.Map<?, ?> m)) {
+                throw new Malformed(at + " must be an object");
+            }
+            @SuppressWarnings("unchecked")
+            java.util.Map<String, Object> r = (java.util.Map<String, Object>) m;
+            Object type = r.get("type");
+            boolean local = "local".equals(type);
+            if (!local && !"central".equals(type)) {
+                throw new Malformed(at + ".type must be \"local\" or \"central\"");
+            }
+            java.util.Set<String> common = java.util.Set.of("type", "workloadId", "workloadVersion", "contentHash",
+                    "deviceId", "period", "sequence", "eventTime");
+            checkFields(r, at, common, local ? java.util.Set.of("mechanism", "epsilon", "payload", "protocolVersion")
+                    : java.util.Set.of("value"));
+            String workloadId = text(r, "workloadId", at);
+            long version2 = integer(r, "workloadVersion", at);
+            String hash = text(r, "contentHash", at);
+            String device = text(r, "deviceId", at);
+            long period = integer(r, "period", at);
+            long sequence = integer(r, "sequence", at);
+            long eventTime = integer(r, "eventTime", at);
+            if (version2 != (int) version2 || sequence != (int) sequence) {
+                throw new Malformed(at + ": workloadVersion and sequence must fit an int");
+            }
+            try {
+                if (local) {
+                    Object eps = r.get("epsilon");
+                    if (!(eps instanceof JsonNumber n)) {
+                        throw new Malformed(at + ".epsilon must be a number");
+                    }
+                    byte[] payload;
+                    String b64 = text(r, "payload", at, (MAX_PAYLOAD_BYTES / 3 + 1) * 4);
+                    try {
+                        payload = Base64.getDecoder().decode(b64);
+                    } catch (IllegalArgumentException e) {
+                        throw new Malformed(at + ".payload is not standard base64");
+                    }
+                    if (payload.length > MAX_PAYLOAD_BYTES) {
+                        throw new Malformed(at + ".payload has more than " + MAX_PAYLOAD_BYTES + " bytes");
+                    }
+                    long protocol = integer(r, "protocolVersion", at);
+                    if (protocol != (int) protocol) {
+                        throw new Malformed(at + ": protocolVersion must fit an int");
+                    }
+                    out.add(new DeviceReport(DeviceReport.Kind.LOCAL, workloadId, (int) version2, hash, device, period,
+                            (int) sequence, eventTime, text(r, "mechanism", at), n.doubleValue(), payload, null,
+                            (int) protocol));
+                } else {
+                    out.add(new DeviceReport(DeviceReport.Kind.CENTRAL, workloadId, (int) version2, hash, device,
+                            period, (int) sequence, eventTime, null, 0, null, text(r, "value", at), 0));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new Malformed(at + " coordinates: " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /** The JSON body of results: {@code {"envelopeVersion":1,"results":[{"status":..,"reason":..,"retryAfterMillis":..}]}}. */
+    public static String resultsToJson(List<Result> results) {
+        StringBuilder b = new StringBuilder("{\"envelopeVersion\":").append(VERSION).append(",\"results\":[");
+        for (int i = 0; i < results.size(); i++) {
+            Result r = results.get(i);
+            b.append(i == 0 ? "{" : ",{").append("\"status\":\"").append(r.status().name()).append('"');
+            jsonField(b, "reason", r.reason());
+            b.append(",\"retryAfterMillis\":").append(r.retryAfterMillis()).append('}');
+        }
+        return b.append("]}").toString();
+    }
+
+    private static void checkFields(java.util.Map<String, Object> m, String at, java.util.Set<String> required,
+            java.util.Set<String> more) throws Malformed {
+        for (String f : required) {
+            if (!m.containsKey(f)) {
+                throw new Malformed(at + "." + f + " is missing");
+            }
+        }
+        for (String f : more) {
+            if (!m.containsKey(f)) {
+                throw new Malformed(at + "." + f + " is missing");
+            }
+        }
+        for (String f : m.keySet()) {
+            if (!required.contains(f) && !more.contains(f)) {
+                throw new Malformed(at + ": unknown field " + abbreviate(f));
+            }
+        }
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 40 ? s.substring(0, 40) + "…" : s;
+    }
+
+    private static String text(java.util.Map<String, Object> m, String f, String at) throws Malformed {
+        return text(m, f, at, MAX_STRING_BYTES);
+    }
+
+    private static String text(java.util.Map<String, Object> m, String f, String at, int maxBytes) throws Malformed {
+        Object v = m.get(f);
+        if (!(v instanceof String s)) {
+            throw new Malformed(at + "." + f + " must be a string");
+        }
+        if (s.length() > maxBytes || s.getBytes(StandardCharsets.UTF_8).length > maxBytes) {
+            throw new Malformed(at + "." + f + " is longer than " + maxBytes + " bytes");
+        }
+        return s;
+    }
+
+    private static long integer(java.util.Map<String, Object> m, String f, String at) throws Malformed {
+        Object v = m.get(f);
+        if (!(v instanceof JsonNumber n) || !n.integral()) {
+            throw new Malformed(at + "." + f + " must be an integer");
+        }
+        try {
+            return Long.parseLong(n.text);
+        } catch (NumberFormatException e) {
+            throw new Malformed(at + "." + f + " does not fit a long");
+        }
+    }
+
+    /** A JSON number as written (parsed on use). */
+    private static final class JsonNumber {
+        final String text;
+
+        JsonNumber(String text) {
+            this.text = text;
+        }
+
+        boolean integral() {
+            return text.indexOf('.') < 0 && text.indexOf('e') < 0 && text.indexOf('E') < 0;
+        }
+
+        double doubleValue() {
+            return Double.parseDouble(text);
+        }
+    }
+
+    /** A strict, bounded JSON reader for the batch (objects, arrays, strings, numbers, literals). */
+    private static final class JsonIn {
+        private static final int MAX_DEPTH = 3;
+        private final String s;
+        private int pos;
+
+        JsonIn(String s) {
+            this.s = s;
+        }
+
+        private void ws() {
+            while (pos < s.length()) {
+                char c = s.charAt(pos);
+                if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                    return;
+                }
+                pos++;
+            }
+        }
+
+        private Malformed error(String what) {
+            return new Malformed("JSON: " + what + " at character " + pos);
+        }
+
+        private char peek() throws Malformed {
+            ws();
+            if (pos >= s.length()) {
+                throw error("truncated");
+            }
+            return s.charAt(pos);
+        }
+
+        private void expect(char c) throws Malformed {
+            if (peek() != c) {
+                throw error("expected '" + c + "'");
+            }
+            pos++;
+        }
+
+        Object value(String at, int depth) throws Malformed {
+            char c = peek();
+            switch (c) {
+                case '{':
+                    return object(at, depth);
+                case '[':
+                    return array(at, depth);
+                case '"':
+                    return string();
+                case 't':
+                    return literal("true", Boolean.TRUE);
+                case 'f':
+                    return literal("false", Boolean.FALSE);
+                case 'n':
+                    return literal("null", null);
+                default:
+                    if (c == '-' || (c >= '0' && c <= '9')) {
+                        return number();
+                    }
+                    throw error("unexpected character");
+            }
+        }
+
+        private Object literal(String word, Object v) throws Malformed {
+            if (!s.startsWith(word, pos)) {
+                throw error("unexpected character");
+            }
+            pos += word.length();
+            return v;
+        }
+
+        java.util.Map<String, Object> object(String at, int depth) throws Malformed {
+            if (depth >= MAX_DEPTH) {
+                throw error("nested too deep");
+            }
+            expect('{');
+            java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+            if (peek() == '}') {
+                pos++;
+                return m;
+            }
+            while (true) {
+                if (peek() != '"') {
+                    throw error("expected a field name");
+                }
+                String k = string();
+                expect(':');
+                if (m.containsKey(k)) {
+                    throw new Malformed(at + ": duplicate field " + abbreviate(k));
+                }
+                m.put(k, value(at, depth + 1));
+                char c = peek();
+                pos++;
+                if (c == '}') {
+                    return m;
+                }
+                if (c != ',') {
+                    throw error("expected ',' or '}'");
+                }
+            }
+        }
+
+        private List<Object> array(String at, int depth) throws Malformed {
+            if (depth >= MAX_DEPTH) {
+                throw error("nested too deep");
+            }
+            expect('[');
+            List<Object> l = new ArrayList<>();
+            if (peek() == ']') {
+                pos++;
+                return l;
+            }
+            while (true) {
+                if (l.size() >= MAX_REPORTS) {
+                    throw new Malformed("more than " + MAX_REPORTS + " reports in one batch");
+                }
+                l.add(value(at + "[" + l.size() + "]", depth + 1));
+                char c = peek();
+                pos++;
+                if (c == ']') {
+                    return l;
+                }
+                if (c != ',') {
+                    throw error("expected ',' or ']'");
+                }
+            }
+        }
+
+        private String string() throws Malformed {
+            expect('"');
+            StringBuilder b = new StringBuilder();
+            while (true) {
+                if (pos >= s.length()) {
+                    throw error("truncated string");
+                }
+                char c = s.charAt(pos++);
+                if (c == '"') {
+                    return b.toString();
+                }
+                if (c < 0x20) {
+                    throw error("control character in a string");
+                }
+                if (c != '\\') {
+                    b.append(c);
+                    continue;
+                }
+                if (pos >= s.length()) {
+                    throw error("truncated string");
+                }
+                char e = s.charAt(pos++);
+                switch (e) {
+                    case '"': case '\\': case '/': b.append(e); break;
+                    case 'b': b.append('\b'); break;
+                    case 'f': b.append('\f'); break;
+                    case 'n': b.append('\n'); break;
+                    case 'r': b.append('\r'); break;
+                    case 't': b.append('\t'); break;
+                    case 'u':
+                        if (pos + 4 > s.length()) {
+                            throw error("truncated escape");
+                        }
+                        try {
+                            b.append((char) Integer.parseInt(s.substring(pos, pos + 4), 16));
+                        } catch (NumberFormatException x) {
+                            throw error("bad \\u escape");
+                        }
+                        pos += 4;
+                        break;
+                    default:
+                        throw error("bad escape");
+                }
+            }
+        }
+
+        private JsonNumber number() throws Malformed {
+            int start = pos;
+            if (s.charAt(pos) == '-') {
+                pos++;
+            }
+            int digits = pos;
+            while (pos < s.length() && "0123456789.eE+-".indexOf(s.charAt(pos)) >= 0) {
+                pos++;
+            }
+            String t = s.substring(start, pos);
+            if (pos - start > 32 || pos == digits || !t.matches("-?(0|[1-9][0-9]*)(\\.[0-9]+)?([eE][+-]?[0-9]+)?")) {
+                throw error("bad number");
+            }
+            return new JsonNumber(t);
+        }
+
+        void end() throws Malformed {
+            ws();
+            if (pos != s.length()) {
+                throw error("trailing characters");
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- Avro binary primitives
 
     private static final class Out extends ByteArrayOutputStream {

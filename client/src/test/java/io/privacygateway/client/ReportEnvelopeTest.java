@@ -97,4 +97,46 @@ class ReportEnvelopeTest {
         assertThat(central().toString()).doesNotContain("value").doesNotContain("=b");
         assertThat(local(1).toString()).doesNotContain("payload");
     }
+
+    @Test
+    void theJsonBodyRoundTripsThroughTheSameRules() throws Exception {
+        List<DeviceReport> batch = List.of(local(0), central(), local(7));
+        byte[] json = ReportEnvelope.toJson(batch).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(ReportEnvelope.fromJson(json)).containsExactlyElementsOf(batch);
+        String doc = "{\"envelopeVersion\": 1, \"reports\": [{\"type\": \"local\", \"workloadId\": \"w\", "
+                + "\"workloadVersion\": 1, \"contentHash\": \"h\", \"deviceId\": \"d\", \"period\": 1, "
+                + "\"sequence\": 0, \"eventTime\": 0, \"mechanism\": \"grr\", \"epsilon\": 1.0, \"payload\": \"AQ==\", \"protocolVersion\": 1}]}";
+        DeviceReport r = ReportEnvelope.fromJson(doc.getBytes(java.nio.charset.StandardCharsets.UTF_8)).get(0);
+        assertThat(ReportEnvelope.encode(List.of(r))).isEqualTo(new byte[] {0x02, 0x02, 0x00, 0x02, 0x77, 0x02, 0x02,
+                0x68, 0x02, 0x64, 0x02, 0x00, 0x00, 0x06, 0x67, 0x72, 0x72, 0, 0, 0, 0, 0, 0, (byte) 0xf0, 0x3f, 0x02,
+                0x01, 0x02, 0x00}); // the example of docs/wire-format.md, from its JSON form
+        assertThat(ReportEnvelope.resultsToJson(List.of(new ReportEnvelope.Result(ReportEnvelope.Status.REJECTED,
+                "LATE", 0)))).isEqualTo("{\"envelopeVersion\":1,\"results\":[{\"status\":\"REJECTED\","
+                + "\"reason\":\"LATE\",\"retryAfterMillis\":0}]}");
+    }
+
+    @Test
+    void hostileJsonIsMalformedWithTheProblemNamed() {
+        String ok = ReportEnvelope.toJson(List.of(local(0)));
+        java.util.Map<String, String> cases = new java.util.LinkedHashMap<>();
+        cases.put(ok.substring(0, ok.length() - 5), "truncated");
+        cases.put(ok.replace("\"sequence\":0", "\"sequence\":\"0\""), "sequence must be an integer");
+        cases.put(ok.replace("\"sequence\":0", "\"sequence\":0.5"), "sequence must be an integer");
+        cases.put(ok.replace("\"sequence\":0,", ""), "sequence is missing");
+        cases.put(ok.replace("\"sequence\":0", "\"sequence\":0,\"extra\":1"), "unknown field extra");
+        cases.put(ok.replace("\"sequence\":0", "\"sequence\":0,\"sequence\":1"), "duplicate field sequence");
+        cases.put(ok.replace("\"type\":\"local\"", "\"type\":\"other\""), "type must be");
+        cases.put(ok.replace("\"workloadId\":\"w-1\"", "\"workloadId\":\"" + "x".repeat(2000) + "\""),
+                "workloadId is longer than 1024 bytes");
+        cases.put(ok.replace("\"payload\":\"", "\"payload\":\"!"), "payload is not standard base64");
+        cases.put(ok.replace("\"envelopeVersion\":1", "\"envelopeVersion\":2"), "envelopeVersion 2");
+        cases.put(ok + " x", "trailing characters");
+        cases.put("{\"envelopeVersion\":1,\"reports\":[[[[1]]]]}", "nested too deep");
+        cases.put("{\"envelopeVersion\":1,\"reports\":[]}", "at least one report");
+        cases.put("{\"envelopeVersion\":1,\"reports\":[" + "1,".repeat(600) + "1]}", "more than 500");
+        cases.forEach((body, problem) -> assertThatThrownBy(() -> ReportEnvelope.fromJson(body.getBytes(
+                java.nio.charset.StandardCharsets.UTF_8))).as(problem).isInstanceOf(ReportEnvelope.Malformed.class)
+                .hasMessageContaining(problem));
+        assertThatThrownBy(() -> ReportEnvelope.fromJson(new byte[] {'{', (byte) 0xC3})).hasMessageContaining("UTF-8");
+    }
 }

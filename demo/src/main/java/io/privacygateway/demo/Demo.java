@@ -12,6 +12,8 @@ import io.privacygateway.app.metrics.MeterBindings;
 import io.privacygateway.app.metrics.MetricsServer;
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.ReportProducers;
+import io.privacygateway.ingest.IngestService;
+import io.privacygateway.ingest.IngestSettings;
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.client.WorkloadRegistrar;
 import io.privacygateway.simulator.FleetSimulator;
@@ -49,6 +51,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -97,8 +100,16 @@ public final class Demo implements AutoCloseable {
      * @param dashboardPort dashboard port on 127.0.0.1 (0: any free port; if taken, any free port is used)
      * @param seed seed of the simulated data (public randomness; the devices' noise is always secret)
      * @param maxRows query rows printed per answer
+     * @param viaIngest whether the fleet sends through the HTTPS ingestion service (as phones do; the default) or
+     *     straight to Kafka (as servers and relays do)
      */
-    public record Options(int devices, double misbehaving, int dashboardPort, long seed, int maxRows) {
+    public record Options(int devices, double misbehaving, int dashboardPort, long seed, int maxRows,
+            boolean viaIngest) {
+        /** Options with the fleet sending through the ingestion service. */
+        public Options(int devices, double misbehaving, int dashboardPort, long seed, int maxRows) {
+            this(devices, misbehaving, dashboardPort, seed, maxRows, true);
+        }
+
         public Options {
             if (devices < 1 || devices > 1_000_000) {
                 throw new IllegalArgumentException("devices must lie in [1, 1000000], got " + devices);
@@ -119,6 +130,7 @@ public final class Demo implements AutoCloseable {
     private final Clock clock;
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private IngestService ingest;
     private final Map<String, AtomicLong> answersByWorkload = new ConcurrentHashMap<>();
     private final AtomicLong valuesChecked = new AtomicLong();
     private final AtomicLong valuesInside = new AtomicLong();
@@ -221,7 +233,26 @@ public final class Demo implements AutoCloseable {
         dashboard = startDashboard(o.dashboardPort(), history);
         resources.push(dashboard);
 
-        Producer<String, SpecificRecord> reports = remember(ReportProducers.avro(kafkaConfig, registryClient));
+        Producer<String, SpecificRecord> reports;
+        if (o.viaIngest()) {
+            // the fleet posts to the HTTPS ingestion service (open identities, like this demo's gateway; plain HTTP on
+            // loopback), which checks and produces the reports; garbage bytes still go straight to Kafka below
+            IngestSettings.Limits limits = IngestSettings.Limits.defaults().withRates(
+                    new IngestSettings.Rate(1e6, 1e6), new IngestSettings.Rate(1e6, 1e6)).withRecentReports(0);
+            ingest = IngestService.start(new IngestSettings(kafka.bootstrapServers(), registry.ccompatUrl(),
+                    config.topicPrefix(), Map.of(), "127.0.0.1", 0, null, List.of(), Map.of(), true, null, limits,
+                    config.maxFutureSkew(), config.maxEventAge()), meters, null, 0);
+            resources.push(ingest);
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (!ingest.ready() && System.nanoTime() < until) {
+                Thread.sleep(50);
+            }
+            say("ingest:    %s/v1/reports (the fleet sends through it; --fleet-transport kafka sends to Kafka)",
+                    ingest.base());
+            reports = remember(new HttpReportProducer(ingest.base().toString()));
+        } else {
+            reports = remember(ReportProducers.avro(kafkaConfig, registryClient));
+        }
         Producer<String, byte[]> raw = remember(ReportProducers.raw(kafkaConfig));
         // Each device reports about once per budget period per workload: a turn cycle 5% longer than the period
         // (the examples allow one report per 10-second period; a real deployment would use a day).
@@ -316,6 +347,18 @@ public final class Demo implements AutoCloseable {
         if (!rejected.isEmpty()) {
             b.append(" · rejected ");
             rejected.forEach((k, v) -> b.append(String.format(Locale.ROOT, "%s %,.0f, ", k, v)));
+            b.setLength(b.length() - 2);
+        }
+        Map<String, Double> edge = new TreeMap<>(); // what the ingestion service answered itself (fleet over HTTP)
+        for (var m : meters.find("pgw.ingest.reports").counters()) {
+            String status = m.getId().getTag("status");
+            if ("DUPLICATE".equals(status) || "REJECTED".equals(status)) {
+                edge.merge("DUPLICATE".equals(status) ? status : m.getId().getTag("reason"), m.count(), Double::sum);
+            }
+        }
+        if (!edge.isEmpty()) {
+            b.append(" · ingest answered ");
+            edge.forEach((k, v) -> b.append(String.format(Locale.ROOT, "%s %,.0f, ", k, v)));
             b.setLength(b.length() - 2);
         }
         b.append(String.format(Locale.ROOT, " · answers %,d", answersByWorkload.values().stream()

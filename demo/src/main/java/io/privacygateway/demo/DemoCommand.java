@@ -37,6 +37,11 @@ public final class DemoCommand implements Callable<Integer>, ToolCommand {
             description = "Dashboard port on 127.0.0.1; a free port is used if it is taken (default ${DEFAULT-VALUE}).")
     int dashboardPort;
 
+    @Option(names = "--fleet-transport", defaultValue = "http", paramLabel = "http|kafka",
+            description = "How the simulated fleet sends: http through the HTTPS ingestion service (as phones do), or"
+                    + " kafka straight to the report topics (as servers do) (default ${DEFAULT-VALUE}).")
+    String fleetTransport;
+
     @Option(names = "--seed", defaultValue = "20261122", description = "Seed of the simulated data (public).")
     long seed;
 
@@ -62,7 +67,11 @@ public final class DemoCommand implements Callable<Integer>, ToolCommand {
         if (statusEvery < 0) {
             throw new IllegalArgumentException("--status-every must be >= 0 seconds, got " + statusEvery);
         }
-        Demo.Options options = new Demo.Options(devices, misbehaving, dashboardPort, seed, rows);
+        if (!fleetTransport.equals("http") && !fleetTransport.equals("kafka")) {
+            throw new IllegalArgumentException("--fleet-transport must be http or kafka, got " + fleetTransport);
+        }
+        Demo.Options options = new Demo.Options(devices, misbehaving, dashboardPort, seed, rows,
+                fleetTransport.equals("http"));
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch stopped = new CountDownLatch(1);
         Thread hook = new Thread(() -> {

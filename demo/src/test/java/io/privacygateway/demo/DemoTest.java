@@ -75,13 +75,18 @@ class DemoTest {
                     demo.metrics().metricsUrl()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(scrape.statusCode()).isEqualTo(200);
             assertThat(scrape.body()).contains("pgw_reports_accepted_total{mode=\"local\",workload=\"screen-usage\"}")
-                    .contains("pgw_reports_rejected_total{reason=\"DUPLICATE\"").contains("kafka_stream_")
-                    .contains("jvm_memory_used_bytes");
+                    .contains("kafka_stream_")
+                    .contains("jvm_memory_used_bytes")
+                    // the fleet sent through the HTTPS ingestion service (the default)
+                    .contains("pgw_ingest_reports_total{reason=\"\",status=\"ACCEPTED\"}");
+            // a resend is a DUPLICATE: at the gateway's ledger, or at the edge when it came in the same batch
+            assertThat(scrape.body()).containsAnyOf("pgw_reports_rejected_total{reason=\"DUPLICATE\"",
+                    "pgw_ingest_reports_total{reason=\"\",status=\"DUPLICATE\"}");
             assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(demo.metrics().base()
                     .resolve("health/ready")).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         }
         String printed = text.toString();
-        assertThat(printed).contains("metrics:   http://127.0.0.1:").contains("registered workload screen-usage")
+        assertThat(printed).contains("ingest:    http://127.0.0.1:").contains("metrics:   http://127.0.0.1:").contains("registered workload screen-usage")
                 .contains("── session-length v1")
                 .contains("δ = 0").contains("true values inside the 95% intervals").contains("(the simulator sent")
                 .contains("amplified central guarantee (ε, δ) = (").contains("(running total)")

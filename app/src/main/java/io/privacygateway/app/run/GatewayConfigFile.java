@@ -190,7 +190,7 @@ public final class GatewayConfigFile {
         return all;
     }
 
-    private static int port(Map<?, ?> m, String path, int dflt) {
+    static int port(Map<?, ?> m, String path, int dflt) {
         int port = integer(m, path, dflt);
         if (port < 0 || port > 65535) {
             throw new ConfigException(path, "must be in [0, 65535], got " + port);
@@ -203,7 +203,7 @@ public final class GatewayConfigFile {
      * enrollment, {@code honestReportsPerAnswer} declares a lower bound on the honest reports in every local answer,
      * which the amplified guarantees then count as the crowd (without it, open identities publish none).
      */
-    private static DeviceAuthentication devices(Map<?, ?> d) {
+    static DeviceAuthentication devices(Map<?, ?> d) {
         check("devices.", d, Set.of("enrollment", "keys", "honestReportsPerAnswer"));
         String mode = string(d, "enrollment", "open");
         Map<?, ?> keys = map(d, "keys");
@@ -273,7 +273,7 @@ public final class GatewayConfigFile {
         return v;
     }
 
-    private static <T> T wrap(String field, java.util.function.Supplier<T> make) {
+    static <T> T wrap(String field, java.util.function.Supplier<T> make) {
         try {
             return make.get();
         } catch (ConfigException e) {
@@ -283,7 +283,7 @@ public final class GatewayConfigFile {
         }
     }
 
-    private static void check(String prefix, Map<?, ?> m, Set<String> known) {
+    static void check(String prefix, Map<?, ?> m, Set<String> known) {
         for (Object k : m.keySet()) {
             if (!known.contains(String.valueOf(k))) {
                 throw new ConfigException(prefix + k, "unknown setting (known: " + new TreeSet<>(known) + ")");
@@ -291,7 +291,7 @@ public final class GatewayConfigFile {
         }
     }
 
-    private static Map<?, ?> map(Map<?, ?> m, String key) {
+    static Map<?, ?> map(Map<?, ?> m, String key) {
         Object v = m.get(key);
         if (v == null) {
             return Map.of();
@@ -308,7 +308,7 @@ public final class GatewayConfigFile {
         return out;
     }
 
-    private static String string(Map<?, ?> m, String key, String dflt) {
+    static String string(Map<?, ?> m, String key, String dflt) {
         Object v = m.get(key);
         if (v == null) {
             if (dflt == null) {
@@ -323,7 +323,7 @@ public final class GatewayConfigFile {
         return s;
     }
 
-    private static int integer(Map<?, ?> m, String path, int dflt) {
+    static int integer(Map<?, ?> m, String path, int dflt) {
         String key = path.substring(path.lastIndexOf('.') + 1);
         Object v = m.get(key);
         if (v == null) {
@@ -340,7 +340,7 @@ public final class GatewayConfigFile {
     }
 
     /** {@code true} or {@code false} (a YAML boolean, or the string after substitution). */
-    private static boolean bool(Map<?, ?> m, String path, boolean dflt) {
+    static boolean bool(Map<?, ?> m, String path, boolean dflt) {
         String key = path.substring(path.lastIndexOf('.') + 1);
         Object v = m.get(key);
         if (v == null) {
@@ -356,7 +356,7 @@ public final class GatewayConfigFile {
         throw new ConfigException(path, "must be true or false, got " + v);
     }
 
-    private static Duration duration(Map<?, ?> m, String path, String dflt) {
+    static Duration duration(Map<?, ?> m, String path, String dflt) {
         String key = path.substring(path.lastIndexOf('.') + 1);
         Object v = m.get(key);
         String s = v == null ? dflt : String.valueOf(v).trim();

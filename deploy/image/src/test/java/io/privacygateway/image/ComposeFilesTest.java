@@ -23,7 +23,7 @@ class ComposeFilesTest {
     static final Path DIR = RepoFiles.deploy("compose");
     static final Path COMPOSE = DIR.resolve("compose.yaml");
     static final Set<String> SECRETS = Set.of("KAFKA_ADMIN_PASSWORD", "KAFKA_GATEWAY_PASSWORD", "KAFKA_DEVICE_PASSWORD",
-            "GRAFANA_ADMIN_PASSWORD");
+            "GRAFANA_ADMIN_PASSWORD", "PGW_ENROLLMENT_KEY", "PGW_INGEST_TLS_PASSWORD");
 
     static Map<String, Object> services(Map<String, Object> compose) {
         return RepoFiles.map(compose.get("services"), "services");

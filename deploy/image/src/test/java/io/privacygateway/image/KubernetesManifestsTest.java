@@ -44,7 +44,8 @@ class KubernetesManifestsTest {
             "v1 ConfigMap", V1ConfigMap.class,
             "v1 Secret", V1Secret.class,
             "v1 ServiceAccount", V1ServiceAccount.class,
-            "policy/v1 PodDisruptionBudget", V1PodDisruptionBudget.class);
+            "policy/v1 PodDisruptionBudget", V1PodDisruptionBudget.class,
+            "apps/v1 Deployment", io.kubernetes.client.openapi.models.V1Deployment.class);
     /** GatewayService.close() gives Kafka Streams this long to close cleanly. */
     static final int GATEWAY_CLOSE_SECONDS = 30;
 

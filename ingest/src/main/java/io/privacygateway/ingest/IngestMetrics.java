@@ -1,0 +1,55 @@
+package io.privacygateway.ingest;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The service's meters. Every refused request is counted in {@code pgw.ingest.refused} (tag {@code reason}, a fixed
+ * set of codes: never a device id, address or value), every report's result in {@code pgw.ingest.reports} (tags
+ * {@code status} and {@code reason}: the gateway's reason codes), the reports awaiting Kafka in the gauge
+ * {@code pgw.ingest.inflight}, and the time from a complete request to its answer in {@code pgw.ingest.request}.
+ */
+final class IngestMetrics {
+    private final MeterRegistry registry;
+    private final Map<String, Counter> refused = new ConcurrentHashMap<>();
+    private final Map<String, Counter> reports = new ConcurrentHashMap<>();
+    final Timer request;
+
+    IngestMetrics(MeterRegistry registry, java.util.function.Supplier<Number> inFlight,
+            java.util.function.Supplier<Number> ready) {
+        this.registry = registry;
+        this.request = Timer.builder("pgw.ingest.request").description("time from a complete POST /v1/reports to its"
+                + " answer").publishPercentileHistogram().register(registry);
+        io.micrometer.core.instrument.Gauge.builder("pgw.ingest.inflight", inFlight).description("reports handed to"
+                + " Kafka and not yet acknowledged").register(registry);
+        io.micrometer.core.instrument.Gauge.builder("pgw.ingest.ready", ready).description("1 when the service is"
+                + " ready (catalog loaded, Kafka reachable)").register(registry);
+    }
+
+    /** Counts one refused request (reason: a fixed code such as {@code RATE_LIMITED_ADDRESS}). */
+    void refused(String reason) {
+        refused.computeIfAbsent(reason, r -> Counter.builder("pgw.ingest.refused").tag("reason", r)
+                .description("requests refused as a whole").register(registry)).increment();
+    }
+
+    /** Counts one report's result. */
+    void report(String status, String reason) {
+        reports.computeIfAbsent(status + '|' + reason, k -> Counter.builder("pgw.ingest.reports").tag("status", status)
+                .tag("reason", reason).description("reports by result").register(registry)).increment();
+    }
+
+    /** The count of refused requests with {@code reason} (tests). */
+    double refusedCount(String reason) {
+        Counter c = refused.get(reason);
+        return c == null ? 0 : c.count();
+    }
+
+    /** The count of reports with this result (tests). */
+    double reportCount(String status, String reason) {
+        Counter c = reports.get(status + '|' + reason);
+        return c == null ? 0 : c.count();
+    }
+}

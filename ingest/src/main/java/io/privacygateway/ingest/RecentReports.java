@@ -1,0 +1,35 @@
+package io.privacygateway.ingest;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The coordinates of reports this instance saw Kafka acknowledge, at most {@code capacity} (least recently seen
+ * forgotten first), so that a resend to the same instance is answered {@code DUPLICATE} without a second copy on the
+ * topic. An optimisation only: a resend to another instance, or after this one forgot, is written again and the
+ * gateway's budget ledger refuses the copy ({@code DUPLICATE}), so it is never counted twice. Thread-safe.
+ */
+final class RecentReports {
+    private final int capacity;
+    private final LinkedHashMap<String, Boolean> seen;
+
+    RecentReports(int capacity) {
+        this.capacity = capacity;
+        this.seen = new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+                return size() > RecentReports.this.capacity;
+            }
+        };
+    }
+
+    synchronized boolean contains(String key) {
+        return capacity > 0 && seen.get(key) != null;
+    }
+
+    synchronized void add(String key) {
+        if (capacity > 0) {
+            seen.put(key, Boolean.TRUE);
+        }
+    }
+}
