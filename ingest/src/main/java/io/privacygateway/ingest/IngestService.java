@@ -360,6 +360,9 @@ public final class IngestService implements AutoCloseable {
         req.exceptionHandler(x -> LOG.debug("request failed: {}", x.toString()));
         String path = req.path();
         try {
+            if (!cors(req, path)) {
+                return;
+            }
             if (path.equals("/v1/reports")) {
                 if (req.method() != HttpMethod.POST) {
                     refuse(req, 405, "METHOD_NOT_ALLOWED", "use POST", Map.of("Allow", "POST"));
@@ -378,6 +381,46 @@ public final class IngestService implements AutoCloseable {
             LOG.warn("request {} failed: {}", path, e.toString());
             refuse(req, 500, "INTERNAL", "internal error", Map.of());
         }
+    }
+
+    /** The device endpoints a page may call across origins. */
+    private static boolean deviceEndpoint(String path) {
+        return path.equals("/v1/reports") || path.equals("/v1/workloads") || path.startsWith("/v1/workloads/");
+    }
+
+    /**
+     * Cross-origin calls from browsers (CORS): a request from a page of an allowed origin ({@code cors.allowedOrigins})
+     * gets {@code Access-Control-Allow-Origin} and the response headers a device reads ({@code ETag},
+     * {@code Retry-After}); a preflight ({@code OPTIONS} with {@code Access-Control-Request-Method}) of a device
+     * endpoint is answered here: 204 with the methods and headers the endpoints take for an allowed origin, 403
+     * {@code CORS_ORIGIN} otherwise. No cookies are involved (credentials travel in {@code Authorization}), so
+     * {@code Access-Control-Allow-Credentials} is never sent.
+     *
+     * @return whether the request goes on to its endpoint (false: a preflight was answered)
+     */
+    private boolean cors(HttpServerRequest req, String path) {
+        String origin = req.getHeader("Origin");
+        boolean preflight = req.method() == HttpMethod.OPTIONS && req.getHeader("Access-Control-Request-Method") != null;
+        List<String> allowed = settings.corsOrigins();
+        boolean ok = origin != null && deviceEndpoint(path) && (allowed.contains("*") || allowed.contains(origin));
+        if (ok) {
+            req.response().putHeader("Access-Control-Allow-Origin", allowed.contains("*") ? "*" : origin)
+                    .putHeader("Vary", "Origin")
+                    .putHeader("Access-Control-Expose-Headers", "ETag, Retry-After, Cache-Control");
+        }
+        if (!preflight) {
+            return true;
+        }
+        if (!ok) {
+            refuse(req, 403, "CORS_ORIGIN", "this origin may not call " + path + " from a page (cors.allowedOrigins)",
+                    Map.of());
+            return false;
+        }
+        req.response().putHeader("Access-Control-Allow-Methods", path.equals("/v1/reports") ? "POST" : "GET, HEAD")
+                .putHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Content-Encoding, If-None-Match")
+                .putHeader("Access-Control-Max-Age", "600");
+        send(req, 204, TEXT, new byte[0], Map.of());
+        return false;
     }
 
     private void opsRequest(HttpServerRequest req) {

@@ -32,11 +32,22 @@ import java.util.Objects;
  * @param maxFutureSkew how far a report's event time may lie after the server's clock (the gateway's
  *     {@code timing.maxFutureSkew})
  * @param maxEventAge how far before it (the gateway's {@code timing.maxEventAge})
+ * @param corsOrigins the browser origins allowed to call the device endpoints from a page ({@code cors.allowedOrigins}:
+ *     exact origins such as {@code https://app.example.com}, or {@code *} for any); empty: no cross-origin call
  */
 public record IngestSettings(String bootstrapServers, String schemaRegistryUrl, String topicPrefix,
         Map<String, Object> kafka, String host, int port, Tls tls, List<String> trustedProxies,
         Map<String, byte[]> enrollmentKeys, boolean openIdentities, Path revocationFile, Limits limits,
-        Duration maxFutureSkew, Duration maxEventAge) {
+        Duration maxFutureSkew, Duration maxEventAge, List<String> corsOrigins) {
+
+    /** Settings without cross-origin access. */
+    public IngestSettings(String bootstrapServers, String schemaRegistryUrl, String topicPrefix,
+            Map<String, Object> kafka, String host, int port, Tls tls, List<String> trustedProxies,
+            Map<String, byte[]> enrollmentKeys, boolean openIdentities, Path revocationFile, Limits limits,
+            Duration maxFutureSkew, Duration maxEventAge) {
+        this(bootstrapServers, schemaRegistryUrl, topicPrefix, kafka, host, port, tls, trustedProxies, enrollmentKeys,
+                openIdentities, revocationFile, limits, maxFutureSkew, maxEventAge, List.of());
+    }
 
     /**
      * A keystore (PKCS12 or JKS) holding the server's key and certificate chain.
@@ -188,6 +199,13 @@ public record IngestSettings(String bootstrapServers, String schemaRegistryUrl, 
         Objects.requireNonNull(limits, "limits");
         within("timing.maxFutureSkew", maxFutureSkew, Duration.ofMillis(1), Duration.ofDays(7));
         within("timing.maxEventAge", maxEventAge, Duration.ofMillis(1), Duration.ofDays(365));
+        corsOrigins = corsOrigins == null ? List.of() : List.copyOf(corsOrigins);
+        for (String o : corsOrigins) {
+            if (!o.equals("*") && !o.matches("https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?")) {
+                throw new IllegalArgumentException("cors.allowedOrigins: " + o + " is not an origin (scheme://host[:port],"
+                        + " no path) nor *");
+            }
+        }
         if (tls == null && !isLoopback(host) && trustedProxies.isEmpty()) {
             throw new IllegalArgumentException("tls: plain HTTP is served only on a loopback host or behind a declared"
                     + " proxy (trustedProxies); host " + host + " needs tls.keystore");
@@ -200,19 +218,29 @@ public record IngestSettings(String bootstrapServers, String schemaRegistryUrl, 
                 keys, keys.isEmpty(), null, Limits.defaults(), Duration.ofMinutes(1), Duration.ofHours(1));
     }
 
+    /** The same settings allowing calls from pages of these browser origins. */
+    public IngestSettings withCorsOrigins(List<String> origins) {
+        return new IngestSettings(bootstrapServers, schemaRegistryUrl, topicPrefix, kafka, host, port, tls,
+                trustedProxies, enrollmentKeys, openIdentities, revocationFile, limits, maxFutureSkew, maxEventAge,
+                origins);
+    }
+
     public IngestSettings withLimits(Limits l) {
         return new IngestSettings(bootstrapServers, schemaRegistryUrl, topicPrefix, kafka, host, port, tls,
-                trustedProxies, enrollmentKeys, openIdentities, revocationFile, l, maxFutureSkew, maxEventAge);
+                trustedProxies, enrollmentKeys, openIdentities, revocationFile, l, maxFutureSkew, maxEventAge,
+                corsOrigins);
     }
 
     public IngestSettings withRevocationFile(Path file) {
         return new IngestSettings(bootstrapServers, schemaRegistryUrl, topicPrefix, kafka, host, port, tls,
-                trustedProxies, enrollmentKeys, openIdentities, file, limits, maxFutureSkew, maxEventAge);
+                trustedProxies, enrollmentKeys, openIdentities, file, limits, maxFutureSkew, maxEventAge,
+                corsOrigins);
     }
 
     public IngestSettings withTopicPrefix(String prefix) {
         return new IngestSettings(bootstrapServers, schemaRegistryUrl, prefix, kafka, host, port, tls,
-                trustedProxies, enrollmentKeys, openIdentities, revocationFile, limits, maxFutureSkew, maxEventAge);
+                trustedProxies, enrollmentKeys, openIdentities, revocationFile, limits, maxFutureSkew, maxEventAge,
+                corsOrigins);
     }
 
     /** Whether {@code host} resolves to a loopback address. */

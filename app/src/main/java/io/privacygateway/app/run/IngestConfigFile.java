@@ -29,6 +29,7 @@ import java.util.TreeSet;
  * tls: {keystore: /etc/pgw/ingest.p12, password: ${PGW_TLS_PASSWORD}, type: PKCS12}
  *                                                  # required unless host is loopback or trustedProxies is set
  * trustedProxies: [10.0.0.2]                       # proxies whose X-Forwarded-For is believed
+ * cors: {allowedOrigins: [https://app.example.com]} # pages (browsers) that may call the device endpoints; default none
  * devices: {enrollment: required, keys: {k1: ${PGW_ENROLLMENT_KEY}}, revocationFile: /etc/pgw/revoked.txt}
  * timing: {maxFutureSkew: 1m, maxEventAge: 1h}     # as the gateway's
  * limits: {maxBodyBytes: 1048576, maxReportsPerBatch: 500, requestTimeout: 10s, idleTimeout: 60s,
@@ -39,7 +40,7 @@ import java.util.TreeSet;
  */
 public final class IngestConfigFile {
     private static final Set<String> TOP = Set.of("bootstrapServers", "schemaRegistryUrl", "topicPrefix", "kafka",
-            "listen", "tls", "trustedProxies", "devices", "timing", "limits", "metrics");
+            "listen", "tls", "trustedProxies", "devices", "timing", "limits", "metrics", "cors");
 
     private IngestConfigFile() {}
 
@@ -121,6 +122,15 @@ public final class IngestConfigFile {
         GatewayConfigFile.check("metrics.", metrics, Set.of("host", "port"));
         String metricsHost = GatewayConfigFile.string(metrics, "host", "127.0.0.1");
         int metricsPort = GatewayConfigFile.port(metrics, "metrics.port", 9465);
+        Map<?, ?> cors = GatewayConfigFile.map(m, "cors");
+        GatewayConfigFile.check("cors.", cors, Set.of("allowedOrigins"));
+        List<String> origins = new ArrayList<>();
+        Object ao = cors.get("allowedOrigins");
+        if (ao instanceof List<?> l) {
+            l.forEach(x -> origins.add(String.valueOf(x).trim()));
+        } else if (ao != null) {
+            throw new ConfigException("cors.allowedOrigins", "must be a list of origins, got " + ao);
+        }
         IngestSettings.Tls tlsFinal = tls;
         if (keys.isEmpty() && auth instanceof DeviceAuthentication.Enrolled) {
             throw new ConfigException("devices.keys", "at least one enrollment key is required");
@@ -128,7 +138,7 @@ public final class IngestConfigFile {
         IngestSettings s = GatewayConfigFile.wrap("(settings)", () -> new IngestSettings(bootstrap, registry, prefix,
                 kafka, host, port, tlsFinal, proxies, keys, keys.isEmpty(), revocationFile, limits,
                 GatewayConfigFile.duration(timing, "timing.maxFutureSkew", "1m"),
-                GatewayConfigFile.duration(timing, "timing.maxEventAge", "1h")));
+                GatewayConfigFile.duration(timing, "timing.maxEventAge", "1h"), origins));
         return new Loaded(s, metricsHost, metricsPort);
     }
 

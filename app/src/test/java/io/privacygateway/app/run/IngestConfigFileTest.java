@@ -53,5 +53,11 @@ class IngestConfigFileTest {
                 .replace("devices", "devicez")), env)).hasMessageStartingWith("devicez:");
         assertThat(IngestConfigFile.parse(yaml(base + "listen: {host: 0.0.0.0}\ntrustedProxies: [10.0.0.2]\n"), env)
                 .settings().trustedProxies()).containsExactly("10.0.0.2");
+        assertThatThrownBy(() -> IngestConfigFile.parse(yaml(base + "cors: {allowedOrigins: [\"https://a.example/x\"]}\n"),
+                env)).hasMessageContaining("cors.allowedOrigins");
+        assertThatThrownBy(() -> IngestConfigFile.parse(yaml(base + "cors: {origins: [x]}\n"), env))
+                .hasMessageStartingWith("cors.origins:");
+        assertThat(IngestConfigFile.parse(yaml(base + "cors: {allowedOrigins: [\"https://a.example\"]}\n"), env)
+                .settings().corsOrigins()).containsExactly("https://a.example");
     }
 }
