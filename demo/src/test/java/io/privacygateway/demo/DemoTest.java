@@ -102,13 +102,13 @@ class DemoTest {
      * Skipped (with a message) where no Chromium is installed; CI installs it.
      */
     private static void dashboardRendersInChromium(Demo demo, Set<String> ids) throws Exception {
-        java.util.Optional<java.nio.file.Path> chromium = io.privacygateway.app.dashboard.HeadlessChromium.find();
+        java.util.Optional<java.nio.file.Path> chromium = io.privacygateway.harness.testing.HeadlessChromium.find();
         if (chromium.isEmpty()) {
             System.out.println("SKIPPED: no Chromium found; the demo dashboard's browser check did not run");
             return;
         }
         java.nio.file.Path out = java.nio.file.Path.of("target");
-        try (var browser = io.privacygateway.app.dashboard.HeadlessChromium.start(chromium.get(), 1440, 1000,
+        try (var browser = io.privacygateway.harness.testing.HeadlessChromium.start(chromium.get(), 1440, 1000,
                 out.resolve("demo-chromium.log"))) {
             browser.navigate(demo.dashboard().url().toString());
             String state = """

@@ -1,4 +1,4 @@
-package io.privacygateway.app.dashboard;
+package io.privacygateway.harness.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,7 +29,7 @@ import java.util.stream.Stream;
 
 /**
  * A headless Chromium driven over the DevTools protocol (JDK HTTP client and WebSocket only), for tests that
- * look at the dashboard as a browser shows it: load a page, evaluate JavaScript in it, wait for a condition,
+ * look at a page as a browser shows it (the dashboard, a page using the TypeScript SDK): load a page, evaluate JavaScript in it, wait for a condition,
  * take a screenshot. Every wait is bounded; {@link #close()} ends the browser process and its children and
  * removes the profile directory.
  */
