@@ -717,24 +717,53 @@ public final class ReportEnvelope {
             return (int) v;
         }
 
-        byte[] bytes(String field, int max) throws Malformed {
-            long n = longValue(field + " length");
+        /** The length of the next bytes/string field, checked against {@code max} and the bytes left. */
+        private int length(String field, int max) throws Malformed {
+            long n;
+            try {
+                n = longValue("length");
+            } catch (Malformed e) { // the field's name only on the (rare) error path: no string built per field
+                throw new Malformed(e.getMessage().replace("length", field + " length"));
+            }
             if (n < 0 || n > max) {
                 throw new Malformed(field + " length " + n + " outside [0, " + max + "]");
             }
             if (n > b.length - pos) {
                 throw new Malformed("truncated in " + field);
             }
-            byte[] out = java.util.Arrays.copyOfRange(b, pos, pos + (int) n);
-            pos += (int) n;
+            return (int) n;
+        }
+
+        byte[] bytes(String field, int max) throws Malformed {
+            int n = length(field, max);
+            byte[] out = java.util.Arrays.copyOfRange(b, pos, pos + n);
+            pos += n;
             return out;
         }
 
+        /**
+         * A string field, strictly UTF-8: an all-ASCII field (the usual case: ids, hashes, mechanism names) is
+         * read without a decoder; any other is decoded with malformed and unmappable input reported.
+         */
         String string(String field) throws Malformed {
-            byte[] raw = bytes(field, MAX_STRING_BYTES);
+            int n = length(field, MAX_STRING_BYTES);
+            int start = pos;
+            int end = start + n;
+            boolean ascii = true;
+            for (int i = start; i < end; i++) {
+                if (b[i] < 0) {
+                    ascii = false;
+                    break;
+                }
+            }
+            pos = end;
+            if (ascii) {
+                return new String(b, start, n, StandardCharsets.ISO_8859_1); // ASCII is valid UTF-8 and Latin-1
+            }
             try {
                 return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(raw)).toString();
+                        .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b, start, n))
+                        .toString();
             } catch (CharacterCodingException e) {
                 throw new Malformed(field + " is not valid UTF-8");
             }

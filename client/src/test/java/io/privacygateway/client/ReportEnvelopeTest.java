@@ -72,6 +72,13 @@ class ReportEnvelopeTest {
                 (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 1};
         assertThatThrownBy(() -> ReportEnvelope.decode(varint)).isInstanceOf(ReportEnvelope.Malformed.class);
         assertThatThrownBy(() -> ReportEnvelope.decode(new byte[] {2, 0})).hasMessageContaining("at least one");
+        // strings are strict UTF-8 (ASCII read directly, anything else through a reporting decoder)
+        byte[] badUtf8 = {2, 2, 0, 2, (byte) 0xC3};
+        assertThatThrownBy(() -> ReportEnvelope.decode(badUtf8)).hasMessageContaining("workloadId is not valid UTF-8");
+        byte[] latin1 = {2, 2, 0, 2, (byte) 0xE9}; // é in Latin-1: not UTF-8
+        assertThatThrownBy(() -> ReportEnvelope.decode(latin1)).hasMessageContaining("workloadId is not valid UTF-8");
+        assertThatThrownBy(() -> ReportEnvelope.decode(new byte[] {2, 2, 0, (byte) 0x80}))
+                .hasMessageContaining("truncated at workloadId length");
     }
 
     @Test

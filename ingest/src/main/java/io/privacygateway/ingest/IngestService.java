@@ -92,6 +92,9 @@ public final class IngestService implements AutoCloseable {
     private static final String JSON = "application/json";
     /** {@code Cache-Control} of the workload documents: devices revalidate with the ETag after a minute. */
     public static final String WORKLOADS_CACHE_CONTROL = "public, max-age=60, must-revalidate";
+    private static final Result ACCEPTED = new Result(Status.ACCEPTED, "", 0);
+    private static final Result DUPLICATE = new Result(Status.DUPLICATE, "", 0);
+    private static final Result RETRY = new Result(Status.RETRY, "", 1000);
     private final IngestSettings settings;
     private final IngestSettings.Limits limits;
     private final Vertx vertx;
@@ -100,6 +103,8 @@ public final class IngestService implements AutoCloseable {
     private final Admin admin;
     private final WorkloadFeed workloads;
     private final GatewayTopics topics;
+    private final String localTopic;
+    private final String centralTopic;
     private final ReportValidator validator;
     private final TokenBuckets perAddress;
     private final TokenBuckets perCredential;
@@ -125,6 +130,8 @@ public final class IngestService implements AutoCloseable {
         this.meters = meters;
         this.clock = clock;
         this.topics = new GatewayTopics(s.topicPrefix());
+        this.localTopic = topics.localReports();
+        this.centralTopic = topics.centralReports();
         this.validator = new ReportValidator(s.maxFutureSkew(), s.maxEventAge());
         this.perAddress = new TokenBuckets(limits.perAddress(), limits.trackedClients(), System::nanoTime);
         this.perCredential = new TokenBuckets(limits.perCredential(), limits.trackedClients(), System::nanoTime);
@@ -545,8 +552,13 @@ public final class IngestService implements AutoCloseable {
                     + limits.maxBodyBytes(), Map.of(), true);
             return;
         }
-        Buffer body = Buffer.buffer();
+        // sized for the declared body up to 64 KiB (no growth copies for a typical batch; a client declaring a large
+        // body it never sends does not make the service allocate it)
+        Buffer body = Buffer.buffer((int) Math.max(256, Math.min(declared, 64 * 1024)));
         boolean[] done = {false};
+        // a binary body names its report count in its first bytes: a batch declaring too many is refused there,
+        // not after its whole body was buffered (JSON and gzip bodies are counted once complete)
+        boolean[] peek = {!json && !gzip};
         long timer = vertx.setTimer(limits.requestTimeout().toMillis(), id -> {
             if (!done[0]) {
                 done[0] = true;
@@ -565,6 +577,19 @@ public final class IngestService implements AutoCloseable {
                         + " bytes", Map.of(), true);
             } else {
                 body.appendBuffer(chunk);
+                if (peek[0]) {
+                    long count = declaredCount(body);
+                    if (count != COUNT_UNKNOWN_YET) {
+                        peek[0] = false;
+                        if (count > limits.maxReportsPerBatch()) {
+                            done[0] = true;
+                            vertx.cancelTimer(timer);
+                            refuseAndClose(req, http1, 413, "TOO_MANY_REPORTS", "the batch declares " + count
+                                    + " reports, more than " + limits.maxReportsPerBatch() + " in one batch",
+                                    Map.of(), true);
+                        }
+                    }
+                }
             }
         });
         req.endHandler(v -> {
@@ -581,6 +606,41 @@ public final class IngestService implements AutoCloseable {
                 refuse(req, 500, "INTERNAL", "internal error", Map.of());
             }
         });
+    }
+
+    /** {@link #declaredCount}: the first bytes do not tell the count yet. */
+    static final long COUNT_UNKNOWN_YET = -1;
+
+    /**
+     * The report count a binary batch declares in its first bytes (the envelope version, then the first block's
+     * count, a zig-zag varint; a negative count is an Avro block with a byte size, its magnitude is the count).
+     *
+     * @return the count, {@link #COUNT_UNKNOWN_YET} if the bytes so far end inside the two varints, or 0 when the
+     *     head is not a valid varint (the full decoder then names the problem)
+     */
+    static long declaredCount(Buffer b) {
+        int pos = 0;
+        long value = 0;
+        for (int field = 0; field < 2; field++) {
+            long z = 0;
+            int shift = 0;
+            while (true) {
+                if (pos >= b.length()) {
+                    return COUNT_UNKNOWN_YET;
+                }
+                if (shift >= 70) {
+                    return 0;
+                }
+                int x = b.getByte(pos++) & 0xFF;
+                z |= (long) (x & 0x7F) << shift;
+                shift += 7;
+                if ((x & 0x80) == 0) {
+                    break;
+                }
+            }
+            value = (z >>> 1) ^ -(z & 1);
+        }
+        return value == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(value);
     }
 
     private void batch(HttpServerRequest req, byte[] raw, boolean json, boolean gzip, String token, String keyId,
@@ -640,7 +700,8 @@ public final class IngestService implements AutoCloseable {
         }
         long now = clock.millis();
         List<Integer> toSend = new ArrayList<>(n);
-        Set<String> inBatch = new HashSet<>();
+        String[] keys = new String[n];
+        Set<String> inBatch = n == 1 ? null : new HashSet<>(2 * n);
         for (int i = 0; i < n; i++) {
             if (results[i] != null) {
                 continue;
@@ -651,11 +712,12 @@ public final class IngestService implements AutoCloseable {
                 results[i] = rejected(v.reason());
                 continue;
             }
-            String key = r.dedupeKey();
-            if (!inBatch.add(key) || recent.contains(key)) {
-                results[i] = new Result(Status.DUPLICATE, "", 0);
+            String key = inBatch != null || recent.enabled() ? r.dedupeKey() : null; // once per report
+            if ((inBatch != null && !inBatch.add(key)) || (key != null && recent.contains(key))) {
+                results[i] = DUPLICATE;
                 continue;
             }
+            keys[i] = key;
             toSend.add(i);
         }
         if (toSend.isEmpty()) {
@@ -672,7 +734,7 @@ public final class IngestService implements AutoCloseable {
                     Map.of("Retry-After", "1"));
             return;
         }
-        produce(req, json, batch, toSend, results, credential, start);
+        produce(req, json, batch, toSend, keys, results, credential, start);
     }
 
     /** The gateway's stateless checks of one report (identity, registration, version, mechanism, ε, payload, ...). */
@@ -707,7 +769,7 @@ public final class IngestService implements AutoCloseable {
     }
 
     private void produce(HttpServerRequest req, boolean json, List<DeviceReport> batch, List<Integer> toSend,
-            Result[] results, byte[] credential, long start) {
+            String[] keys, Result[] results, byte[] credential, long start) {
         Context ctx = vertx.getOrCreateContext();
         AtomicInteger pending = new AtomicInteger(toSend.size());
         AtomicBoolean answered = new AtomicBoolean();
@@ -718,7 +780,7 @@ public final class IngestService implements AutoCloseable {
                 boolean anyRetry = false;
                 for (int i = 0; i < out.length; i++) {
                     if (out[i] == null) {
-                        out[i] = new Result(Status.RETRY, "", 1000);
+                        out[i] = RETRY;
                     }
                     anyAccepted |= out[i].status() == Status.ACCEPTED;
                     anyRetry |= out[i].status() == Status.RETRY;
@@ -740,35 +802,39 @@ public final class IngestService implements AutoCloseable {
         sender.execute(() -> {
             for (int i : toSend) {
                 DeviceReport r = batch.get(i);
-                RecordHeaders headers = new RecordHeaders();
+                String key = keys[i];
+                RecordHeaders headers = null; // the producer adds empty headers itself
                 if (credential != null) {
+                    headers = new RecordHeaders();
                     headers.add(DeviceCredential.HEADER, credential);
                 }
-                String topic = r.kind() == DeviceReport.Kind.LOCAL ? topics.localReports() : topics.centralReports();
+                String topic = r.kind() == DeviceReport.Kind.LOCAL ? localTopic : centralTopic;
                 try {
                     // keyed by device id, default partitioner: the partition the gateway expects (no WRONG_PARTITION)
                     producer.send(new ProducerRecord<>(topic, null, r.deviceId(), KafkaReports.record(r), headers),
                             (md, e) -> {
                                 inFlight.release();
-                                done(i, r, e, results, pending, ctx, timer, finish);
+                                done(i, key, e, results, pending, ctx, timer, finish);
                             });
                 } catch (RuntimeException e) {
                     inFlight.release();
-                    done(i, r, e, results, pending, ctx, timer, finish);
+                    done(i, key, e, results, pending, ctx, timer, finish);
                 }
             }
         });
     }
 
-    private void done(int i, DeviceReport r, Exception e, Result[] results, AtomicInteger pending, Context ctx,
+    private void done(int i, String key, Exception e, Result[] results, AtomicInteger pending, Context ctx,
             long timer, Runnable finish) {
         if (e == null) {
-            recent.add(r.dedupeKey());
-            results[i] = new Result(Status.ACCEPTED, "", 0);
+            if (key != null) {
+                recent.add(key);
+            }
+            results[i] = ACCEPTED;
         } else if (e instanceof RetriableException || e instanceof org.apache.kafka.common.errors.TimeoutException) {
             kafkaUp = false; // the health thread sets it again once the cluster answers
             kafkaProblem = e.getClass().getSimpleName();
-            results[i] = new Result(Status.RETRY, "", 1000);
+            results[i] = RETRY;
         } else {
             LOG.warn("producing a report failed: {}", e.toString());
             results[i] = new Result(Status.REJECTED, "KAFKA_" + e.getClass().getSimpleName(), 0);
@@ -794,8 +860,8 @@ public final class IngestService implements AutoCloseable {
     }
 
     private void answer(HttpServerRequest req, boolean json, Result[] results, long start) {
-        List<Result> list = List.of(results);
-        list.forEach(this::count);
+        List<Result> list = java.util.Arrays.asList(results);
+        metrics.reports(results);
         if (json) {
             send(req, 200, JSON, ReportEnvelope.resultsToJson(list).getBytes(StandardCharsets.UTF_8), Map.of());
         } else {

@@ -23,6 +23,11 @@ final class RecentReports {
         };
     }
 
+    /** Whether it remembers anything (capacity above 0); when not, callers need not build keys at all. */
+    boolean enabled() {
+        return capacity > 0;
+    }
+
     synchronized boolean contains(String key) {
         return capacity > 0 && seen.get(key) != null;
     }

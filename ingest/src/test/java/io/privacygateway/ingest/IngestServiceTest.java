@@ -314,7 +314,12 @@ class IngestServiceTest {
         r = post(a, bigJson.getBytes(StandardCharsets.UTF_8), ReportEnvelope.REPORTS_JSON_CONTENT_TYPE, cred);
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(new String(r.body(), StandardCharsets.UTF_8)).contains("workloadId is longer than 1024 bytes");
-        // 10^5 reports in one batch (a count the envelope refuses before reading them)
+        // 10^5 reports in one batch: a real body of 10^5 copies of the smallest valid report this credential may
+        // send (about 10 MB). The client sends its first 64 KiB and then waits for the answer: the refusal must come
+        // from what was read so far, not after the service buffered the whole body.
+        byte[] smallest = ReportEnvelope.encode(reports("dev-hostile", 1, 0, t));
+        assertThat(ReportEnvelope.decode(smallest)).hasSize(1);
+        byte[] one = Arrays.copyOfRange(smallest, 2, smallest.length - 1); // without version, count 1 and the end
         ByteArrayOutputStream many = new ByteArrayOutputStream();
         many.write(2);
         long z = 100_000L << 1;
@@ -323,13 +328,21 @@ class IngestServiceTest {
             z >>>= 7;
         }
         many.write((int) z);
-        byte[] one = Arrays.copyOfRange(good, 2, good.length - 1); // skip version and count 2
-        for (int i = 0; i < 1000; i++) {
+        for (int i = 0; i < 100_000; i++) {
             many.write(one);
         }
-        r = post(a, many.toByteArray(), ReportEnvelope.REPORTS_CONTENT_TYPE, cred);
-        assertThat(r.statusCode()).isEqualTo(413);
-        assertThat(new String(r.body(), StandardCharsets.UTF_8)).startsWith("TOO_MANY_REPORTS");
+        many.write(0);
+        byte[] huge = many.toByteArray();
+        assertThat(huge.length).isGreaterThan(10 * ReportEnvelope.MAX_BODY_BYTES / 2);
+        String head = "POST /v1/reports HTTP/1.1\r\nHost: x\r\nContent-Type: " + ReportEnvelope.REPORTS_CONTENT_TYPE
+                + "\r\nAuthorization: Bearer " + cred + "\r\n";
+        // with its length declared: refused from the head, naming the size
+        String refusal = sendPartly(a, head + "Content-Length: " + huge.length + "\r\n\r\n", huge, false);
+        assertThat(refusal).startsWith("HTTP/1.1 413").contains("BODY_TOO_LARGE: body of " + huge.length + " bytes");
+        // streamed without a length (chunked): refused from the count in its first bytes
+        refusal = sendPartly(a, head + "Transfer-Encoding: chunked\r\n\r\n", huge, true);
+        assertThat(refusal).startsWith("HTTP/1.1 413")
+                .contains("TOO_MANY_REPORTS: the batch declares 100000 reports, more than 500 in one batch");
         // a body that is not a batch at all, and a wrong content type
         r = post(a, "hello".getBytes(StandardCharsets.UTF_8), ReportEnvelope.REPORTS_JSON_CONTENT_TYPE, cred);
         assertThat(r.statusCode()).isEqualTo(400);
@@ -374,8 +387,31 @@ class IngestServiceTest {
         // and it still serves
         assertThat(statuses(postBatch(a, reports("dev-hostile", 2, 0, t), cred))).containsOnly(Status.ACCEPTED);
         assertThat(a.metrics().refusedCount("MALFORMED")).isGreaterThanOrEqualTo(3);
-        assertThat(a.metrics().refusedCount("BODY_TOO_LARGE")).isGreaterThanOrEqualTo(1);
+        assertThat(a.metrics().refusedCount("BODY_TOO_LARGE")).isGreaterThanOrEqualTo(2);
+        assertThat(a.metrics().refusedCount("TOO_MANY_REPORTS")).isGreaterThanOrEqualTo(1);
         assertThat(a.metrics().refusedCount("REQUEST_TIMEOUT")).isGreaterThanOrEqualTo(1);
+    }
+
+    /**
+     * Sends a request head and the first 64 KiB of {@code body} (as one chunk if {@code chunked}), then reads the
+     * answer without sending more: the service has to answer from what it has.
+     */
+    static String sendPartly(IngestService s, String head, byte[] body, boolean chunked) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", s.port())) {
+            socket.setSoTimeout(10_000);
+            OutputStream out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.US_ASCII));
+            int first = 64 * 1024;
+            if (chunked) {
+                out.write((Integer.toHexString(first) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            }
+            out.write(body, 0, first);
+            if (chunked) {
+                out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+            }
+            out.flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        }
     }
 
     @Test
