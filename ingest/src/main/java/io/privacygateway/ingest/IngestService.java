@@ -160,8 +160,12 @@ public final class IngestService implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        // every accepted connection is held to the request timeout from its first byte on (FirstRequestDeadline),
+        // until the connection handler below takes it over
         this.vertx = Vertx.builder().with(new VertxOptions().setEventLoopPoolSize(limits.eventLoops())
-                .setWorkerPoolSize(2).setInternalBlockingPoolSize(1).setUseDaemonThread(true)).build();
+                .setWorkerPoolSize(2).setInternalBlockingPoolSize(1).setUseDaemonThread(true))
+                .withTransport(FirstRequestDeadline.transport(limits.requestTimeout().toNanos(),
+                        () -> metrics.refused("REQUEST_TIMEOUT"))).build();
         this.healthThread = new Thread(this::watchKafka, "pgw-ingest-health");
         this.healthThread.setDaemon(true);
     }
@@ -204,7 +208,10 @@ public final class IngestService implements AutoCloseable {
                 .setHandle100ContinueAutomatically(false)
                 .setCompressionSupported(false)
                 .setDecompressionSupported(false)
-                .setHttp2ClearTextEnabled(false); // HTTP/2 over TLS (ALPN) only: h2c would delay the connection handler (slow-client timer)
+                // HTTP/2: over TLS by ALPN; on a plain listener (loopback or behind a declared proxy) as h2c, with prior
+                // knowledge or by an HTTP/1.1 Upgrade. The slow-client deadline covers the protocol detection before
+                // the connection handler (FirstRequestDeadline).
+                .setHttp2ClearTextEnabled(settings.tls() == null);
         if (settings.tls() != null) {
             o.setSsl(true).setUseAlpn(true).setKeyCertOptions(new KeyStoreOptions()
                     .setType(settings.tls().type().toUpperCase(java.util.Locale.ROOT))
@@ -215,7 +222,8 @@ public final class IngestService implements AutoCloseable {
         if (opsHost != null) {
             HttpServerOptions ops = new HttpServerOptions().setHost(InetAddress.getByName(opsHost).getHostAddress())
                     .setPort(opsPort).setIdleTimeout(30).setMaxHeaderSize(16 * 1024);
-            opsServer = await(vertx.createHttpServer(ops).requestHandler(this::opsRequest).listen(), "the ops server");
+            opsServer = await(vertx.createHttpServer(ops).connectionHandler(FirstRequestDeadline::release)
+                    .requestHandler(this::opsRequest).listen(), "the ops server");
         }
         LOG.info("ingest listening on {}:{} ({}), operations on {}", settings.host(), port(),
                 settings.tls() == null ? "plain HTTP" : "TLS", opsServer == null ? "none" : opsHost + ":" + opsPort());
@@ -310,10 +318,15 @@ public final class IngestService implements AutoCloseable {
 
     // ---- connections and requests -----------------------------------------------------------------------------
 
-    /** Per connection: the timer that closes it if the next request's head does not arrive in time. */
+    /**
+     * Per connection: the timer that closes it if the next request's head does not arrive in time. It runs while
+     * no request is open on the connection (HTTP/1.1: between requests; HTTP/2: while no stream is open).
+     */
     private final class Conn {
         final HttpConnection c;
         long timer = -1;
+        int open; // requests under way (event loop only)
+        boolean gone; // the connection closed: nothing to arm
 
         Conn(HttpConnection c) {
             this.c = c;
@@ -321,6 +334,9 @@ public final class IngestService implements AutoCloseable {
 
         void arm() {
             disarm();
+            if (gone) {
+                return;
+            }
             timer = vertx.setTimer(limits.requestTimeout().toMillis(), id -> {
                 timer = -1;
                 metrics.refused("REQUEST_TIMEOUT");
@@ -347,7 +363,9 @@ public final class IngestService implements AutoCloseable {
         }
         Conn k = new Conn(c);
         conns.put(c, k);
+        FirstRequestDeadline.release(c); // the connection's own timer takes over from here
         c.closeHandler(v -> {
+            k.gone = true;
             k.disarm();
             conns.remove(c);
             connections.decrementAndGet();
@@ -360,9 +378,18 @@ public final class IngestService implements AutoCloseable {
         boolean http1 = req.version() != HttpVersion.HTTP_2;
         if (k != null) {
             k.disarm(); // the head arrived; the body has its own deadline below
-            if (http1) {
-                req.response().endHandler(v -> k.arm());
-            }
+            k.open++;
+            boolean[] counted = {false};
+            io.vertx.core.Handler<Void> finished = v -> {
+                if (!counted[0]) {
+                    counted[0] = true;
+                    if (--k.open == 0) {
+                        k.arm(); // the next request's head must come in time, on HTTP/2 as on HTTP/1.1
+                    }
+                }
+            };
+            req.response().endHandler(finished);
+            req.response().closeHandler(finished);
         }
         req.exceptionHandler(x -> LOG.debug("request failed: {}", x.toString()));
         String path = req.path();

@@ -415,6 +415,124 @@ class IngestServiceTest {
     }
 
     @Test
+    @Order(5)
+    void http2InTheClearWorksByPriorKnowledgeAndByUpgrade() throws Exception {
+        long t = System.currentTimeMillis();
+        String cred = g.credential("dev-h2c");
+        // by upgrade (HTTP/1.1 Upgrade: h2c), as the JDK client does on http://
+        HttpClient h2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        HttpResponse<byte[]> doc = h2.send(HttpRequest.newBuilder(a.base().resolve("/v1/workloads/" + spec.id()))
+                .GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(doc.statusCode()).isEqualTo(200);
+        HttpResponse<byte[]> r = h2.send(HttpRequest.newBuilder(a.base().resolve("/v1/reports"))
+                .header("Content-Type", ReportEnvelope.REPORTS_CONTENT_TYPE).header("Authorization", "Bearer " + cred)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(ReportEnvelope.encode(reports("dev-h2c", 2, 0, t))))
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertThat(r.version()).isEqualTo(HttpClient.Version.HTTP_2);
+        assertThat(r.statusCode()).as(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(200);
+        assertThat(statuses(ReportEnvelope.decodeResults(r.body()))).containsOnly(Status.ACCEPTED);
+        // by prior knowledge (the connection starts with the HTTP/2 preface), as h2load and gRPC-style clients do
+        io.vertx.core.Vertx vx = io.vertx.core.Vertx.vertx();
+        try {
+            io.vertx.core.http.HttpClient pk = vx.createHttpClient(new io.vertx.core.http.HttpClientOptions()
+                    .setProtocolVersion(io.vertx.core.http.HttpVersion.HTTP_2).setHttp2ClearTextUpgrade(false));
+            byte[] body = ReportEnvelope.encode(reports("dev-h2c", 2, 2, t));
+            io.vertx.core.http.HttpClientResponse[] resp = new io.vertx.core.http.HttpClientResponse[1];
+            io.vertx.core.buffer.Buffer answer = pk.request(io.vertx.core.http.HttpMethod.POST, a.port(), "127.0.0.1",
+                    "/v1/reports").compose(req -> req.putHeader("Content-Type", ReportEnvelope.REPORTS_CONTENT_TYPE)
+                    .putHeader("Authorization", "Bearer " + cred).send(io.vertx.core.buffer.Buffer.buffer(body)))
+                    .compose(res -> {
+                        resp[0] = res;
+                        return res.body();
+                    }).await(20, TimeUnit.SECONDS);
+            assertThat(resp[0].version()).isEqualTo(io.vertx.core.http.HttpVersion.HTTP_2);
+            assertThat(resp[0].statusCode()).as(answer.toString()).isEqualTo(200);
+            assertThat(statuses(ReportEnvelope.decodeResults(answer.getBytes()))).containsOnly(Status.ACCEPTED);
+            // a slow HTTP/2 body is cut off with 408, as on HTTP/1.1 (the stream; the connection stays usable)
+            io.vertx.core.Future<io.vertx.core.http.HttpClientResponse> slow = pk.request(
+                    io.vertx.core.http.HttpMethod.POST, a.port(), "127.0.0.1", "/v1/reports").compose(req -> {
+                        req.putHeader("Content-Type", ReportEnvelope.REPORTS_CONTENT_TYPE)
+                                .putHeader("Authorization", "Bearer " + cred)
+                                .putHeader("Content-Length", Integer.toString(body.length));
+                        req.write(io.vertx.core.buffer.Buffer.buffer(Arrays.copyOf(body, 3)));
+                        return req.response();
+                    });
+            assertThat(slow.await(20, TimeUnit.SECONDS).statusCode()).isEqualTo(408);
+        } finally {
+            vx.close().await(10, TimeUnit.SECONDS);
+        }
+        assertThat(onTopic("dev-h2c", 4)).hasSize(4);
+    }
+
+    /** The HTTP/2 connection preface a client sends first (RFC 9113, 3.4). */
+    static final byte[] H2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+    /** An empty SETTINGS frame: length 0, type 4, flags 0, stream 0. */
+    static final byte[] H2_SETTINGS = {0, 0, 0, 4, 0, 0, 0, 0, 0};
+    /** A PING frame: length 8, type 6, flags 0, stream 0, 8 bytes of data. */
+    static final byte[] H2_PING = {0, 0, 8, 6, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8};
+
+    /**
+     * Writes {@code pieces} one every {@code pauseMillis} (then keeps writing the last one) for up to 8 s and tells
+     * whether the service closed the connection meanwhile.
+     */
+    static boolean closedWhileTrickling(IngestService s, List<byte[]> pieces, long pauseMillis) throws Exception {
+        try (Socket socket = new Socket("127.0.0.1", s.port())) {
+            socket.setSoTimeout(200);
+            OutputStream out = socket.getOutputStream();
+            InputStream in = socket.getInputStream();
+            byte[] sink = new byte[4096];
+            long start = System.nanoTime();
+            int i = 0;
+            while (System.nanoTime() - start < TimeUnit.SECONDS.toNanos(8)) {
+                try {
+                    out.write(pieces.get(Math.min(i++, pieces.size() - 1)));
+                    out.flush();
+                } catch (java.io.IOException e) {
+                    return true;
+                }
+                try {
+                    if (in.read(sink) < 0) { // the service's SETTINGS/PING answers are read and dropped
+                        return true;
+                    }
+                } catch (java.net.SocketTimeoutException e) {
+                    // nothing to read
+                } catch (java.io.IOException e) {
+                    return true;
+                }
+                Thread.sleep(pauseMillis);
+            }
+            return false;
+        }
+    }
+
+    @Test
+    @Order(5)
+    void aSlowHttp2ClientIsCutOffAtTheRequestTimeout() throws Exception {
+        double before = a.metrics().refusedCount("REQUEST_TIMEOUT");
+        // the preface and SETTINGS trickled a byte at a time (Vert.x reads 24 bytes to choose HTTP/1.1 or HTTP/2 and
+        // hands an HTTP/2 connection over after SETTINGS: about 10 s at this pace, longer than the 2 s timeout)
+        List<byte[]> bytes = new ArrayList<>();
+        for (byte b : H2_PREFACE) {
+            bytes.add(new byte[] {b});
+        }
+        for (byte b : H2_SETTINGS) {
+            bytes.add(new byte[] {b});
+        }
+        bytes.add(H2_PING);
+        assertThat(closedWhileTrickling(a, bytes, 300)).as("a trickled HTTP/2 preface was cut off").isTrue();
+        // a complete preface, then only PINGs (which keep the idle timer from firing), never a request
+        List<byte[]> pings = new ArrayList<>(List.of(H2_PREFACE, H2_SETTINGS));
+        pings.add(H2_PING);
+        assertThat(closedWhileTrickling(a, pings, 200)).as("an HTTP/2 connection without a request was cut off")
+                .isTrue();
+        assertThat(a.metrics().refusedCount("REQUEST_TIMEOUT")).isGreaterThanOrEqualTo(before + 2);
+        // and it still serves, over HTTP/1.1 and HTTP/2
+        long t = System.currentTimeMillis();
+        assertThat(statuses(postBatch(a, reports("dev-h2-slow", 1, 0, t), g.credential("dev-h2-slow"))))
+                .containsOnly(Status.ACCEPTED);
+    }
+
+    @Test
     @Order(6)
     void rateLimitsPerAddressAndPerCredentialAnswer429WithRetryAfter() throws Exception {
         IngestSettings s = g.settings();
