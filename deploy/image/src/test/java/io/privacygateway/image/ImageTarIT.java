@@ -73,6 +73,8 @@ class ImageTarIT {
         assertThat(user).matches("\\d+:\\d+");
         assertThat(user).doesNotStartWith("0:");
         assertThat(cfg().get("ExposedPorts").has("9464/tcp")).isTrue();
+        assertThat(cfg().get("ExposedPorts").has("8443/tcp")).as("ingest").isTrue();
+        assertThat(cfg().get("ExposedPorts").has("9465/tcp")).as("ingest metrics").isTrue();
         assertThat(cfg().get("Volumes").has("/var/lib/privacy-gateway")).isTrue();
         assertThat(strings(cfg().get("Env"))).contains("JAVA_HOME=/opt/java");
     }

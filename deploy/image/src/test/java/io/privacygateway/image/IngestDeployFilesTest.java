@@ -86,6 +86,52 @@ class IngestDeployFilesTest {
         assertThat(svc.getSpec().getSelector()).isEqualTo(d.getSpec().getSelector().getMatchLabels());
     }
 
+    /** The container ports the image declares (deploy/image/pom.xml, jib's container.ports). */
+    static List<Integer> imagePorts() throws Exception {
+        org.w3c.dom.Document pom = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(RepoFiles.deploy("image").resolve("pom.xml").toFile());
+        org.w3c.dom.NodeList ports = pom.getElementsByTagName("port");
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < ports.getLength(); i++) {
+            if (ports.item(i).getParentNode().getNodeName().equals("ports")) {
+                out.add(Integer.parseInt(ports.item(i).getTextContent().trim()));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The image runs {@code io.privacygateway.app.Main} with the arguments the deploy files give it: the arguments of
+     * the Kubernetes container and the Compose service are the {@code ingest} command with its {@code --config}, and
+     * the image declares the ports they publish.
+     */
+    @Test
+    void theDeployFilesStartTheIngestCommandOfTheImagesMainAndItsPorts() throws Exception {
+        V1Deployment d = (V1Deployment) objects().get("Deployment/privacy-gateway-ingest");
+        V1Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+        Map<String, Object> compose = ComposeFilesTest.service(RepoFiles.yaml(RepoFiles.deploy("compose")
+                .resolve("compose.yaml")), "ingest");
+        @SuppressWarnings("unchecked")
+        List<String> composeArgs = (List<String>) compose.get("command");
+        for (List<String> args : List.of(c.getArgs(), composeArgs)) {
+            picocli.CommandLine.ParseResult parsed = io.privacygateway.app.Main.commandLine()
+                    .parseArgs(args.toArray(String[]::new));
+            assertThat(parsed.hasSubcommand()).as(String.valueOf(args)).isTrue();
+            assertThat(parsed.subcommand().commandSpec().name()).isEqualTo("ingest");
+            assertThat(parsed.subcommand().matchedOptionValue("--config", (Path) null))
+                    .isEqualTo(Path.of("/etc/privacy-gateway/ingest.yaml"));
+        }
+        List<Integer> declared = imagePorts();
+        for (var p : c.getPorts()) {
+            assertThat(declared).as("the image declares the container port " + p.getName()).contains(p.getContainerPort());
+        }
+        for (Object mapping : (List<?>) compose.get("ports")) {
+            String m = String.valueOf(mapping);
+            int container = Integer.parseInt(m.substring(m.lastIndexOf(':') + 1).split("/")[0]);
+            assertThat(declared).as("the image declares the port of " + m).contains(container);
+        }
+    }
+
     @Test
     void kustomizeBuildsTheDirectory() {
         Path kubectl = Tools.require("kubectl", "kubernetes-client");
