@@ -214,6 +214,52 @@ class ImageRuntimeIT {
         }
     }
 
+    /**
+     * The command the Compose service and the Kubernetes Deployment give the image ({@code ingest --config
+     * /etc/privacy-gateway/ingest.yaml}) starts the ingestion service inside the image, as its user: it answers on
+     * its device port and its operations port (the probe the Compose healthcheck and Kubernetes use) and stops on
+     * SIGTERM.
+     */
+    @Test
+    void theImageRunsTheIngestServiceWithTheDeployFilesArguments() throws Exception {
+        int port;
+        int metricsPort;
+        try (ServerSocket s = new ServerSocket(0); ServerSocket t = new ServerSocket(0)) {
+            port = s.getLocalPort();
+            metricsPort = t.getLocalPort();
+        }
+        long t0 = System.nanoTime();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedRegistry registry = EmbeddedRegistry.start()) {
+            String yaml = "bootstrapServers: " + kafka.bootstrapServers() + "\n"
+                    + "schemaRegistryUrl: " + registry.ccompatUrl() + "\n"
+                    + "topicPrefix: pgw.\n"
+                    + "listen: {host: 127.0.0.1, port: " + port + "}\n"
+                    + "devices: {enrollment: required, keys: {k1: \"" + java.util.Base64.getEncoder()
+                    .encodeToString(new byte[32]) + "\"}}\n"
+                    + "metrics: {host: 127.0.0.1, port: " + metricsPort + "}\n";
+            Files.writeString(root.resolve("etc/privacy-gateway/ingest.yaml"), yaml);
+            try (ImageProcess ingest = ImageProcess.start(root, user, workDir, env, withEntrypoint("ingest",
+                    "--config", "/etc/privacy-gateway/ingest.yaml"))) {
+                boolean up = ingest.awaitLine(l -> l.startsWith("ingest: http://127.0.0.1:" + port + "/v1/reports"),
+                        Duration.ofSeconds(180));
+                assertThat(up).as(ingest.output()).isTrue();
+                log(t0, "ingest (in the image) listening");
+                List<String> probe = List.of("/opt/java/bin/java", "-cp", "/app/classes", HealthProbe.class.getName(),
+                        "http://127.0.0.1:" + metricsPort + "/health/live");
+                assertThat(inImage(probe, Duration.ofSeconds(60)).exitCode()).as(ingest.output()).isZero();
+                java.net.http.HttpResponse<String> doc = java.net.http.HttpClient.newHttpClient().send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+                                + "/v1/workloads")).timeout(Duration.ofSeconds(10)).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+                assertThat(doc.statusCode()).as(doc.body()).isIn(200, 503); // 503 NOT_READY until the catalog loads
+                Optional<Integer> exit = ingest.stop(Duration.ofSeconds(30));
+                log(t0, "ingest stopped after SIGTERM, exit " + exit.orElse(null));
+                assertThat(exit).as(ingest.output()).isPresent();
+                assertThat(exit.get()).as(ingest.output()).isIn(0, 143);
+            }
+        }
+    }
+
     static void log(long since, String what) {
         System.out.printf("[image-it] %-45s %6.1f s%n", what, (System.nanoTime() - since) / 1e9);
     }
