@@ -35,6 +35,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -308,6 +309,34 @@ class AnswersApiTest {
                     thirtyDays, (short) 1, 1, state, "exactly_once_v2", Map.of(), Map.of()));
             assertThat(topicConfig(admin, "r30.answers").get("retention.ms").value()).isEqualTo("2592000000");
         }
+    }
+
+    /**
+     * The notebook example (examples/python/answers_dataframe.py) against this broker, registry and API with Debian's
+     * Python: a DataFrame from the API and one from the topic with the Confluent client, which agree. Skips, saying
+     * what is missing, without /usr/bin/python3 or its pandas, requests, confluent_kafka and avro packages (.ci/run
+     * installs them).
+     */
+    @Test
+    void thePythonExampleBuildsTheSameDataFrameFromTheApiAndFromTheTopic() throws Exception {
+        String python = System.getProperty("privacygateway.python", "/usr/bin/python3");
+        Assumptions.assumeTrue(Files.isExecutable(Path.of(python)), python + " is missing: the Python example is not run");
+        Process check = new ProcessBuilder(python, "-c", "import pandas, requests, confluent_kafka, avro.io")
+                .redirectErrorStream(true).start();
+        String missing = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        Assumptions.assumeTrue(check.waitFor(60, TimeUnit.SECONDS) && check.exitValue() == 0, python
+                + " lacks a package of the example (Debian: python3-pandas python3-requests python3-confluent-kafka"
+                + " python3-avro): " + missing.lines().reduce((a, b) -> b).orElse(""));
+        Path script = Path.of("../examples/python/answers_dataframe.py").toAbsolutePath().normalize();
+        Process run = new ProcessBuilder(python, script.toString(), "--api", api.base().toString(), "--workload",
+                "latency-cdf", "--limit", "7", "--bootstrap", kafka.bootstrapServers(), "--registry",
+                registry.ccompatUrl(), "--topic", "pgw.answers").redirectErrorStream(true).start();
+        String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(run.waitFor(120, TimeUnit.SECONDS)).as("the example finished").isTrue();
+        int rows = rows(get("latency-cdf?limit=10000", null)).size();
+        assertThat(run.exitValue()).as(out).isZero();
+        assertThat(out).contains("api rows: " + rows + ", windows: " + WINDOWS).contains("topic rows: " + rows)
+                .contains("api and topic agree: True");
     }
 
     static Config topicConfig(Admin admin, String topic) throws Exception {
