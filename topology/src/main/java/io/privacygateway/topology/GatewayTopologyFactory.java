@@ -105,7 +105,8 @@ public final class GatewayTopologyFactory {
                             Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled(),
                     "answers-store-source", new StringDeserializer(), new ByteArrayDeserializer(), cfg.answersTopic(),
                     "answers-store-processor",
-                    () -> new AnswersStoreProcessor(AnswersStore.NAME, cfg.answersTopic(), p.serdes().answersReader()));
+                    () -> new AnswersStoreProcessor(AnswersStore.NAME, cfg.answersTopic(), p.serdes().answersReader(),
+                            cfg.answersRetentionMs()));
         }
 
         t.addSource("local-source", new ByteArrayDeserializer(), new ByteArrayDeserializer(), cfg.localReportsTopic());
