@@ -64,7 +64,7 @@ public final class AnswersStore {
     public void scan(String workload, byte[] startKey, long toExclusive, Predicate<Entry> visitor)
             throws UnavailableException {
         byte[] end = AnswerKey.lowerBound(workload, toExclusive);
-        if (Bytes.BYTES_LEXICO_COMPARATOR.compare(startKey, end) >= 0) {
+        if (java.util.Arrays.compareUnsigned(startKey, end) >= 0) {
             return;
         }
         ReadOnlyKeyValueStore<Bytes, byte[]> store = store();
