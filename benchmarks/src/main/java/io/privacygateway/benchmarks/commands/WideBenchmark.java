@@ -2,9 +2,9 @@ package io.privacygateway.benchmarks.commands;
 
 import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.central.wide.Hypercube;
-import io.privacygateway.mechanisms.central.wide.LaplaceMarginalsRelease;
+import io.privacygateway.benchmarks.wide.LaplaceMarginalsRelease;
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
-import io.privacygateway.mechanisms.central.wide.MarginalCountsCodec;
+import io.privacygateway.benchmarks.wide.MarginalCountsCodec;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
 import io.privacygateway.mechanisms.central.wide.PurifiedMwemRelease;
 import io.privacygateway.mechanisms.central.wide.WideAnswer;
