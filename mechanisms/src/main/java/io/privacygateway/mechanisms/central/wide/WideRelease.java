@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.central.wide;
 
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease;
 import io.privacygateway.mechanisms.central.worstcase.WorstCaseChainingRelease;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
@@ -48,7 +49,7 @@ public interface WideRelease {
                 }
                 yield WorstCaseChainingRelease.forMarginals(workload, settings, mechanism);
             }
-            case CERTIFIED_SYNTHETIC -> io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease.of(
+            case CERTIFIED_SYNTHETIC -> CertifiedSyntheticRelease.of(
                     workload, settings, mechanism, records.orElseThrow(() -> new IllegalArgumentException(
                             "certified-synthetic needs the number of synthetic records per window")));
             default -> throw new IllegalArgumentException("mechanism " + mechanism.wireName()
