@@ -142,7 +142,7 @@ public final class CentralWorkload implements ResolvedWorkload {
                         throw new IllegalStateException("workload " + spec.id() + " is not wide");
                     }
                     WorkloadSpec.Synthetic s = parameters().synthetic();
-                    r = WideRelease.of(marginals, WideSettings.of(spec, contentHash), spec.mechanism(),
+                    r = WideReleases.of(marginals, WideSettings.of(spec, contentHash), spec.mechanism(),
                             s == null ? OptionalInt.empty() : OptionalInt.of(s.records()));
                     wideRelease = r;
                 }
