@@ -1,5 +1,6 @@
 package io.privacygateway.app.run;
 
+import io.privacygateway.app.http.HttpEndpoint;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.privacygateway.app.answers.AnswersOptions;
@@ -220,7 +221,7 @@ public final class GatewayConfigFile {
         }
         String host;
         try {
-            host = string(a, "host", io.privacygateway.app.http.HttpEndpoint.DEFAULT_HOST);
+            host = string(a, "host", HttpEndpoint.DEFAULT_HOST);
         } catch (ConfigException e) {
             throw new ConfigException("answers.host", "must not be empty");
         }

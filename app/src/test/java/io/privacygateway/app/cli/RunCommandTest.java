@@ -1,5 +1,6 @@
 package io.privacygateway.app.cli;
 
+import io.privacygateway.app.answers.AnswerRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
@@ -195,7 +196,7 @@ class RunCommandTest {
         assertThat(r.out()).contains("metrics: http://127.0.0.1:" + port + "/metrics")
                 .contains("answers API: http://127.0.0.1:" + answersPort + "/v1/answers/{workload}");
         assertThat(seen.answersCsv.lines().findFirst()).hasValue(String.join(",",
-                io.privacygateway.app.answers.AnswerRow.COLUMNS));
+                AnswerRow.COLUMNS));
         assertThat(seen.answersCsv.lines().skip(1)).isNotEmpty().allSatisfy(l -> assertThat(l).startsWith("run-apps,1,"));
         assertThat(seen.unknownWorkload).isEqualTo(404);
         assertThat(reachable(http, answers.resolve("run-apps"))).as("the answers API stopped with run").isFalse();

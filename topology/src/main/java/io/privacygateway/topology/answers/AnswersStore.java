@@ -1,5 +1,6 @@
 package io.privacygateway.topology.answers;
 
+import java.util.Arrays;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.wire.WireFormatException;
 import java.util.Objects;
@@ -64,7 +65,7 @@ public final class AnswersStore {
     public void scan(String workload, byte[] startKey, long toExclusive, Predicate<Entry> visitor)
             throws UnavailableException {
         byte[] end = AnswerKey.lowerBound(workload, toExclusive);
-        if (java.util.Arrays.compareUnsigned(startKey, end) >= 0) {
+        if (Arrays.compareUnsigned(startKey, end) >= 0) {
             return;
         }
         ReadOnlyKeyValueStore<Bytes, byte[]> store = store();

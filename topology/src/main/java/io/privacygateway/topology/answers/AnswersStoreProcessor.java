@@ -1,5 +1,6 @@
 package io.privacygateway.topology.answers;
 
+import java.time.Instant;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.wire.WireFormatException;
 import java.util.ArrayList;
@@ -132,7 +133,7 @@ public final class AnswersStoreProcessor implements Processor<String, byte[], Vo
         }
         if (!expired.isEmpty()) {
             LOG.info("answers store: forgot {} answers that ended before {} (retention.answers)", expired.size(),
-                    java.time.Instant.ofEpochMilli(cutoff));
+                    Instant.ofEpochMilli(cutoff));
         }
     }
 

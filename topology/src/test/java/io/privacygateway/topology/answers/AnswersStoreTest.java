@@ -1,5 +1,6 @@
 package io.privacygateway.topology.answers;
 
+import java.util.Arrays;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -127,7 +128,7 @@ class AnswersStoreTest {
     void keysRoundTripAndRefuseWhatTheyDoNotEncode() {
         AnswerKey k = new AnswerKey("latency.cdf-1", -5, "since-activation", 7);
         assertThat(AnswerKey.decode(k.encode())).isEqualTo(k);
-        assertThat(java.util.Arrays.compareUnsigned(new AnswerKey("a", -1, "", 1).encode(),
+        assertThat(Arrays.compareUnsigned(new AnswerKey("a", -1, "", 1).encode(),
                 new AnswerKey("a", 1, "", 1).encode())).isNegative();
         assertThatThrownBy(() -> AnswerKey.decode(new byte[] {1, 2, 3})).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new AnswerKey("a\0b", 0, "", 1)).isInstanceOf(IllegalArgumentException.class);
