@@ -1,17 +1,27 @@
 package io.privacygateway.ingest;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFactory;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.socket.DatagramChannel;
 import io.netty.channel.socket.InternetProtocolFamily;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.vertx.core.datagram.DatagramSocketOptions;
 import io.vertx.core.http.HttpConnection;
+import io.vertx.core.net.ClientOptionsBase;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.core.net.impl.ConnectionBase;
+import io.vertx.core.transport.Transport;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -85,7 +95,7 @@ final class FirstRequestDeadline extends ChannelInboundHandlerAdapter {
      * @return whether the connection was found and released
      */
     static boolean release(HttpConnection c) {
-        if (c instanceof io.vertx.core.net.impl.ConnectionBase b) {
+        if (c instanceof ConnectionBase b) {
             FirstRequestDeadline d = b.channel().pipeline().get(FirstRequestDeadline.class);
             if (d != null) {
                 d.release();
@@ -99,8 +109,8 @@ final class FirstRequestDeadline extends ChannelInboundHandlerAdapter {
      * Vert.x's NIO transport whose server channels put a {@link FirstRequestDeadline} first in every accepted
      * channel's pipeline (before Vert.x's own handlers are added).
      */
-    static io.vertx.core.transport.Transport transport(long nanos, Runnable onExpired) {
-        io.vertx.core.spi.transport.Transport nio = io.vertx.core.transport.Transport.NIO.implementation();
+    static Transport transport(long nanos, Runnable onExpired) {
+        io.vertx.core.spi.transport.Transport nio = Transport.NIO.implementation();
         io.vertx.core.spi.transport.Transport spi = new io.vertx.core.spi.transport.Transport() {
             @Override
             public boolean supportsDomainSockets() {
@@ -113,35 +123,35 @@ final class FirstRequestDeadline extends ChannelInboundHandlerAdapter {
             }
 
             @Override
-            public java.net.SocketAddress convert(io.vertx.core.net.SocketAddress address) {
+            public java.net.SocketAddress convert(SocketAddress address) {
                 return nio.convert(address);
             }
 
             @Override
-            public io.vertx.core.net.SocketAddress convert(java.net.SocketAddress address) {
+            public SocketAddress convert(java.net.SocketAddress address) {
                 return nio.convert(address);
             }
 
             @Override
-            public io.netty.channel.EventLoopGroup eventLoopGroup(int type, int threads,
-                    java.util.concurrent.ThreadFactory factory, int ioRatio) {
+            public EventLoopGroup eventLoopGroup(int type, int threads, ThreadFactory factory,
+                    int ioRatio) {
                 return nio.eventLoopGroup(type, threads, factory, ioRatio);
             }
 
             @Override
-            public void configure(DatagramChannel channel, io.vertx.core.datagram.DatagramSocketOptions options) {
+            public void configure(DatagramChannel channel, DatagramSocketOptions options) {
                 nio.configure(channel, options);
             }
 
             @Override
-            public void configure(io.vertx.core.net.ClientOptionsBase options, int connectTimeout,
-                    boolean domainSocket, io.netty.bootstrap.Bootstrap bootstrap) {
+            public void configure(ClientOptionsBase options, int connectTimeout, boolean domainSocket,
+                    Bootstrap bootstrap) {
                 nio.configure(options, connectTimeout, domainSocket, bootstrap);
             }
 
             @Override
-            public void configure(io.vertx.core.net.NetServerOptions options, boolean domainSocket,
-                    io.netty.bootstrap.ServerBootstrap bootstrap) {
+            public void configure(NetServerOptions options, boolean domainSocket,
+                    ServerBootstrap bootstrap) {
                 nio.configure(options, domainSocket, bootstrap);
             }
 
@@ -186,7 +196,7 @@ final class FirstRequestDeadline extends ChannelInboundHandlerAdapter {
                 };
             }
         };
-        return new io.vertx.core.transport.Transport() {
+        return new Transport() {
             @Override
             public String name() {
                 return "nio";

@@ -3,6 +3,7 @@ package io.privacygateway.ingest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.privacygateway.client.ReportEnvelope.Result;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -44,10 +45,10 @@ final class IngestMetrics {
      * Counts the results of one batch: each run of equal results with one increment (a batch is mostly one
      * status), each counter found without building a string.
      */
-    void reports(io.privacygateway.client.ReportEnvelope.Result[] results) {
+    void reports(Result[] results) {
         int i = 0;
         while (i < results.length) {
-            io.privacygateway.client.ReportEnvelope.Result r = results[i];
+            Result r = results[i];
             int j = i + 1;
             while (j < results.length && results[j].status() == r.status()
                     && results[j].reason().equals(r.reason())) {

@@ -3,9 +3,9 @@ package io.privacygateway.ingest;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.privacygateway.client.DeviceReport;
 import io.privacygateway.client.GatewayTopics;
-import io.privacygateway.client.ReportEnvelope;
 import io.privacygateway.client.ReportEnvelope.Result;
 import io.privacygateway.client.ReportEnvelope.Status;
+import io.privacygateway.client.ReportEnvelope;
 import io.privacygateway.client.ReportProducers;
 import io.privacygateway.client.kafka.KafkaReports;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
@@ -19,6 +19,7 @@ import io.privacygateway.topology.validate.ReportView;
 import io.privacygateway.topology.validate.Verdict;
 import io.privacygateway.topology.workload.Registration;
 import io.vertx.core.Context;
+import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.buffer.Buffer;
@@ -38,6 +39,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -380,7 +382,7 @@ public final class IngestService implements AutoCloseable {
             k.disarm(); // the head arrived; the body has its own deadline below
             k.open++;
             boolean[] counted = {false};
-            io.vertx.core.Handler<Void> finished = v -> {
+            Handler<Void> finished = v -> {
                 if (!counted[0]) {
                     counted[0] = true;
                     if (--k.open == 0) {
@@ -887,7 +889,7 @@ public final class IngestService implements AutoCloseable {
     }
 
     private void answer(HttpServerRequest req, boolean json, Result[] results, long start) {
-        List<Result> list = java.util.Arrays.asList(results);
+        List<Result> list = Arrays.asList(results);
         metrics.reports(results);
         if (json) {
             send(req, 200, JSON, ReportEnvelope.resultsToJson(list).getBytes(StandardCharsets.UTF_8), Map.of());

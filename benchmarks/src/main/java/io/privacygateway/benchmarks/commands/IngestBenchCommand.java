@@ -1,5 +1,6 @@
 package io.privacygateway.benchmarks.commands;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.privacygateway.client.DeviceReport;
@@ -20,6 +21,7 @@ import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,8 +106,7 @@ public final class IngestBenchCommand implements Callable<Integer> {
     private long lastClientCpuNanos;
 
     private static long jvmCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** µs of CPU per report: {@code nanos} over {@code reports}. */
