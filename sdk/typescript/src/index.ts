@@ -19,3 +19,4 @@ export * from './envelope.js';
 export * from './transport.js';
 export * from './storage.js';
 export * from './client.js';
+export * from './client-vectors.js';
