@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadVectors } from './vectors.js';
-import { Client, vectorRefusal } from '../src/client.js';
-import { ballProtocol, boxProtocol } from '../src/client-vectors.js';
+import { Client } from '../src/client.js';
+import { ballProtocol, boxProtocol, vectorRefusal } from '../src/client-vectors.js';
 import { protocolFor } from '../src/protocols.js';
 import { MemoryStorage } from '../src/storage.js';
 import { SplitMix64, baseWord, hexToBytes } from '../src/coins.js';
