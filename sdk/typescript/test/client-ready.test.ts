@@ -139,3 +139,24 @@ test('crash safety (Node file store): a child killed by SIGKILL after durable re
   assert.deepEqual(o, ['ACCEPTED']);
   await fresh.close();
 });
+
+test('store writes never overlap: a sync() while a write is in flight waits for it (one temp file, one writer)', async () => {
+  let inFlight = 0, most = 0, writes = 0;
+  const storage = { load: async () => undefined, save: async () => {
+    inFlight++; most = Math.max(most, inFlight); writes++;
+    await new Promise((r) => setTimeout(r, 20));
+    inFlight--;
+  } };
+  const client = await Client.create({ deviceId: 'd', storage, protocol: protocolFor, transport: accepting, workloads: [served], sendInBackground: false, now: () => T });
+  const a = client.report(ID, 'yes');
+  const first = client.sync();
+  await new Promise((r) => setTimeout(r, 5)); // the first write is in flight
+  const b = client.report(ID, 'no');
+  const second = client.sync();
+  await Promise.all([first, second]);
+  assert.equal(most, 1);
+  assert.equal(writes, 2);
+  assert.equal(await a.durable, true);
+  assert.equal(await b.durable, true);
+  await client.close();
+});
