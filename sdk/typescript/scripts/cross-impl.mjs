@@ -2,8 +2,8 @@
 // (ingest CrossImplementationTest). Reads one JSON request on stdin, writes one JSON answer on stdout.
 //   {"now": ms, "workloads": [{canonical, contentHash, ball?: {candidates, s}, box?: {k}}],
 //    "devices": [{deviceId, seed, reports: [{workload, value}]}],          value: a string, or numbers (vectors)
-//    "fingerprints": [{canonical, contentHash, ball?, box?}]}
-// -> {"devices": [{deviceId, outcomes, envelope}], "fingerprints": [hex | "unsupported: …"]}
+//    "fingerprints": [{canonical, contentHash, ball?, box?}], "checks": [{workload, value}]}
+// -> {"devices": [{deviceId, outcomes, envelope}], "fingerprints": [hex | "unsupported: …"], "checks": [accepted]}
 // Secret randomness is a SplitMix64 stream from each device's public test seed: for tests only.
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -67,4 +67,15 @@ for (const f of req.fingerprints ?? []) {
     fingerprints.push('unsupported: ' + (e && e.message || e));
   }
 }
-process.stdout.write(JSON.stringify({ devices, fingerprints }));
+// The vector rule (docs/sdk.md "Vector values"): accepted or not, for each {workload, value}.
+const checks = [];
+if (req.checks) {
+  const specs = new Map();
+  for (const w of req.workloads) { const s = await sdk.readSpec(w.canonical, w.contentHash); specs.set(s.id, protocolOf(req.workloads)(s)); }
+  for (const c of req.checks) {
+    const p = specs.get(c.workload);
+    const v = typeof c.value === 'string' ? p.parseVector(c.value) : c.value;
+    checks.push(v !== undefined && p.vectorRefusal(v) === undefined);
+  }
+}
+process.stdout.write(JSON.stringify({ devices, fingerprints, checks }));

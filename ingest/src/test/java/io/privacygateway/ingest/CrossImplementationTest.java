@@ -347,6 +347,77 @@ class CrossImplementationTest {
                 "hadamard-response/1", "tree/2", "fourier/1", "duchi/1", "piecewise/1", "hybrid/1");
     }
 
+    /**
+     * The vector rule: the TypeScript SDK accepts exactly the vectors the Java SDK accepts ({@code VectorValues}),
+     * on vectors around a ball's sphere (relative distances of a few 10^-13 to 10^-11 in 200 random directions, both
+     * norms of the rule), at and beyond a box's edges, of the wrong length, overflowing, and as strings.
+     */
+    @Test
+    void typeScriptAcceptsExactlyTheVectorsJavaAccepts() throws Exception {
+        assumeTools();
+        Map<String, LocalWorkload> workloads = new LinkedHashMap<>();
+        for (String y : List.of(WORKLOADS.get(11), WORKLOADS.get(12))) {
+            LocalWorkload w = (LocalWorkload) ResolvedWorkload.of(spec(y));
+            workloads.put(w.spec().id(), w);
+        }
+        ObjectNode request = JSON.createObjectNode().put("now", NOW);
+        ArrayNode served = request.putArray("workloads");
+        workloads.values().forEach(w -> served.add(served(w)));
+        ArrayNode checks = request.putArray("checks");
+        List<Boolean> java = new ArrayList<>();
+        java.util.function.BiConsumer<String, Object> add = (id, v) -> {
+            ObjectNode c = checks.addObject().put("workload", id);
+            LocalWorkload.Vectors vs = (LocalWorkload.Vectors) workloads.get(id).values();
+            boolean ok = true;
+            try {
+                if (v instanceof double[] d) {
+                    ArrayNode a = c.putArray("value");
+                    for (double x : d) {
+                        a.add(x);
+                    }
+                    vs.checkVector(d);
+                } else {
+                    c.put("value", (String) v);
+                    vs.checkValue((String) v);
+                }
+            } catch (io.privacygateway.mechanisms.workload.InvalidValueException e) {
+                ok = false;
+            }
+            java.add(ok);
+        };
+        SplitMix64 rnd = new SplitMix64(42); // public: the test's directions
+        double[] deltas = {-1e-12, -1e-13, 0, 2e-13, 5e-13, 9e-13, 1e-12, 1.1e-12, 2e-12, 1e-11};
+        for (int i = 0; i < 200; i++) {
+            double[] u = {rnd.nextLong() / 0x1p63, rnd.nextLong() / 0x1p63, (i % 7 == 0 ? 0 : rnd.nextLong() / 0x1p63)};
+            double n = Math.sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+            double f = 2 * (1 + deltas[i % deltas.length]) / n; // radius 2
+            add.accept("x-ball", new double[] {u[0] * f, u[1] * f, u[2] * f});
+        }
+        for (double[] v : List.of(new double[] {2, 0, 0}, new double[] {0, 0, -2}, new double[] {1e200, 1e200, 0},
+                new double[] {1e-300, 0, 0}, new double[] {0, 0, 0}, new double[] {1, 1})) {
+            add.accept("x-ball", v);
+        }
+        for (String v : List.of("[2, 0, 0]", " 1 ,1, 1 ", "1, 1, 1.5", "Infinity, 0, 0", "1,,1", "1, 1, 1, 1")) {
+            add.accept("x-ball", v);
+        }
+        for (double[] v : List.of(new double[] {0, 100, 50, 0}, new double[] {-1e-300, 0, 0, 0},
+                new double[] {100.00000000000001, 0, 0, 0}, new double[] {0, 0, 0}, new double[] {-0.0, 0, 0, 0})) {
+            add.accept("x-box-duchi", v);
+        }
+        for (String v : List.of("0, 100, 50, 0", "[1,2,3,4]", "0, 100, 50, 101", "0, 100, 50")) {
+            add.accept("x-box-duchi", v);
+        }
+        JsonNode got = runNode(request).path("checks");
+        List<Boolean> ts = new ArrayList<>();
+        got.forEach(b -> ts.add(b.asBoolean()));
+        for (int i = 0; i < java.size(); i++) {
+            assertThat(ts.get(i)).as("check %d: %s", i, checks.get(i)).isEqualTo(java.get(i));
+        }
+        assertThat(java).contains(true, false);
+        System.out.printf("vector rule: TypeScript agrees with Java on %d vectors (%d accepted)%n", java.size(),
+                java.stream().filter(b -> b).count());
+    }
+
     static JsonNode runNode(ObjectNode request) throws Exception {
         Process p = new ProcessBuilder(node.toString(), SCRIPT.toString(), BUNDLE.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
