@@ -21,6 +21,7 @@ import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
+import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.ProtocolVersions;
@@ -145,15 +146,17 @@ class CrossImplementationTest {
     }
 
     /** The spec as served, with the vector parameters the gateway derived (the spec does not carry them). */
-    static ObjectNode served(LocalWorkload w) {
+    static ObjectNode served(WorkloadSpec spec) {
         ObjectNode o = JSON.createObjectNode();
-        o.put("canonical", CanonicalForm.of(w.spec()));
-        o.put("contentHash", w.contentHash());
-        ReportAccumulator a = w.accumulator();
-        if (a instanceof BallCandidates b) {
-            o.putObject("ball").put("candidates", b.candidateCount()).put("s", b.topSize());
-        } else if (a instanceof BoxCoordinates b) {
-            o.putObject("box").put("k", b.sampledCoordinates());
+        o.put("canonical", CanonicalForm.of(spec));
+        o.put("contentHash", CanonicalForm.contentHash(spec));
+        if (spec.domain() instanceof Domain.Vector) { // only then is the protocol built here
+            ReportAccumulator a = ((LocalWorkload) ResolvedWorkload.of(spec)).accumulator();
+            if (a instanceof BallCandidates b) {
+                o.putObject("ball").put("candidates", b.candidateCount()).put("s", b.topSize());
+            } else if (a instanceof BoxCoordinates b) {
+                o.putObject("box").put("k", b.sampledCoordinates());
+            }
         }
         return o;
     }
@@ -189,7 +192,7 @@ class CrossImplementationTest {
         }
         ObjectNode request = JSON.createObjectNode().put("now", NOW);
         ArrayNode served = request.putArray("workloads");
-        workloads.values().forEach(w -> served.add(served(w)));
+        workloads.values().forEach(w -> served.add(served(w.spec())));
         ArrayNode devices = request.putArray("devices");
         Map<String, List<DeviceReport>> java = new TreeMap<>();
         for (int d = 0; d < DEVICES; d++) {
@@ -281,6 +284,9 @@ class CrossImplementationTest {
         assertThat(counts.keySet()).containsExactlyInAnyOrderElementsOf(workloads.keySet());
         for (String id : workloads.keySet()) {
             assertThat(tsStates.get(id)).as("aggregate of %s", id).isEqualTo(javaStates.get(id));
+            if (id.equals("x-heavy")) {
+                continue; // its release decodes the whole string domain (about 13 s here); equal states, equal answers
+            }
             Answer a = workloads.get(id).values().release(tsStates.get(id), counts.get(id));
             Answer b = workloads.get(id).values().release(javaStates.get(id), counts.get(id));
             assertThat(a.estimates()).as("answer of %s", id).isEqualTo(b.estimates());
@@ -320,9 +326,7 @@ class CrossImplementationTest {
                 if (m == MechanismId.LOCAL_COARSE_PROJECTION || m == MechanismId.LOCAL_CHAINING) {
                     continue; // Gaussian-sign value vectors: not in the wire format (§18, item 23)
                 }
-                LocalWorkload w = (LocalWorkload) ResolvedWorkload.of(base.toBuilder().mechanism(m).protocolVersion(version)
-                        .build());
-                asked.add(served(w));
+                asked.add(served(base.toBuilder().mechanism(m).protocolVersion(version).build()));
                 keys.add(file.getKey() + " " + ProtocolVersions.wireName(m, version));
             }
         }
@@ -362,7 +366,7 @@ class CrossImplementationTest {
         }
         ObjectNode request = JSON.createObjectNode().put("now", NOW);
         ArrayNode served = request.putArray("workloads");
-        workloads.values().forEach(w -> served.add(served(w)));
+        workloads.values().forEach(w -> served.add(served(w.spec())));
         ArrayNode checks = request.putArray("checks");
         List<Boolean> java = new ArrayList<>();
         java.util.function.BiConsumer<String, Object> add = (id, v) -> {
@@ -419,6 +423,7 @@ class CrossImplementationTest {
     }
 
     static JsonNode runNode(ObjectNode request) throws Exception {
+        long start = System.nanoTime();
         Process p = new ProcessBuilder(node.toString(), SCRIPT.toString(), BUNDLE.toString())
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         try (var in = p.getOutputStream()) {
@@ -430,6 +435,7 @@ class CrossImplementationTest {
         }
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("node finished").isTrue();
         assertThat(p.exitValue()).as("node's exit status (its stderr is above)").isZero();
+        System.out.printf("node: %d ms%n", (System.nanoTime() - start) / 1_000_000);
         return JSON.readTree(out.toByteArray());
     }
 }
