@@ -333,6 +333,7 @@ class CrossImplementationTest {
         JsonNode prints = runNode(request).path("fingerprints");
         List<String> matched = new ArrayList<>();
         List<String> unsupported = new ArrayList<>();
+        List<String> matchedKeys = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
             String key = keys.get(i);
             String got = prints.get(i).asText();
@@ -343,12 +344,17 @@ class CrossImplementationTest {
             } else {
                 assertThat(got).as("TypeScript fingerprint of %s", key).isEqualTo(pinned.get(file).get(mv));
                 matched.add(mv);
+                matchedKeys.add(key);
             }
         }
         System.out.printf("TypeScript fingerprints: %d equal the pinned ones (%s); not derived by the TypeScript SDK:"
                 + "%n  %s%n", matched.size(), new java.util.TreeSet<>(matched), String.join("\n  ", unsupported));
         assertThat(new java.util.TreeSet<>(matched)).contains("grr/1", "oue/1", "olh/1", "subset-selection/1",
                 "hadamard-response/1", "tree/2", "fourier/1", "duchi/1", "piecewise/1", "hybrid/1");
+        assertThat(matchedKeys).as("the box, with the gateway's k").contains(
+                "demo/src/main/resources/demo/resource-usage.yaml duchi/1",
+                "demo/src/main/resources/demo/resource-usage.yaml piecewise/1",
+                "demo/src/main/resources/demo/resource-usage.yaml hybrid/1");
     }
 
     /**
