@@ -13,11 +13,15 @@ const bundle = process.argv[2] ?? new URL('../dist/full.min.js', import.meta.url
 const sdk = await import(pathToFileURL(bundle).href);
 const req = JSON.parse(readFileSync(0, 'utf8'));
 
+// The SDK's own derivation first; for a vector mean it cannot derive, the gateway's parameters (Java's choice).
 const protocolOf = (entries) => (spec) => {
   const w = entries.find((x) => x.contentHash === spec.contentHash);
-  if (w && w.ball) return sdk.ballProtocol(spec, w.ball);
-  if (w && w.box) return sdk.boxProtocol(spec, w.box);
-  return sdk.protocolFor(spec);
+  try {
+    return sdk.protocolFor(spec);
+  } catch (e) {
+    if (w && (w.ball || w.box)) return sdk.vectorProtocolWith(spec, w.ball ?? w.box);
+    throw e;
+  }
 };
 
 const devices = [];

@@ -1,6 +1,6 @@
 /** The device client: check a value, charge the device's own budget, randomize, queue durably, send in batches. */
-import { readSpec, Spec } from './spec.js';
-import { universeIndex } from './universe.js';
+import { Domain, readSpec, Spec } from './spec.js';
+import { parseVector, universeIndex } from './universe.js';
 import { LocalProtocol } from './fo.js';
 import { baseWord, bytesToHex, hexToBytes } from './coins.js';
 import { CryptoWordSource, WordSource } from './words.js';
@@ -22,15 +22,41 @@ export type Outcome =
 export type ReportPromise = Promise<Outcome> & { readonly durable: Promise<boolean> };
 
 /**
- * The protocol of a vector-mean workload (domain `ball` or `box`, wire-format §10; `client-vectors.ts`): reads and
- * checks a vector, and randomizes a checked one. The sequence of secret draws does not depend on the vector.
+ * A protocol of a vector-mean workload (domain `ball` or `box`, wire-format §10) may take the checked vector as
+ * numbers; one that does not takes its string form (`randomizeRaw`, the coordinates joined by commas, each written
+ * so that it reads back to the same double). The sequence of secret draws does not depend on the vector.
  */
 export interface VectorProtocol extends LocalProtocol {
-  /** The vector a string holds (§14 `ball`, `box`), or undefined. */
-  parseVector(raw: string): number[] | undefined;
-  /** Why the vector is not in the domain (docs/sdk.md "Vector values"), or undefined when it is. */
-  vectorRefusal(x: readonly number[]): string | undefined;
   randomizeVector(x: readonly number[], base: bigint, secret: WordSource): Uint8Array;
+}
+
+const NORM_SLACK = 1e-12;
+
+/**
+ * Why a vector is not in a ball or box domain (undefined when it is): the rule of docs/sdk.md "Vector values" (the
+ * Java VectorValues). The length is the number of coordinates; every coordinate is a finite number; in a box
+ * `lo <= x_q <= hi`; in a ball `sqrt(Σ x_q²) <= r·(1 + 10^-12)` (the plain sum of squares in index order) and
+ * `ρ <= 1 + 10^-12` (wire-format §10.2, step 1). The message names the rule and the position, never a value.
+ */
+export function vectorRefusal(d: Domain, x: readonly number[]): string | undefined {
+  if (d.kind !== 'ball' && d.kind !== 'box') return 'the workload does not take vectors';
+  const n = d.coordinates.length;
+  if (!Array.isArray(x) || x.length !== n) return 'a vector of ' + n + ' coordinates is expected';
+  let sq = 0, m = 0;
+  for (let q = 0; q < n; q++) {
+    const v = x[q];
+    if (typeof v !== 'number' || !Number.isFinite(v)) return 'coordinate ' + (q + 1) + ' (' + d.coordinates[q] + ') is not a finite number';
+    if (d.kind === 'box' && (v < d.lo || v > d.hi)) return 'coordinate ' + (q + 1) + ' (' + d.coordinates[q] + ') is outside [' + d.lo + ', ' + d.hi + ']';
+    sq += v * v;
+  }
+  if (d.kind === 'ball') {
+    const r = d.radius;
+    for (const v of x) m = Math.max(m, Math.abs(v / r));
+    let rho = m;
+    if (m !== 0 && Number.isFinite(m)) { let s = 0; for (const v of x) { const u = v / r / m; s += u * u; } rho = m * Math.sqrt(s); }
+    if (Math.sqrt(sq) > r * (1 + NORM_SLACK) || !(rho <= 1 + NORM_SLACK)) return 'the vector is outside the ball of radius ' + r;
+  }
+  return undefined;
 }
 
 export interface ClientConfig {
@@ -183,13 +209,16 @@ export class Client {
     const w = this.specs.get(workloadId);
     if (!w) return refused('UNKNOWN_WORKLOAD');
     const { spec, protocol } = w;
-    const vp = protocol as VectorProtocol;
+    const d = spec.domain;
+    const vp = protocol as Partial<VectorProtocol>;
     let randomize: (base: bigint) => Uint8Array | undefined;
-    if (vp.randomizeVector) {
-      const v = typeof value === 'string' ? vp.parseVector(value) : value;
-      if (v === undefined || vp.vectorRefusal(v) !== undefined) return refused('INVALID_VALUE');
+    if (d.kind === 'ball' || d.kind === 'box') {
+      const v = typeof value === 'string' ? parseVector(value, d.coordinates.length) : value;
+      if (v === undefined || vectorRefusal(d, v) !== undefined) return refused('INVALID_VALUE');
       const copy = Array.from(v);
-      randomize = (base) => vp.randomizeVector(copy, base, this.secret);
+      if (vp.randomizeVector) randomize = (base) => vp.randomizeVector!(copy, base, this.secret);
+      else if (protocol.randomizeRaw) randomize = (base) => protocol.randomizeRaw!(copy.map(String).join(','), base, this.secret);
+      else return refused('INVALID_VALUE');
     } else {
       if (typeof value !== 'string') return refused('INVALID_VALUE');
       if (protocol.randomizeRaw) randomize = (base) => protocol.randomizeRaw!(value, base, this.secret);

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadVectors } from './vectors.js';
-import { Client } from '../src/client.js';
-import { ballProtocol, boxProtocol, vectorRefusal } from '../src/client-vectors.js';
+import { Client, vectorRefusal } from '../src/client.js';
+import { vectorProtocolWith } from '../src/client-vectors.js';
 import { protocolFor } from '../src/protocols.js';
 import { MemoryStorage } from '../src/storage.js';
 import { SplitMix64, baseWord, hexToBytes } from '../src/coins.js';
@@ -15,7 +15,7 @@ const V = loadVectors('vector-means');
 const workloads = V.workloads.map((w: { canonical: string; contentHash: string }) => ({ canonical: w.canonical, contentHash: w.contentHash }));
 const BALL = 'vectors-ball-3-eps2', BOX = 'vectors-box-2-duchi-eps1'; // ball r = 1, d = 3, ε = 2; box [0, 100]², ε = 1
 const T = 1_717_286_400_000;
-const vectorProtocol = (s: Spec) => (s.domain.kind === 'ball' ? ballProtocol(s, { candidates: 8, s: 2 }) : s.domain.kind === 'box' ? boxProtocol(s, { k: 1 }) : protocolFor(s));
+const vectorProtocol = (s: Spec) => (s.domain.kind === 'ball' ? vectorProtocolWith(s, { candidates: 8, s: 2 }) : s.domain.kind === 'box' ? vectorProtocolWith(s, { k: 1 }) : protocolFor(s));
 
 async function client(sent: Report[] = [], seed = 7n) {
   return Client.create({ deviceId: 'device-42', storage: new MemoryStorage(), protocol: vectorProtocol, workloads, sendInBackground: false, now: () => T,
@@ -72,5 +72,20 @@ test('vectorRefusal names the rule and the position, never a value; a scalar wor
   const c = await Client.create({ deviceId: 'd', storage: new MemoryStorage(), protocol: protocolFor, workloads: [{ canonical: grr.canonical, contentHash: grr.contentHash }],
     transport: { maxBatch: 1, send: async () => [] }, sendInBackground: false });
   assert.equal(await c.report('vectors-labels-2-eps1', [1]), 'INVALID_VALUE');
+  await c.close();
+});
+
+test('vector means: a protocol without randomizeVector gets the checked vector as its exact string (randomizeRaw)', async () => {
+  const raws: string[] = [];
+  const rawOnly = (s: Spec) => ({ ...vectorProtocolWith(s, s.domain.kind === 'ball' ? { candidates: 8, s: 2 } : { k: 1 }), randomizeVector: undefined,
+    randomizeRaw: (raw: string) => { raws.push(raw); return new Uint8Array(s.domain.kind === 'ball' ? 1 : 2); } });
+  const c = await Client.create({ deviceId: 'd', storage: new MemoryStorage(), protocol: rawOnly as never, workloads, sendInBackground: false, now: () => T,
+    transport: { maxBatch: 500, send: async (b) => b.map(() => ({ status: 'ACCEPTED' as const, reason: '', retryAfterMillis: 0 })) } });
+  const outs = [c.report(BALL, [0.1, -0.2, 1 / 3]), c.report(BOX, ' [ 12.5 , 40 ] ')];
+  assert.equal(await c.report(BALL, [1.5, 0, 0]), 'INVALID_VALUE', 'the client checks the rule itself');
+  await c.sendNow();
+  for (const o of outs) assert.equal(await o, 'ACCEPTED');
+  assert.deepEqual(raws, ['0.1,-0.2,0.3333333333333333', '12.5,40']);
+  assert.deepEqual(raws[0].split(',').map(Number), [0.1, -0.2, 1 / 3]);
   await c.close();
 });
