@@ -75,11 +75,11 @@ for (const f of req.fingerprints ?? []) {
 const checks = [];
 if (req.checks) {
   const specs = new Map();
-  for (const w of req.workloads) { const s = await sdk.readSpec(w.canonical, w.contentHash); specs.set(s.id, protocolOf(req.workloads)(s)); }
+  for (const w of req.workloads) { const s = await sdk.readSpec(w.canonical, w.contentHash); specs.set(s.id, s.domain); }
   for (const c of req.checks) {
-    const p = specs.get(c.workload);
-    const v = typeof c.value === 'string' ? p.parseVector(c.value) : c.value;
-    checks.push(v !== undefined && p.vectorRefusal(v) === undefined);
+    const d = specs.get(c.workload);
+    const v = typeof c.value === 'string' ? sdk.parseVector(c.value, d.coordinates.length) : c.value;
+    checks.push(v !== undefined && sdk.vectorRefusal(d, v) === undefined);
   }
 }
 process.stdout.write(JSON.stringify({ devices, fingerprints, checks }));
