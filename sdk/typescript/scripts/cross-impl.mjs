@@ -2,8 +2,9 @@
 // (ingest CrossImplementationTest). Reads one JSON request on stdin, writes one JSON answer on stdout.
 //   {"now": ms, "workloads": [{canonical, contentHash, ball?: {candidates, s}, box?: {k}}],
 //    "devices": [{deviceId, seed, reports: [{workload, value}]}],          value: a string, or numbers (vectors)
-//    "fingerprints": [{canonical, contentHash, ball?, box?}], "checks": [{workload, value}]}
-// -> {"devices": [{deviceId, outcomes, envelope}], "fingerprints": [hex | "unsupported: …"], "checks": [accepted]}
+//    "fingerprints": [{canonical, contentHash, ball?, box?}], "checks": [{workload, value}], "supports": [{canonical, …}]}
+// -> {"devices": [{deviceId, outcomes, envelope}], "fingerprints": [hex | "unsupported: …"], "checks": [accepted],
+//     "supports": [true | reason]}
 // Secret randomness is a SplitMix64 stream from each device's public test seed: for tests only.
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
@@ -23,6 +24,12 @@ const protocolOf = (entries) => (spec) => {
     throw e;
   }
 };
+
+// Which specs this SDK derives a protocol for: true, or the reason it does not.
+const supports = [];
+for (const w of req.supports ?? []) {
+  try { protocolOf([w])(await sdk.readSpec(w.canonical, w.contentHash)); supports.push(true); } catch (e) { supports.push(String(e && e.message || e)); }
+}
 
 const devices = [];
 for (const dev of req.devices ?? []) {
@@ -82,4 +89,4 @@ if (req.checks) {
     checks.push(v !== undefined && sdk.vectorRefusal(d, v) === undefined);
   }
 }
-process.stdout.write(JSON.stringify({ devices, fingerprints, checks }));
+process.stdout.write(JSON.stringify({ supports, devices, fingerprints, checks }));

@@ -109,7 +109,22 @@ class CrossImplementationTest {
             mechanism: privunit-g
             epsilonPerReport: 2.0
             """,
-            box("x-box-duchi", "duchi"), box("x-box-piecewise", "piecewise"), box("x-box-hybrid", "hybrid"));
+            box("x-box-duchi", "duchi"), box("x-box-piecewise", "piecewise"), box("x-box-hybrid", "hybrid"),
+            // run when the TypeScript SDK derives them (wire-format §3.1, §8.1, §9.1), listed as not derived otherwise
+            hist("x-factorization", "factorization"), hist("x-projection", "projection"),
+            hist("x-coarse", "coarse-projection") + "alpha: 0.25\n", hist("x-chaining", "chaining") + "alpha: 0.25\n",
+            """
+            id: x-heavy-4
+            family: heavy-hitters
+            domain: {strings: {maxBytes: 4}}
+            mechanism: prefix-tree-sketch
+            epsilonPerReport: 4.0
+            """);
+
+    /** The protocols the TypeScript SDK of this repository must derive (the others run when it does). */
+    static final List<String> REQUIRED = List.of("x-grr", "x-oue", "x-olh", "x-subset", "x-hadamard", "x-tree",
+            "x-duchi", "x-piecewise", "x-hybrid", "x-fourier", "x-heavy", "x-ball", "x-box-duchi", "x-box-piecewise",
+            "x-box-hybrid");
 
     static String hist(String id, String mechanism) {
         return "id: " + id + "\nfamily: histogram\ndomain: {labels: [a, b, c, d, e, f]}\nmechanism: " + mechanism
@@ -172,6 +187,7 @@ class CrossImplementationTest {
                 case "x-duchi", "x-piecewise", "x-hybrid" -> j % 5 == 0 ? "2000" : String.valueOf((j * 173.25) % 2000);
                 case "x-fourier" -> (j & 1) + "," + ((j >> 1) & 1) + "," + ((j >> 2) & 1) + ",1,0";
                 case "x-heavy" -> List.of("crash-a", "crash-b", "ünïcode", "a-sixteen-bytes!", "x").get(j % 5);
+                case "x-heavy-4" -> List.of("ab", "crsh", "x", "é", "ab").get(j % 5);
                 case "x-ball" -> new double[] {(j % 3 - 1) * 0.6, (j % 5 - 2) * 0.3, j % 2 == 0 ? 0 : 1.1};
                 default -> id.startsWith("x-box") ? new double[] {j % 101, (j * 7.5) % 100, 100, 0.125 * j}
                         : String.valueOf("abcdef".charAt(j % 6));
@@ -186,9 +202,26 @@ class CrossImplementationTest {
             throws Exception {
         assumeTools();
         Map<String, LocalWorkload> workloads = new LinkedHashMap<>();
+        ObjectNode ask = JSON.createObjectNode().put("now", NOW);
+        ArrayNode supports = ask.putArray("supports");
+        List<WorkloadSpec> specs = new ArrayList<>();
         for (String y : WORKLOADS) {
-            LocalWorkload w = (LocalWorkload) ResolvedWorkload.of(spec(y));
-            workloads.put(w.spec().id(), w);
+            specs.add(spec(y));
+            supports.add(served(specs.get(specs.size() - 1)));
+        }
+        JsonNode supported = runNode(ask).path("supports");
+        List<String> skipped = new ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            if (supported.get(i).isBoolean()) {
+                LocalWorkload w = (LocalWorkload) ResolvedWorkload.of(specs.get(i));
+                workloads.put(w.spec().id(), w);
+            } else {
+                skipped.add(specs.get(i).id() + " (" + supported.get(i).asText() + ")");
+            }
+        }
+        assertThat(workloads.keySet()).as("not derived by the TypeScript SDK: %s", skipped).containsAll(REQUIRED);
+        if (!skipped.isEmpty()) {
+            System.out.println("cross-implementation: not derived by the TypeScript SDK yet: " + skipped);
         }
         ObjectNode request = JSON.createObjectNode().put("now", NOW);
         ArrayNode served = request.putArray("workloads");
