@@ -65,7 +65,8 @@ for (const f of req.fingerprints ?? []) {
       for (let i = 0; i < 64; i++) {
         const t = i / 63;
         const v = Array.from({ length: dim }, (_, j) => { const s = ((i + j) % 3) / 2.0 * t; return d.kind === 'box' ? d.lo + (d.hi - d.lo) * s : d.radius * (2 * s - 1) / Math.sqrt(dim); });
-        add(p.randomizeVector(v, base, new sdk.SplitMix64(BigInt(i))));
+        const src = new sdk.SplitMix64(BigInt(i));
+        add(p.randomizeVector ? p.randomizeVector(v, base, src) : p.randomizeRaw(v.map(String).join(','), base, src));
       }
     } else if (p.randomizeRaw) {
       for (let i = 0; i < 64; i++) add(p.randomizeRaw('v' + i.toString(36), base, new sdk.SplitMix64(BigInt(i))));
