@@ -47,6 +47,7 @@ class IngestDeployFilesTest {
         env.put("KAFKA_SASL_USERNAME", "u");
         env.put("KAFKA_SASL_PASSWORD", "p");
         env.put("KAFKA_GATEWAY_PASSWORD", "p");
+        env.put("KAFKA_INGEST_PASSWORD", "p");
         env.put("PGW_INGEST_TLS_PASSWORD", "changeit");
         env.put("PGW_ENROLLMENT_KEY", Base64.getEncoder().encodeToString(new byte[32]));
         return env;
