@@ -34,7 +34,10 @@ class ComposeFilesTest {
         return RepoFiles.map(services(compose).get(name), "service " + name);
     }
 
-    /** The values of .env.example, as a user who copied it would have them. */
+    /**
+     * The values of .env.example, as a user who copied it would have them, and the gateway's KAFKA_PASSWORD as
+     * compose.yaml sets it from them.
+     */
     static Map<String, String> exampleEnv() throws IOException {
         Properties p = new Properties();
         try (var in = Files.newBufferedReader(DIR.resolve(".env.example"))) {
@@ -42,6 +45,7 @@ class ComposeFilesTest {
         }
         Map<String, String> env = new HashMap<>();
         p.forEach((k, v) -> env.put(String.valueOf(k), String.valueOf(v)));
+        env.put("KAFKA_PASSWORD", env.get("KAFKA_GATEWAY_PASSWORD"));
         return env;
     }
 
@@ -174,7 +178,6 @@ class ComposeFilesTest {
     void gatewayYamlIsAValidGatewayConfigurationOnceItsVariablesAreSet() throws IOException {
         String text = RepoFiles.read(DIR.resolve("gateway.yaml"));
         Map<String, String> env = exampleEnv();
-        env.put("KAFKA_PASSWORD", env.get("KAFKA_GATEWAY_PASSWORD")); // as compose.yaml sets it for the gateway
         GatewayYaml.Checked c = GatewayYaml.check(text, env);
         var s = c.loaded().settings();
         assertThat(s.bootstrapServers()).isEqualTo("kafka:9092");
