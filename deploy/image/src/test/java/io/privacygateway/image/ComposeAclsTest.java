@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.harness.EmbeddedKafka;
+import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.GatewaySettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * from compose.yaml, run by {@code sh} with a recording stand-in for kafka-acls.sh) turns every line of the file
  * into exactly the bindings {@link AclFile} reads from it; and those bindings, applied to a real in-JVM broker with
  * {@code StandardAuthorizer}, let a device append reports and nothing else, and give the gateway, the ingestion
- * service and answer readers what they need.
+ * service, the registrar and answer readers what they need (the operator creates the topics with the stack's own
+ * {@code gateway.yaml}, as Compose's {@code register} does).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class ComposeAclsTest {
@@ -173,14 +176,22 @@ class ComposeAclsTest {
             users.put(u, u + "-pw");
         }
         try (EmbeddedKafka kafka = EmbeddedKafka.start(new EmbeddedKafka.Sasl(users, "admin"), Map.of())) {
-            for (String t : List.of(LOCAL, CENTRAL, "pgw.answers", "pgw.workloads", "pgw.synthetic", "pgw.rejections")) {
-                kafka.createTopic(t, 1, false); // the operator's (super user's) topics
-            }
             try (Admin admin = Admin.create(kafka.clientConfig())) {
                 admin.createAcls(AclFile.read()).all().get(30, TimeUnit.SECONDS);
             }
+            // Compose's register creates the topics as the operator, from the stack's gateway.yaml ...
+            GatewayService.ensureTopics(composeSettings(kafka, "admin"));
             // ACLs reach the authorizer through the metadata log: the device's first append may come too early
             awaitSend(kafka.clientConfig("device"), LOCAL);
+            // ... then the gateway's own start-up check of the topics passes as the gateway, and register's as
+            // the registrar (k8s' register Job), with nothing but the file's ACLs
+            GatewayService.ensureTopics(composeSettings(kafka, "gateway"));
+            GatewayService.ensureTopics(composeSettings(kafka, "registrar"));
+            // and no principal but the operator may create the public topics
+            try (Admin admin = Admin.create(kafka.clientConfig("gateway"))) {
+                assertThat(admin.listTopics().names().get(30, TimeUnit.SECONDS)).contains(LOCAL, CENTRAL,
+                        "pgw.workloads", "privacy-gateway-partials");
+            }
 
             // a device appends reports to both report topics ...
             send(kafka.clientConfig("device"), CENTRAL, "device-central");
@@ -214,6 +225,14 @@ class ComposeAclsTest {
         }
     }
 
+    /** deploy/compose/gateway.yaml with the test broker's address, connecting as {@code user}. */
+    static GatewaySettings composeSettings(EmbeddedKafka kafka, String user) {
+        String text = RepoFiles.read(ComposeFilesTest.DIR.resolve("gateway.yaml"))
+                .replace("bootstrapServers: kafka:9092", "bootstrapServers: " + kafka.bootstrapServers());
+        return GatewayYaml.check(text, Map.of("KAFKA_USERNAME", user, "KAFKA_PASSWORD", user + "-pw"))
+                .loaded().settings();
+    }
+
     private static void awaitSend(Map<String, Object> config, String topic) throws Exception {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (true) {
@@ -236,7 +255,7 @@ class ComposeAclsTest {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
                 new StringSerializer())) {
-            producer.send(new ProducerRecord<>(topic, value)).get(30, TimeUnit.SECONDS);
+            producer.send(new ProducerRecord<>(topic, value, value)).get(30, TimeUnit.SECONDS); // keyed: workloads is compacted
         }
     }
 
@@ -248,7 +267,8 @@ class ComposeAclsTest {
         List<String> out = new ArrayList<>();
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(),
                 new StringDeserializer())) {
-            List<TopicPartition> parts = List.of(new TopicPartition(topic, 0));
+            List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
+                    .map(i -> new TopicPartition(topic, i.partition())).toList();
             consumer.assign(parts);
             consumer.seekToBeginning(parts);
             long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
