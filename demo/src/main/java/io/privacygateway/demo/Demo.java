@@ -12,23 +12,24 @@ import io.privacygateway.app.metrics.MeterBindings;
 import io.privacygateway.app.metrics.MetricsServer;
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.ReportProducers;
-import io.privacygateway.ingest.IngestService;
-import io.privacygateway.ingest.IngestSettings;
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.client.WorkloadRegistrar;
+import io.privacygateway.harness.KafkaHarness;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
+import io.privacygateway.ingest.IngestService;
+import io.privacygateway.ingest.IngestSettings;
+import io.privacygateway.mechanisms.workload.CanonicalForm;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.schemas.avro.WindowAnswer;
+import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.simulator.FleetSimulator;
 import io.privacygateway.simulator.FleetStats;
 import io.privacygateway.simulator.ReportKind;
 import io.privacygateway.simulator.WindowTruth;
-import io.privacygateway.harness.KafkaHarness;
-import io.privacygateway.mechanisms.workload.CanonicalForm;
-import io.privacygateway.mechanisms.workload.WorkloadSpec;
-import io.privacygateway.schemas.avro.WindowAnswer;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
-import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
+import io.privacygateway.topology.identity.DeviceAuthentication;
 import io.privacygateway.topology.release.CentralReleaser;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,8 +52,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
@@ -194,7 +195,7 @@ public final class Demo implements AutoCloseable {
         long honest = Math.max(1, (long) (o.devices() * (1 - o.misbehaving()) / 2));
         GatewayConfig config = GatewayConfig.builder(2, 2).topicPrefix(GatewayTopics.DEFAULT_PREFIX)
                 .applicationId("pgw-demo").watermarkSlack(Duration.ofMillis(500))
-                .authentication(new io.privacygateway.topology.identity.DeviceAuthentication.Open(honest)).build();
+                .authentication(new DeviceAuthentication.Open(honest)).build();
         GatewaySettings settings = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), config,
                 (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
         meters.config().meterFilter(MeterBindings.withoutCentralCounts(config)); // as run does by default
