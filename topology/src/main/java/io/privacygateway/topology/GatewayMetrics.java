@@ -30,6 +30,8 @@ import java.util.function.Predicate;
  *       measured on the gateway's clock
  *   <li>{@code pgw.window.reports} (workload, mode; summary): reports per released window
  *   <li>{@code pgw.watermark.lag} (topic, partition; gauge, seconds): gateway clock minus a shard's watermark
+ *   <li>{@code pgw.release.overdue} (workload; gauge, seconds): how late the oldest unreleased window of a workload
+ *       is (0 when none is), set by the task that releases it and removed when that task closes
  *   <li>{@code pgw.device.spend} (budget: workload id or {@code group:<name>}; histogram with the fixed buckets
  *       {@link #DEVICE_SPEND_BUCKETS}, no client-side quantiles): ε each device spent per period, recorded when the
  *       period ends
@@ -77,6 +79,8 @@ public final class GatewayMetrics {
     private final MeterRegistry registry;
     private final Map<String, Object> meters = new ConcurrentHashMap<>();
     private final Map<String, WorkloadMeters> workloads = new ConcurrentHashMap<>();
+    /** Workload id → the tag of its {@code pgw.release.overdue} gauge. */
+    private final Map<String, String> overdueTags = new ConcurrentHashMap<>();
     private volatile Predicate<String> registered = id -> false;
     private volatile boolean exactCentralCounts;
     private volatile Predicate<String> centralBudget = budget -> false;
@@ -275,6 +279,43 @@ public final class GatewayMetrics {
             if (meters.remove("pgw.watermark.lag|" + topic + '|' + partition) != null) {
                 Gauge g = registry.find("pgw.watermark.lag").tags("topic", topic, "partition",
                         Integer.toString(partition)).gauge();
+                if (g != null) {
+                    registry.remove(g);
+                }
+            }
+        });
+    }
+
+    /**
+     * Sets how long ago a workload's oldest unreleased window should have been answered (0: none is late); see
+     * {@code ReleaseProcessor}. A workload that stopped answering shows here before any counter could.
+     */
+    public void releaseOverdue(String workload, Duration overdue) {
+        safely(() -> {
+            // the tag of the id when it was first reported (it stays while a deleted workload's last windows wait)
+            String tag = overdueTags.computeIfAbsent(workload, this::workloadTag);
+            if (UNKNOWN.equals(tag)) {
+                overdueTags.remove(workload);
+                return; // an unregistered id never gets a series of its own
+            }
+            AtomicLong millis = meter("pgw.release.overdue|" + tag, () -> {
+                AtomicLong v = new AtomicLong();
+                Gauge.builder("pgw.release.overdue", v, a -> a.get() / 1000.0).baseUnit("seconds")
+                        .description("how long ago a workload's oldest unreleased window should have been answered"
+                                + " (window end + grace + release delay); 0 when none is late")
+                        .tags("workload", tag).register(registry);
+                return v;
+            });
+            millis.set(overdue.toMillis());
+        });
+    }
+
+    /** Removes a workload's overdue gauge (its release task closed, or nothing is left to answer). */
+    public void removeReleaseOverdue(String workload) {
+        safely(() -> {
+            String tag = overdueTags.remove(workload);
+            if (tag != null && meters.remove("pgw.release.overdue|" + tag) != null) {
+                Gauge g = registry.find("pgw.release.overdue").tags("workload", tag).gauge();
                 if (g != null) {
                     registry.remove(g);
                 }

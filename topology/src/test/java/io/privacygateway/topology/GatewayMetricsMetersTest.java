@@ -50,6 +50,7 @@ class GatewayMetricsMetersTest {
         m.releaseFailed("w");
         m.invalidWorkload();
         m.invalidPartial();
+        m.releaseOverdue("w", Duration.ofSeconds(3));
         return meters;
     }
 
@@ -67,7 +68,8 @@ class GatewayMetricsMetersTest {
         assertThat(names).containsExactlyInAnyOrder("pgw.reports.accepted", "pgw.epsilon.charged",
                 "pgw.reports.rejected", "pgw.answers.published", "pgw.window.reports", "pgw.release.latency",
                 "pgw.central.cumulative.epsilon", "pgw.watermark.lag", "pgw.windows.discarded", "pgw.device.spend",
-                "pgw.release.overrun", "pgw.release.failed", "pgw.workloads.invalid", "pgw.partials.invalid");
+                "pgw.release.overrun", "pgw.release.failed", "pgw.workloads.invalid", "pgw.partials.invalid",
+                "pgw.release.overdue");
     }
 
     @Test
@@ -104,5 +106,36 @@ class GatewayMetricsMetersTest {
         // a gateway that gets the partition back registers the gauge again
         metrics.watermarkLag(cfg.localReportsTopic(), 0, Duration.ofSeconds(1));
         assertThat(meters.find("pgw.watermark.lag").gauges()).hasSize(1);
+    }
+
+    @Test
+    void aWorkloadThatStopsAnsweringIsOverdueAndItsGaugeGoesWithItsTask() {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        GatewayMetrics metrics = new GatewayMetrics(meters);
+        WorkloadSpec s = GatewayTopologyTest.spec("oue"); // 1-minute windows, 10 s grace
+        GatewayConfig cfg = GatewayConfig.builder(1, 1).applicationId("overdue-test").build();
+        try (GatewayDriver g = new GatewayDriver(registry.client(), cfg, T0, metrics)) {
+            g.register(s, T0);
+            for (int i = 0; i < 8; i++) { // 4 minutes: every window is answered (empty), none is late
+                g.advance(Duration.ofSeconds(30));
+            }
+            assertThat(g.answers.readValuesToList()).isNotEmpty();
+            double onTime = overdue(meters, s.id());
+            assertThat(onTime).isLessThan(60);
+            // the broker's clock is no longer readable: the watermark stalls and no window closes any more
+            g.brokerReachable.set(false);
+            for (int i = 0; i < 12; i++) {
+                g.advance(Duration.ofSeconds(30));
+            }
+            assertThat(g.answers.readValuesToList()).isEmpty();
+            assertThat(overdue(meters, s.id())).isGreaterThan(onTime + 180);
+        } // its task closed (as in a revocation): this instance no longer reports the workload
+        assertThat(meters.find("pgw.release.overdue").gauges()).isEmpty();
+    }
+
+    private static double overdue(SimpleMeterRegistry meters, String workload) {
+        var gauge = meters.find("pgw.release.overdue").tag("workload", workload).gauge();
+        assertThat(gauge).as("pgw.release.overdue of " + workload).isNotNull();
+        return gauge.value();
     }
 }

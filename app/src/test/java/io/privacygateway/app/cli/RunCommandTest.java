@@ -201,6 +201,7 @@ class RunCommandTest {
                 "pgw_release_latency_seconds_max{mode=\"local\",workload=\"run-apps\"}",
                 "pgw_window_reports_count{mode=\"local\",workload=\"run-apps\"}",
                 "pgw_watermark_lag_seconds{partition=\"0\",topic=\"run.reports.local\"}",
+                "pgw_release_overdue_seconds{workload=\"run-apps\"}",
                 "pgw_registry_requests_total ");
         assertThat(seen.registryRequests).isPositive();
         // every pgw_ family says what it is: a # HELP line with text (the meter's description)

@@ -86,7 +86,7 @@ class GrafanaAndPrometheusTest {
         assertThat(all).anyMatch(e -> e.contains("jvm_memory_used_bytes{area=\"heap\"}"));
         // failures: windows without an answer, a workload that stopped answering, overruns, the ε cap, ingest refusals
         assertThat(all).anyMatch(e -> e.contains("increase(pgw_release_failed_total"));
-        assertThat(all).anyMatch(e -> e.contains("increase(pgw_answers_published_total") && e.contains("by (workload)"));
+        assertThat(all).anyMatch(e -> e.contains("pgw_release_overdue_seconds") && e.contains("by (workload)"));
         assertThat(all).anyMatch(e -> e.contains("increase(pgw_release_overrun_total"));
         assertThat(all).anyMatch(e -> e.contains("pgw_central_cumulative_epsilon") && e.contains("pgw:central_epsilon_cap"));
         assertThat(all).anyMatch(e -> e.contains("pgw_ingest_refused_total") && e.contains("by (reason)"));
@@ -116,6 +116,7 @@ class GrafanaAndPrometheusTest {
             }
         }
         assertThat(tested).contains("PrivacyGatewayReleaseFailed", "PrivacyGatewayWorkloadStoppedAnswering",
+                "PrivacyGatewayReleaseOverdue",
                 "PrivacyGatewayReleaseOverrun", "PrivacyGatewayCentralEpsilonNearCap",
                 "PrivacyGatewayCentralEpsilonCapReached", "PrivacyGatewayIngestBackpressure",
                 "PrivacyGatewayIngestRefusalsHigh", "PrivacyGatewayIngestNotReady");

@@ -32,6 +32,7 @@ final class MetricsContract {
             "pgw_watermark_lag_seconds",            // {topic, partition}: gauge
             "pgw_release_failed_total",             // {workload}: windows without their answer
             "pgw_release_overrun_total",            // {workload}: central releases past their delay
+            "pgw_release_overdue_seconds",          // {workload}: gauge, how late the oldest unanswered window is
             "pgw_device_spend_bucket",              // {budget, le}: fixed buckets of ε per device and period
             "pgw_ingest_refused_total",             // ingestion service {reason}
             "pgw_ingest_inflight",                  // ingestion service: reports awaiting Kafka
