@@ -111,7 +111,7 @@ class ComposeFilesTest {
         assertThat(registry.get("image")).isEqualTo("apicurio/apicurio-registry-kafkasql:2.4.2.Final");
         Map<String, Object> renv = RepoFiles.map(registry.get("environment"), "registry environment");
         assertThat(renv).containsEntry("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092")
-                .containsEntry("REGISTRY_PROPERTIES_PREFIX", "REGISTRY")
+                .containsEntry("REGISTRY_PROPERTIES_PREFIX", "REGISTRY_")
                 .containsEntry("REGISTRY_KAFKA_COMMON_SECURITY_PROTOCOL", "SASL_PLAINTEXT")
                 .containsEntry("REGISTRY_KAFKA_COMMON_SASL_MECHANISM", "PLAIN");
         assertThat(String.valueOf(renv.get("REGISTRY_KAFKA_COMMON_SASL_JAAS_CONFIG"))).contains("username=\"registry\"");

@@ -292,7 +292,7 @@ class KubernetesManifestsTest {
         assertThat(c.getImage()).isEqualTo("apicurio/apicurio-registry-kafkasql:2.4.2.Final");
         Map<String, V1EnvVar> env = c.getEnv().stream().collect(Collectors.toMap(V1EnvVar::getName, e -> e));
         assertThat(env).containsKeys("KAFKA_BOOTSTRAP_SERVERS", "REGISTRY_KAFKA_COMMON_SASL_JAAS_CONFIG");
-        assertThat(env.get("REGISTRY_PROPERTIES_PREFIX").getValue()).isEqualTo("REGISTRY");
+        assertThat(env.get("REGISTRY_PROPERTIES_PREFIX").getValue()).isEqualTo("REGISTRY_");
         // $(VAR) refers to variables defined before it in the list
         List<String> names = c.getEnv().stream().map(V1EnvVar::getName).toList();
         String jaas = env.get("REGISTRY_KAFKA_COMMON_SASL_JAAS_CONFIG").getValue();
