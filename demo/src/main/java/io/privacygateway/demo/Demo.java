@@ -3,6 +3,8 @@ package io.privacygateway.demo;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.privacygateway.app.answers.AnswersOptions;
+import io.privacygateway.app.answers.AnswersServer;
 import io.privacygateway.app.dashboard.AnswerBoard;
 import io.privacygateway.app.dashboard.AnswerHistory;
 import io.privacygateway.app.dashboard.DashboardOptions;
@@ -140,6 +142,7 @@ public final class Demo implements AutoCloseable {
     private FleetSimulator fleet;
     private DashboardServer dashboard;
     private MetricsServer metrics;
+    private AnswersServer answersApi;
     private Path stateDir;
 
     private Demo(PrintWriter out, Clock clock) {
@@ -194,7 +197,7 @@ public final class Demo implements AutoCloseable {
         // answer (half of its well-behaved devices), so local answers carry amplified figures over that crowd only
         long honest = Math.max(1, (long) (o.devices() * (1 - o.misbehaving()) / 2));
         GatewayConfig config = GatewayConfig.builder(2, 2).topicPrefix(GatewayTopics.DEFAULT_PREFIX)
-                .applicationId("pgw-demo").watermarkSlack(Duration.ofMillis(500))
+                .applicationId("pgw-demo").watermarkSlack(Duration.ofMillis(500)).answersStore(true)
                 .authentication(new DeviceAuthentication.Open(honest)).build();
         GatewaySettings settings = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), config,
                 (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
@@ -207,6 +210,9 @@ public final class Demo implements AutoCloseable {
         resources.push(gateway);
         health.started(gateway);
         remember(MeterBindings.bindGateway(meters, gateway));
+        GatewayService running = gateway;
+        answersApi = remember(AnswersServer.start(AnswersOptions.onPort(0), running::answers,
+                id -> running.catalog().current(id) != null));
 
         Map<String, Object> kafkaConfig = new HashMap<>();
         kafkaConfig.put("bootstrap.servers", kafka.bootstrapServers());
@@ -278,6 +284,8 @@ public final class Demo implements AutoCloseable {
                 turnsPerSecond);
         say("dashboard: %s", dashboard.url());
         say("metrics:   %s (health: /health/live, /health/ready)", metrics.metricsUrl());
+        say("answers:   %sv1/answers/{workload} (JSON, CSV, NDJSON; docs/answers-api.md, examples/python)",
+                answersApi.base());
         say("answers appear as windows close (%d s windows + grace); Ctrl-C stops everything.", window / 1000);
         out.flush();
     }
@@ -399,6 +407,11 @@ public final class Demo implements AutoCloseable {
 
     public DashboardServer dashboard() {
         return dashboard;
+    }
+
+    /** The answers API (127.0.0.1, a free port). */
+    public AnswersServer answersApi() {
+        return answersApi;
     }
 
     /** The Prometheus and health endpoint (127.0.0.1, a free port). */
