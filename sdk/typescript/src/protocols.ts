@@ -5,7 +5,7 @@ import { grr, hadamardResponse, LocalProtocol, olh, oue, subsetSelection } from 
 import { tree } from './tree.js';
 import { meanProtocol } from './mean.js';
 import { fourier } from './fourier.js';
-import { defaultPayloadBits, heavyHitters } from './heavy.js';
+import { heavyDefaults, heavyHitters } from './heavy.js';
 
 export function protocolFor(spec: Spec): LocalProtocol {
   const k = universeSize(spec.domain);
@@ -35,9 +35,7 @@ export function protocolFor(spec: Spec): LocalProtocol {
     }
     case 'prefix-tree-sketch': {
       if (spec.domain.kind !== 'strings') throw new Error('spec field domain: prefix-tree-sketch needs strings');
-      // wire-format §18 item 20: the rule for b, R, W is not specified; the one known point is maxBytes 16.
-      if (spec.domain.maxBytes !== 16) throw new Error('spec field domain.strings.maxBytes: only 16 is derivable here (wire-format §18, 20)');
-      return heavyHitters(spec.contentHash, spec.epsilon, { L: 16, b: 2, R: 3, W: 1024, t: defaultPayloadBits(spec.epsilon) });
+      return heavyHitters(spec.contentHash, spec.epsilon, heavyDefaults(spec.domain.maxBytes, spec.epsilon));
     }
     default: throw new Error('spec field mechanism: ' + spec.mechanism + ' is not implemented by this SDK');
   }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.local.LocalProtocols;
 import io.privacygateway.mechanisms.local.ReportAccumulator;
+import io.privacygateway.mechanisms.local.heavy.HeavyHitterParameters;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.testing.GoldenVectors;
 import io.privacygateway.mechanisms.testing.GoldenVectors.ScriptedBits;
@@ -131,6 +133,15 @@ class LocalProtocolGoldenVectorsTest {
         m.put("epsilonValue", Double.toHexString(acc.epsilon().value()));
         m.put("payloadBytes", (long) acc.payloadBytes());
         m.put("stateLength", (long) acc.stateLength());
+        WorkloadSpec spec = lw.spec();
+        if (lw.values() instanceof LocalWorkload.OpenDomain) {
+            // wire-format §9.1: the parameters a device derives from the spec
+            HeavyHitterParameters p = LocalProtocols.heavyHitterParameters(spec);
+            m.put("segmentBytes", (long) p.segmentBytes());
+            m.put("rows", (long) p.rows());
+            m.put("width", (long) p.width());
+            m.put("payloadBits", (long) p.payloadBits());
+        }
         return m;
     }
 
@@ -224,6 +235,24 @@ class LocalProtocolGoldenVectorsTest {
                 cs.add(new C("a word", "strings-16-eps2", CU, "hello"));
                 cs.add(new C("16 bytes, the longest", "strings-16-eps2", C0, "0123456789abcdef"));
                 cs.add(new C("non-ASCII (UTF-8 bytes)", "strings-16-eps2", C42, "ünï"));
+                // wire-format §9.1: the default rule at other maxBytes (b = 1; R capped at 8; W halved to 512, 256)
+                ws.add(new W("strings-1-eps1", "heavy-hitters", Map.of("strings", Map.of("maxBytes", 1)), null,
+                        "prefix-tree-sketch", "1", null));
+                ws.add(new W("strings-5-eps4", "heavy-hitters", Map.of("strings", Map.of("maxBytes", 5)), null,
+                        "prefix-tree-sketch", "4", null));
+                ws.add(new W("strings-33-eps0.5", "heavy-hitters", Map.of("strings", Map.of("maxBytes", 33)), null,
+                        "prefix-tree-sketch", "0.5", null));
+                ws.add(new W("strings-64-eps1", "heavy-hitters", Map.of("strings", Map.of("maxBytes", 64)), null,
+                        "prefix-tree-sketch", "1", null));
+                cs.add(new C("maxBytes 1: one byte", "strings-1-eps1", C42, "z"));
+                cs.add(new C("maxBytes 1: non-ASCII would be 2 bytes, so ASCII", "strings-1-eps1", CU, "~"));
+                cs.add(new C("maxBytes 5: five bytes", "strings-5-eps4", C42, "crash"));
+                cs.add(new C("maxBytes 5: one byte (odd length, padded)", "strings-5-eps4", C0, "e"));
+                cs.add(new C("maxBytes 33: 33 bytes", "strings-33-eps0.5", CU, "0123456789abcdef0123456789abcdefX"));
+                cs.add(new C("maxBytes 33: a word", "strings-33-eps0.5", C42, "hello"));
+                cs.add(new C("maxBytes 64: 64 bytes", "strings-64-eps1", C0,
+                        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
+                cs.add(new C("maxBytes 64: non-ASCII", "strings-64-eps1", C42, "ünïcødé/päth"));
             }
             case "vector-means" -> {
                 ws.add(new W("ball-3-eps2", "mean", Map.of("ball", Map.of("coordinates", List.of("x", "y", "z"),
