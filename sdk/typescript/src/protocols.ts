@@ -6,6 +6,7 @@ import { tree } from './tree.js';
 import { meanProtocol } from './mean.js';
 import { fourier } from './fourier.js';
 import { heavyDefaults, heavyHitters } from './heavy.js';
+import { ballProtocol, boxProtocol } from './vector-params.js';
 
 export function protocolFor(spec: Spec): LocalProtocol {
   const k = universeSize(spec.domain);
@@ -25,13 +26,21 @@ export function protocolFor(spec: Spec): LocalProtocol {
       return tree(needK(), spec.epsilon, spec.family);
     }
     case 'duchi': case 'piecewise': case 'hybrid': {
-      if (spec.domain.kind !== 'range') throw new Error('spec field domain: ' + spec.mechanism + ' needs a range here (vector means are not implemented)');
+      if (spec.domain.kind === 'box') {
+        const b = spec.domain;
+        return boxProtocol(b.coordinates.length, b.lo, b.hi, b.levels, spec.mechanism, spec.epsilonText!);
+      }
+      if (spec.domain.kind !== 'range') throw new Error('spec field domain: ' + spec.mechanism + ' needs a range or a box');
       return meanProtocol(spec.mechanism, spec.domain.levels, spec.epsilon);
     }
     case 'fourier': {
       if (spec.domain.kind !== 'attributes') throw new Error('spec field domain: fourier needs attributes');
       if (spec.queries.way === undefined) throw new Error('spec field queries.way is required by fourier');
       return fourier(spec.domain.names.length, spec.queries.way, spec.epsilon);
+    }
+    case 'privunit-g': {
+      if (spec.domain.kind !== 'ball') throw new Error('spec field domain: privunit-g needs a ball');
+      return ballProtocol(spec.domain.coordinates.length, spec.domain.radius, spec.epsilon);
     }
     case 'prefix-tree-sketch': {
       if (spec.domain.kind !== 'strings') throw new Error('spec field domain: prefix-tree-sketch needs strings');

@@ -8,6 +8,9 @@ import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocols;
 import io.privacygateway.mechanisms.local.ReportAccumulator;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterParameters;
+import io.privacygateway.mechanisms.local.vector.BallCandidates;
+import io.privacygateway.mechanisms.local.vector.BoxCoordinates;
+import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.testing.GoldenVectors;
 import io.privacygateway.mechanisms.testing.GoldenVectors.ScriptedBits;
@@ -141,6 +144,16 @@ class LocalProtocolGoldenVectorsTest {
             m.put("rows", (long) p.rows());
             m.put("width", (long) p.width());
             m.put("payloadBits", (long) p.payloadBits());
+        }
+        if (lw.values() instanceof LocalWorkload.Vectors) {
+            // wire-format §10.1 and §10.5: the parameters a device derives from the spec
+            VectorMeanProtocol v = LocalProtocols.vectorMean(spec, lw.contentHash());
+            if (v instanceof BallCandidates b) {
+                m.put("candidateBits", (long) b.candidateBits());
+                m.put("topSize", (long) b.topSize());
+            } else {
+                m.put("sampled", (long) ((BoxCoordinates) v).sampledCoordinates());
+            }
         }
         return m;
     }
