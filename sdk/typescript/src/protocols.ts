@@ -7,6 +7,7 @@ import { meanProtocol } from './mean.js';
 import { fourier } from './fourier.js';
 import { heavyDefaults, heavyHitters } from './heavy.js';
 import { ballProtocol, boxProtocol } from './vector-params.js';
+import { gaussianSignFor } from './gaussian-spec.js';
 
 export function protocolFor(spec: Spec): LocalProtocol {
   const k = universeSize(spec.domain);
@@ -38,6 +39,7 @@ export function protocolFor(spec: Spec): LocalProtocol {
       if (spec.queries.way === undefined) throw new Error('spec field queries.way is required by fourier');
       return fourier(spec.domain.names.length, spec.queries.way, spec.epsilon);
     }
+    case 'projection': case 'coarse-projection': case 'chaining': return gaussianSignFor(spec);
     case 'privunit-g': {
       if (spec.domain.kind !== 'ball') throw new Error('spec field domain: privunit-g needs a ball');
       return ballProtocol(spec.domain.coordinates.length, spec.domain.radius, spec.epsilon);

@@ -7,6 +7,7 @@ import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocols;
 import io.privacygateway.mechanisms.local.ReportAccumulator;
+import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterParameters;
 import io.privacygateway.mechanisms.local.vector.BallCandidates;
 import io.privacygateway.mechanisms.local.vector.BoxCoordinates;
@@ -145,6 +146,19 @@ class LocalProtocolGoldenVectorsTest {
             m.put("width", (long) p.width());
             m.put("payloadBits", (long) p.payloadBits());
         }
+        if (lw.values() instanceof LocalWorkload.Universe u
+                && u.pipeline().protocol() instanceof GaussianSignProtocol g) {
+            // wire-format §3.1: per level, the ε (hex double) and the public radius (hex double)
+            List<Object> levels = new ArrayList<>();
+            for (int j = 0; j < g.levels().size(); j++) {
+                Map<String, Object> l = new LinkedHashMap<>();
+                l.put("epsilon", Double.toHexString(g.levels().get(j).epsilon().value()));
+                l.put("radius", Double.toHexString(g.radius(j)));
+                l.put("biasNumerator", g.biasNumerator(j));
+                levels.add(l);
+            }
+            m.put("levels", levels);
+        }
         if (lw.values() instanceof LocalWorkload.Vectors) {
             // wire-format §10.1 and §10.5: the parameters a device derives from the spec
             VectorMeanProtocol v = LocalProtocols.vectorMean(spec, lw.contentHash());
@@ -161,7 +175,12 @@ class LocalProtocolGoldenVectorsTest {
     // ------------------------------------------------------------------ definitions
 
     record W(String name, String family, Map<String, Object> domain, Map<String, Object> queries, String mechanism,
-            String epsilon, String alpha) {}
+            String epsilon, String alpha, String epsilonSplit) {
+        W(String name, String family, Map<String, Object> domain, Map<String, Object> queries, String mechanism,
+                String epsilon, String alpha) {
+            this(name, family, domain, queries, mechanism, epsilon, alpha, null);
+        }
+    }
 
     record C(String name, String workload, ReportCoordinates coords, String value) {}
 
@@ -182,6 +201,9 @@ class LocalProtocolGoldenVectorsTest {
             t.put("alpha", new BigDecimal(w.alpha()));
         }
         t.put("mechanism", w.mechanism());
+        if (w.epsilonSplit() != null) {
+            t.put("epsilonSplit", w.epsilonSplit());
+        }
         t.put("epsilonPerReport", new BigDecimal(w.epsilon()));
         t.put("budget", Map.of("epsilonPerPeriod", 40, "period", "1d"));
         t.put("window", Map.of("size", "1m"));
@@ -217,6 +239,21 @@ class LocalProtocolGoldenVectorsTest {
                 cs.add(new C("projection, last value", "projection-labels-4-eps1", CU, "v3"));
                 cs.add(new C("chaining, first bucket", "chaining-cdf-8-eps2", C42, "0"));
                 cs.add(new C("chaining, top edge (last bucket)", "chaining-cdf-8-eps2", C0, "8"));
+                // wire-format §3.1: the value vectors of every family, coarse projection, chaining with the equal split
+                ws.add(new W("projection-range-4-eps0.5", "range", Map.of("buckets", edges(4)), null, "projection",
+                        "0.5", null));
+                ws.add(new W("projection-marginals-3-way2-eps1", "marginals", Map.of("attributes",
+                        List.of("a", "b", "c")), Map.of("way", 2), "projection", "1", null));
+                ws.add(new W("coarse-range-6-eps1", "range", Map.of("buckets", edges(6)), null, "coarse-projection",
+                        "1", "0.6"));
+                ws.add(new W("chaining-equal-cdf-16-eps1", "cdf", Map.of("buckets", edges(16)), null, "chaining", "1",
+                        "0.1", "equal"));
+                cs.add(new C("projection range, bucket 2", "projection-range-4-eps0.5", C42, "2.5"));
+                cs.add(new C("projection marginals, 1,0,1", "projection-marginals-3-way2-eps1", CU, "1,0,1"));
+                cs.add(new C("coarse range, bucket 0", "coarse-range-6-eps1", C42, "0"));
+                cs.add(new C("coarse range, bucket 4", "coarse-range-6-eps1", C0, "4.5"));
+                cs.add(new C("chaining equal, bucket 0", "chaining-equal-cdf-16-eps1", C42, "0.5"));
+                cs.add(new C("chaining equal, bucket 11", "chaining-equal-cdf-16-eps1", CU, "11"));
             }
             case "mean" -> {
                 for (String m : new String[] {"duchi", "piecewise", "hybrid"}) {
