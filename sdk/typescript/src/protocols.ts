@@ -7,7 +7,8 @@ import { meanProtocol } from './mean.js';
 import { fourier } from './fourier.js';
 import { heavyDefaults, heavyHitters } from './heavy.js';
 import { ballProtocol, boxProtocol } from './vector-params.js';
-import { gaussianSignFor } from './gaussian-spec.js';
+import { answerVectors, gaussianSignFor } from './gaussian-spec.js';
+import { factorization } from './factorization.js';
 
 export function protocolFor(spec: Spec): LocalProtocol {
   const k = universeSize(spec.domain);
@@ -40,6 +41,7 @@ export function protocolFor(spec: Spec): LocalProtocol {
       return fourier(spec.domain.names.length, spec.queries.way, spec.epsilon);
     }
     case 'projection': case 'coarse-projection': case 'chaining': return gaussianSignFor(spec);
+    case 'factorization': return factorization(answerVectors(spec), spec.epsilon, spec.protocolVersion);
     case 'privunit-g': {
       if (spec.domain.kind !== 'ball') throw new Error('spec field domain: privunit-g needs a ball');
       return ballProtocol(spec.domain.coordinates.length, spec.domain.radius, spec.epsilon);

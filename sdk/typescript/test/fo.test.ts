@@ -24,7 +24,7 @@ function hexDouble(v: number): string {
   return '0x1.' + m + 'p' + e;
 }
 
-for (const name of ['grr', 'oue', 'olh', 'subset-selection', 'hadamard-response', 'tree', 'mean', 'fourier', 'heavy-hitters', 'vector-means', 'gaussian-sign']) {
+for (const name of ['grr', 'oue', 'olh', 'subset-selection', 'hadamard-response', 'tree', 'mean', 'fourier', 'heavy-hitters', 'vector-means', 'gaussian-sign', 'factorization']) {
   const file = loadVectors(name);
   test(name + ' golden vectors', async (t) => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
