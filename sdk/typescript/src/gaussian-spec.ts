@@ -5,7 +5,8 @@
 import { NumberToken } from './canonical.js';
 import { publicStream } from './coins.js';
 import { parseDecimal } from './exact.js';
-import { strictLog } from './fdlibm.js';
+import { strictExp, strictLog } from './fdlibm.js';
+import { SplitMix64 } from './coins.js';
 import { LocalProtocol, rint } from './fo.js';
 import { biasNumerator, levelBit, levelThreshold, PublicGaussian } from './gaussian.js';
 import { Spec } from './spec.js';
@@ -218,10 +219,19 @@ export function gaussianLevels(spec: Spec, givenSplit?: readonly number[]): Gaus
     else levelSets[j][0].forEach((c, q) => { offset[q] += c; });
   }
   if (informative.length === 0) throw new Error('spec field alpha: too large, every value has the same chaining decomposition');
-  const split = spec.json.epsilonSplit === 'equal'
-    ? capSum(new Array<number>(informative.length).fill(spec.epsilon / informative.length), spec.epsilonText!)
-    : givenSplit !== undefined ? givenSplit.slice()
-    : (() => { throw new Error('spec field epsilonSplit: optimal is not derivable from the wire format yet (wire-format §18, 23)'); })();
+  const equal = (): number[] => capSum(new Array<number>(informative.length).fill(spec.epsilon / informative.length), spec.epsilonText!);
+  let split: number[];
+  if (spec.json.epsilonSplit === 'equal') split = equal();
+  else if (givenSplit !== undefined) split = givenSplit.slice();
+  else if (spec.protocolVersion >= 2) {
+    const levels = informative.map((j) => ({
+      radius: maxNorm(levelSets[j]),
+      width: levelSets[j].length <= 1 ? 0 : Math.max(0, publicWidth(levelSets[j])),
+    }));
+    const planned = spec.json.expectedReportsPerWindow === undefined ? 10000 : Number((spec.json.expectedReportsPerWindow as NumberToken).text);
+    split = optimalSplit(levels, m, planned, spec.epsilon, spec.epsilonText!);
+    if (split.some((e) => !(e > 0))) split = equal();
+  } else throw new Error('spec field protocolVersion: chaining/1 with epsilonSplit optimal is not derivable from the wire format (wire-format §18, 23); chaining/2 is');
   const zero = offset.every((v) => v === 0);
   return informative.map((j, i) => {
     let vectors = components[j];
@@ -246,8 +256,12 @@ export function gaussianSign(mechanism: string, k: number, levels: GaussianLevel
     const f = (bits & ((1n << 52n) - 1n)).toString(16).padStart(13, '0').replace(/0+$/, '');
     return '0x1.' + (f === '' ? '0' : f) + 'p' + e;
   };
+  // the protocol's ε: the exact sum of the levels' ε, as the largest double not above it
+  const exact = levels.reduce((acc, l) => acc + binaryOf(l.epsilon), 0n);
+  let epsilon = levels.reduce((acc, l) => acc + l.epsilon, 0);
+  while (binaryOf(epsilon) > exact) epsilon = nextDown(epsilon);
   return {
-    mechanism, payloadBytes, stateLength,
+    mechanism, payloadBytes, stateLength, epsilon,
     derived: { k, mechanism, payloadBytes, stateLength,
       levels: levels.map((l, j) => ({ epsilon: hex(l.epsilon), radius: hex(l.radius), biasNumerator: Number(B[j]) })) },
     randomize(x, base, src) {
@@ -281,3 +295,131 @@ export function gaussianSignFor(spec: Spec): LocalProtocol {
   return gaussianSign(spec.mechanism, universeSize(spec.domain)!, gaussianLevels(spec));
 }
 
+
+const SQRT_HALF_PI = Math.sqrt(Math.PI / 2);
+
+/** §3.1 (chaining version 2): the Gaussian width of a level set with the public generator on SplitMix64(0x5EED6A55). */
+export function publicWidth(rows: readonly number[][]): number {
+  const g = new PublicGaussian(new SplitMix64(0x5eed6a55n));
+  const m = rows[0].length;
+  let sum = 0;
+  for (let t = 0; t < 400; t++) {
+    const z: number[] = [];
+    for (let q = 0; q < m; q++) z.push(g.next());
+    let mx = -Infinity;
+    for (const r of rows) { let d = 0; for (let q = 0; q < m; q++) d += r[q] * z[q]; mx = Math.max(mx, d); }
+    sum += mx;
+  }
+  return sum / 400;
+}
+
+interface SplitLevel { radius: number; width: number }
+const trivial = (l: SplitLevel): boolean => l.radius === 0 || l.width === 0;
+const tanhHalf = (eps: number): number => { const t = strictExp(-eps); return (1 - t) / (1 + t); };
+
+function levelError(l: SplitLevel, m: number, n: number, eps: number): number {
+  if (trivial(l)) return 0;
+  if (eps === 0) return Infinity;
+  const sigma = (l.radius * SQRT_HALF_PI) / (tanhHalf(eps) * Math.sqrt(n));
+  return Math.sqrt(Math.min(sigma * sigma, (sigma * l.width) / m));
+}
+function predictedError(levels: SplitLevel[], m: number, n: number, eps: readonly number[]): number {
+  let sum = 0;
+  for (let j = 0; j < eps.length; j++) sum += levelError(levels[j], m, n, eps[j]);
+  return sum;
+}
+function quarticDelta(kk: number): number {
+  if (!(kk > 0)) return 0;
+  let delta = Math.max(1.0, strictExp(strictLog(kk) / 3));
+  for (let it = 0; it < 200; it++) {
+    const f = delta * (4 + delta * (6 + delta * (4 + delta))) - kk * (1 + delta);
+    const v = 1 + delta;
+    const fp = 4 * v * v * v - kk;
+    const next = delta - f / fp;
+    if (!(next < delta) || next <= 0) {
+      if (next <= 0) return kk / 4;
+      break;
+    }
+    delta = next;
+  }
+  return delta;
+}
+
+/** §3.1 (chaining version 2): the ε split minimising the predicted error (LevelEpsilonSplit.optimal, version 2). */
+export function optimalSplit(levels: SplitLevel[], m: number, n: number, total: number, totalText: string): number[] {
+  const k = levels.length;
+  const active: number[] = [];
+  levels.forEach((l, j) => { if (!trivial(l)) active.push(j); });
+  if (active.length === 0) return new Array<number>(k).fill(0);
+  const q = active.length;
+  const c = active.map((j) => (levels[j].radius * SQRT_HALF_PI) / Math.sqrt(n));
+  const a = active.map((j) => levels[j].width / m);
+  const ambiguous = c.map((ci, i) => ci < a[i]);
+  const ambiguousIdx: number[] = [];
+  ambiguous.forEach((b, i) => { if (b) ambiguousIdx.push(i); });
+  const epsilonAt = (i: number, branchA: boolean, lambda: number): number => {
+    let wMinus1: number;
+    if (branchA) {
+      const r = (2 * lambda) / c[i];
+      wMinus1 = r / (Math.sqrt(1 + r) + 1);
+    } else {
+      const kk = (4 * lambda) / Math.sqrt(a[i] * c[i]);
+      const delta = quarticDelta(kk);
+      wMinus1 = delta * (2 + delta);
+    }
+    return strictLog(1 + 2 / wMinus1);
+  };
+  const solve = (branchA: boolean[]): { eps: number[]; error: number } => {
+    let lo = -745, hi = 709;
+    for (let it = 0; it < 200 && hi - lo > 1e-13 * Math.max(1, Math.abs(lo)); it++) {
+      const mid = 0.5 * (lo + hi);
+      const lambda = strictExp(mid);
+      let s = 0;
+      for (let i = 0; i < q; i++) s += epsilonAt(i, branchA[i], lambda);
+      if (s > total) lo = mid; else hi = mid;
+    }
+    const lambda = strictExp(0.5 * (lo + hi));
+    const epsActive: number[] = [];
+    let s = 0;
+    for (let i = 0; i < q; i++) { epsActive[i] = epsilonAt(i, branchA[i], lambda); s += epsActive[i]; }
+    let eps = new Array<number>(k).fill(0);
+    for (let i = 0; i < q; i++) eps[active[i]] = epsActive[i] * (total / s);
+    eps = capSum(eps, totalText);
+    return { eps, error: predictedError(levels, m, n, eps) };
+  };
+  let best: { eps: number[]; error: number } | undefined;
+  const amb = ambiguousIdx.length;
+  if (amb <= 12) {
+    for (let mask = 0; mask < 1 << amb; mask++) {
+      const branchA = new Array<boolean>(q).fill(false);
+      for (let b = 0; b < amb; b++) branchA[ambiguousIdx[b]] = ((mask >> b) & 1) === 1;
+      const cand = solve(branchA);
+      if (best === undefined || cand.error < best.error) best = cand;
+    }
+  } else {
+    const starts = [
+      c.map((ci, i) => ambiguous[i] && ci / tanhHalf(total / q) < a[i]),
+      ambiguous.slice(),
+      new Array<boolean>(q).fill(false),
+    ];
+    for (const start of starts) {
+      const branch = start.slice();
+      let cur = solve(branch);
+      let improved = true;
+      while (improved) {
+        improved = false;
+        for (const i of ambiguousIdx) {
+          branch[i] = !branch[i];
+          const cand = solve(branch);
+          if (cand.error < cur.error) { cur = cand; improved = true; } else branch[i] = !branch[i];
+        }
+      }
+      if (best === undefined || cur.error < best.error) best = cur;
+    }
+  }
+  let eq = new Array<number>(k).fill(0);
+  for (const j of active) eq[j] = total / q;
+  eq = capSum(eq, totalText);
+  const eqError = predictedError(levels, m, n, eq);
+  return eqError < best!.error ? eq : best!.eps;
+}
