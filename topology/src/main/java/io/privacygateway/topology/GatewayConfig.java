@@ -37,11 +37,20 @@ import java.util.Objects;
  *     {@code pgw.device.spend} of central workloads; {@code metrics.exactCentralCounts} in {@code gateway.yaml}).
  *     Off by default: a central answer publishes a noisy n, and these meters would give the exact one to whoever
  *     can read the unauthenticated metrics endpoint (docs/operations.md, "Metrics of central workloads")
+ * @param answersRetentionMs {@code retention.ms} of the answers topic when the gateway creates it: {@link #FOREVER}
+ *     ({@code -1}, the default: every published answer is kept, like the privacy it cost) or a positive number of
+ *     milliseconds ({@code retention.answers} in {@code gateway.yaml}; docs/operations.md, "Retention of answers")
+ * @param answersStore whether the topology keeps every answer of the answers topic in a global store that the answers
+ *     API queries ({@link io.privacygateway.topology.answers.AnswersStore}); on when {@code answers.port} is set in
+ *     {@code gateway.yaml}. The gateway's principal then needs Read on the answers topic (docs/acls.md)
  */
 public record GatewayConfig(String topicPrefix, String applicationId, Duration maxFutureSkew, Duration maxEventAge,
         Duration watermarkSlack, Duration punctuateEvery, Duration progressHeartbeat, int localPartitions,
         int centralPartitions, int maxReportBytes, Duration partialsRetention, Duration centralReportsRetention,
-        DeviceAuthentication authentication, Duration centralReleaseDelay, boolean exactCentralCounts) {
+        DeviceAuthentication authentication, Duration centralReleaseDelay, boolean exactCentralCounts,
+        long answersRetentionMs, boolean answersStore) {
+    /** {@link #answersRetentionMs} that keeps answers forever (Kafka's {@code retention.ms=-1}). */
+    public static final long FOREVER = -1;
 
     public GatewayConfig {
         if (topicPrefix == null || !topicPrefix.matches("[A-Za-z0-9._-]*")) {
@@ -73,6 +82,10 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         }
         Objects.requireNonNull(authentication, "authentication");
         nonNegative("centralReleaseDelay", centralReleaseDelay);
+        if (answersRetentionMs != FOREVER && answersRetentionMs < 1) {
+            throw new IllegalArgumentException("answersRetention must be forever (-1) or a positive duration, got "
+                    + answersRetentionMs + " ms");
+        }
     }
 
     /** Defaults: see {@link Builder}. */
@@ -84,7 +97,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
      * A builder with the defaults: prefix {@code pgw.}, application id {@code privacy-gateway}, skew 1 min, age
      * 1 h, slack 2 s, punctuation every 100 ms, heartbeat 5 s, reports up to 64 KiB, partials and central reports
      * kept 1 day, open device identities, central answers written 200 ms after their computation started, no
-     * exact central counts among the meters.
+     * exact central counts among the meters, answers kept forever, no answers store.
      */
     public static Builder builder(int localPartitions, int centralPartitions) {
         return new Builder(localPartitions, centralPartitions);
@@ -96,7 +109,8 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
                 .punctuateEvery(punctuateEvery).progressHeartbeat(progressHeartbeat).maxReportBytes(maxReportBytes)
                 .partialsRetention(partialsRetention).centralReportsRetention(centralReportsRetention)
                 .authentication(authentication).centralReleaseDelay(centralReleaseDelay)
-                .exactCentralCounts(exactCentralCounts);
+                .exactCentralCounts(exactCentralCounts).answersRetentionMs(answersRetentionMs)
+                .answersStore(answersStore);
     }
 
     /** A mutable builder; {@link #build()} validates. */
@@ -116,6 +130,8 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         private DeviceAuthentication authentication = DeviceAuthentication.OPEN;
         private Duration centralReleaseDelay = Duration.ofMillis(200);
         private boolean exactCentralCounts;
+        private long answersRetentionMs = FOREVER;
+        private boolean answersStore;
 
         private Builder(int localPartitions, int centralPartitions) {
             this.localPartitions = localPartitions;
@@ -193,11 +209,23 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
             return this;
         }
 
+        /** {@code retention.ms} of the answers topic the gateway creates: {@link #FOREVER} or positive. */
+        public Builder answersRetentionMs(long v) {
+            answersRetentionMs = v;
+            return this;
+        }
+
+        /** Whether the topology keeps the answers store the answers API reads. */
+        public Builder answersStore(boolean v) {
+            answersStore = v;
+            return this;
+        }
+
         public GatewayConfig build() {
             return new GatewayConfig(topicPrefix, applicationId, maxFutureSkew, maxEventAge, watermarkSlack,
                     punctuateEvery, progressHeartbeat, localPartitions, centralPartitions, maxReportBytes,
                     partialsRetention, centralReportsRetention, authentication, centralReleaseDelay,
-                    exactCentralCounts);
+                    exactCentralCounts, answersRetentionMs, answersStore);
         }
     }
 
