@@ -1,6 +1,7 @@
 package io.privacygateway.topology;
 
 import io.privacygateway.topology.identity.DeviceAuthentication;
+import io.privacygateway.topology.state.RocksDbMemory;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -37,11 +38,14 @@ import java.util.Objects;
  *     {@code pgw.device.spend} of central workloads; {@code metrics.exactCentralCounts} in {@code gateway.yaml}).
  *     Off by default: a central answer publishes a noisy n, and these meters would give the exact one to whoever
  *     can read the unauthenticated metrics endpoint (docs/operations.md, "Metrics of central workloads")
+ * @param rocksDbMemory the memory all RocksDB stores of the process share ({@code rocksdb} in {@code gateway.yaml};
+ *     {@link io.privacygateway.topology.state.BoundedRocksDbConfigSetter})
  */
 public record GatewayConfig(String topicPrefix, String applicationId, Duration maxFutureSkew, Duration maxEventAge,
         Duration watermarkSlack, Duration punctuateEvery, Duration progressHeartbeat, int localPartitions,
         int centralPartitions, int maxReportBytes, Duration partialsRetention, Duration centralReportsRetention,
-        DeviceAuthentication authentication, Duration centralReleaseDelay, boolean exactCentralCounts) {
+        DeviceAuthentication authentication, Duration centralReleaseDelay, boolean exactCentralCounts,
+        RocksDbMemory rocksDbMemory) {
 
     public GatewayConfig {
         if (topicPrefix == null || !topicPrefix.matches("[A-Za-z0-9._-]*")) {
@@ -73,6 +77,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         }
         Objects.requireNonNull(authentication, "authentication");
         nonNegative("centralReleaseDelay", centralReleaseDelay);
+        Objects.requireNonNull(rocksDbMemory, "rocksDbMemory");
     }
 
     /** Defaults: see {@link Builder}. */
@@ -84,7 +89,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
      * A builder with the defaults: prefix {@code pgw.}, application id {@code privacy-gateway}, skew 1 min, age
      * 1 h, slack 2 s, punctuation every 100 ms, heartbeat 5 s, reports up to 64 KiB, partials and central reports
      * kept 1 day, open device identities, central answers written 200 ms after their computation started, no
-     * exact central counts among the meters.
+     * exact central counts among the meters, RocksDB memory {@link RocksDbMemory#DEFAULTS}.
      */
     public static Builder builder(int localPartitions, int centralPartitions) {
         return new Builder(localPartitions, centralPartitions);
@@ -96,7 +101,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
                 .punctuateEvery(punctuateEvery).progressHeartbeat(progressHeartbeat).maxReportBytes(maxReportBytes)
                 .partialsRetention(partialsRetention).centralReportsRetention(centralReportsRetention)
                 .authentication(authentication).centralReleaseDelay(centralReleaseDelay)
-                .exactCentralCounts(exactCentralCounts);
+                .exactCentralCounts(exactCentralCounts).rocksDbMemory(rocksDbMemory);
     }
 
     /** A mutable builder; {@link #build()} validates. */
@@ -116,6 +121,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         private DeviceAuthentication authentication = DeviceAuthentication.OPEN;
         private Duration centralReleaseDelay = Duration.ofMillis(200);
         private boolean exactCentralCounts;
+        private RocksDbMemory rocksDbMemory = RocksDbMemory.DEFAULTS;
 
         private Builder(int localPartitions, int centralPartitions) {
             this.localPartitions = localPartitions;
@@ -193,11 +199,16 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
             return this;
         }
 
+        public Builder rocksDbMemory(RocksDbMemory v) {
+            rocksDbMemory = v;
+            return this;
+        }
+
         public GatewayConfig build() {
             return new GatewayConfig(topicPrefix, applicationId, maxFutureSkew, maxEventAge, watermarkSlack,
                     punctuateEvery, progressHeartbeat, localPartitions, centralPartitions, maxReportBytes,
                     partialsRetention, centralReportsRetention, authentication, centralReleaseDelay,
-                    exactCentralCounts);
+                    exactCentralCounts, rocksDbMemory);
         }
     }
 
