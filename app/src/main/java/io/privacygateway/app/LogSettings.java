@@ -11,7 +11,9 @@ import java.util.Properties;
  * {@code PGW_LOG_FORMAT}), which wins over the defaults ({@code warn}, {@code text}). {@code log4j2.xml} reads the
  * result from the system properties. Text stays the default because the demo and the commands run on a terminal;
  * a deployment sets {@code PGW_LOG_FORMAT=json} for one JSON object per line (timestamp, level, logger, thread,
- * message, mdc, exception).
+ * message, mdc, exception). SLF4J's provider is chosen explicitly: Log4j 2, except for {@code text} on the tool class
+ * path of {@code bin/privacy-gateway} (demo, bench), which keeps slf4j-simple and the embedded broker's quiet levels
+ * ({@code HarnessLogging}).
  */
 public final class LogSettings {
     public static final String LEVEL_ENV = "PGW_LOG_LEVEL";
@@ -22,6 +24,8 @@ public final class LogSettings {
     static final List<String> FORMATS = List.of("text", "json");
     /** SLF4J's provider for Log4j 2 (chosen explicitly: the tool class path also carries slf4j-simple). */
     static final String LOG4J_PROVIDER = "org.apache.logging.slf4j.SLF4JServiceProvider";
+    static final String SIMPLE_PROVIDER = "org.slf4j.simple.SimpleServiceProvider";
+    static final String HARNESS = "io.privacygateway.harness.HarnessLogging";
 
     private LogSettings() {}
 
@@ -51,11 +55,19 @@ public final class LogSettings {
         Resolved r = resolve(env, System.getProperties());
         System.setProperty(LEVEL_PROPERTY, r.level());
         System.setProperty(FORMAT_PROPERTY, r.format());
-        if (System.getProperty("slf4j.provider") == null && present(LOG4J_PROVIDER)) {
-            System.setProperty("slf4j.provider", LOG4J_PROVIDER);
-            if (System.getProperty("slf4j.internal.verbosity") == null) { // no "provider specified" line on stderr
-                System.setProperty("slf4j.internal.verbosity", "WARN");
+        if (System.getProperty("slf4j.provider") == null) {
+            if (r.format().equals("text") && present(HARNESS) && present(SIMPLE_PROVIDER)) {
+                // the tool class path (demo, bench: bin/privacy-gateway) keeps slf4j-simple with the broker's quiet
+                // levels of HarnessLogging, as before; JSON always goes through Log4j 2
+                System.setProperty("slf4j.provider", SIMPLE_PROVIDER);
+                setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", r.level());
+                setIfAbsent("org.slf4j.simpleLogger.showDateTime", "true");
+                setIfAbsent("org.slf4j.simpleLogger.dateTimeFormat", "HH:mm:ss.SSS");
+                setIfAbsent("org.slf4j.simpleLogger.showShortLogName", "true");
+            } else if (present(LOG4J_PROVIDER)) {
+                System.setProperty("slf4j.provider", LOG4J_PROVIDER);
             }
+            setIfAbsent("slf4j.internal.verbosity", "WARN"); // no "provider specified" line on stderr
         }
         return r;
     }
@@ -74,6 +86,12 @@ public final class LogSettings {
                     + v + "\"");
         }
         return s;
+    }
+
+    private static void setIfAbsent(String key, String value) {
+        if (System.getProperty(key) == null) {
+            System.setProperty(key, value);
+        }
     }
 
     private static boolean present(String className) {
