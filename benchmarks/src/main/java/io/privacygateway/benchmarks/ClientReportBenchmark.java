@@ -8,7 +8,9 @@ import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -51,7 +53,7 @@ public class ClientReportBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         root = Files.createTempDirectory("pgw-client-bench");
-        java.util.List<String> labels = new java.util.ArrayList<>();
+        List<String> labels = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
             labels.add("l" + i);
         }

@@ -2,10 +2,11 @@ package io.privacygateway.client;
 
 import io.privacygateway.client.kafka.KafkaTransport;
 import io.privacygateway.mechanisms.budget.BudgetLedger;
+import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.device.DeviceWorkload;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
-import io.privacygateway.mechanisms.device.DeviceWorkload;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
@@ -67,7 +68,7 @@ public final class DeviceClient implements AutoCloseable {
     private final LinkedHashMap<ReportCoordinates, DeviceReport> recent = new LinkedHashMap<>();
 
     /** How long a device keeps a charge after its interval ended, unless configured otherwise: 31 days. */
-    public static final java.time.Duration DEFAULT_RETENTION = java.time.Duration.ofDays(31);
+    public static final Duration DEFAULT_RETENTION = Duration.ofDays(31);
 
     /** How many recently sent reports {@link #resend} can send again. */
     public static final int RECENT_KEPT = 16;
@@ -239,7 +240,7 @@ public final class DeviceClient implements AutoCloseable {
         return Admission.spent(current(now), workload, now);
     }
 
-    private io.privacygateway.mechanisms.budget.DeviceLedger current(long now) {
+    private DeviceLedger current(long now) {
         synchronized (budget) {
             return Admission.current(budget, now, retentionMillis);
         }
@@ -287,7 +288,7 @@ public final class DeviceClient implements AutoCloseable {
         private Clock clock;
         private RandomBits secret;
         private DeviceBudget budget;
-        private java.time.Duration retention = DEFAULT_RETENTION;
+        private Duration retention = DEFAULT_RETENTION;
         private GatewayTopics topics = GatewayTopics.defaults();
         private String credential;
 
@@ -341,7 +342,7 @@ public final class DeviceClient implements AutoCloseable {
          * charge forgotten earlier than a later version's period needs makes the device refuse that period's
          * reports (it never guesses), so keep it at least the longest budget period the device reports under.
          */
-        public Builder retention(java.time.Duration retention) {
+        public Builder retention(Duration retention) {
             if (retention == null || retention.isNegative() || retention.isZero()) {
                 throw new IllegalArgumentException("retention must be > 0, got " + retention);
             }

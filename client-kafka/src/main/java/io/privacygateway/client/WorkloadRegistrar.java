@@ -1,10 +1,12 @@
 package io.privacygateway.client;
 
 import io.privacygateway.mechanisms.planner.Planner;
+import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.WorkloadSpecRecords;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
+import io.privacygateway.schemas.limits.RecordSizes;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.schemas.serde.AvroSerializer;
@@ -123,8 +125,8 @@ public final class WorkloadRegistrar implements AutoCloseable {
         WorkloadSpec resolved = Planner.resolve(spec);
         // the gateway builds the same; fail here rather than have it skip the record or every window
         var runtime = Workloads.resolve(resolved);
-        io.privacygateway.schemas.limits.RecordSizes.check(runtime);
-        if (runtime instanceof io.privacygateway.mechanisms.runtime.CentralWorkload central) {
+        RecordSizes.check(runtime);
+        if (runtime instanceof CentralWorkload central) {
             central.checkReleasable();
         }
         checkTopic();

@@ -17,10 +17,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -86,7 +89,7 @@ public final class Client implements AutoCloseable {
         this.retentionMillis = config.retention.toMillis();
         this.batchLimit = Math.max(1, Math.min(transport.maxBatch(), ReportEnvelope.MAX_REPORTS));
         this.builder = config.buildExecutor == null ? Executors.newSingleThreadExecutor(daemon("pgw-sdk-build")) : null;
-        java.util.concurrent.Executor build = builder != null ? builder : config.buildExecutor;
+        Executor build = builder != null ? builder : config.buildExecutor;
         this.sender = config.sendInBackground ? Executors.newSingleThreadScheduledExecutor(daemon("pgw-sdk-send"))
                 : null;
         for (WorkloadSpec spec : config.workloads.values()) {
@@ -99,7 +102,7 @@ public final class Client implements AutoCloseable {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    private static ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);
@@ -440,7 +443,7 @@ public final class Client implements AutoCloseable {
             wakeAt = at;
             try {
                 wake = sender.schedule(this::pump, delayMillis, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.RejectedExecutionException e) {
+            } catch (RejectedExecutionException e) {
                 // closing
             }
         }

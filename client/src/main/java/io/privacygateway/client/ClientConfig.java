@@ -1,16 +1,21 @@
 package io.privacygateway.client;
 
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
+import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Random;
+import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -32,16 +37,16 @@ public final class ClientConfig {
     final long maxQueuedBytes;
     final boolean sendInBackground;
     final boolean syncWrites;
-    final java.util.concurrent.Executor buildExecutor;
+    final Executor buildExecutor;
 
     private ClientConfig(Builder b) {
         this.deviceId = b.deviceId;
         this.directory = b.directory;
-        this.workloads = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.workloads));
+        this.workloads = Collections.unmodifiableMap(new LinkedHashMap<>(b.workloads));
         this.transport = b.transport;
         this.clock = b.clock;
         this.secret = b.secret == null ? new SecureRandomBits() : b.secret;
-        this.jitter = b.jitter == null ? new java.util.Random()::nextDouble : b.jitter; // public jitter, not secret
+        this.jitter = b.jitter == null ? new Random()::nextDouble : b.jitter; // public jitter, not secret
         this.backoff = b.backoff;
         this.retention = b.retention;
         this.maxQueuedReports = b.maxQueuedReports;
@@ -87,13 +92,13 @@ public final class ClientConfig {
         private long maxQueuedBytes = FileDeviceStore.DEFAULT_MAX_BYTES;
         private boolean sendInBackground = true;
         private boolean syncWrites;
-        private java.util.concurrent.Executor buildExecutor;
+        private Executor buildExecutor;
 
         private Builder(String deviceId, Path directory) {
             if (deviceId == null || deviceId.trim().isEmpty()) {
                 throw new IllegalArgumentException("deviceId must be a non-empty string");
             }
-            io.privacygateway.mechanisms.coins.ReportCoordinates.check(deviceId, 0, 0);
+            ReportCoordinates.check(deviceId, 0, 0);
             if (directory == null) {
                 throw new IllegalArgumentException("directory is required (the app's private storage)");
             }
@@ -107,7 +112,7 @@ public final class ClientConfig {
          */
         public Builder workload(WorkloadSpec resolvedSpec) {
             Objects.requireNonNull(resolvedSpec, "workload");
-            if (resolvedSpec.mechanism() == io.privacygateway.mechanisms.workload.MechanismId.AUTO) {
+            if (resolvedSpec.mechanism() == MechanismId.AUTO) {
                 throw new IllegalArgumentException("workload " + resolvedSpec.id() + ": mechanism auto is not"
                         + " resolved; give the spec the gateway serves");
             }
@@ -208,7 +213,7 @@ public final class ClientConfig {
          * Where the workloads' protocols are built (default: the client's own daemon thread). Never the UI thread:
          * a build can take about a second.
          */
-        public Builder buildExecutor(java.util.concurrent.Executor executor) {
+        public Builder buildExecutor(Executor executor) {
             this.buildExecutor = Objects.requireNonNull(executor, "buildExecutor");
             return this;
         }

@@ -2,11 +2,13 @@ package io.privacygateway.client;
 
 import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.budget.DeviceLedgerCodec;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -19,6 +21,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,7 +73,7 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
     private DeviceLedger ledger;
     private final LinkedHashMap<Long, Entry> queue = new LinkedHashMap<>();
     /** The encoded form of each queued report (written as is by every write: never re-encoded). */
-    private final Map<Long, byte[]> encoded = new java.util.HashMap<>();
+    private final Map<Long, byte[]> encoded = new HashMap<>();
     private long queuedBytes;
     private long nextId;
     /** Ids below it are on disk; staged entries ({@link #stage}) have ids from it up. */
@@ -169,7 +172,7 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
         if (crc.getValue() != ByteBuffer.wrap(bytes, bytes.length - 8, 8).getLong()) {
             throw corrupt(state, "its checksum does not match");
         }
-        try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(bytes, 0, bytes.length - 8))) {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes, 0, bytes.length - 8))) {
             if (in.readInt() != MAGIC) {
                 throw corrupt(state, "not a device state file");
             }
@@ -446,7 +449,7 @@ public final class FileDeviceStore implements DeviceBudget, AutoCloseable {
         byte[] body = buf.toByteArray();
         crc.update(body, 0, body.length);
         ByteBuffer all = ByteBuffer.allocate(body.length + 8).put(body).putLong(crc.getValue());
-        ((java.nio.Buffer) all).flip(); // Buffer.flip: ByteBuffer.flip() is Java 9 (Android API 33)
+        ((Buffer) all).flip(); // Buffer.flip: ByteBuffer.flip() is Java 9 (Android API 33)
         Path tmp = dir.resolve(TEMP);
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.HttpURLConnection;
 import java.net.InetAddress;
+import java.net.MalformedURLException;
 import java.net.URL;
 import java.net.UnknownHostException;
 import java.time.Clock;
@@ -208,7 +209,7 @@ public final class HttpTransport implements Transport {
             URL u;
             try {
                 u = new URL(baseUrl.endsWith("/") ? baseUrl + "v1/reports" : baseUrl + "/v1/reports");
-            } catch (java.net.MalformedURLException e) {
+            } catch (MalformedURLException e) {
                 throw new IllegalArgumentException("baseUrl is not a URL: " + baseUrl);
             }
             if (!u.getProtocol().equals("https") && !(u.getProtocol().equals("http") && loopback(u.getHost()))) {

@@ -2,13 +2,18 @@ package io.privacygateway.client;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * The report envelope over HTTPS (docs/wire-format.md, "Report envelope over HTTPS"), hand-encoded: the device
@@ -75,7 +80,7 @@ public final class ReportEnvelope {
     /** One per-report result. {@code reason} is empty unless rejected. */
     public record Result(Status status, String reason, long retryAfterMillis) {
         public Result {
-            java.util.Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(status, "status");
             reason = reason == null ? "" : reason;
         }
     }
@@ -298,9 +303,9 @@ public final class ReportEnvelope {
             throw new Malformed("the body is not valid UTF-8");
         }
         JsonIn in = new JsonIn(text);
-        java.util.Map<String, Object> top = in.object("batch", 0);
+        Map<String, Object> top = in.object("batch", 0);
         in.end();
-        checkFields(top, "batch", java.util.Set.of("envelopeVersion", "reports"), java.util.Set.of());
+        checkFields(top, "batch", Set.of("envelopeVersion", "reports"), Set.of());
         long version = integer(top, "envelopeVersion", "batch");
         if (version != VERSION) {
             throw new Malformed("envelopeVersion " + version + " is not served (expected " + VERSION + ")");
@@ -315,20 +320,20 @@ public final class ReportEnvelope {
         List<DeviceReport> out = new ArrayList<>(reports.size());
         for (int i = 0; i < reports.size(); i++) {
             String at = "reports[" + i + "]";
-            if (!(reports.get(i) instanceof java.util.Map<?, ?> m)) {
+            if (!(reports.get(i) instanceof Map<?, ?> m)) {
                 throw new Malformed(at + " must be an object");
             }
             @SuppressWarnings("unchecked")
-            java.util.Map<String, Object> r = (java.util.Map<String, Object>) m;
+            Map<String, Object> r = (Map<String, Object>) m;
             Object type = r.get("type");
             boolean local = "local".equals(type);
             if (!local && !"central".equals(type)) {
                 throw new Malformed(at + ".type must be \"local\" or \"central\"");
             }
-            java.util.Set<String> common = java.util.Set.of("type", "workloadId", "workloadVersion", "contentHash",
+            Set<String> common = Set.of("type", "workloadId", "workloadVersion", "contentHash",
                     "deviceId", "period", "sequence", "eventTime");
-            checkFields(r, at, common, local ? java.util.Set.of("mechanism", "epsilon", "payload", "protocolVersion")
-                    : java.util.Set.of("value"));
+            checkFields(r, at, common, local ? Set.of("mechanism", "epsilon", "payload", "protocolVersion")
+                    : Set.of("value"));
             String workloadId = text(r, "workloadId", at);
             long version2 = integer(r, "workloadVersion", at);
             String hash = text(r, "contentHash", at);
@@ -385,8 +390,8 @@ public final class ReportEnvelope {
         return b.append("]}").toString();
     }
 
-    private static void checkFields(java.util.Map<String, Object> m, String at, java.util.Set<String> required,
-            java.util.Set<String> more) throws Malformed {
+    private static void checkFields(Map<String, Object> m, String at, Set<String> required,
+            Set<String> more) throws Malformed {
         for (String f : required) {
             if (!m.containsKey(f)) {
                 throw new Malformed(at + "." + f + " is missing");
@@ -408,11 +413,11 @@ public final class ReportEnvelope {
         return s.length() > 40 ? s.substring(0, 40) + "…" : s;
     }
 
-    private static String text(java.util.Map<String, Object> m, String f, String at) throws Malformed {
+    private static String text(Map<String, Object> m, String f, String at) throws Malformed {
         return text(m, f, at, MAX_STRING_BYTES);
     }
 
-    private static String text(java.util.Map<String, Object> m, String f, String at, int maxBytes) throws Malformed {
+    private static String text(Map<String, Object> m, String f, String at, int maxBytes) throws Malformed {
         Object v = m.get(f);
         if (!(v instanceof String s)) {
             throw new Malformed(at + "." + f + " must be a string");
@@ -423,7 +428,7 @@ public final class ReportEnvelope {
         return s;
     }
 
-    private static long integer(java.util.Map<String, Object> m, String f, String at) throws Malformed {
+    private static long integer(Map<String, Object> m, String f, String at) throws Malformed {
         Object v = m.get(f);
         if (!(v instanceof JsonNumber n) || !n.integral()) {
             throw new Malformed(at + "." + f + " must be an integer");
@@ -522,12 +527,12 @@ public final class ReportEnvelope {
             return v;
         }
 
-        java.util.Map<String, Object> object(String at, int depth) throws Malformed {
+        Map<String, Object> object(String at, int depth) throws Malformed {
             if (depth >= MAX_DEPTH) {
                 throw error("nested too deep");
             }
             expect('{');
-            java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+            Map<String, Object> m = new LinkedHashMap<>();
             if (peek() == '}') {
                 pos++;
                 return m;
@@ -725,7 +730,7 @@ public final class ReportEnvelope {
             if (n > b.length - pos) {
                 throw new Malformed("truncated in " + field);
             }
-            byte[] out = java.util.Arrays.copyOfRange(b, pos, pos + (int) n);
+            byte[] out = Arrays.copyOfRange(b, pos, pos + (int) n);
             pos += (int) n;
             return out;
         }

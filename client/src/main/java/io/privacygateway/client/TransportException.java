@@ -1,6 +1,7 @@
 package io.privacygateway.client;
 
 import java.io.IOException;
+import java.util.Objects;
 
 /**
  * A whole batch failed. {@link Kind#RETRY}: nothing is known to be lost, send again after a backoff (at least
@@ -24,7 +25,7 @@ public final class TransportException extends IOException {
      */
     public TransportException(Kind kind, String reason, long retryAfterMillis, String message, Throwable cause) {
         super(message, cause);
-        this.kind = java.util.Objects.requireNonNull(kind, "kind");
+        this.kind = Objects.requireNonNull(kind, "kind");
         this.reason = reason;
         this.retryAfterMillis = Math.max(0, retryAfterMillis);
     }

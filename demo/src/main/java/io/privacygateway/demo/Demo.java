@@ -3,6 +3,8 @@ package io.privacygateway.demo;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.privacygateway.app.answers.AnswersOptions;
+import io.privacygateway.app.answers.AnswersServer;
 import io.privacygateway.app.dashboard.AnswerBoard;
 import io.privacygateway.app.dashboard.AnswerHistory;
 import io.privacygateway.app.dashboard.DashboardOptions;
@@ -12,23 +14,24 @@ import io.privacygateway.app.metrics.MeterBindings;
 import io.privacygateway.app.metrics.MetricsServer;
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.ReportProducers;
-import io.privacygateway.ingest.IngestService;
-import io.privacygateway.ingest.IngestSettings;
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.client.WorkloadRegistrar;
+import io.privacygateway.harness.KafkaHarness;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
+import io.privacygateway.ingest.IngestService;
+import io.privacygateway.ingest.IngestSettings;
+import io.privacygateway.mechanisms.workload.CanonicalForm;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.schemas.avro.WindowAnswer;
+import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.simulator.FleetSimulator;
 import io.privacygateway.simulator.FleetStats;
 import io.privacygateway.simulator.ReportKind;
 import io.privacygateway.simulator.WindowTruth;
-import io.privacygateway.harness.KafkaHarness;
-import io.privacygateway.mechanisms.workload.CanonicalForm;
-import io.privacygateway.mechanisms.workload.WorkloadSpec;
-import io.privacygateway.schemas.avro.WindowAnswer;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
-import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
+import io.privacygateway.topology.identity.DeviceAuthentication;
 import io.privacygateway.topology.release.CentralReleaser;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,8 +54,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.avro.specific.SpecificRecord;
@@ -139,6 +142,7 @@ public final class Demo implements AutoCloseable {
     private FleetSimulator fleet;
     private DashboardServer dashboard;
     private MetricsServer metrics;
+    private AnswersServer answersApi;
     private Path stateDir;
 
     private Demo(PrintWriter out, Clock clock) {
@@ -193,8 +197,8 @@ public final class Demo implements AutoCloseable {
         // answer (half of its well-behaved devices), so local answers carry amplified figures over that crowd only
         long honest = Math.max(1, (long) (o.devices() * (1 - o.misbehaving()) / 2));
         GatewayConfig config = GatewayConfig.builder(2, 2).topicPrefix(GatewayTopics.DEFAULT_PREFIX)
-                .applicationId("pgw-demo").watermarkSlack(Duration.ofMillis(500))
-                .authentication(new io.privacygateway.topology.identity.DeviceAuthentication.Open(honest)).build();
+                .applicationId("pgw-demo").watermarkSlack(Duration.ofMillis(500)).answersStore(true)
+                .authentication(new DeviceAuthentication.Open(honest)).build();
         GatewaySettings settings = new GatewaySettings(kafka.bootstrapServers(), registry.ccompatUrl(), config,
                 (short) 1, 1, stateDir, "exactly_once_v2", Map.of(), Map.of());
         meters.config().meterFilter(MeterBindings.withoutCentralCounts(config)); // as run does by default
@@ -206,6 +210,9 @@ public final class Demo implements AutoCloseable {
         resources.push(gateway);
         health.started(gateway);
         remember(MeterBindings.bindGateway(meters, gateway));
+        GatewayService running = gateway;
+        answersApi = remember(AnswersServer.start(AnswersOptions.onPort(0), running::answers,
+                id -> running.catalog().current(id) != null));
 
         Map<String, Object> kafkaConfig = new HashMap<>();
         kafkaConfig.put("bootstrap.servers", kafka.bootstrapServers());
@@ -277,6 +284,8 @@ public final class Demo implements AutoCloseable {
                 turnsPerSecond);
         say("dashboard: %s", dashboard.url());
         say("metrics:   %s (health: /health/live, /health/ready)", metrics.metricsUrl());
+        say("answers:   %sv1/answers/{workload} (JSON, CSV, NDJSON; docs/answers-api.md, examples/python)",
+                answersApi.base());
         say("answers appear as windows close (%d s windows + grace); Ctrl-C stops everything.", window / 1000);
         out.flush();
     }
@@ -398,6 +407,11 @@ public final class Demo implements AutoCloseable {
 
     public DashboardServer dashboard() {
         return dashboard;
+    }
+
+    /** The answers API (127.0.0.1, a free port). */
+    public AnswersServer answersApi() {
+        return answersApi;
     }
 
     /** The Prometheus and health endpoint (127.0.0.1, a free port). */

@@ -19,8 +19,9 @@ import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 
 /**
  * The simulated fleet's way to the HTTPS ingestion service: a Kafka {@code Producer} facade (what the fleet
@@ -68,7 +69,7 @@ final class HttpReportProducer extends MockProducer<String, SpecificRecord> {
         CompletableFuture<RecordMetadata> done = new CompletableFuture<>();
         Pending p = new Pending(toDeviceReport(record.value()), record.topic(), callback, done, 0);
         if (closed || !queue.offer(p)) {
-            fail(p, new org.apache.kafka.common.errors.TimeoutException("the HTTP relay's queue is full"));
+            fail(p, new TimeoutException("the HTTP relay's queue is full"));
         }
         return done;
     }
@@ -126,7 +127,7 @@ final class HttpReportProducer extends MockProducer<String, SpecificRecord> {
     private void again(Pending p) {
         if (p.attempt() >= 5 || !queue.offer(new Pending(p.report(), p.topic(), p.callback(), p.done(),
                 p.attempt() + 1))) {
-            fail(p, new org.apache.kafka.common.errors.TimeoutException("not taken by the ingestion service"));
+            fail(p, new TimeoutException("not taken by the ingestion service"));
         }
     }
 

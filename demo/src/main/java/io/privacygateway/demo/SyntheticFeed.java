@@ -6,7 +6,9 @@ import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.schemas.wire.WireFormatException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -32,7 +34,7 @@ final class SyntheticFeed implements AutoCloseable {
     SyntheticFeed(String bootstrapServers, SchemaRegistryClient registry, String topic, Consumer<SyntheticData> listener) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "pgw-demo-synthetic-" + java.util.UUID.randomUUID());
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "pgw-demo-synthetic-" + UUID.randomUUID());
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -98,12 +100,12 @@ final class SyntheticFeed implements AutoCloseable {
             }
         }
         if (s.getCertificate() != null) { // certified-synthetic: the certificate and the queries it covers
-            return String.format(java.util.Locale.ROOT, "synthetic data: %s %s: %d records over %d attributes, ε = %.4g,"
+            return String.format(Locale.ROOT, "synthetic data: %s %s: %d records over %d attributes, ε = %.4g,"
                     + " δ = 0; certificate %.4f (%.0f%%) for %s; first record: {%s}", s.getWorkloadId(), windowText,
                     s.getRecords().size(), names.size(), s.getEpsilon(), s.getCertificate(), 100 * s.getConfidence(),
                     s.getCertificateQueries(), first);
         }
-        return String.format(java.util.Locale.ROOT, "synthetic data: %s %s: %d records over %d attributes, ε = %.4g,"
+        return String.format(Locale.ROOT, "synthetic data: %s %s: %d records over %d attributes, ε = %.4g,"
                 + " δ = 0; every marginal of them within ±%.4f of the truth (%.0f%%); first record: {%s}",
                 s.getWorkloadId(), windowText, s.getRecords().size(), names.size(), s.getEpsilon(),
                 s.getMaxErrorBound(), 100 * s.getConfidence(), first);

@@ -91,6 +91,16 @@ class DemoTest {
             assertThat(demo.dashboard().url().getHost()).isEqualTo("127.0.0.1");
             dashboardRendersInChromium(demo, ids);
 
+            // the answers API serves every workload's answers from the gateway's answers store
+            for (String id : ids) {
+                HttpResponse<String> rows = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        demo.answersApi().answersUrl(id + "?format=ndjson")).build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(rows.statusCode()).as(id).isEqualTo(200);
+                assertThat(rows.body().lines().findFirst()).as(id).isPresent();
+                assertThat(new ObjectMapper().readTree(rows.body().lines().findFirst().orElseThrow())
+                        .get("workload").asText()).isEqualTo(id);
+            }
+
             // the demo's Prometheus and health endpoint (127.0.0.1, a free port)
             assertThat(demo.metrics().metricsUrl().getHost()).isEqualTo("127.0.0.1");
             HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
@@ -108,7 +118,7 @@ class DemoTest {
                     .resolve("health/ready")).build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
         }
         String printed = text.toString();
-        assertThat(printed).contains("ingest:    http://127.0.0.1:").contains("metrics:   http://127.0.0.1:").contains("registered workload screen-usage")
+        assertThat(printed).contains("ingest:    http://127.0.0.1:").contains("metrics:   http://127.0.0.1:").contains("answers:   http://127.0.0.1:").contains("registered workload screen-usage")
                 .contains("── session-length v1")
                 .contains("δ = 0").contains("true values inside the 95% intervals").contains("(the simulator sent")
                 .contains("amplified central guarantee (ε, δ) = (").contains("(running total)")

@@ -6,6 +6,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
@@ -17,8 +18,10 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -27,7 +30,6 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
-
 import kafka.server.BrokerServer;
 import kafka.server.ControllerServer;
 import kafka.server.FaultHandlerFactory;
@@ -35,7 +37,6 @@ import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import kafka.server.Server$;
 import kafka.server.SharedServer;
-
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.utils.Time;
@@ -48,7 +49,6 @@ import org.apache.kafka.server.fault.FaultHandler;
 import org.apache.kafka.server.fault.LoggingFaultHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import scala.Tuple2;
 
 /**
@@ -301,7 +301,7 @@ public final class EmbeddedKafka implements KafkaHarness {
                 config.put("sasl.mechanism.inter.broker.protocol", "PLAIN");
                 config.put("sasl.mechanism.controller.protocol", "PLAIN");
                 for (String l : List.of(SASL_LISTENER, CONTROLLER_LISTENER)) {
-                    String prefix = "listener.name." + l.toLowerCase(java.util.Locale.ROOT) + ".plain.";
+                    String prefix = "listener.name." + l.toLowerCase(Locale.ROOT) + ".plain.";
                     config.put(prefix + "sasl.jaas.config", sasl.serverJaas());
                 }
                 config.put("authorizer.class.name", STANDARD_AUTHORIZER);
@@ -450,7 +450,7 @@ public final class EmbeddedKafka implements KafkaHarness {
         if (sasl == null) {
             throw new IllegalStateException("this broker was started without SASL");
         }
-        Map<String, Object> c = new java.util.HashMap<>();
+        Map<String, Object> c = new HashMap<>();
         c.put("bootstrap.servers", bootstrapServers());
         c.put("security.protocol", "SASL_PLAINTEXT");
         c.put("sasl.mechanism", "PLAIN");
@@ -535,7 +535,7 @@ public final class EmbeddedKafka implements KafkaHarness {
             ServerSocketChannel channel = ServerSocketChannel.open();
             try {
                 channel.configureBlocking(false);
-                channel.setOption(java.net.StandardSocketOptions.SO_REUSEADDR, true);
+                channel.setOption(StandardSocketOptions.SO_REUSEADDR, true);
                 channel.bind(new InetSocketAddress(InetAddress.getByName(LOOPBACK), port));
                 return channel;
             } catch (IOException e) {

@@ -3,6 +3,7 @@ package io.privacygateway.schemas;
 import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.Rejection;
+import io.privacygateway.schemas.avro.SyntheticData;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
@@ -23,7 +24,7 @@ public enum ProjectTopic {
     /** Published window answers. */
     ANSWERS("pgw.answers", WindowAnswer.class),
     /** Published synthetic records of wide workloads that declare {@code central.synthetic}, one per window. */
-    SYNTHETIC("pgw.synthetic", io.privacygateway.schemas.avro.SyntheticData.class),
+    SYNTHETIC("pgw.synthetic", SyntheticData.class),
     /** Reports that were not counted, and why (dead-letter topic). */
     REJECTIONS("pgw.rejections", Rejection.class),
     /** Resolved workload specs; compacted, keyed by workload id. */

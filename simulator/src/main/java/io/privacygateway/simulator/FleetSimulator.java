@@ -3,24 +3,26 @@ package io.privacygateway.simulator;
 import io.privacygateway.client.DeviceClient;
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.Outcome;
-import io.privacygateway.simulator.Reports;
-import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
-import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.client.Workloads;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.LocalReport;
+import io.privacygateway.simulator.Reports;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -157,7 +159,7 @@ public final class FleetSimulator implements AutoCloseable {
         }
         int n = b.devices;
         ReportKind[] behaviour = new ReportKind[n];
-        java.util.Arrays.fill(behaviour, ReportKind.VALID);
+        Arrays.fill(behaviour, ReportKind.VALID);
         int bad = (int) Math.round(b.misbehavingFraction * n);
         if (bad > 0) {
             int[] perm = permutation(n);
@@ -554,7 +556,7 @@ public final class FleetSimulator implements AutoCloseable {
         private GatewayTopics topics = GatewayTopics.defaults();
         private int devices = 1000;
         private String deviceIdPrefix = "device-";
-        private final Map<WorkloadSpec, ValueDistribution> workloads = new java.util.LinkedHashMap<>();
+        private final Map<WorkloadSpec, ValueDistribution> workloads = new LinkedHashMap<>();
         private double turnsPerSecond = 100;
         private long maxTurns = -1;
         private double misbehavingFraction;

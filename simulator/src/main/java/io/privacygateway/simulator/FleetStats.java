@@ -1,5 +1,6 @@
 package io.privacygateway.simulator;
 
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Map;
 
@@ -22,7 +23,7 @@ public record FleetStats(long turns, Map<ReportKind, Long> sent, long refusedLoc
         for (ReportKind k : ReportKind.values()) {
             m.put(k, sent.getOrDefault(k, 0L));
         }
-        sent = java.util.Collections.unmodifiableMap(m);
+        sent = Collections.unmodifiableMap(m);
     }
 
     /** Records of one kind sent. */

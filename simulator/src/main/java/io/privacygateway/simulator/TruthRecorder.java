@@ -1,10 +1,12 @@
 package io.privacygateway.simulator;
 
-import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.client.Workloads;
+import io.privacygateway.mechanisms.analytics.WindowStatistics;
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
-import io.privacygateway.client.Workloads;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.workload.Domain;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -39,7 +41,7 @@ public final class TruthRecorder {
             this.marginals = workload instanceof CentralWorkload c && c.wide().isPresent()
                     ? MarginalCounts.empty(c.wide().get()) : null;
             this.strings = workload.spec().family().isOpenDomain() ? new HashMap<>() : null;
-            this.vectorSums = workload.spec().domain() instanceof io.privacygateway.mechanisms.workload.Domain.Vector v
+            this.vectorSums = workload.spec().domain() instanceof Domain.Vector v
                     ? new double[v.dimension()] : null;
             this.counts = marginals != null || vectorSums != null ? new long[1] // the report count
                     : strings != null ? new long[0] : new long[workload.workload().universeSize()];
@@ -62,7 +64,7 @@ public final class TruthRecorder {
                 }
                 return mean;
             }
-            return marginals != null ? marginals.answers() : io.privacygateway.mechanisms.analytics.WindowStatistics.trueAnswer(workload.workload(), counts);
+            return marginals != null ? marginals.answers() : WindowStatistics.trueAnswer(workload.workload(), counts);
         }
     }
 

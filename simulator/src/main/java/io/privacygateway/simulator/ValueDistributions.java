@@ -1,8 +1,13 @@
 package io.privacygateway.simulator;
 
+import io.privacygateway.mechanisms.analytics.SyntheticWindows;
+import io.privacygateway.mechanisms.reference.ReferenceData;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -42,7 +47,7 @@ public final class ValueDistributions {
      * The default distribution for a resolved workload (see the class comment); a wide central workload, whose
      * universe is never materialised, gets the default correlated attributes from its spec.
      */
-    public static ValueDistribution defaultFor(io.privacygateway.mechanisms.runtime.ResolvedWorkload w) {
+    public static ValueDistribution defaultFor(ResolvedWorkload w) {
         if (w.spec().isWide()) {
             return correlatedAttributes(w.spec(), defaultAttributeProbabilities(w.spec()), DEFAULT_CORRELATION);
         }
@@ -197,7 +202,7 @@ public final class ValueDistributions {
         return v;
     }
 
-    private static double[] defaultAttributeProbabilities(io.privacygateway.mechanisms.workload.WorkloadSpec s) {
+    private static double[] defaultAttributeProbabilities(WorkloadSpec s) {
         int d = ((Domain.Attributes) s.domain()).names().size();
         double[] p = new double[d];
         for (int j = 0; j < d; j++) {
@@ -220,8 +225,8 @@ public final class ValueDistributions {
             return categorical(w, weights);
         }
         if (w.spec().domain() instanceof Domain.Grid) { // regression and erm: a linear or logistic signal
-            return categorical(w, io.privacygateway.mechanisms.analytics.SyntheticWindows.frequencies(w,
-                    io.privacygateway.mechanisms.reference.ReferenceData.UNIFORM));
+            return categorical(w, SyntheticWindows.frequencies(w,
+                    ReferenceData.UNIFORM));
         }
         return zipf(w, DEFAULT_ZIPF_EXPONENT);
     }
@@ -238,7 +243,7 @@ public final class ValueDistributions {
      * does not fit; fewer strings when even those run out, at most 36 for one byte).
      */
     public static List<String> defaultStrings(int maxBytes) {
-        java.util.LinkedHashSet<String> out = new java.util.LinkedHashSet<>();
+        LinkedHashSet<String> out = new LinkedHashSet<>();
         for (String a : APP_NAMES) {
             if (a.length() <= maxBytes) {
                 out.add(a);
@@ -352,7 +357,7 @@ public final class ValueDistributions {
     }
 
     /** {@link #correlatedAttributes(Workload, double[], double)} from the spec alone (wide workloads too). */
-    public static ValueDistribution correlatedAttributes(io.privacygateway.mechanisms.workload.WorkloadSpec s,
+    public static ValueDistribution correlatedAttributes(WorkloadSpec s,
             double[] p, double rho) {
         if (!(s.domain() instanceof Domain.Attributes a)) {
             throw new IllegalArgumentException("workload " + s.id() + " has no attributes domain");

@@ -1,6 +1,9 @@
 package io.privacygateway.simulator;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * The true values a simulator sent in valid reports to one window of one workload version: what a perfect,
@@ -35,7 +38,7 @@ public record WindowTruth(String workloadId, String contentHash, long windowStar
         if (answerLabels.equals(labels)) {
             return meanAnswer();
         }
-        java.util.Map<String, Integer> index = new java.util.HashMap<>();
+        Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < labels.size(); i++) {
             index.put(labels.get(i), i);
         }
@@ -70,9 +73,9 @@ public record WindowTruth(String workloadId, String contentHash, long windowStar
      * The truth of several consecutive windows of one workload version taken together (a longer horizon): the
      * counts added, the mean answer weighted by each window's reports; empty if {@code windows} is empty.
      */
-    public static java.util.Optional<WindowTruth> combined(List<WindowTruth> windows) {
+    public static Optional<WindowTruth> combined(List<WindowTruth> windows) {
         if (windows.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         WindowTruth first = windows.get(0);
         long[] counts = new long[first.counts.length];
@@ -95,7 +98,7 @@ public record WindowTruth(String workloadId, String contentHash, long windowStar
         for (int q = 0; q < mean.length; q++) {
             mean[q] = n == 0 ? Double.NaN : mean[q] / n;
         }
-        return java.util.Optional.of(new WindowTruth(first.workloadId, first.contentHash, start, end, counts, mean,
+        return Optional.of(new WindowTruth(first.workloadId, first.contentHash, start, end, counts, mean,
                 first.labels));
     }
 }

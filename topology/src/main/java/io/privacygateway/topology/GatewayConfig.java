@@ -38,6 +38,12 @@ import java.util.Objects;
  *     {@code pgw.device.spend} of central workloads; {@code metrics.exactCentralCounts} in {@code gateway.yaml}).
  *     Off by default: a central answer publishes a noisy n, and these meters would give the exact one to whoever
  *     can read the unauthenticated metrics endpoint (docs/operations.md, "Metrics of central workloads")
+ * @param answersRetentionMs {@code retention.ms} of the answers topic when the gateway creates it: {@link #FOREVER}
+ *     ({@code -1}, the default: every published answer is kept, like the privacy it cost) or a positive number of
+ *     milliseconds ({@code retention.answers} in {@code gateway.yaml}; docs/operations.md, "Retention of answers")
+ * @param answersStore whether the topology keeps every answer of the answers topic in a global store that the answers
+ *     API queries ({@link io.privacygateway.topology.answers.AnswersStore}); on when {@code answers.port} is set in
+ *     {@code gateway.yaml}. The gateway's principal then needs Read on the answers topic (docs/acls.md)
  * @param rocksDbMemory the memory all RocksDB stores of the process share ({@code rocksdb} in {@code gateway.yaml};
  *     {@link io.privacygateway.topology.state.BoundedRocksDbConfigSetter})
  */
@@ -45,7 +51,9 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         Duration watermarkSlack, Duration punctuateEvery, Duration progressHeartbeat, int localPartitions,
         int centralPartitions, int maxReportBytes, Duration partialsRetention, Duration centralReportsRetention,
         DeviceAuthentication authentication, Duration centralReleaseDelay, boolean exactCentralCounts,
-        RocksDbMemory rocksDbMemory) {
+        long answersRetentionMs, boolean answersStore, RocksDbMemory rocksDbMemory) {
+    /** {@link #answersRetentionMs} that keeps answers forever (Kafka's {@code retention.ms=-1}). */
+    public static final long FOREVER = -1;
 
     public GatewayConfig {
         if (topicPrefix == null || !topicPrefix.matches("[A-Za-z0-9._-]*")) {
@@ -77,6 +85,10 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         }
         Objects.requireNonNull(authentication, "authentication");
         nonNegative("centralReleaseDelay", centralReleaseDelay);
+        if (answersRetentionMs != FOREVER && answersRetentionMs < 1) {
+            throw new IllegalArgumentException("answersRetention must be forever (-1) or a positive duration, got "
+                    + answersRetentionMs + " ms");
+        }
         Objects.requireNonNull(rocksDbMemory, "rocksDbMemory");
     }
 
@@ -89,7 +101,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
      * A builder with the defaults: prefix {@code pgw.}, application id {@code privacy-gateway}, skew 1 min, age
      * 1 h, slack 2 s, punctuation every 100 ms, heartbeat 5 s, reports up to 64 KiB, partials and central reports
      * kept 1 day, open device identities, central answers written 200 ms after their computation started, no
-     * exact central counts among the meters, RocksDB memory {@link RocksDbMemory#DEFAULTS}.
+     * exact central counts among the meters, answers kept forever, no answers store, RocksDB memory {@link RocksDbMemory#DEFAULTS}.
      */
     public static Builder builder(int localPartitions, int centralPartitions) {
         return new Builder(localPartitions, centralPartitions);
@@ -101,7 +113,8 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
                 .punctuateEvery(punctuateEvery).progressHeartbeat(progressHeartbeat).maxReportBytes(maxReportBytes)
                 .partialsRetention(partialsRetention).centralReportsRetention(centralReportsRetention)
                 .authentication(authentication).centralReleaseDelay(centralReleaseDelay)
-                .exactCentralCounts(exactCentralCounts).rocksDbMemory(rocksDbMemory);
+                .exactCentralCounts(exactCentralCounts).answersRetentionMs(answersRetentionMs)
+                .answersStore(answersStore).rocksDbMemory(rocksDbMemory);
     }
 
     /** A mutable builder; {@link #build()} validates. */
@@ -121,6 +134,8 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         private DeviceAuthentication authentication = DeviceAuthentication.OPEN;
         private Duration centralReleaseDelay = Duration.ofMillis(200);
         private boolean exactCentralCounts;
+        private long answersRetentionMs = FOREVER;
+        private boolean answersStore;
         private RocksDbMemory rocksDbMemory = RocksDbMemory.DEFAULTS;
 
         private Builder(int localPartitions, int centralPartitions) {
@@ -199,6 +214,18 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
             return this;
         }
 
+        /** {@code retention.ms} of the answers topic the gateway creates: {@link #FOREVER} or positive. */
+        public Builder answersRetentionMs(long v) {
+            answersRetentionMs = v;
+            return this;
+        }
+
+        /** Whether the topology keeps the answers store the answers API reads. */
+        public Builder answersStore(boolean v) {
+            answersStore = v;
+            return this;
+        }
+
         public Builder rocksDbMemory(RocksDbMemory v) {
             rocksDbMemory = v;
             return this;
@@ -208,7 +235,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
             return new GatewayConfig(topicPrefix, applicationId, maxFutureSkew, maxEventAge, watermarkSlack,
                     punctuateEvery, progressHeartbeat, localPartitions, centralPartitions, maxReportBytes,
                     partialsRetention, centralReportsRetention, authentication, centralReleaseDelay,
-                    exactCentralCounts, rocksDbMemory);
+                    exactCentralCounts, answersRetentionMs, answersStore, rocksDbMemory);
         }
     }
 

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.schemas.SchemaCompatibility;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.topology.answers.AnswersStore;
 import io.privacygateway.topology.clock.BrokerCaughtUpClock;
 import io.privacygateway.topology.clock.CaughtUpClock;
 import io.privacygateway.topology.release.CentralReleaser;
@@ -69,11 +70,13 @@ public final class GatewayService implements AutoCloseable {
     private final SchemaRegistryClient registry;
     private final WorkloadCatalog catalog;
     private final CaughtUpClock caughtUp;
+    private final AnswersStore answers;
     private volatile Throwable failure;
 
     private GatewayService(KafkaStreams streams, GatewayMetrics metrics, SchemaRegistryClient registry,
-            WorkloadCatalog catalog, CaughtUpClock caughtUp) {
+            WorkloadCatalog catalog, CaughtUpClock caughtUp, AnswersStore answers) {
         this.streams = streams;
+        this.answers = answers;
         this.metrics = metrics;
         this.registry = registry;
         this.catalog = catalog;
@@ -111,10 +114,12 @@ public final class GatewayService implements AutoCloseable {
                 Duration.ofMillis(Math.max(100, g.punctuateEvery().toMillis() * 5)));
         LongSupplier monotonic = () -> System.nanoTime() / 1_000_000;
         CentralReleaser releaser = central;
+        GatewaySerdes serdes = GatewaySerdes.withRegistry(registry);
         KafkaStreams streams = new KafkaStreams(GatewayTopologyFactory.build(new GatewayTopologyFactory.Parts(g,
-                GatewaySerdes.withRegistry(registry), metrics, catalog, releaser, caughtUp, monotonic)),
-                streamsProperties(s));
-        GatewayService service = new GatewayService(streams, metrics, registry, catalog, caughtUp);
+                serdes, metrics, catalog, releaser, caughtUp, monotonic)), streamsProperties(s));
+        AnswersStore answers = g.answersStore() ? new AnswersStore(streams, g.answersTopic(), serdes.answersReader())
+                : null;
+        GatewayService service = new GatewayService(streams, metrics, registry, catalog, caughtUp, answers);
         ArrayDeque<Long> replacements = new ArrayDeque<>();
         streams.setUncaughtExceptionHandler(e -> {
             long now = monotonic.getAsLong();
@@ -199,7 +204,8 @@ public final class GatewayService implements AutoCloseable {
      * Creates missing topics: report topics and the workloads topic with {@code message.timestamp.type=
      * LogAppendTime} (watermarks and activation times are broker times, so a replay after a crash decides
      * exactly as the first run did); the central report topic with a short retention (it holds raw values);
-     * the compacted workloads topic; answers; synthetic records; rejections; and the internal topics named after the application id:
+     * the compacted workloads topic; answers (kept {@link GatewayConfig#answersRetentionMs()}: forever by default);
+     * synthetic records; rejections; and the internal topics named after the application id:
      * partials (retention {@link GatewayConfig#partialsRetention()}), the broker clock probe topic (one
      * partition, LogAppendTime, one hour) and the deployment record (compacted). Existing report topics must
      * have the configured partition counts and LogAppendTime.
@@ -217,7 +223,7 @@ public final class GatewayService implements AutoCloseable {
                     TopicConfig.RETENTION_MS_CONFIG, Long.toString(g.centralReportsRetention().toMillis()))));
             wanted.add(new NewTopic(g.workloadsTopic(), 1, rf).configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG,
                     TopicConfig.CLEANUP_POLICY_COMPACT, TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")));
-            wanted.add(new NewTopic(g.answersTopic(), internalPartitions, rf));
+            wanted.add(new NewTopic(g.answersTopic(), internalPartitions, rf).configs(answersTopicConfig(g)));
             wanted.add(new NewTopic(g.syntheticTopic(), internalPartitions, rf));
             wanted.add(new NewTopic(g.rejectionsTopic(), g.localPartitions(), rf));
             wanted.add(new NewTopic(g.partialsTopic(), internalPartitions, rf).configs(Map.of(
@@ -237,8 +243,46 @@ public final class GatewayService implements AutoCloseable {
                     }
                 }
             }
+            if (existing.contains(g.answersTopic())) {
+                checkAnswersRetention(a, g);
+            }
             checkReportTopic(a, g.localReportsTopic(), g.localPartitions());
             checkReportTopic(a, g.centralReportsTopic(), g.centralPartitions());
+        }
+    }
+
+    /**
+     * The configuration the answers topic is created with: {@code retention.ms} from
+     * {@link GatewayConfig#answersRetentionMs()} ({@code -1}, keep forever, by default) and the delete cleanup policy.
+     * Not compacted: the topic is keyed by workload id, and each (workload, version, horizon, window) is released
+     * once, so compaction per window would keep exactly what deletion-free retention keeps.
+     */
+    public static Map<String, String> answersTopicConfig(GatewayConfig g) {
+        return Map.of(TopicConfig.RETENTION_MS_CONFIG, Long.toString(g.answersRetentionMs()),
+                TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE);
+    }
+
+    /**
+     * An answers topic created before (by the operator, or by a gateway before {@code retention.answers}) keeps its
+     * configuration: the gateway never alters a public topic. When its retention differs from the configured one (and
+     * the gateway may read topic configurations) a warning names the field and the command that applies it.
+     */
+    private static void checkAnswersRetention(Admin a, GatewayConfig g) {
+        ConfigResource r = new ConfigResource(ConfigResource.Type.TOPIC, g.answersTopic());
+        try {
+            Config c = a.describeConfigs(List.of(r)).all().get(30, TimeUnit.SECONDS).get(r);
+            var entry = c == null ? null : c.get(TopicConfig.RETENTION_MS_CONFIG);
+            String want = Long.toString(g.answersRetentionMs());
+            if (entry != null && !want.equals(entry.value())) {
+                LOG.warn("topic {} keeps answers for retention.ms={} but retention.answers is {}: answers older than"
+                        + " the topic's retention are gone from the topic and from the answers API. Apply it with:"
+                        + " kafka-configs.sh --alter --entity-type topics --entity-name {} --add-config retention.ms={}",
+                        g.answersTopic(), entry.value(), want, g.answersTopic(), want);
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            LOG.debug("cannot read the configuration of {}: {}", g.answersTopic(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -345,6 +389,14 @@ public final class GatewayService implements AutoCloseable {
 
     public SchemaRegistryClient registry() {
         return registry;
+    }
+
+    /**
+     * The answers this instance keeps for the answers API, or {@code null} when the topology has no answers store
+     * ({@link GatewayConfig#answersStore()} off).
+     */
+    public AnswersStore answers() {
+        return answers;
     }
 
     /** The workloads this instance knows. */

@@ -1,6 +1,8 @@
 package io.privacygateway.topology;
 
 import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.topology.answers.AnswersStore;
+import io.privacygateway.topology.answers.AnswersStoreProcessor;
 import io.privacygateway.topology.clock.CaughtUpClock;
 import io.privacygateway.topology.ingest.IngestProcessor;
 import io.privacygateway.topology.ingest.IngestSupplier;
@@ -33,6 +35,7 @@ import org.apache.kafka.streams.state.Stores;
  *                                            └─► release (merge, wait for every shard, every scheduled window once)
  *                                                   ├──► answers topic
  *                                                   └──► synthetic topic (wide workloads with central.synthetic)
+ *  answers topic ──► [global answers store (GatewayConfig.answersStore): every retained answer, for the answers API]
  * </pre>
  * Every store is changelogged; with {@code processing.guarantee=exactly_once_v2} (the gateway's default) the
  * budget update, the aggregation and the records that depend on them commit in one transaction.
@@ -95,6 +98,16 @@ public final class GatewayTopologyFactory {
                 "workloads-processor",
                 () -> new WorkloadsProcessor(WORKLOADS_STORE, cfg.workloadsTopic(), p.serdes().workloads(), p.catalog(),
                         p.metrics()));
+
+        if (cfg.answersStore()) {
+            // RocksDB: the whole retained history, on disk; global: every instance answers every query itself
+            t.addGlobalStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(AnswersStore.NAME),
+                            Serdes.Bytes(), Serdes.ByteArray()).withLoggingDisabled(),
+                    "answers-store-source", new StringDeserializer(), new ByteArrayDeserializer(), cfg.answersTopic(),
+                    "answers-store-processor",
+                    () -> new AnswersStoreProcessor(AnswersStore.NAME, cfg.answersTopic(), p.serdes().answersReader(),
+                            cfg.answersRetentionMs()));
+        }
 
         t.addSource("local-source", new ByteArrayDeserializer(), new ByteArrayDeserializer(), cfg.localReportsTopic());
         t.addProcessor("local-ingest", new IngestSupplier(cfg, new ReportMode.LocalReports(p.serdes().localReports()),

@@ -3,6 +3,8 @@ package io.privacygateway.app.cli;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.privacygateway.app.Main;
+import io.privacygateway.app.answers.AnswersOptions;
+import io.privacygateway.app.answers.AnswersServer;
 import io.privacygateway.app.dashboard.AnswerBoard;
 import io.privacygateway.app.dashboard.AnswerHistory;
 import io.privacygateway.app.dashboard.DashboardOptions;
@@ -146,6 +148,12 @@ public final class RunCommand implements Callable<Integer> {
                 open.push(dashboard);
                 out.printf("dashboard: %s%n", dashboard.url());
             }
+            if (loaded.answers() != null) {
+                AnswersServer answers = startAnswers(loaded, gateway);
+                open.push(answers);
+                out.printf("answers API: %sv1/answers/{workload} (OpenAPI: %sv1/openapi.json)%n", answers.base(),
+                        answers.base());
+            }
             out.printf("privacy gateway running (application %s, %s); Ctrl-C stops it%n", s.applicationId(),
                     s.processingGuarantee());
             out.flush();
@@ -165,6 +173,17 @@ public final class RunCommand implements Callable<Integer> {
                     // the JVM is shutting down already, or the hook was never added
                 }
             }
+        }
+    }
+
+    private static AnswersServer startAnswers(GatewayConfigFile.Loaded loaded, GatewayService gateway) {
+        AnswersOptions o = loaded.answers();
+        try {
+            return AnswersServer.start(o, gateway::answers, id -> gateway.catalog().current(id) != null
+                    || !gateway.catalog().history(id).isEmpty());
+        } catch (IOException e) {
+            throw new Main.RuntimeFailure("cannot serve the answers API on " + o.host() + ":" + o.port()
+                    + " (answers.host, answers.port): " + Failures.oneLine(e), e);
         }
     }
 

@@ -126,8 +126,18 @@ public final class HttpEndpoint implements AutoCloseable {
      * @param path the path as sent, without the query (not percent-decoded)
      * @param headers the request's headers (case-insensitive names)
      * @param body the body, at most {@link HttpLimits#maxBodyBytes()} bytes
+     * @param query the query string as sent, without the {@code ?} (not percent-decoded; empty for none)
      */
-    public record Request(String method, String path, MultiMap headers, byte[] body) {
+    public record Request(String method, String path, MultiMap headers, byte[] body, String query) {
+        public Request {
+            query = query == null ? "" : query;
+        }
+
+        /** A request without a query string. */
+        public Request(String method, String path, MultiMap headers, byte[] body) {
+            this(method, path, headers, body, "");
+        }
+
         /** The first value of a header, or {@code null}. */
         public String header(String name) {
             return headers.get(name);
@@ -338,7 +348,8 @@ public final class HttpEndpoint implements AutoCloseable {
                 req.response().endHandler(x -> k.awaitRequest());
             }
             MultiMap headers = MultiMap.caseInsensitiveMultiMap().addAll(req.headers());
-            dispatch(req, new Request(req.method().name(), req.path(), headers, body.getBytes()));
+            dispatch(req, new Request(req.method().name(), req.path(), headers, body.getBytes(),
+                    req.query()));
         });
     }
 

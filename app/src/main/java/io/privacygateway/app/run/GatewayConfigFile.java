@@ -1,7 +1,9 @@
 package io.privacygateway.app.run;
 
+import io.privacygateway.app.http.HttpEndpoint;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.privacygateway.app.answers.AnswersOptions;
 import io.privacygateway.app.dashboard.DashboardOptions;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewaySettings;
@@ -41,13 +43,15 @@ import java.util.regex.Pattern;
  * timing: {maxFutureSkew: 1m, maxEventAge: 1h, watermarkSlack: 2s, punctuateEvery: 100ms, progressHeartbeat: 5s,
  *     centralReleaseDelay: 200ms}
  * limits: {maxReportBytes: 65536}
- * retention: {partials: 1d, centralReports: 1d}
+ * retention: {partials: 1d, centralReports: 1d, answers: forever}   # answers: forever (default) or a duration
  * devices: {enrollment: required, keys: {k1: ${PGW_ENROLLMENT_KEY}}}   # or enrollment: open (default)
  * kafka: {security.protocol: SASL_SSL, sasl.mechanism: PLAIN, sasl.jaas.config: "..."}   # passed through
  * registry: {basic.auth.user.info: "${REGISTRY_USER}:${REGISTRY_PASSWORD}"}               # validated keys
  * metrics: {port: 9464, host: 0.0.0.0}             # /metrics, /health/live, /health/ready; port 0 = none
  *     # exactCentralCounts: true   adds exact counts of central reports to the meters (default false)
  * dashboard: {port: 8080, host: 127.0.0.1}         # optional; port 0 = disabled; host default 127.0.0.1
+ * answers: {port: 8082, host: 127.0.0.1, defaultLimit: 1000, maxLimit: 10000, maxResponseBytes: 8388608}
+ *                                                  # optional: the answers API (docs/answers-api.md); port 0 = off
  * rocksdb: {blockCache: 256MiB, writeBuffers: 64MiB, strictCapacity: true}   # memory of all state stores together
  *     # (one shared block cache incl. index/filter blocks and memtables); defaults fit a 2 GiB container limit
  * </pre>
@@ -56,7 +60,7 @@ public final class GatewayConfigFile {
     private static final Set<String> TOP = Set.of("bootstrapServers", "schemaRegistryUrl", "applicationId",
             "instanceId", "topicPrefix", "partitions", "replicationFactor", "streamThreads", "stateDir",
             "processingGuarantee", "timing", "limits", "retention", "devices", "kafka", "registry", "metrics",
-            "dashboard", "rocksdb");
+            "dashboard", "answers", "rocksdb");
     private static final Pattern ENV = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?}");
 
     private GatewayConfigFile() {}
@@ -69,9 +73,10 @@ public final class GatewayConfigFile {
      * @param dashboardHost the host the dashboard binds to
      * @param metricsPort the metrics and health port (0 = none)
      * @param metricsHost the host the metrics and health endpoints bind to
+     * @param answers how the answers API is served, or {@code null} when it is off ({@code answers.port} 0 or absent)
      */
     public record Loaded(GatewaySettings settings, int dashboardPort, String dashboardHost, int metricsPort,
-            String metricsHost) {}
+            String metricsHost, AnswersOptions answers) {}
 
     /** A configuration error naming the field. */
     public static final class ConfigException extends IllegalArgumentException {
@@ -120,7 +125,11 @@ public final class GatewayConfigFile {
         check("timing.", timing, Set.of("maxFutureSkew", "maxEventAge", "watermarkSlack", "punctuateEvery",
                 "progressHeartbeat", "centralReleaseDelay"));
         check("limits.", limits, Set.of("maxReportBytes"));
-        check("retention.", retention, Set.of("partials", "centralReports"));
+        check("retention.", retention, Set.of("partials", "centralReports", "answers"));
+        long answersRetention = answersRetention(retention);
+        Map<?, ?> answersMap = map(m, "answers");
+        check("answers.", answersMap, Set.of("port", "host", "defaultLimit", "maxLimit", "maxResponseBytes"));
+        AnswersOptions answers = answers(answersMap);
         for (String side : List.of("local", "central")) {
             int n = integer(parts, "partitions." + side, 3);
             if (n < 1) {
@@ -160,6 +169,8 @@ public final class GatewayConfigFile {
                 .centralReportsRetention(duration(retention, "retention.centralReports", "1d"))
                 .authentication(auth)
                 .exactCentralCounts(exactCentralCounts)
+                .answersRetentionMs(answersRetention)
+                .answersStore(answers != null)
                 .rocksDbMemory(rocksDb)
                 .build());
         int rf = integer(m, "replicationFactor", 1);
@@ -186,7 +197,52 @@ public final class GatewayConfigFile {
         wrap("dashboard.host", () -> DashboardOptions.onPort(port).withBindHost(host));
         int metricsPort = port(metrics, "metrics.port", 9464);
         String metricsHost = string(metrics, "host", "127.0.0.1");
-        return new Loaded(s, port, host, metricsPort, metricsHost);
+        return new Loaded(s, port, host, metricsPort, metricsHost, answers);
+    }
+
+    /** {@code retention.answers}: {@code forever} (the default) or a positive duration. */
+    static long answersRetention(Map<?, ?> retention) {
+        Object v = retention.get("answers");
+        String text = v == null ? "forever" : String.valueOf(v).trim();
+        if (text.equals("forever")) {
+            return GatewayConfig.FOREVER;
+        }
+        Duration d = wrap("retention.answers", () -> io.privacygateway.mechanisms.param.Durations.parse(text));
+        if (d.isZero()) {
+            throw new ConfigException("retention.answers", "must be forever or a positive duration, got " + text);
+        }
+        return d.toMillis();
+    }
+
+    /** The {@code answers:} section, or {@code null} when the API is off. */
+    static AnswersOptions answers(Map<?, ?> a) {
+        int port = port(a, "answers.port", 0);
+        if (port == 0) {
+            if (a.size() > (a.containsKey("port") ? 1 : 0)) {
+                throw new ConfigException("answers.port", "must be set (1-65535) for the other answers settings to"
+                        + " apply");
+            }
+            return null;
+        }
+        String host;
+        try {
+            host = string(a, "host", HttpEndpoint.DEFAULT_HOST);
+        } catch (ConfigException e) {
+            throw new ConfigException("answers.host", "must not be empty");
+        }
+        int maxLimit = integer(a, "answers.maxLimit", AnswersOptions.DEFAULT_MAX_LIMIT);
+        int defaultLimit = integer(a, "answers.defaultLimit", Math.min(AnswersOptions.DEFAULT_LIMIT, maxLimit));
+        int maxBytes = integer(a, "answers.maxResponseBytes", AnswersOptions.DEFAULT_MAX_RESPONSE_BYTES);
+        try {
+            return AnswersOptions.onPort(port).withPaging(defaultLimit, maxLimit, maxBytes).withHost(host);
+        } catch (IllegalArgumentException e) {
+            String msg = String.valueOf(e.getMessage()); // "answers.<field> must ..."
+            int space = msg.indexOf(' ');
+            if (msg.startsWith("answers.") && space > 0) {
+                throw new ConfigException(msg.substring(0, space), msg.substring(space + 1));
+            }
+            throw new ConfigException("answers", msg);
+        }
     }
 
     private static Map<String, Object> withUrl(Map<String, String> props, String url) {

@@ -1,5 +1,6 @@
 package io.privacygateway.app.cli;
 
+import io.privacygateway.app.answers.AnswerRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.Counter;
@@ -96,6 +97,11 @@ class RunCommandTest {
         }
     }
 
+    static boolean sleep(long ms) throws InterruptedException {
+        Thread.sleep(ms);
+        return true;
+    }
+
     static int freePort() throws Exception {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
@@ -143,14 +149,18 @@ class RunCommandTest {
         String openMetricsType;
         final Map<String, Integer> probes = new LinkedHashMap<>();
         double registryRequests;
+        String answersCsv;
+        int unknownWorkload;
     }
 
     @Test
     void runServesMetricsAndHealthOfTheRealGatewayAndExitsWithOneLineWhenItsStreamsClientStops() throws Exception {
         int port = freePort();
+        int answersPort = freePort();
         Path cfg = config(kafka.bootstrapServers(), registry.ccompatUrl(), "applicationId: run-test",
                 "topicPrefix: run.", "partitions: {local: 2, central: 2}", "timing: {watermarkSlack: 500ms}",
-                "metrics: {port: " + port + ", host: 127.0.0.1}");
+                "metrics: {port: " + port + ", host: 127.0.0.1}", "answers: {port: " + answersPort + "}");
+        URI answers = URI.create("http://127.0.0.1:" + answersPort + "/v1/answers/");
         CommandLine cl = Main.commandLine();
         RunCommand run = (RunCommand) cl.getSubcommands().get("run").getCommand();
         Seen seen = new Seen();
@@ -159,6 +169,12 @@ class RunCommandTest {
         run.onStarted = started -> {
             try {
                 exercise(started.gateway(), started.meters());
+                // the answers the gateway published, from its answers store, through the answers API
+                long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                do {
+                    seen.answersCsv = get(http, answers.resolve("run-apps?format=csv"), null).body();
+                } while (seen.answersCsv.lines().count() < 2 && System.nanoTime() < until && sleep(100));
+                seen.unknownWorkload = get(http, answers.resolve("run-nothing"), null).statusCode();
                 seen.text = get(http, base.resolve("metrics"), null).body();
                 HttpResponse<String> om = get(http, base.resolve("metrics"), "application/openmetrics-text;"
                         + "version=1.0.0,text/plain;version=0.0.4;q=0.5");
@@ -177,7 +193,13 @@ class RunCommandTest {
 
         Result r = execute(cl, "run", "--config", cfg.toString());
 
-        assertThat(r.out()).contains("metrics: http://127.0.0.1:" + port + "/metrics");
+        assertThat(r.out()).contains("metrics: http://127.0.0.1:" + port + "/metrics")
+                .contains("answers API: http://127.0.0.1:" + answersPort + "/v1/answers/{workload}");
+        assertThat(seen.answersCsv.lines().findFirst()).hasValue(String.join(",",
+                AnswerRow.COLUMNS));
+        assertThat(seen.answersCsv.lines().skip(1)).isNotEmpty().allSatisfy(l -> assertThat(l).startsWith("run-apps,1,"));
+        assertThat(seen.unknownWorkload).isEqualTo(404);
+        assertThat(reachable(http, answers.resolve("run-apps"))).as("the answers API stopped with run").isFalse();
         // run noticed the stopped streams client: one line, exit code 1
         assertThat(r.exit()).as(r.err()).isEqualTo(Main.FAILURE);
         assertThat(r.err()).isEqualTo("privacy-gateway: error: the gateway stopped: its Kafka Streams client is"

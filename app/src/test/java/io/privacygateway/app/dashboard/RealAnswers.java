@@ -34,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>All randomness here is seeded (test data and the mechanisms' noise alike): reproducible, never secret.
  */
-final class RealAnswers {
+public final class RealAnswers {
     private final List<Source> sources = new ArrayList<>();
     private final SplittableRandom values;
     private final RandomBits noise;
@@ -50,7 +50,7 @@ final class RealAnswers {
                     "resource-usage.yaml", "top-crash-signatures.yaml");
 
     /** The demo's example workloads (local, central, window analytics), resolved as the registrar resolves them. */
-    RealAnswers(long seed) {
+    public RealAnswers(long seed) {
         this(demoWorkloads(), seed);
     }
 
@@ -85,7 +85,7 @@ final class RealAnswers {
     }
 
     /** The window size of the first workload (the demo's are all equal), in milliseconds. */
-    long windowMillis() {
+    public long windowMillis() {
         return sources.get(0).spec().window().size().toMillis();
     }
 
@@ -93,7 +93,7 @@ final class RealAnswers {
      * The answers of every workload for the window starting at {@code windowStart}, each from about
      * {@code n} simulated devices.
      */
-    List<WindowAnswer> window(long windowStart, int n) {
+    public List<WindowAnswer> window(long windowStart, int n) {
         List<WindowAnswer> out = new ArrayList<>();
         double phase = 2 * Math.PI * windowIndex / 24.0;
         for (Source s : sources) {

@@ -31,6 +31,8 @@ class GatewayConfigFileTest {
         assertThat(s.gateway().centralReleaseDelay()).isEqualTo(Duration.ofMillis(200));
         assertThat(s.processingGuarantee()).isEqualTo("exactly_once_v2");
         assertThat(l.dashboardPort()).isEqualTo(8080);
+        assertThat(l.answers().port()).isEqualTo(8082);
+        assertThat(s.gateway().answersRetentionMs()).as("kept forever").isEqualTo(-1);
         assertThat(s.gateway().exactCentralCounts()).as("off by default").isFalse();
 
         GatewayConfigFile.Loaded sec = GatewayConfigFile.parse(yaml("""
@@ -91,6 +93,28 @@ class GatewayConfigFileTest {
                 """)).settings().gateway().exactCentralCounts()).isTrue();
     }
 
+    @Test
+    void theAnswersApiAndTheAnswersRetentionAreConfigured() throws Exception {
+        GatewayConfigFile.Loaded off = GatewayConfigFile.parse(yaml("bootstrapServers: b\nschemaRegistryUrl: http://r\n"));
+        assertThat(off.answers()).isNull();
+        assertThat(off.settings().gateway().answersStore()).isFalse();
+        assertThat(off.settings().gateway().answersRetentionMs()).isEqualTo(-1);
+        GatewayConfigFile.Loaded on = GatewayConfigFile.parse(yaml("""
+                bootstrapServers: b
+                schemaRegistryUrl: http://r
+                retention: {answers: 400d}
+                answers: {port: 8082, host: 0.0.0.0, defaultLimit: 50, maxLimit: 500}
+                """));
+        assertThat(on.answers().port()).isEqualTo(8082);
+        assertThat(on.answers().host()).isEqualTo("0.0.0.0");
+        assertThat(on.answers().defaultLimit()).isEqualTo(50);
+        assertThat(on.answers().maxLimit()).isEqualTo(500);
+        assertThat(on.settings().gateway().answersStore()).isTrue();
+        assertThat(on.settings().gateway().answersRetentionMs()).isEqualTo(Duration.ofDays(400).toMillis());
+        assertThat(GatewayConfigFile.parse(yaml("bootstrapServers: b\nschemaRegistryUrl: http://r\n"
+                + "retention: {answers: forever}\n")).settings().gateway().answersRetentionMs()).isEqualTo(-1);
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
         "schemaRegistryUrl: http://r                                   | bootstrapServers: is required",
@@ -116,6 +140,15 @@ class GatewayConfigFileTest {
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nreplicationFactor: 0 | replicationFactor: must be in [1, 32767], got 0",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ndashboard: {port: 70000} | dashboard.port: must be in [0, 65535], got 70000",
         "bootstrapServers: b\\nschemaRegistryUrl: http://r\\ntopicPrefix: 'a b'    | topicPrefix must match",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nretention: {answers: never} | retention.answers: must be a duration",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nretention: {answers: 0s} | retention.answers: must be forever or a positive duration",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nanswers: {port: 70000} | answers.port: must be in [0, 65535], got 70000",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nanswers: {port: 8082, maxLimit: 0} | answers.maxLimit: must be in [1, 100000], got 0",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nanswers: {port: 8082, defaultLimit: 500, maxLimit: 100} | answers.defaultLimit: must be in [1, answers.maxLimit = 100], got 500",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nanswers: {port: 8082, maxResponseBytes: 10} | answers.maxResponseBytes: must be in",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nanswers: {port: 8082, limit: 10} | answers.limit: unknown setting",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nanswers: {port: 8082, host: ''} | answers.host: must not be empty",
+        "bootstrapServers: b\\nschemaRegistryUrl: http://r\\nanswers: {maxLimit: 10} | answers.port: must be set",
     })
     void aBadSettingFailsWithAMessageNamingTheField(String text, String message) {
         assertThatThrownBy(() -> GatewayConfigFile.parse(yaml(text.replace("\\n", "\n").strip())))

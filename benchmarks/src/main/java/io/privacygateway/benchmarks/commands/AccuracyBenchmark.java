@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.DiscreteProbabilityCollectionSampler;
 import org.apache.commons.rng.simple.RandomSource;
@@ -135,7 +136,7 @@ public final class AccuracyBenchmark {
     }
 
     /** Runs every row; {@code progress} receives each finished row. */
-    public List<Row> run(List<BenchWorkload> workloads, double[] epsilons, java.util.function.Consumer<Row> progress)
+    public List<Row> run(List<BenchWorkload> workloads, double[] epsilons, Consumer<Row> progress)
             throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {

@@ -86,6 +86,6 @@ final class AccuracyReport {
     }
 
     static String fmt(double e) {
-        return io.privacygateway.benchmarks.commands.AccuracyReportFormat.eps(e);
+        return AccuracyReportFormat.eps(e);
     }
 }

@@ -5,13 +5,16 @@ import io.privacygateway.benchmarks.speed.GaussianSignBenchmark;
 import io.privacygateway.benchmarks.speed.NetsBenchmark;
 import io.privacygateway.benchmarks.speed.ProjectionBenchmark;
 import io.privacygateway.mechanisms.param.Alpha;
+import io.privacygateway.mechanisms.workload.QueryFamily;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -72,8 +75,8 @@ public final class BenchCommand implements Runnable, ToolCommand {
         public Integer call() throws Exception {
             PrintWriter o = spec.commandLine().getOut();
             o.printf("bench heavy-hitters: Zipf(%s) over %d distinct strings of 1..%d bytes; n ∈ %s, ε ∈ %s, k ∈ %s;"
-                    + " %d trials per row%n", zipf, universe, maxBytes, java.util.Arrays.toString(ns),
-                    java.util.Arrays.toString(epsilons), java.util.Arrays.toString(ks), trials);
+                    + " %d trials per row%n", zipf, universe, maxBytes, Arrays.toString(ns),
+                    Arrays.toString(epsilons), Arrays.toString(ks), trials);
             o.printf("command: bench heavy-hitters --ns %s --epsilons %s --ks %s --segments %s --trials %d --max-bytes %d"
                     + " --universe %d --zipf %s --pem-eta %d%n", join(ns), join(epsilons), join(ks), join(segments),
                     trials, maxBytes, universe, zipf, pemEta);
@@ -87,12 +90,12 @@ public final class BenchCommand implements Runnable, ToolCommand {
         }
 
         private static String join(int[] a) {
-            return java.util.Arrays.stream(a).mapToObj(Integer::toString).collect(java.util.stream.Collectors.joining(","));
+            return Arrays.stream(a).mapToObj(Integer::toString).collect(Collectors.joining(","));
         }
 
         private static String join(double[] a) {
-            return java.util.Arrays.stream(a).mapToObj(HeavyHitterBenchmark::trim)
-                    .collect(java.util.stream.Collectors.joining(","));
+            return Arrays.stream(a).mapToObj(HeavyHitterBenchmark::trim)
+                    .collect(Collectors.joining(","));
         }
     }
 
@@ -225,7 +228,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
     static int runCentral(PrintWriter o, int th, int trials, double[] epsilons, long[] ns, List<String> only)
             throws Exception {
         List<AccuracyBenchmark.BenchWorkload> ws = new ArrayList<>();
-        for (AccuracyBenchmark.BenchWorkload w : io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.standardWorkloads()) {
+        for (AccuracyBenchmark.BenchWorkload w : CentralAccuracyBenchmark.standardWorkloads()) {
             if (selected(only, w.name())) {
                 ws.add(w);
             }
@@ -235,13 +238,13 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 + " RMS = ‖estimate − truth‖₂/√m%n", t, th);
         o.flush();
         long t0 = System.nanoTime();
-        var rows = new io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark(t, th).run(ws, epsilons, ns, r -> {
+        var rows = new CentralAccuracyBenchmark(t, th).run(ws, epsilons, ns, r -> {
             synchronized (o) {
                 o.printf("  done: %s ε=%s n=%d%n", r.workload(), r.epsilon(), r.n());
                 o.flush();
             }
         });
-        o.println(io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.table(rows));
+        o.println(CentralAccuracyBenchmark.table(rows));
         printElapsed(o, t0);
         if (only == null || only.stream().anyMatch("wide-marginals"::contains)) {
             runWide(o, epsilons, ns);
@@ -275,7 +278,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             if (!selected(only, w.name())) {
                 continue;
             }
-            if (w.spec().family() == io.privacygateway.mechanisms.workload.QueryFamily.MODE) {
+            if (w.spec().family() == QueryFamily.MODE) {
                 for (long n : ns) { // the probabilities depend on the gap only; every n shows which gaps it allows
                     List<AnalyticsBenchmark.ModeRow> mr = new ArrayList<>();
                     for (double e : epsilons) {
@@ -379,17 +382,17 @@ public final class BenchCommand implements Runnable, ToolCommand {
             PrintWriter o = spec.commandLine().getOut();
             o.printf("bench release-timing: %d timed releases per dataset after %d warm-up releases%n", rounds, warmup);
             o.flush();
-            var bench = new io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark(rounds, warmup);
-            java.util.function.Consumer<io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark.Row> progress = r -> {
+            var bench = new ReleaseTimingBenchmark(rounds, warmup);
+            Consumer<ReleaseTimingBenchmark.Row> progress = r -> {
                 o.printf("  done: %s %s%n", r.workload(), r.mechanism());
                 o.flush();
             };
             var rows = analytics
-                    ? bench.runAnalytics(io.privacygateway.benchmarks.commands.AnalyticsBenchmark.standardWorkloads(),
+                    ? bench.runAnalytics(AnalyticsBenchmark.standardWorkloads(),
                             progress)
-                    : bench.run(io.privacygateway.benchmarks.commands.CentralAccuracyBenchmark.standardWorkloads(),
+                    : bench.run(CentralAccuracyBenchmark.standardWorkloads(),
                             progress);
-            o.println(io.privacygateway.benchmarks.commands.ReleaseTimingBenchmark.table(rows));
+            o.println(ReleaseTimingBenchmark.table(rows));
             return 0;
         }
     }
@@ -486,7 +489,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
         public Integer call() throws Exception {
             PrintWriter o = spec.commandLine().getOut();
             if (latencyOnly) {
-                var l = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads, progressLines(o))
+                var l = new ThroughputBenchmark(partitions, threads, progressLines(o))
                         .commitInterval(commitIntervalMs).latencyOnly(liveSeconds, liveRate);
                 printLatency(o, l);
                 o.printf("every steady-state window (ms, in order): %s%n",
@@ -496,24 +499,24 @@ public final class BenchCommand implements Runnable, ToolCommand {
             o.printf("bench throughput: %d partitions, %d stream threads per system, %d cores, gateway commit interval %d ms%n",
                     partitions, threads, Runtime.getRuntime().availableProcessors(), commitIntervalMs);
             o.flush();
-            List<Object> results = new io.privacygateway.benchmarks.commands.ThroughputBenchmark(partitions, threads,
+            List<Object> results = new ThroughputBenchmark(partitions, threads,
                     progressLines(o)).commitInterval(commitIntervalMs).rounds(rounds).run(reports, reports1024,
                     liveSeconds, liveRate);
             // the baseline is the faster of the two plain count() configurations (the first two results)
             double faster = 0;
             int seen = 0;
             for (Object r : results) {
-                if (r instanceof io.privacygateway.benchmarks.commands.ThroughputBenchmark.Result t && seen++ < 2) {
+                if (r instanceof ThroughputBenchmark.Result t && seen++ < 2) {
                     faster = Math.max(faster, t.perSecond());
                 }
             }
             o.printf("%n| system | reports (steady state) | seconds | reports/s | ratio to the faster plain count() |%n"
                     + "|---|---|---|---|---|%n");
             for (Object r : results) {
-                if (r instanceof io.privacygateway.benchmarks.commands.ThroughputBenchmark.Result t) {
+                if (r instanceof ThroughputBenchmark.Result t) {
                     o.printf("| %s | %d | %.2f | %.0f | %.2f |%n", t.system(), t.records(), t.seconds(), t.perSecond(),
                             t.perSecond() / faster);
-                } else if (r instanceof io.privacygateway.benchmarks.commands.ThroughputBenchmark.Latency l) {
+                } else if (r instanceof ThroughputBenchmark.Latency l) {
                     o.println();
                     printLatency(o, l);
                 }
@@ -523,12 +526,12 @@ public final class BenchCommand implements Runnable, ToolCommand {
     }
 
     /** The steady-state latency line and the cold start's windows. */
-    static void printLatency(PrintWriter o, io.privacygateway.benchmarks.commands.ThroughputBenchmark.Latency l) {
+    static void printLatency(PrintWriter o, ThroughputBenchmark.Latency l) {
         o.printf("latency from window end + grace to a read_committed consumer (m = 64, %.0f reports/s, %d windows of"
                 + " 1 s in steady state): p50 %.0f ms, p99 %.0f ms%n", l.reportsPerSecond(), l.answers(), l.p50ms(),
                 l.p99ms());
         o.printf("cold start (the windows of the first %d s after the gateway and the traffic start together, in ms):"
-                + " %s%n", io.privacygateway.benchmarks.commands.ThroughputBenchmark.LIVE_WARMUP_SECONDS,
+                + " %s%n", ThroughputBenchmark.LIVE_WARMUP_SECONDS,
                 l.coldStart().stream().map(v -> String.format("%.0f", v)).toList());
     }
 
@@ -563,7 +566,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
         public Integer call() {
             PrintWriter o = spec.commandLine().getOut();
             long[] cps = windows.clone();
-            java.util.Arrays.sort(cps);
+            Arrays.sort(cps);
             var bench = new HorizonsBenchmark(universe, epsilon, reports, trials);
             o.printf("bench horizons: histogram k=%d, central add/remove, L = 1, ε = %s per window, %d reports per window,"
                     + " %d streams; one tree of depth %d (levels %d) for all checkpoints%n", universe, epsilon, reports,

@@ -17,10 +17,12 @@ import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Consumer;
 
 /**
  * {@code bench accuracy --mode central}: purified Gaussian projection, purified chaining and the Laplace
@@ -59,7 +61,7 @@ public final class CentralAccuracyBenchmark {
     }
 
     public List<Row> run(List<AccuracyBenchmark.BenchWorkload> workloads, double[] epsilons, long[] ns,
-            java.util.function.Consumer<Row> progress) throws Exception {
+            Consumer<Row> progress) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try {
             List<Future<Row>> futures = new ArrayList<>();
@@ -119,7 +121,7 @@ public final class CentralAccuracyBenchmark {
         double theorem1 = pg.purifier().expectedL1ErrorBound()
                 / (pp.space() == CentralParameters.Space.HISTOGRAM ? w.universeSize() : w.queryCount());
         return new Row(bw.name(), eps.value(), n, Math.sqrt(sq[0] / trials), Math.sqrt(sq[1] / trials),
-                Math.sqrt(sq[2] / trials), pp.space().name().toLowerCase(java.util.Locale.ROOT),
+                Math.sqrt(sq[2] / trials), pp.space().name().toLowerCase(Locale.ROOT),
                 chain == null ? "n/a" : chain.label(), theorem1, plan.choice().candidate().label());
     }
 

@@ -6,9 +6,9 @@ import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.planner.Candidate;
 import io.privacygateway.mechanisms.projection.MonotoneUnitBoxProjection;
-import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.SecretDraws;
+import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -16,6 +16,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code bench accuracy --workloads wfm}: the workload-factorization randomizer ({@code local.factorization}, driven
@@ -44,7 +45,7 @@ public final class FactorizationBenchmark {
         for (int i = 0; i <= k; i++) {
             edges.add((double) i);
         }
-        WorkloadSpec base = AccuracyBenchmark.spec("cdf" + k, "cdf", java.util.Map.of("buckets", edges), null);
+        WorkloadSpec base = AccuracyBenchmark.spec("cdf" + k, "cdf", Map.of("buckets", edges), null);
         for (double e : epsilons) {
             Epsilon eps = new Epsilon(e);
             LocalPipeline tree = LocalPipeline.of(Workload.of(new Candidate(MechanismId.TREE, null, null)

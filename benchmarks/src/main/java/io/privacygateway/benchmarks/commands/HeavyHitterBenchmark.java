@@ -1,5 +1,6 @@
 package io.privacygateway.benchmarks.commands;
 
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterEstimate;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterEstimator;
@@ -205,7 +206,7 @@ final class HeavyHitterBenchmark {
         for (int i = 0; i < users.length; i++) {
             String device = prefix + i;
             byte[] y = p.randomize(universe[users[i]],
-                    new io.privacygateway.mechanisms.coins.ReportCoordinates(device, 0, 0), draws);
+                    new ReportCoordinates(device, 0, 0), draws);
             if (!p.accumulate(y, device, 0, 0, state)) {
                 throw new IllegalStateException("a valid report was refused");
             }

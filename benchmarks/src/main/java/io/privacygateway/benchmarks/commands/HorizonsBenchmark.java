@@ -1,6 +1,6 @@
 package io.privacygateway.benchmarks.commands;
 
-import io.privacygateway.mechanisms.workload.Horizon;
+import io.privacygateway.mechanisms.amplification.AmplificationBound;
 import io.privacygateway.mechanisms.continual.ContinualCounter;
 import io.privacygateway.mechanisms.continual.ContinualSettings;
 import io.privacygateway.mechanisms.continual.ContinualState;
@@ -8,6 +8,7 @@ import io.privacygateway.mechanisms.continual.HorizonAnswer;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.Horizon;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
@@ -15,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Consumer;
 
 /**
  * {@code bench horizons}: the error of running totals since activation after T windows, the binary-tree counter
@@ -65,7 +67,7 @@ public final class HorizonsBenchmark {
     }
 
     /** Runs {@code trials} streams of {@code max(checkpoints)} windows; one tree of depth ⌈log₂ max⌉. */
-    public List<Row> run(long[] checkpoints, java.util.function.Consumer<String> progress) {
+    public List<Row> run(long[] checkpoints, Consumer<String> progress) {
         long last = 0;
         for (long c : checkpoints) {
             last = Math.max(last, c);
@@ -176,12 +178,12 @@ public final class HorizonsBenchmark {
         for (double e0 : eps0s) {
             for (long n : ns) {
                 long t0 = System.nanoTime();
-                double c = io.privacygateway.mechanisms.amplification.AmplificationBound.amplified(
-                        io.privacygateway.mechanisms.amplification.AmplificationBound.Method.CLONES, e0, n, 1, delta)
+                double c = AmplificationBound.amplified(
+                        AmplificationBound.Method.CLONES, e0, n, 1, delta)
                         .epsilon();
                 long t1 = System.nanoTime();
-                double v = io.privacygateway.mechanisms.amplification.AmplificationBound.amplified(
-                        io.privacygateway.mechanisms.amplification.AmplificationBound.Method.VARIATION_RATIO, e0, n, 1,
+                double v = AmplificationBound.amplified(
+                        AmplificationBound.Method.VARIATION_RATIO, e0, n, 1,
                         delta).epsilon();
                 long t2 = System.nanoTime();
                 b.append(String.format("| %s | %,d | %.4f | %.4f | %.3f | %.0f ms / %.0f ms |%n", e0, n, c, v, v / c,

@@ -3,6 +3,7 @@ package io.privacygateway.benchmarks.commands;
 import io.privacygateway.mechanisms.central.CentralParameters;
 import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.param.Alpha;
+import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
 import io.privacygateway.mechanisms.reference.ReferenceData;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * How long a central release takes on very different data with the same parameters: the timing side
@@ -43,7 +45,7 @@ public final class ReleaseTimingBenchmark {
     /** One (workload, mechanism): every dataset's timing and the largest gap between medians. */
     public record Row(String workload, String mechanism, List<Timing> timings, double medianSpread) {}
 
-    public List<Row> run(List<AccuracyBenchmark.BenchWorkload> workloads, java.util.function.Consumer<Row> progress) {
+    public List<Row> run(List<AccuracyBenchmark.BenchWorkload> workloads, Consumer<Row> progress) {
         List<Row> rows = new ArrayList<>();
         for (AccuracyBenchmark.BenchWorkload bw : workloads) {
             for (MechanismId id : List.of(MechanismId.CENTRAL_PROJECTION, MechanismId.CENTRAL_CHAINING,
@@ -71,10 +73,10 @@ public final class ReleaseTimingBenchmark {
      * (ε = 1, planned n = 10,000), timed on the same kinds of datasets as the linear families.
      */
     public List<Row> runAnalytics(List<AccuracyBenchmark.BenchWorkload> workloads,
-            java.util.function.Consumer<Row> progress) {
+            Consumer<Row> progress) {
         List<Row> rows = new ArrayList<>();
         for (AccuracyBenchmark.BenchWorkload bw : workloads) {
-            WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(io.privacygateway.mechanisms.param.Epsilon.of(1))
+            WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(Epsilon.of(1))
                     .budgetAtLeastOneCharge().build();
             for (MechanismId id : base.family().centralMechanisms()) {
                 CentralPipeline p;

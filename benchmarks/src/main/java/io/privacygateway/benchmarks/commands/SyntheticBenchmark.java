@@ -18,6 +18,7 @@ import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -345,7 +346,7 @@ public final class SyntheticBenchmark {
     }
 
     private static long allocated() {
-        java.lang.management.ThreadMXBean b = ManagementFactory.getThreadMXBean();
+        ThreadMXBean b = ManagementFactory.getThreadMXBean();
         if (b instanceof com.sun.management.ThreadMXBean s) {
             return s.getCurrentThreadAllocatedBytes();
         }

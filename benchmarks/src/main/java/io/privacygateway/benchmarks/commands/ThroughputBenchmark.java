@@ -2,6 +2,7 @@ package io.privacygateway.benchmarks.commands;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.privacygateway.harness.EmbeddedKafka;
+import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
@@ -15,7 +16,6 @@ import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
-import io.privacygateway.harness.registry.EmbeddedRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroDeserializer;
 import io.privacygateway.schemas.serde.AvroSerializer;
@@ -30,6 +30,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -50,6 +51,7 @@ import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Materialized;
 import org.apache.kafka.streams.kstream.TimeWindows;
 
 /**
@@ -86,7 +88,7 @@ public final class ThroughputBenchmark {
 
     private final int partitions;
     private final int threads;
-    private long commitIntervalMs = io.privacygateway.topology.GatewayService.DEFAULT_COMMIT_INTERVAL_MS;
+    private long commitIntervalMs = GatewayService.DEFAULT_COMMIT_INTERVAL_MS;
     private int rounds = 3;
 
     /** How many alternating rounds of baseline and gateway to run (medians are reported). */
@@ -97,7 +99,7 @@ public final class ThroughputBenchmark {
 
     private static Result median(List<Result> rs) {
         List<Result> sorted = new ArrayList<>(rs);
-        sorted.sort(java.util.Comparator.comparingDouble(Result::perSecond));
+        sorted.sort(Comparator.comparingDouble(Result::perSecond));
         Result m = sorted.get(sorted.size() / 2);
         return new Result(m.system() + " [median of " + rs.size() + "]", m.records(), m.seconds());
     }
@@ -335,7 +337,7 @@ public final class ThroughputBenchmark {
                 .peek((k, v) -> mark(seen, first, last, n))
                 .groupByKey()
                 .windowedBy(TimeWindows.ofSizeAndGrace(Duration.ofSeconds(1), Duration.ofMillis(500)))
-                .count(org.apache.kafka.streams.kstream.Materialized.as("counts"));
+                .count(Materialized.as("counts"));
         Properties p = new Properties();
         String app = "plain-count-" + guarantee.replace('_', '-') + tag;
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, app);

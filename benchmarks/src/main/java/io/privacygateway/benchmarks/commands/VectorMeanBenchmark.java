@@ -1,9 +1,11 @@
 package io.privacygateway.benchmarks.commands;
 
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.mean.MeanProtocol;
 import io.privacygateway.mechanisms.local.mean.ScalarRandomizer;
 import io.privacygateway.mechanisms.local.vector.BallCandidates;
 import io.privacygateway.mechanisms.local.vector.BoxCoordinates;
+import io.privacygateway.mechanisms.local.vector.VectorMeanEstimator;
 import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.ExactSampler;
@@ -220,14 +222,14 @@ public final class VectorMeanBenchmark {
         SecretDraws draws = ExactSampler.draws(new SeededRandomBits(secret));
         long[] state = new long[p.stateLength()];
         for (int i = 0; i < x.length; i++) {
-            io.privacygateway.mechanisms.coins.ReportCoordinates c =
-                    new io.privacygateway.mechanisms.coins.ReportCoordinates(device, 0, i);
+            ReportCoordinates c =
+                    new ReportCoordinates(device, 0, i);
             if (!p.accumulate(p.randomize(x[i], c, draws), device, 0, i, state)) {
                 throw new IllegalStateException("a report was refused");
             }
         }
-        io.privacygateway.mechanisms.local.vector.VectorMeanEstimator e =
-                io.privacygateway.mechanisms.local.vector.VectorMeanEstimator.of(p);
+        VectorMeanEstimator e =
+                VectorMeanEstimator.of(p);
         return squared(e.project(e.estimate(state, x.length).mean()), truth);
     }
 

@@ -1,10 +1,10 @@
 package io.privacygateway.benchmarks.commands;
 
+import io.privacygateway.benchmarks.wide.LaplaceMarginalsRelease;
+import io.privacygateway.benchmarks.wide.MarginalCountsCodec;
 import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.central.wide.Hypercube;
-import io.privacygateway.mechanisms.central.wide.LaplaceMarginalsRelease;
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
-import io.privacygateway.mechanisms.central.wide.MarginalCountsCodec;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
 import io.privacygateway.mechanisms.central.wide.PurifiedMwemRelease;
 import io.privacygateway.mechanisms.central.wide.WideAnswer;
@@ -23,6 +23,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import org.apache.commons.rng.UniformRandomProvider;
 
@@ -158,7 +159,7 @@ public final class WideBenchmark {
         return out;
     }
 
-    private record Runner(double planMillis, long workBytes, java.util.function.BiFunction<Integer, SeededRandomBits,
+    private record Runner(double planMillis, long workBytes, BiFunction<Integer, SeededRandomBits,
             Answer> release) {}
 
     /** The window: n values from the public mixture, as counts per value (index = bit vector). */

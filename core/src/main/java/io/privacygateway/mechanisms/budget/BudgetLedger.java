@@ -3,6 +3,8 @@ package io.privacygateway.mechanisms.budget;
 import io.privacygateway.mechanisms.param.Epsilon;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -209,7 +211,7 @@ public final class BudgetLedger {
         }
         Charge updated = own != null ? own.plus(claim.slot(), cost)
                 : new Charge(claim.workloadId(), claim.version(), claim.group() == null ? null : claim.group().name(),
-                        claim.from(), claim.to(), BigDecimal.ZERO, new java.util.BitSet()).plus(claim.slot(), cost);
+                        claim.from(), claim.to(), BigDecimal.ZERO, new BitSet()).plus(claim.slot(), cost);
         return new Admitted(ledger.with(updated), cost, updated);
     }
 
@@ -295,7 +297,7 @@ public final class BudgetLedger {
             return ledger;
         }
         return ledger.with(new Charge(claim.workloadId(), claim.version(), claim.group().name(), claim.from(),
-                claim.to(), BigDecimal.ZERO, new java.util.BitSet()));
+                claim.to(), BigDecimal.ZERO, new BitSet()));
     }
 
     /**
@@ -303,7 +305,7 @@ public final class BudgetLedger {
      * every workload with a charge (or a {@linkplain #join membership record}) tagged with the group.
      */
     public static GroupView deviceView(DeviceLedger ledger, String name, PeriodBudget declared, String workloadId) {
-        Set<String> members = new java.util.HashSet<>();
+        Set<String> members = new HashSet<>();
         members.add(workloadId);
         for (Charge c : ledger.charges()) {
             if (name.equals(c.group())) {

@@ -1,5 +1,8 @@
 package io.privacygateway.mechanisms.budget;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One budget period: its length and its index, covering {@code [index·length, (index+1)·length)} in event
  * time (periods are aligned to the epoch). A workload version may change the period length; charges made
@@ -42,10 +45,10 @@ public record PeriodKey(long lengthMillis, long index) implements Comparable<Per
      * The periods of length {@code lengthMillis} that overlap this one, in order (one when the lengths are
      * equal; several when {@code lengthMillis} is shorter).
      */
-    public java.util.List<PeriodKey> overlappingOfLength(long lengthMillis) {
+    public List<PeriodKey> overlappingOfLength(long lengthMillis) {
         long first = Math.floorDiv(start(), lengthMillis);
         long last = Math.floorDiv(end() - 1, lengthMillis);
-        java.util.List<PeriodKey> out = new java.util.ArrayList<>();
+        List<PeriodKey> out = new ArrayList<>();
         for (long i = first; i <= last; i++) {
             out.add(new PeriodKey(lengthMillis, i));
         }

@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.coins;
 
 import io.privacygateway.mechanisms.codec.Hex;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Public coins of the wire format, version 1 ({@code docs/wire-format.md} §"Public coins").
@@ -83,7 +84,7 @@ public final class PublicCoins {
                 s.append(w, n - i);
             }
         } else {
-            for (byte b : deviceId.getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            for (byte b : deviceId.getBytes(StandardCharsets.UTF_8)) {
                 s.update(b);
             }
         }

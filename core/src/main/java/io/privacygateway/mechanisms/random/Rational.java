@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.random;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
 
 /**
  * An exact non-negative rational number {@code numerator / denominator}, used to state the exact output
@@ -84,7 +85,7 @@ public record Rational(BigInteger numerator, BigInteger denominator) implements 
 
     /** An approximation for diagnostics. */
     public double doubleValue() {
-        return new BigDecimal(numerator).divide(new BigDecimal(denominator), java.math.MathContext.DECIMAL64)
+        return new BigDecimal(numerator).divide(new BigDecimal(denominator), MathContext.DECIMAL64)
                 .doubleValue();
     }
 

@@ -1,12 +1,15 @@
 package io.privacygateway.mechanisms.workload;
 
+import io.privacygateway.mechanisms.codec.Hex;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * The canonical text of a workload spec and its content hash.
@@ -57,7 +60,7 @@ public final class CanonicalForm {
             d.put("box", new TreeMap<>(Map.of("coordinates", b.coordinates(), "lo", b.lo(), "hi", b.hi(), "levels",
                     (long) b.levels())));
         } else if (dom instanceof Domain.Grid g) {
-            List<Map<String, Object>> fs = new java.util.ArrayList<>();
+            List<Map<String, Object>> fs = new ArrayList<>();
             for (Domain.Grid.Axis a : g.features()) {
                 fs.add(axis(a));
             }
@@ -65,7 +68,7 @@ public final class CanonicalForm {
             d.put("response", axis(g.response()));
         } else {
             Domain.Points p = (Domain.Points) dom;
-            List<Map<String, Object>> pts = new java.util.ArrayList<>();
+            List<Map<String, Object>> pts = new ArrayList<>();
             for (int i = 0; i < p.labels().size(); i++) {
                 Map<String, Object> pt = new TreeMap<>();
                 pt.put("label", p.labels().get(i));
@@ -104,7 +107,7 @@ public final class CanonicalForm {
         Map<String, Object> window = new TreeMap<>(Map.of("size", s.window().size().toString(),
                 "grace", s.window().grace().toString()));
         if (!s.window().horizons().isEmpty()) { // absent when empty: content hashes of older specs are unchanged
-            window.put("horizons", s.window().horizons().stream().map(Horizon::wireName).collect(java.util.stream.Collectors.toList()));
+            window.put("horizons", s.window().horizons().stream().map(Horizon::wireName).collect(Collectors.toList()));
         }
         t.put("window", window);
         t.put("confidence", s.confidence().value());
@@ -146,7 +149,7 @@ public final class CanonicalForm {
 
     /** Lower-case hex SHA-256 of the canonical form. */
     public static String contentHash(WorkloadSpec s) {
-        return io.privacygateway.mechanisms.codec.Hex.format(sha256(of(s).getBytes(StandardCharsets.UTF_8)));
+        return Hex.format(sha256(of(s).getBytes(StandardCharsets.UTF_8)));
     }
 
     static byte[] sha256(byte[] bytes) {

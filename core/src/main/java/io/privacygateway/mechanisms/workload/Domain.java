@@ -1,9 +1,13 @@
 package io.privacygateway.mechanisms.workload;
 
 import io.privacygateway.mechanisms.param.Require;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The values a device can hold, as declared in a workload file. Each kind validates itself at construction;
@@ -147,7 +151,7 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
                 }
             }
             labels = List.copyOf(labels);
-            answers = java.util.Collections.unmodifiableList(answers.stream().map(List::copyOf).collect(java.util.stream.Collectors.toList()));
+            answers = Collections.unmodifiableList(answers.stream().map(List::copyOf).collect(Collectors.toList()));
         }
 
         /** m, the number of answer coordinates. */
@@ -335,7 +339,7 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
                 if (!bucketed()) {
                     return values;
                 }
-                java.util.ArrayList<Double> mids = new java.util.ArrayList<>();
+                ArrayList<Double> mids = new ArrayList<>();
                 for (int i = 0; i + 1 < edges.size(); i++) {
                     mids.add(edges.get(i) / 2 + edges.get(i + 1) / 2);
                 }
@@ -612,7 +616,7 @@ public sealed interface Domain permits Domain.Labels, Domain.Buckets, Domain.Att
                     + " got " + out.size());
         }
         for (int i = 0; i < out.size(); i++) {
-            int bytes = out.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+            int bytes = out.get(i).getBytes(StandardCharsets.UTF_8).length;
             if (bytes > Vector.MAX_NAME_BYTES) {
                 throw new InvalidWorkloadException(field + "[" + i + "]", "must be at most " + Vector.MAX_NAME_BYTES
                         + " UTF-8 bytes, got " + bytes);

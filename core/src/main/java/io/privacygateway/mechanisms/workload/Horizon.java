@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.workload;
 
+import io.privacygateway.mechanisms.param.Durations;
 import java.time.Duration;
 
 /**
@@ -62,7 +63,7 @@ public sealed interface Horizon permits Horizon.Span, Horizon.SinceActivation {
             return new SinceActivation();
         }
         try {
-            return new Span(io.privacygateway.mechanisms.param.Durations.parse(text));
+            return new Span(Durations.parse(text));
         } catch (IllegalArgumentException e) {
             if (e instanceof InvalidWorkloadException) {
                 throw e;

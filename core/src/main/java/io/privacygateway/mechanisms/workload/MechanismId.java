@@ -1,5 +1,7 @@
 package io.privacygateway.mechanisms.workload;
 
+import java.util.List;
+
 /**
  * The mechanisms a workload can name. Local-model mechanisms randomize on the device; central-model
  * mechanisms add noise at a trusted gateway. {@link #AUTO} is resolved by the planner.
@@ -91,7 +93,7 @@ public enum MechanismId {
     PREFIX_TREE_SKETCH("prefix-tree-sketch", Mode.LOCAL);
 
     /** The mechanisms of the mean family (local mode; {@code auto} chooses among them). */
-    public static final java.util.List<MechanismId> MEAN_MECHANISMS = java.util.List.of(DUCHI, PIECEWISE, HYBRID);
+    public static final List<MechanismId> MEAN_MECHANISMS = List.of(DUCHI, PIECEWISE, HYBRID);
 
     private final String wireName;
     private final Mode mode;

@@ -1,5 +1,7 @@
 package io.privacygateway.mechanisms.workload;
 
+import java.util.List;
+
 /** The workload families of MECHANISMS.md §1 and the shape of their feasible set {@code K}. */
 public enum QueryFamily {
     /** One-hot answers over k labels or buckets; K is the probability simplex. */
@@ -83,16 +85,16 @@ public enum QueryFamily {
      * mechanisms and the Laplace baseline for the linear families (marginals also the wide mechanisms, mwem,
      * worst-case-chaining and certified-synthetic), each analytics family's own mechanisms otherwise.
      */
-    public java.util.List<MechanismId> centralMechanisms() {
+    public List<MechanismId> centralMechanisms() {
         return switch (this) {
-            case MODE -> java.util.List.of(MechanismId.MODE_PTR, MechanismId.MODE_EXPONENTIAL);
-            case REGRESSION -> java.util.List.of(MechanismId.REGRESSION_ADASSP, MechanismId.REGRESSION_SSP);
-            case ERM -> java.util.List.of(MechanismId.ERM_EXPONENTIAL, MechanismId.ERM_DPSGD,
+            case MODE -> List.of(MechanismId.MODE_PTR, MechanismId.MODE_EXPONENTIAL);
+            case REGRESSION -> List.of(MechanismId.REGRESSION_ADASSP, MechanismId.REGRESSION_SSP);
+            case ERM -> List.of(MechanismId.ERM_EXPONENTIAL, MechanismId.ERM_DPSGD,
                     MechanismId.ERM_OUTPUT_PERTURBATION);
-            case MARGINALS -> java.util.List.of(MechanismId.CENTRAL_PROJECTION, MechanismId.CENTRAL_CHAINING,
+            case MARGINALS -> List.of(MechanismId.CENTRAL_PROJECTION, MechanismId.CENTRAL_CHAINING,
                     MechanismId.LAPLACE, MechanismId.MWEM, MechanismId.WORST_CASE_CHAINING,
                     MechanismId.CERTIFIED_SYNTHETIC);
-            default -> java.util.List.of(MechanismId.CENTRAL_PROJECTION, MechanismId.CENTRAL_CHAINING,
+            default -> List.of(MechanismId.CENTRAL_PROJECTION, MechanismId.CENTRAL_CHAINING,
                     MechanismId.LAPLACE);
         };
     }

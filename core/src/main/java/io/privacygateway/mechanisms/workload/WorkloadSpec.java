@@ -3,9 +3,11 @@ package io.privacygateway.mechanisms.workload;
 import io.privacygateway.mechanisms.param.Alpha;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
 import io.privacygateway.mechanisms.param.Epsilon;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * A validated workload declaration (the file format is described in {@link WorkloadSpecParser}, which only maps
@@ -320,8 +322,8 @@ public record WorkloadSpec(
      * {@code BudgetLedger}); this count is for display and for the device's choice of sequence numbers.
      */
     public int reportsPerPeriod() {
-        java.math.BigDecimal k = budget.epsilonPerPeriod().exact().divideToIntegralValue(epsilonPerCharge().exact());
-        return k.min(java.math.BigDecimal.valueOf(Integer.MAX_VALUE)).intValueExact();
+        BigDecimal k = budget.epsilonPerPeriod().exact().divideToIntegralValue(epsilonPerCharge().exact());
+        return k.min(BigDecimal.valueOf(Integer.MAX_VALUE)).intValueExact();
     }
 
     // ---- mode-specific parameters ---------------------------------------------------------------------
@@ -544,7 +546,7 @@ public record WorkloadSpec(
             require(horizons.size() <= MAX_HORIZONS, "window.horizons", "at most " + MAX_HORIZONS
                     + " horizons, got " + horizons.size());
             require(horizons.stream().distinct().count() == horizons.size(), "window.horizons",
-                    "must be distinct, got " + horizons.stream().map(Horizon::wireName).collect(java.util.stream.Collectors.toList()));
+                    "must be distinct, got " + horizons.stream().map(Horizon::wireName).collect(Collectors.toList()));
             for (Horizon h : horizons) {
                 if (h instanceof Horizon.Span span) {
                     require(span.millis() > size.toMillis() && span.millis() % size.toMillis() == 0,
@@ -911,7 +913,7 @@ public record WorkloadSpec(
      */
     public record Model(String loss, double radius, double regularization) {
         /** The losses supported. */
-        public static final java.util.List<String> LOSSES = java.util.List.of("logistic");
+        public static final List<String> LOSSES = List.of("logistic");
 
         public Model {
             require(loss != null && LOSSES.contains(loss), "model.loss", "must be one of " + LOSSES + ", got " + loss);
@@ -931,7 +933,7 @@ public record WorkloadSpec(
         if (mode == Mode.CENTRAL && mechanism != MechanismId.AUTO && !family.centralMechanisms().contains(mechanism)) {
             throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" does not answer family "
                     + family.wireName() + " (its mechanisms: " + family.centralMechanisms().stream()
-                            .map(MechanismId::wireName).collect(java.util.stream.Collectors.joining(", ")) + ")");
+                            .map(MechanismId::wireName).collect(Collectors.joining(", ")) + ")");
         }
         if (family == QueryFamily.ERM) {
             require(model != null, "model", "is required for family erm");

@@ -146,7 +146,9 @@ class ImageTarIT {
      * local repository (a stale copy, possibly).
      */
     static String appJar() {
-        return fs.containsKey("/app/libs/privacy-gateway.jar") ? "privacy-gateway.jar" : "app-0.1.0-SNAPSHOT.jar";
+        return fs.containsKey("/app/libs/privacy-gateway.jar") ? "privacy-gateway.jar"
+                : fs.keySet().stream().filter(f -> f.matches("/app/libs/app-[0-9][^/]*\\.jar")).findFirst()
+                        .map(f -> f.substring("/app/libs/".length())).orElse("privacy-gateway.jar");
     }
 
     static String readFile(String path) {

@@ -1,6 +1,8 @@
 package io.privacygateway.mechanisms.errors;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
 import org.apache.commons.rng.simple.RandomSource;
@@ -58,10 +60,10 @@ public final class GaussianWidth {
     }
 
     private static final int CACHE_SIZE = 256;
-    private static final java.util.Map<PointSet.ContentKey, Estimate> CACHE =
-            new java.util.LinkedHashMap<>(16, 0.75f, true) {
+    private static final Map<PointSet.ContentKey, Estimate> CACHE =
+            new LinkedHashMap<>(16, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<PointSet.ContentKey, Estimate> e) {
+                protected boolean removeEldestEntry(Map.Entry<PointSet.ContentKey, Estimate> e) {
                     return size() > CACHE_SIZE;
                 }
             };

@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.nets;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Require;
+import java.util.Arrays;
 
 /**
  * A maximal {@code t}-separated subset {@code S} of a finite point set {@code X = {x_0, …, x_{N−1}} ⊂ R^m}
@@ -68,7 +69,7 @@ public final class SeparatedNet {
         this.map = map;
         this.mapSquaredDistances = mapSquaredDistances;
         this.positionInNet = new int[points.size()];
-        java.util.Arrays.fill(positionInNet, -1);
+        Arrays.fill(positionInNet, -1);
         for (int i = 0; i < netIndices.length; i++) {
             positionInNet[netIndices[i]] = i;
         }

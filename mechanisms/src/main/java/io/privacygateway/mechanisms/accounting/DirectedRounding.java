@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.accounting;
 
+import io.privacygateway.mechanisms.param.DirectedDoubles;
 import java.math.BigDecimal;
 
 /**
@@ -169,11 +170,11 @@ public final class DirectedRounding {
 
     /** The smallest double {@code >= v} (may be +∞ above {@code MAX_VALUE}). */
     public static double toDoubleUp(BigDecimal v) {
-        return io.privacygateway.mechanisms.param.DirectedDoubles.ceil(v);
+        return DirectedDoubles.ceil(v);
     }
 
     /** The largest double {@code <= v} (may be −∞ below {@code −MAX_VALUE}). */
     public static double toDoubleDown(BigDecimal v) {
-        return io.privacygateway.mechanisms.param.DirectedDoubles.floor(v);
+        return DirectedDoubles.floor(v);
     }
 }

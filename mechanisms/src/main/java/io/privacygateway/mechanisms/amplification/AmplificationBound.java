@@ -4,6 +4,8 @@ import io.privacygateway.mechanisms.param.DirectedDoubles;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.workload.MechanismId;
+import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.commons.statistics.distribution.BinomialDistribution;
@@ -195,7 +197,7 @@ public final class AmplificationBound {
 
     /** The smallest double {@code >= k·x}, exactly. */
     private static double timesUp(long k, double x) {
-        return DirectedDoubles.ceil(new java.math.BigDecimal(k).multiply(new java.math.BigDecimal(x)));
+        return DirectedDoubles.ceil(new BigDecimal(k).multiply(new BigDecimal(x)));
     }
 
     /** An upper bound on {@code δ₁(ε₁)·Σ_{i<k} e^{i·ε₁}} (any {@code k >= 1}; +∞ when the sum overflows). */
@@ -275,7 +277,7 @@ public final class AmplificationBound {
         double remainder = 0;
         long hiS = mode;
         double w = wMode;
-        java.util.ArrayList<Double> upward = new java.util.ArrayList<>();
+        ArrayList<Double> upward = new ArrayList<>();
         upward.add(wMode);
         for (long s = mode + 1; s <= others; s++) {
             w *= (double) (others - s + 1) / s * rate / (1 - rate);
@@ -289,7 +291,7 @@ public final class AmplificationBound {
         }
         long loS = mode;
         w = wMode;
-        java.util.ArrayList<Double> downward = new java.util.ArrayList<>();
+        ArrayList<Double> downward = new ArrayList<>();
         for (long s = mode - 1; s >= 0; s--) {
             w *= (double) (s + 1) / (others - s) * (1 - rate) / rate;
             downward.add(w);

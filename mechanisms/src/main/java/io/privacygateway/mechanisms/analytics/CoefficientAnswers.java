@@ -3,8 +3,10 @@ package io.privacygateway.mechanisms.analytics;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.release.Confidence;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +33,7 @@ public final class CoefficientAnswers {
         int d = theta.length;
         double err = Math.min(MAX_ERROR, Double.isFinite(errorEstimate) ? errorEstimate : MAX_ERROR);
         double se = err / Math.sqrt(d);
-        double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(new ConfidenceLevel(confidence));
+        double z = Confidence.twoSidedZ(new ConfidenceLevel(confidence));
         double[] sd = new double[d];
         double[] lower = new double[d];
         double[] upper = new double[d];
@@ -40,7 +42,7 @@ public final class CoefficientAnswers {
             lower[j] = theta[j] - z * se;
             upper[j] = theta[j] + z * se;
         }
-        java.util.LinkedHashMap<String, Double> s = new java.util.LinkedHashMap<>(scalars);
+        LinkedHashMap<String, Double> s = new LinkedHashMap<>(scalars);
         s.put("errorEstimate", err);
         return new Answer(id, cost, published, w.queryLabels(), theta.clone(), Optional.empty(), Optional.of(sd),
                 lower, upper, confidence, se, z * se, levels, w.contentHash(),
@@ -64,7 +66,7 @@ public final class CoefficientAnswers {
         if (standardErrors.length != d || bias.length != d) {
             throw new IllegalArgumentException("one standard error and one bias per coefficient are needed");
         }
-        double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(new ConfidenceLevel(confidence));
+        double z = Confidence.twoSidedZ(new ConfidenceLevel(confidence));
         double[] sd = new double[d];
         double[] lower = new double[d];
         double[] upper = new double[d];
@@ -81,7 +83,7 @@ public final class CoefficientAnswers {
             biasSq += b * b;
             halfSq += h * h;
         }
-        java.util.LinkedHashMap<String, Double> s = new java.util.LinkedHashMap<>(scalars);
+        LinkedHashMap<String, Double> s = new LinkedHashMap<>(scalars);
         s.put("errorEstimate", capped(Math.sqrt(seSq) + Math.sqrt(biasSq)));
         return new Answer(id, cost, published, w.queryLabels(), theta.clone(), Optional.empty(), Optional.of(sd),
                 lower, upper, confidence, capped(Math.sqrt(seSq / d) + Math.sqrt(biasSq / d)),

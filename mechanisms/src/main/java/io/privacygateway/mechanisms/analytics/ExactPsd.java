@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.analytics;
 
 import java.math.BigInteger;
+import java.util.Arrays;
 
 /**
  * Exact positive-semidefiniteness of integer symmetric matrices, and from it the exact value of
@@ -32,7 +33,7 @@ public final class ExactPsd {
             }
         }
         boolean[] alive = new boolean[d];
-        java.util.Arrays.fill(alive, true);
+        Arrays.fill(alive, true);
         BigInteger prev = BigInteger.ONE;
         while (true) {
             int pivot = -1;

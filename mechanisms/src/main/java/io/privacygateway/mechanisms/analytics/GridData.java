@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.analytics;
 
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.Workload;
+import java.util.Arrays;
 
 /**
  * The public geometry of a regression or erm workload: every grid cell's feature vector {@code φ_x ∈ ℝ^d} and
@@ -51,7 +52,7 @@ public final class GridData {
         double maxNorm = 0;
         double maxY = 0;
         this.featureFactors = new double[d];
-        java.util.Arrays.fill(featureFactors, 1);
+        Arrays.fill(featureFactors, 1);
         if (unit) { // per-axis powers of two: every axis's largest magnitude lands in (1/2, 1], exactly
             double[] axisMax = new double[d];
             double yMax = 0;
@@ -345,7 +346,7 @@ public final class GridData {
     /** The second moment {@code E φφᵀ} of the uniform distribution over the feature cells (public planning). */
     public double[][] uniformSecondMoment() {
         long[] ones = new long[cells];
-        java.util.Arrays.fill(ones, 1);
+        Arrays.fill(ones, 1);
         double[][] m = secondMoment(ones);
         for (double[] row : m) {
             for (int j = 0; j < d; j++) {

@@ -1,5 +1,8 @@
 package io.privacygateway.mechanisms.analytics;
 
+import java.util.Arrays;
+import java.util.function.DoubleUnaryOperator;
+
 /**
  * Small dense symmetric linear algebra in doubles for the window analytics (d ≤ 16): the cyclic Jacobi
  * eigen-decomposition, the projection onto the positive semi-definite cone, and solves through the
@@ -20,7 +23,7 @@ public final class Matrices {
      */
     public record Eigen(double[] values, double[][] vectors) {
         /** {@code V diag(f(λ)) Vᵀ b}. */
-        public double[] apply(java.util.function.DoubleUnaryOperator f, double[] b) {
+        public double[] apply(DoubleUnaryOperator f, double[] b) {
             int d = values.length;
             double[] out = new double[d];
             for (int k = 0; k < d; k++) {
@@ -37,7 +40,7 @@ public final class Matrices {
         }
 
         /** {@code V diag(f(λ)) Vᵀ}. */
-        public double[][] matrix(java.util.function.DoubleUnaryOperator f) {
+        public double[][] matrix(DoubleUnaryOperator f) {
             int d = values.length;
             double[][] out = new double[d][d];
             for (int k = 0; k < d; k++) {
@@ -119,7 +122,7 @@ public final class Matrices {
         for (int i = 0; i < d; i++) {
             diag[i] = m[i][i];
         }
-        java.util.Arrays.sort(order, (x, y) -> Double.compare(diag[x], diag[y]));
+        Arrays.sort(order, (x, y) -> Double.compare(diag[x], diag[y]));
         double[] values = new double[d];
         double[][] vectors = new double[d][d];
         for (int k = 0; k < d; k++) {

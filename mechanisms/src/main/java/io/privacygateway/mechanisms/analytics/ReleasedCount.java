@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.analytics;
 
 import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -13,7 +14,7 @@ import java.util.Optional;
  */
 public record ReleasedCount(long value, Optional<DiscreteLaplace> noise) {
     public ReleasedCount {
-        java.util.Objects.requireNonNull(noise, "noise");
+        Objects.requireNonNull(noise, "noise");
     }
 
     /** A public count. */

@@ -4,6 +4,7 @@ import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -108,7 +109,7 @@ public final class SyntheticWindows {
         for (int i = 0; i < f.length; i++) {
             order[i] = i;
         }
-        java.util.Arrays.sort(order, (a, b) -> rem[a] != rem[b] ? Double.compare(rem[b], rem[a]) : Integer.compare(a, b));
+        Arrays.sort(order, (a, b) -> rem[a] != rem[b] ? Double.compare(rem[b], rem[a]) : Integer.compare(a, b));
         for (int k = 0; sum < n; k = (k + 1) % f.length) {
             c[order[k]]++;
             sum++;

@@ -1,15 +1,18 @@
 package io.privacygateway.mechanisms.audit;
 
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
 
@@ -72,7 +75,7 @@ public final class CentralAudit {
         long planned = s.plannedReportsPerWindow();
         long perValue = Math.max(contributions, Math.round((double) planned / k));
         long[] typical = new long[k];
-        java.util.Arrays.fill(typical, perValue);
+        Arrays.fill(typical, perValue);
         String device = contributions == 1 ? "1 report" : contributions + " reports";
 
         List<NeighbouringInputs> small = new ArrayList<>();
@@ -122,7 +125,7 @@ public final class CentralAudit {
         long[] b = secondCounts.clone();
         int m = w.queryCount();
         // one probe release (output discarded) tells how many per-level details an answer carries
-        int levels = release.release(a, new io.privacygateway.mechanisms.random.SeededRandomBits(0)).levels().size();
+        int levels = release.release(a, new SeededRandomBits(0)).levels().size();
         int dim = AnswerFeatures.dimension(m, levels);
         IntFunction<String> names = j -> AnswerFeatures.name(w, levels, j);
         return new NeighbouringInputs(first, second, context, rng -> AnswerFeatures.of(release.release(a, rng)),
@@ -173,8 +176,8 @@ public final class CentralAudit {
                 }
             }
             List<double[]> out = new ArrayList<>(List.of(sums));
-            long na = java.util.Arrays.stream(a).sum();
-            long nb = java.util.Arrays.stream(b).sum();
+            long na = Arrays.stream(a).sum();
+            long nb = Arrays.stream(b).sum();
             if (na != nb) {
                 double[] count = new double[dim];
                 count[0] = nb - na;
@@ -211,13 +214,13 @@ public final class CentralAudit {
             }
             off += PER_QUERY.length * m;
             for (Answer.LevelDetail d : a.levels()) {
-                f[off++] = d.cost() instanceof io.privacygateway.mechanisms.accounting.PrivacyCost.Pure p ? p.epsilon() : 0;
+                f[off++] = d.cost() instanceof PrivacyCost.Pure p ? p.epsilon() : 0;
                 f[off++] = d.radius();
                 f[off++] = d.noiseScale();
                 f[off++] = d.gaussianWidth();
                 f[off++] = d.hullSize();
                 f[off++] = d.projectionGap().orElse(0);
-                f[off++] = d.cost() instanceof io.privacygateway.mechanisms.accounting.PrivacyCost.Zcdp z ? z.rho() : 0;
+                f[off++] = d.cost() instanceof PrivacyCost.Zcdp z ? z.rho() : 0;
             }
             for (int i = 0; i < f.length; i++) {
                 f[i] = finite(f[i]);

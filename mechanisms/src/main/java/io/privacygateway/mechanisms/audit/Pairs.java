@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 
 /**
  * Which inputs to try: the ones whose images (answer vectors, level vectors) lie farthest apart, because
@@ -71,7 +72,7 @@ final class Pairs {
         return out;
     }
 
-    private static <T> List<T> interleave(List<T> a, List<T> b, int count, java.util.function.ToLongFunction<T> id) {
+    private static <T> List<T> interleave(List<T> a, List<T> b, int count, ToLongFunction<T> id) {
         Set<Long> seen = new LinkedHashSet<>();
         List<T> out = new ArrayList<>();
         for (int i = 0; out.size() < count && (i < a.size() || i < b.size()); i++) {

@@ -5,6 +5,7 @@ import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
+import java.util.Arrays;
 import java.util.function.LongSupplier;
 
 /**
@@ -223,8 +224,8 @@ public final class CentralGeometry {
         if (norm == LqNorm.LINF) {
             double[] lo = new double[m];
             double[] hi = new double[m];
-            java.util.Arrays.fill(lo, Double.POSITIVE_INFINITY);
-            java.util.Arrays.fill(hi, Double.NEGATIVE_INFINITY);
+            Arrays.fill(lo, Double.POSITIVE_INFINITY);
+            Arrays.fill(hi, Double.NEGATIVE_INFINITY);
             for (int x = 0; x < n; x++) {
                 for (int q = 0; q < m; q++) {
                     lo[q] = Math.min(lo[q], p.get(x, q));

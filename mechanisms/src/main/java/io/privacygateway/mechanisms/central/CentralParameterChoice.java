@@ -11,6 +11,7 @@ import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -103,7 +104,7 @@ public final class CentralParameterChoice {
             NeighbourRelation relation = s.central().neighbour();
             double width = Math.sqrt(2 * Math.log(n));
             double[] center = new double[n];
-            java.util.Arrays.fill(center, 1.0 / n);
+            Arrays.fill(center, 1.0 / n);
             CentralGeometry.Ball ball = new CentralGeometry.Ball(LqNorm.L1, center, 4 * (1 - 1.0 / n) * (1 + 1e-9));
             double frob = 0;
             PointSet pts = w.points();

@@ -31,7 +31,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
  */
 public sealed interface CentralRelease permits LaplaceRelease, PurifiedGaussianRelease, AnalyticsRelease {
     /** The report count the parameters are planned for when the spec gives none. */
-    long DEFAULT_PLANNED_REPORTS = io.privacygateway.mechanisms.workload.WorkloadSpec.DEFAULT_PLANNED_REPORTS;
+    long DEFAULT_PLANNED_REPORTS = WorkloadSpec.DEFAULT_PLANNED_REPORTS;
 
     /** The release a resolved central-mode workload names. */
     static CentralRelease of(Workload w) {

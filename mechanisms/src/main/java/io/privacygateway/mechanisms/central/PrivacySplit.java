@@ -7,6 +7,7 @@ import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
+import java.util.Arrays;
 
 /**
  * Privacy arithmetic of a central release, rounded in the safe direction, written once.
@@ -58,7 +59,7 @@ public final class PrivacySplit {
             parts[last] = DirectedDoubles.floor(exactTotal.subtract(used));
             if (!(parts[last] > 0)) {
                 throw new IllegalArgumentException("weights leave no remainder for the last part: "
-                        + java.util.Arrays.toString(weights));
+                        + Arrays.toString(weights));
             }
         }
         return parts;

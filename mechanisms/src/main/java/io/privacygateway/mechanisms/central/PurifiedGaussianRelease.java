@@ -6,6 +6,7 @@ import io.privacygateway.mechanisms.central.sampling.DiscreteGaussian;
 import io.privacygateway.mechanisms.errors.GaussianWidth;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.nets.ChainingDecomposition;
+import io.privacygateway.mechanisms.nets.DecompositionBias;
 import io.privacygateway.mechanisms.nets.NestedNets;
 import io.privacygateway.mechanisms.param.DirectedDoubles;
 import io.privacygateway.mechanisms.param.Epsilon;
@@ -19,7 +20,6 @@ import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
-import io.privacygateway.mechanisms.nets.DecompositionBias;
 import io.privacygateway.mechanisms.release.ErrorBars;
 import io.privacygateway.mechanisms.workload.FeasibleSetShape;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -27,7 +27,10 @@ import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -440,7 +443,7 @@ public final class PurifiedGaussianRelease implements CentralRelease {
             // Δ²/(2σ²) with σ² = num/den, rounded up (never below what the noise realises, never above ρ_j)
             BigDecimal realised = new BigDecimal(sensitivitySquared).multiply(new BigDecimal(sigma2.denominator()))
                     .divide(new BigDecimal(sigma2.numerator().shiftLeft(1)),
-                            new java.math.MathContext(40, java.math.RoundingMode.CEILING));
+                            new MathContext(40, RoundingMode.CEILING));
             double rho = DirectedDoubles.ceil(realised);
             return new Level(sums, projection, new DiscreteGaussian(sigma2), sensitivitySquared, rho,
                     Math.sqrt(sigma2.doubleValue()), width, diameter, radius, hullSize);
@@ -533,7 +536,7 @@ public final class PurifiedGaussianRelease implements CentralRelease {
     static double operatorNorm(PointSet p) {
         int m = p.dim();
         double[] u = new double[m];
-        java.util.Arrays.fill(u, 1 / Math.sqrt(m));
+        Arrays.fill(u, 1 / Math.sqrt(m));
         double lambda = 0;
         for (int it = 0; it < 200; it++) {
             double[] c = new double[p.size()];

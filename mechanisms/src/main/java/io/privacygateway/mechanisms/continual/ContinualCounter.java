@@ -1,6 +1,5 @@
 package io.privacygateway.mechanisms.continual;
 
-import io.privacygateway.mechanisms.workload.Horizon;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.central.CentralGeometry;
 import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
@@ -14,6 +13,7 @@ import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.release.ErrorBars;
+import io.privacygateway.mechanisms.workload.Horizon;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
@@ -23,6 +23,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -118,7 +119,7 @@ public final class ContinualCounter {
         this.coordinateValues = new double[m][];
         this.coordinateCounts = new long[m][];
         this.coordinateSignature = new int[m];
-        Map<String, Integer> signatures = new java.util.HashMap<>();
+        Map<String, Integer> signatures = new HashMap<>();
         this.coordinateLow = new double[m];
         this.coordinateHigh = new double[m];
         for (int q = 0; q < m; q++) {

@@ -4,6 +4,7 @@ import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.local.LocalProtocols;
 import io.privacygateway.mechanisms.release.LocalRelease;
 import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
 
 /**
  * The local-model pipeline a resolved workload names: the {@link LocalProtocol} devices and gateway share (built by
@@ -14,7 +15,7 @@ import io.privacygateway.mechanisms.workload.Workload;
  */
 public final class LocalPipeline {
     /** The n used to split ε across chaining levels when the spec gives none. */
-    public static final long DEFAULT_PLANNED_REPORTS = io.privacygateway.mechanisms.workload.WorkloadSpec.DEFAULT_PLANNED_REPORTS;
+    public static final long DEFAULT_PLANNED_REPORTS = WorkloadSpec.DEFAULT_PLANNED_REPORTS;
 
     private final Workload workload;
     private final LocalProtocol protocol;

@@ -21,6 +21,7 @@ import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -150,7 +151,7 @@ public final class CentralPlanner {
             return Prediction.notApplicable(c, e.getMessage(), refs.size());
         }
         double[] same = new double[refs.size()];
-        java.util.Arrays.fill(same, simulated);
+        Arrays.fill(same, simulated);
         return new Prediction(c, true, "", Double.NaN, predicted, same, Double.NaN);
     }
 

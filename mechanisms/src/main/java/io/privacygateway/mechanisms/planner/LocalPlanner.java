@@ -1,15 +1,22 @@
 package io.privacygateway.mechanisms.planner;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.local.LocalProtocol;
+import io.privacygateway.mechanisms.local.gaussian.GaussianLevel;
+import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
+import io.privacygateway.mechanisms.local.mean.MeanProtocol;
+import io.privacygateway.mechanisms.local.mean.ScalarRandomizer;
+import io.privacygateway.mechanisms.local.vector.VectorMeanEstimator;
 import io.privacygateway.mechanisms.param.Alpha;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
+import io.privacygateway.mechanisms.pipeline.VectorMeanPipeline;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
@@ -17,8 +24,11 @@ import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.IntStream;
+import org.apache.commons.rng.UniformRandomProvider;
+import org.apache.commons.rng.simple.RandomSource;
 
 /**
  * Predicts the error of every applicable local mechanism for a workload, ε and n, and resolves
@@ -211,9 +221,9 @@ public final class LocalPlanner {
         double half = (range.hi() - range.lo()) / 2;
         List<Prediction> preds = new ArrayList<>();
         for (Candidate c : candidates) {
-            io.privacygateway.mechanisms.local.mean.ScalarRandomizer r;
+            ScalarRandomizer r;
             try {
-                r = io.privacygateway.mechanisms.local.mean.MeanProtocol.randomizer(c.id(), range.levels(), epsilon);
+                r = MeanProtocol.randomizer(c.id(), range.levels(), epsilon);
             } catch (IllegalArgumentException e) {
                 preds.add(Prediction.notApplicable(c, e.getMessage(), refs.size()));
                 continue;
@@ -251,9 +261,9 @@ public final class LocalPlanner {
         for (Candidate c : candidates) {
             try {
                 WorkloadSpec resolved = c.apply(spec, epsilon, n);
-                double se = io.privacygateway.mechanisms.local.vector.VectorMeanEstimator.of(
-                        io.privacygateway.mechanisms.pipeline.VectorMeanPipeline.protocol(resolved,
-                                io.privacygateway.mechanisms.workload.CanonicalForm.contentHash(resolved)))
+                double se = VectorMeanEstimator.of(
+                        VectorMeanPipeline.protocol(resolved,
+                                CanonicalForm.contentHash(resolved)))
                         .worstStandardError(n);
                 preds.add(new Prediction(c, true, "", se, se, new double[0], se));
                 best = Math.min(best, se);
@@ -294,7 +304,7 @@ public final class LocalPlanner {
 
     static List<Prediction> withRegrets(List<Prediction> preds, int refs) {
         double[] best = new double[refs];
-        java.util.Arrays.fill(best, Double.POSITIVE_INFINITY);
+        Arrays.fill(best, Double.POSITIVE_INFINITY);
         for (Prediction p : preds) {
             if (p.applicable()) {
                 for (int r = 0; r < refs; r++) {
@@ -340,9 +350,9 @@ public final class LocalPlanner {
      */
     public static Object fingerprint(LocalPipeline pipeline) {
         LocalProtocol p = pipeline.protocol();
-        if (p instanceof io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol g) {
+        if (p instanceof GaussianSignProtocol g) {
             List<Object> levels = new ArrayList<>();
-            for (io.privacygateway.mechanisms.local.gaussian.GaussianLevel l : g.levels()) {
+            for (GaussianLevel l : g.levels()) {
                 // a level projected onto K is the same as one projected onto the hull of all answer vectors
                 levels.add(List.of(l.epsilon().value(), l.valueVectors().contentKey(),
                         (l.hull() == null ? pipeline.workload().points() : l.hull()).contentKey()));
@@ -372,8 +382,8 @@ public final class LocalPlanner {
                 // Gaussian model of the window estimate: many cheap trials
                 double sumSq = 0;
                 for (int t = 0; t < MODEL_TRIALS; t++) {
-                    org.apache.commons.rng.UniformRandomProvider rng =
-                            org.apache.commons.rng.simple.RandomSource.XO_RO_SHI_RO_128_PP.create(0x5EEDL + 1_000_003L * r + t);
+                    UniformRandomProvider rng =
+                            RandomSource.XO_RO_SHI_RO_128_PP.create(0x5EEDL + 1_000_003L * r + t);
                     Answer a = pipeline.release().releaseEstimate(model.sample(rng), n);
                     sumSq += squaredError(a.estimates(), truth);
                     if (r == 0 && t == 0) {

@@ -1,15 +1,16 @@
 package io.privacygateway.mechanisms.planner;
 
-import io.privacygateway.mechanisms.local.fo.FrequencyOracleEstimator;
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracle;
+import io.privacygateway.mechanisms.local.fo.FrequencyOracleEstimator;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
 import io.privacygateway.mechanisms.local.gaussian.GaussianLevel;
 import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.commons.rng.UniformRandomProvider;
 import org.apache.commons.rng.sampling.distribution.ZigguratSampler;
@@ -64,7 +65,7 @@ final class NoiseModel {
                 double s = g.decodeScale(j) / Math.sqrt((double) n);
                 double[] e = LocalEstimator.of(protocol).expectedLevelMean(j, hist);
                 double[] ses = new double[e.length];
-                java.util.Arrays.fill(ses, s);
+                Arrays.fill(ses, s);
                 ex.add(e);
                 se.add(ses);
                 sc.add(s);

@@ -8,7 +8,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 /** The planner's entry point for both modes. */
 public final class Planner {
     /** The n planned for when a workload declares no {@code expectedReportsPerWindow}. */
-    public static final long DEFAULT_PLANNED_REPORTS = io.privacygateway.mechanisms.workload.WorkloadSpec.DEFAULT_PLANNED_REPORTS;
+    public static final long DEFAULT_PLANNED_REPORTS = WorkloadSpec.DEFAULT_PLANNED_REPORTS;
 
     private Planner() {}
 

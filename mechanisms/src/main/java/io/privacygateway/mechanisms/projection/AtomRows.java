@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.projection;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import java.util.Arrays;
 
 /**
  * Read-only row storage of a finite point set for the hull solver: compressed sparse rows when at most
@@ -30,7 +31,7 @@ final class AtomRows {
         this.normSq = new double[n];
         double[] row = new double[m];
         for (int i = 0; i < n; i++) {
-            java.util.Arrays.fill(row, 0.0);
+            Arrays.fill(row, 0.0);
             addScaled(i, 1.0, row);
             normSq[i] = Dots.normSq(row);
         }

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.reference;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -30,7 +31,7 @@ public enum ReferenceData {
     public double[] frequencies(int n) {
         double[] f = new double[n];
         switch (this) {
-            case UNIFORM -> java.util.Arrays.fill(f, 1.0 / n);
+            case UNIFORM -> Arrays.fill(f, 1.0 / n);
             case ZIPF -> {
                 double s = 0;
                 for (int x = 0; x < n; x++) {

@@ -5,6 +5,7 @@ import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 
@@ -131,12 +132,12 @@ public record Answer(
      * @param maxErrorBound a bound on the largest error over the answers ({@code ‖estimates − x̄‖_∞}) that holds
      *     with probability at least the confidence, where the mechanism gives one
      */
-    public record Extras(List<Item> items, java.util.Map<String, Double> scalars, OptionalDouble maxErrorBound) {
-        public static final Extras NONE = new Extras(List.of(), java.util.Map.of(), OptionalDouble.empty());
+    public record Extras(List<Item> items, Map<String, Double> scalars, OptionalDouble maxErrorBound) {
+        public static final Extras NONE = new Extras(List.of(), Map.of(), OptionalDouble.empty());
 
         public Extras {
             items = List.copyOf(Require.nonNull("items", items));
-            scalars = java.util.Map.copyOf(Require.nonNull("scalars", scalars));
+            scalars = Map.copyOf(Require.nonNull("scalars", scalars));
             scalars.forEach((k, v) -> {
                 if (!Double.isFinite(v)) {
                     throw new IllegalArgumentException("scalars[" + k + "] must be finite, got " + v);

@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.release;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
+import java.util.Arrays;
 
 /**
  * Error bars of a projected estimate (MECHANISMS.md §3, Lemma 5.3 of the query-release paper).
@@ -202,8 +203,8 @@ public final class ErrorBars {
         int m = atoms.dim();
         double[] lo = new double[m];
         double[] hi = new double[m];
-        java.util.Arrays.fill(lo, Double.POSITIVE_INFINITY);
-        java.util.Arrays.fill(hi, Double.NEGATIVE_INFINITY);
+        Arrays.fill(lo, Double.POSITIVE_INFINITY);
+        Arrays.fill(hi, Double.NEGATIVE_INFINITY);
         for (int i = 0; i < atoms.size(); i++) {
             for (int q = 0; q < m; q++) {
                 double v = atoms.get(i, q);

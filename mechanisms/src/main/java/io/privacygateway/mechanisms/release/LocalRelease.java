@@ -1,14 +1,15 @@
 package io.privacygateway.mechanisms.release;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.errors.GaussianWidth;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
+import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.projection.ConvexProjection;
 import io.privacygateway.mechanisms.projection.ProjectionResult;
 import io.privacygateway.mechanisms.projection.Projections;
+import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -105,9 +106,9 @@ public final class LocalRelease {
         }
         boolean singleLevelOntoK = est.levels().size() == 1 && est.levels().get(0).hull() == null;
         // the box containing K: [0, 1] for the linear families, [lo, hi] for a mean
-        double clipLo = workload.spec().domain() instanceof io.privacygateway.mechanisms.workload.Domain.Range r
+        double clipLo = workload.spec().domain() instanceof Domain.Range r
                 ? r.lo() : 0;
-        double clipHi = workload.spec().domain() instanceof io.privacygateway.mechanisms.workload.Domain.Range r
+        double clipHi = workload.spec().domain() instanceof Domain.Range r
                 ? r.hi() : 1;
         // the projection onto K lands within rounding of K; clamping into the box (which contains K) removes the
         // rounding (an answer of 1 + 2^-52 for a share) and never moves the estimate away from any point of K
@@ -125,9 +126,9 @@ public final class LocalRelease {
                 Optional.of(unprojected), Optional.of(se), b.lower(), b.upper(), workload.spec().confidence().value(),
                 Math.min(trivial, b.expectedRmsError()), Math.min(trivial, b.rmsErrorBoundAtConfidence()), details,
                 workload.contentHash());
-        if (workload.spec().domain() instanceof io.privacygateway.mechanisms.workload.Domain.Range) {
+        if (workload.spec().domain() instanceof Domain.Range) {
             // the mean family also publishes its one number and its bar as named scalars (docs/local-accuracy.md)
-            answer = answer.withExtras(new Answer.Extras(List.of(), java.util.Map.of("mean", published[0],
+            answer = answer.withExtras(new Answer.Extras(List.of(), Map.of("mean", published[0],
                     "lower", b.lower()[0], "upper", b.upper()[0], "standardError", se[0]), OptionalDouble.empty()));
         }
         return answer;

@@ -1,15 +1,16 @@
 package io.privacygateway.mechanisms.release;
 
-import io.privacygateway.mechanisms.local.vector.VectorMeanEstimator;
-import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.local.vector.BallCandidates;
 import io.privacygateway.mechanisms.local.vector.BoxCoordinates;
 import io.privacygateway.mechanisms.local.vector.VectorMeanEstimate;
+import io.privacygateway.mechanisms.local.vector.VectorMeanEstimator;
+import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.MechanismId;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,7 +82,7 @@ public final class VectorMeanRelease {
         double[] bias = null;
         if (rounding > 0) {
             bias = new double[d];
-            java.util.Arrays.fill(bias, rounding);
+            Arrays.fill(bias, rounding);
         }
         ErrorBars.Bounds bars = ErrorBars.compute(published, raw, se, bias, new ErrorBars.LevelNoise[0], 0, confidence,
                 lo, hi);

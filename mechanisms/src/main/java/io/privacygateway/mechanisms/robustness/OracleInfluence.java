@@ -217,7 +217,7 @@ final class OracleInfluence implements MechanismInfluence {
                     idx[count++] = c;
                 }
             }
-            nonZeros[x] = java.util.Arrays.copyOf(idx, count);
+            nonZeros[x] = Arrays.copyOf(idx, count);
             entries += count;
         }
         long work = oracle.outputs() * (q.size() + entries);

@@ -1,5 +1,7 @@
 package io.privacygateway.mechanisms.runtime;
 
+import io.privacygateway.mechanisms.analytics.erm.GridExponentialErm;
+import io.privacygateway.mechanisms.central.AnalyticsRelease;
 import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
@@ -10,9 +12,11 @@ import io.privacygateway.mechanisms.continual.ContinualSettings;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
+import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadRules;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -138,7 +142,7 @@ public final class CentralWorkload implements ResolvedWorkload {
                         throw new IllegalStateException("workload " + spec.id() + " is not wide");
                     }
                     WorkloadSpec.Synthetic s = parameters().synthetic();
-                    r = WideRelease.of(marginals, WideSettings.of(spec, contentHash), spec.mechanism(),
+                    r = WideReleases.of(marginals, WideSettings.of(spec, contentHash), spec.mechanism(),
                             s == null ? OptionalInt.empty() : OptionalInt.of(s.records()));
                     wideRelease = r;
                 }
@@ -163,8 +167,8 @@ public final class CentralWorkload implements ResolvedWorkload {
                 release();
             }
             runningTotals();
-            java.time.Duration delay = minimumReleaseDelay();
-            if (spec.mechanism() == io.privacygateway.mechanisms.workload.MechanismId.ERM_EXPONENTIAL
+            Duration delay = minimumReleaseDelay();
+            if (spec.mechanism() == MechanismId.ERM_EXPONENTIAL
                     && delay.toMillis() >= window().sizeMillis()) {
                 throw new IllegalArgumentException("window.size: " + spec.mechanism().wireName() + " needs its answers"
                         + " written " + delay.toSeconds() + " s after a window is due (its worst-case release time"
@@ -264,17 +268,17 @@ public final class CentralWorkload implements ResolvedWorkload {
      * measured time), rounded up to a second, at least one second. The wide releases (MWEM, worst-case chaining over
      * up to 2^26 values) take a second or two at d = 20 and are given ten. A function of the registered version only.
      */
-    public java.time.Duration minimumReleaseDelay() {
+    public Duration minimumReleaseDelay() {
         if (spec().mechanism().isWide()) {
-            return java.time.Duration.ofSeconds(10);
+            return Duration.ofSeconds(10);
         }
-        if (spec().mechanism() != io.privacygateway.mechanisms.workload.MechanismId.ERM_EXPONENTIAL) {
-            return java.time.Duration.ZERO;
+        if (spec().mechanism() != MechanismId.ERM_EXPONENTIAL) {
+            return Duration.ZERO;
         }
-        java.time.Duration worst = ((io.privacygateway.mechanisms.analytics.erm.GridExponentialErm)
-                ((io.privacygateway.mechanisms.central.AnalyticsRelease) release().variant()).mechanism())
+        Duration worst = ((GridExponentialErm)
+                ((AnalyticsRelease) release().variant()).mechanism())
                 .worstCaseReleaseTime();
         long seconds = Math.max(1, (worst.toMillis() + 999) / 1000);
-        return java.time.Duration.ofSeconds(seconds);
+        return Duration.ofSeconds(seconds);
     }
 }

@@ -2,12 +2,15 @@ package io.privacygateway.mechanisms.runtime;
 
 import io.privacygateway.mechanisms.budget.BudgetLedger;
 import io.privacygateway.mechanisms.budget.PeriodKey;
+import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadRules;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * A resolved workload version as a device and the gateway run it: the spec (its mechanism is never
@@ -64,7 +67,7 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
      * central workload its bit vector ({@link CentralWorkload#encode}). Devices, the gateway and the simulator all
      * validate values here.
      */
-    default int encode(String raw) throws io.privacygateway.mechanisms.workload.InvalidValueException {
+    default int encode(String raw) throws InvalidValueException {
         return workload().encode(raw);
     }
 
@@ -73,12 +76,12 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
      * open-domain local workload (heavy-hitters) checks the string against its protocol instead
      * ({@link LocalWorkload#checkValue}). The message never repeats an open-domain value.
      */
-    default void checkValue(String raw) throws io.privacygateway.mechanisms.workload.InvalidValueException {
+    default void checkValue(String raw) throws InvalidValueException {
         encode(raw);
     }
 
     /** The labels of the answers' coordinates, in answer order. */
-    default java.util.List<String> queryLabels() {
+    default List<String> queryLabels() {
         return workload().queryLabels();
     }
 
@@ -131,7 +134,7 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
     }
 
     /** The budget group of the workload, if it belongs to one. */
-    default java.util.Optional<WorkloadSpec.Group> group() {
+    default Optional<WorkloadSpec.Group> group() {
         return rules().group();
     }
 

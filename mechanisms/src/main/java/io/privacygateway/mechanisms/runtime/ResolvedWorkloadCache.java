@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A bounded cache of {@link ResolvedWorkload}s by content hash, shared by threads. Building a runtime can be
@@ -16,7 +17,7 @@ import java.util.concurrent.CompletionException;
 public final class ResolvedWorkloadCache {
     private final int capacity;
     private final LinkedHashMap<String, CompletableFuture<ResolvedWorkload>> entries;
-    private final java.util.concurrent.atomic.AtomicLong builds = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong builds = new AtomicLong();
 
     /** A cache of at most {@code capacity >= 1} workload versions. */
     public ResolvedWorkloadCache(int capacity) {

@@ -1,10 +1,20 @@
 package io.privacygateway.schemas.limits;
 
+import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
+import io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease;
+import io.privacygateway.mechanisms.central.synthetic.MarginalLayout;
+import io.privacygateway.mechanisms.release.HeavyHitterRelease;
+import io.privacygateway.mechanisms.release.VectorMeanRelease;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.schemas.avro.AmplifiedGuarantee;
+import io.privacygateway.schemas.avro.AnswerItem;
 import io.privacygateway.schemas.avro.AnswerLevel;
+import io.privacygateway.schemas.avro.PrivacyCostRecord;
+import io.privacygateway.schemas.avro.SyntheticData;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -13,6 +23,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -88,7 +100,7 @@ public final class RecordSizes {
         for (int i = 0; i < MAX_LEVELS; i++) {
             levels.add(AnswerLevel.newBuilder().setLevel(i).setEpsilon(1).setRadius(1).setNoiseScale(1)
                     .setGaussianWidth(1).setHullSize(Integer.MAX_VALUE).setProjectionGap(1).setRho(1)
-                    .setCost(io.privacygateway.schemas.avro.PrivacyCostRecord.newBuilder().setKind("zcdp").setEpsilon(1)
+                    .setCost(PrivacyCostRecord.newBuilder().setKind("zcdp").setEpsilon(1)
                             .setDelta(0).setRho(1.0).build()).setProjectionGapValue(1.0).build());
         }
         WindowAnswer a = WindowAnswer.newBuilder().setWorkloadId(w.id()).setWorkloadVersion(w.spec().version())
@@ -97,22 +109,22 @@ public final class RecordSizes {
                 .setN(Long.MAX_VALUE).setConfidence(0.95).setLabels(labels).setEstimates(full)
                 .setLower(full).setUpper(full).setStandardErrors(full).setUnprojected(full).setExpectedRmsError(1)
                 .setRmsErrorBoundAtConfidence(1).setLevels(levels).setCumulativeEpsilon(1).setUnprojectedEstimate(full)
-                .setCost(io.privacygateway.schemas.avro.PrivacyCostRecord.newBuilder().setKind("pure").setEpsilon(1)
+                .setCost(PrivacyCostRecord.newBuilder().setKind("pure").setEpsilon(1)
                         .setDelta(0).build())
                 .setFamily(w.spec().family().wireName())
                 .setHorizon("since-activation")
-                .setAmplified(io.privacygateway.schemas.avro.AmplifiedGuarantee.newBuilder().setEpsilon(1).setDelta(1)
+                .setAmplified(AmplifiedGuarantee.newBuilder().setEpsilon(1).setDelta(1)
                         .setMethod("variation-ratio").build())
                 .setReleasedAtStreamTime(Long.MAX_VALUE).build();
         if (w.spec().family().isWindowAnalytics()) { // analytics answers: a released label and named scalars
             int longest = w.workload().universeLabels().stream().mapToInt(String::length).max().orElse(0);
-            List<io.privacygateway.schemas.avro.AnswerItem> items = new ArrayList<>();
-            for (int i = 0; i < io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.MAX_ITEMS; i++) {
-                items.add(io.privacygateway.schemas.avro.AnswerItem.newBuilder().setLabel("x".repeat(longest))
+            List<AnswerItem> items = new ArrayList<>();
+            for (int i = 0; i < AnalyticsMechanisms.MAX_ITEMS; i++) {
+                items.add(AnswerItem.newBuilder().setLabel("x".repeat(longest))
                         .setEstimate(1).setLower(0).setUpper(1).build());
             }
-            java.util.Map<String, Double> scalars = new java.util.TreeMap<>();
-            for (int i = 0; i < io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.MAX_SCALARS; i++) {
+            Map<String, Double> scalars = new TreeMap<>();
+            for (int i = 0; i < AnalyticsMechanisms.MAX_SCALARS; i++) {
                 scalars.put(String.format("%032d", i), 1.0);
             }
             a.setItems(items);
@@ -122,22 +134,22 @@ public final class RecordSizes {
         if (w instanceof LocalWorkload l && l.values() instanceof LocalWorkload.Vectors) {
             // vector means: one label per coordinate (names of at most Domain.Vector.MAX_NAME_BYTES UTF-8 bytes, the
             // queryLabels above) and its named scalars (VectorMeanRelease.SCALARS)
-            java.util.Map<String, Double> scalars = new java.util.TreeMap<>();
-            for (String name : io.privacygateway.mechanisms.release.VectorMeanRelease.SCALARS) {
+            Map<String, Double> scalars = new TreeMap<>();
+            for (String name : VectorMeanRelease.SCALARS) {
                 scalars.put(name, 1.0);
             }
             a.setScalars(scalars);
         }
         if (open != null) { // heavy-hitters: its named scalars (HeavyHitterRelease.SCALARS)
-            java.util.Map<String, Double> scalars = new java.util.TreeMap<>();
-            for (String name : io.privacygateway.mechanisms.release.HeavyHitterRelease.SCALARS) {
+            Map<String, Double> scalars = new TreeMap<>();
+            for (String name : HeavyHitterRelease.SCALARS) {
                 scalars.put(name, 1.0);
             }
             a.setScalars(scalars);
         }
         boolean wide = w instanceof CentralWorkload cw && cw.wide().isPresent();
         if (wide) { // the wide releases: named scalars (rounds, ε shares, bounds) and the l∞ bound
-            java.util.Map<String, Double> scalars = new java.util.TreeMap<>();
+            Map<String, Double> scalars = new TreeMap<>();
             for (int i = 0; i < MAX_WIDE_SCALARS; i++) {
                 scalars.put(String.format("%032d", i), 1.0);
             }
@@ -171,19 +183,19 @@ public final class RecordSizes {
 
     /** The largest synthetic-data record of {@code records} rows, every row and field at its widest. */
     static long syntheticSize(ResolvedWorkload w, int records) {
-        io.privacygateway.schemas.avro.SyntheticData d = io.privacygateway.schemas.avro.SyntheticData.newBuilder()
+        SyntheticData d = SyntheticData.newBuilder()
                 .setWorkloadId(w.id()).setWorkloadVersion(w.spec().version()).setContentHash(w.contentHash())
                 .setWindowStart(Instant.EPOCH).setWindowEnd(Instant.EPOCH).setMechanism(w.spec().mechanism().wireName())
-                .setEpsilon(1).setDelta(0).setAttributes(((io.privacygateway.mechanisms.workload.Domain.Attributes)
+                .setEpsilon(1).setDelta(0).setAttributes(((Domain.Attributes)
                         w.spec().domain()).names())
                 .setRecords(Collections.nCopies(records, Long.MIN_VALUE)).setN(Long.MAX_VALUE).setConfidence(0.95)
                 .setMaxErrorBound(1).setReleasedAtStreamTime(Long.MAX_VALUE).setCertificate(1.0)
-                .setCertificateQueries(io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease
-                        .queryClass(io.privacygateway.mechanisms.central.synthetic.MarginalLayout.MAX_WAY)).build();
+                .setCertificateQueries(CertifiedSyntheticRelease
+                        .queryClass(MarginalLayout.MAX_WAY)).build();
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             BinaryEncoder enc = EncoderFactory.get().binaryEncoder(out, null);
-            new SpecificDatumWriter<>(io.privacygateway.schemas.avro.SyntheticData.class).write(d, enc);
+            new SpecificDatumWriter<>(SyntheticData.class).write(d, enc);
             enc.flush();
             return out.size() + 5 + 64L;
         } catch (IOException e) {

@@ -5,6 +5,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -210,14 +211,14 @@ public final class WireFormat {
      * @throws WireFormatException {@link Reason#INCOMPATIBLE_SCHEMA} if not
      */
     public static void checkResolvable(int schemaId, Schema writer, Schema reader) {
-        org.apache.avro.SchemaCompatibility.SchemaPairCompatibility result;
+        SchemaCompatibility.SchemaPairCompatibility result;
         try {
-            result = org.apache.avro.SchemaCompatibility.checkReaderWriterCompatibility(reader, writer);
+            result = SchemaCompatibility.checkReaderWriterCompatibility(reader, writer);
         } catch (RuntimeException e) {
             throw new WireFormatException(Reason.INCOMPATIBLE_SCHEMA, schemaId, "writer schema " + schemaId
                     + " cannot be compared with " + reader.getFullName() + ": " + e, e);
         }
-        if (result.getType() != org.apache.avro.SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+        if (result.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
             throw new WireFormatException(Reason.INCOMPATIBLE_SCHEMA, schemaId, "writer schema " + schemaId + " ("
                     + writer.getFullName() + ") cannot be read as " + reader.getFullName() + ": "
                     + result.getResult().getIncompatibilities(), null);

@@ -5,7 +5,7 @@ import java.util.function.BiConsumer;
 /**
  * The typed key-value view the gateway's logic uses for its state, so the logic does not depend on how the
  * state is kept: {@link WriteBehindStore} in the stream (changelogged, written once per commit),
- * {@link InMemoryTypedStore} in benchmarks and tests of the logic alone.
+ * {@code InMemoryTypedStore} (test sources) in benchmarks and tests of the logic alone.
  *
  * @param <K> key type
  * @param <V> value type (values may be mutated in place, followed by {@link #markDirty})

@@ -14,6 +14,8 @@ import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The workload factorization mechanism as a frequency oracle (McKenna, Maity, Mazumdar and Miklau, "A
@@ -81,7 +83,7 @@ public final class FactorizationOracle extends OutputCountOracle {
     public static final int VERSION = 3;
 
     /** Strategies built in this process (tests check that {@link #of} builds once per key). */
-    static final java.util.concurrent.atomic.AtomicLong BUILDS = new java.util.concurrent.atomic.AtomicLong();
+    static final AtomicLong BUILDS = new AtomicLong();
 
     private final FactorizationMechanism mechanism;
     final double[][] q; // [o][x], P(o | x)
@@ -186,7 +188,7 @@ public final class FactorizationOracle extends OutputCountOracle {
         }
         try {
             return f.join();
-        } catch (java.util.concurrent.CompletionException e) {
+        } catch (CompletionException e) {
             throw unwrap(e);
         }
     }
@@ -195,7 +197,7 @@ public final class FactorizationOracle extends OutputCountOracle {
      * What a caller waiting on another thread's failed build sees: the build's own exception when it is a runtime
      * exception (as the building caller sees it), else the completion exception itself.
      */
-    static RuntimeException unwrap(java.util.concurrent.CompletionException e) {
+    static RuntimeException unwrap(CompletionException e) {
         return e.getCause() instanceof RuntimeException r ? r : e;
     }
 

@@ -7,6 +7,7 @@ import io.privacygateway.mechanisms.random.DyadicProbability;
 import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -57,7 +58,7 @@ import java.util.List;
  */
 public final class FourierMarginals extends OutputCountOracle {
     /** Largest number of attributes. */
-    public static final int MAX_ATTRIBUTES = io.privacygateway.mechanisms.workload.WorkloadSpec.MAX_FOURIER_ATTRIBUTES;
+    public static final int MAX_ATTRIBUTES = WorkloadSpec.MAX_FOURIER_ATTRIBUTES;
 
     private final int d;
     final int way;

@@ -1,13 +1,13 @@
 package io.privacygateway.mechanisms.local.fo;
 
-import io.privacygateway.mechanisms.linalg.PointSet;
-
 import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.SecretDraws;
+import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.ProtocolVersions;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -68,7 +68,7 @@ public final class FrequencyOracleProtocol implements LocalProtocol {
         }
         if (id == MechanismId.FOURIER) {
             return new FrequencyOracleProtocol(workload, new FourierMarginals(
-                    ((io.privacygateway.mechanisms.workload.Domain.Attributes) workload.spec().domain()).names().size(),
+                    ((Domain.Attributes) workload.spec().domain()).names().size(),
                     workload.spec().marginalWay(), epsilon));
         }
         return new FrequencyOracleProtocol(workload, FrequencyOracles.create(id, workload.universeSize(), epsilon));

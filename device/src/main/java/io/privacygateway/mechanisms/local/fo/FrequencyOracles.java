@@ -6,6 +6,7 @@ import io.privacygateway.mechanisms.workload.MechanismId;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Construction of the frequency oracles by {@link MechanismId}, with each oracle's optimal parameters (the
@@ -37,7 +38,7 @@ public final class FrequencyOracles {
             case HADAMARD_RESPONSE -> new HadamardResponse(domainSize, epsilon);
             case TREE -> new TreeMechanism(domainSize, epsilon);
             default -> throw new IllegalArgumentException("mechanism must be one of " + SUPPORTED.stream()
-                    .map(MechanismId::wireName).sorted().collect(java.util.stream.Collectors.toList()) + ", got " + id.wireName());
+                    .map(MechanismId::wireName).sorted().collect(Collectors.toList()) + ", got " + id.wireName());
         };
     }
 

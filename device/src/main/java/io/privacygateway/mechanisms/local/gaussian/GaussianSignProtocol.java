@@ -9,10 +9,11 @@ import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.random.SecretDraws;
-import java.math.BigInteger;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
+import java.math.BigInteger;
 import java.util.List;
+import java.util.stream.Collectors;
 
 /**
  * The Gaussian-sign local protocol, wire format {@code pgw-gauss-v1} ({@code docs/wire-format.md}):
@@ -172,7 +173,7 @@ public final class GaussianSignProtocol implements LocalProtocol {
         // the exact sum of the declared level values: never below the loss the levels realise (each level
         // computes with ε_j.value() <= ε_j.exact()); a floating-point sum could round below it
         this.epsilon = Epsilon.exactly("sum of level epsilons", Epsilon.sum(
-                this.levels.stream().map(GaussianLevel::epsilon).collect(java.util.stream.Collectors.toList())));
+                this.levels.stream().map(GaussianLevel::epsilon).collect(Collectors.toList())));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.local.heavy;
 
+import io.privacygateway.mechanisms.codec.Hex;
 import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.coins.SipHash24;
@@ -96,7 +97,7 @@ public final class HeavyHitterProtocol implements ReportAccumulator {
         }
         this.params = params;
         this.coins = new PublicCoins(contentHashHex);
-        byte[] h = io.privacygateway.mechanisms.codec.Hex.parse(contentHashHex);
+        byte[] h = Hex.parse(contentHashHex);
         this.bucketHash = SipHash24.ofKeyBytes(Arrays.copyOfRange(h, 16, 32));
         this.levels = params.levels();
         this.rows = params.rows();

@@ -1,13 +1,13 @@
 package io.privacygateway.mechanisms.analytics.erm;
 
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
 import io.privacygateway.mechanisms.analytics.CoefficientAnswers;
 import io.privacygateway.mechanisms.analytics.ExactRationals;
 import io.privacygateway.mechanisms.analytics.LogisticModel;
 import io.privacygateway.mechanisms.analytics.Matrices;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
-import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.central.sampling.BernoulliExp;
 import io.privacygateway.mechanisms.param.DirectedDoubles;
 import io.privacygateway.mechanisms.param.Require;
@@ -19,6 +19,7 @@ import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -134,9 +135,9 @@ public final class GridExponentialErm extends AbstractWindowMechanism {
      * cell measured there, here 150 ns, every cell occupied), and the sampler's expected proposals are at most
      * {@code |Θ_h|} (here 5 µs each).
      */
-    public java.time.Duration worstCaseReleaseTime() {
+    public Duration worstCaseReleaseTime() {
         double nanos = (double) points.length * model.grid().cells() * 150 + (double) points.length * 5_000;
-        return java.time.Duration.ofNanos((long) Math.ceil(nanos));
+        return Duration.ofNanos((long) Math.ceil(nanos));
     }
 
     /** k in units of one rounded loss unit (the exponent of θ is {@code −k·Ê(θ)}). */

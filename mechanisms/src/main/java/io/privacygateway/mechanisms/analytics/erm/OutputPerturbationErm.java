@@ -1,14 +1,15 @@
 package io.privacygateway.mechanisms.analytics.erm;
 
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
 import io.privacygateway.mechanisms.analytics.CoefficientAnswers;
 import io.privacygateway.mechanisms.analytics.LogisticModel;
 import io.privacygateway.mechanisms.analytics.Matrices;
 import io.privacygateway.mechanisms.analytics.Noise;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
-import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
+import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -69,7 +70,7 @@ public final class OutputPerturbationErm extends AbstractWindowMechanism {
         super(MechanismId.ERM_OUTPUT_PERTURBATION, workload, budget);
         this.model = LogisticModel.of(workload);
         this.h = model.radius() * GRID;
-        this.maxSteps = io.privacygateway.mechanisms.param.Require.positive("maxSteps", maxSteps);
+        this.maxSteps = Require.positive("maxSteps", maxSteps);
         charge(budget.epsilon());
     }
 

@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.analytics.erm;
 
 import io.privacygateway.mechanisms.accounting.Conversions;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
 import io.privacygateway.mechanisms.analytics.CoefficientAnswers;
 import io.privacygateway.mechanisms.analytics.ExactRationals;
@@ -10,7 +11,6 @@ import io.privacygateway.mechanisms.analytics.Matrices;
 import io.privacygateway.mechanisms.analytics.Noise;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
 import io.privacygateway.mechanisms.analytics.Sensitivity;
-import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.central.PrivacySplit;
 import io.privacygateway.mechanisms.central.purification.Purifier;
 import io.privacygateway.mechanisms.central.sampling.DiscreteGaussian;
@@ -23,6 +23,7 @@ import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -214,7 +215,7 @@ public final class PurifiedNoisyGd extends AbstractWindowMechanism {
             s += r[j] * r[j];
         }
         if (s > maxNormSquared) { // cannot happen for |g| <= ‖φ‖; kept so that the bound holds by construction
-            java.util.Arrays.fill(r, 0);
+            Arrays.fill(r, 0);
         }
         return r;
     }

@@ -1,7 +1,7 @@
 package io.privacygateway.mechanisms.analytics.mode;
 
-import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
 import io.privacygateway.mechanisms.analytics.ExactRationals;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
@@ -20,6 +20,7 @@ import java.math.BigInteger;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 
 /**
  * The pure-DP baseline for the mode: the exponential mechanism with the counts as utility (McSherry and
@@ -123,9 +124,9 @@ public final class ExponentialMode extends AbstractWindowMechanism implements Mo
         s.put("released", 1.0);
         s.put("gapForConfidence", (double) gapForConfidence());
         s.put("epsilonSelection", spent);
-        List<io.privacygateway.mechanisms.release.Answer.LevelDetail> levels = List.of(
+        List<Answer.LevelDetail> levels = List.of(
                 new Answer.LevelDetail(1, new PrivacyCost.Pure(spent), 1, 1 / k, 0, counts.length,
-                        java.util.OptionalDouble.empty()));
+                        OptionalDouble.empty()));
         return ModeMechanism.answer(workload, id(), cost(), count.published(), i, s, budget.confidence(), levels);
     }
 }

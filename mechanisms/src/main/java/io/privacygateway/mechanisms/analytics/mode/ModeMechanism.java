@@ -2,10 +2,12 @@ package io.privacygateway.mechanisms.analytics.mode;
 
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.analytics.WindowMechanism;
+import io.privacygateway.mechanisms.analytics.WindowStatistics;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +44,7 @@ public sealed interface ModeMechanism extends WindowMechanism permits Exponentia
         double[] est = new double[k];
         double[] lower = new double[k];
         double[] upper = new double[k];
-        java.util.Arrays.fill(upper, 1);
+        Arrays.fill(upper, 1);
         if (released >= 0) {
             est[released] = 1;
         }
@@ -59,7 +61,7 @@ public sealed interface ModeMechanism extends WindowMechanism permits Exponentia
      * {@code c_a − c_b} by at most {@link #differenceStep}.
      */
     static long margin(long[] counts) {
-        int a = io.privacygateway.mechanisms.analytics.WindowStatistics.mode(counts);
+        int a = WindowStatistics.mode(counts);
         long best = Long.MAX_VALUE;
         for (int b = 0; b < counts.length; b++) {
             if (b != a) {

@@ -9,6 +9,7 @@ import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.MathContext;
 import java.math.RoundingMode;
 
@@ -50,7 +51,7 @@ public final class DistanceTest {
         Rational t = PrivacySplit.dyadicUp(1, epsilon);
         this.noise = new DiscreteLaplace(t);
         // ln δ <= −T/t: T/t = T·den/num computed exactly and rounded down, so −T/t is rounded up (toward 0)
-        BigDecimal ratio = new BigDecimal(t.denominator().multiply(java.math.BigInteger.valueOf(threshold)))
+        BigDecimal ratio = new BigDecimal(t.denominator().multiply(BigInteger.valueOf(threshold)))
                 .divide(new BigDecimal(t.numerator()), new MathContext(40, RoundingMode.FLOOR));
         this.logDelta = new LogDelta(-DirectedDoubles.floor(ratio));
     }

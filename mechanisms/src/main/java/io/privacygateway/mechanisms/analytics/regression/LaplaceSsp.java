@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.analytics.regression;
 
 import io.privacygateway.mechanisms.accounting.Composition;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
 import io.privacygateway.mechanisms.analytics.CoefficientAnswers;
 import io.privacygateway.mechanisms.analytics.GridData;
@@ -9,13 +10,13 @@ import io.privacygateway.mechanisms.analytics.Matrices;
 import io.privacygateway.mechanisms.analytics.Noise;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
 import io.privacygateway.mechanisms.analytics.Sensitivity;
-import io.privacygateway.mechanisms.analytics.AbstractWindowMechanism;
 import io.privacygateway.mechanisms.central.PrivacySplit;
 import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -219,8 +220,8 @@ public final class LaplaceSsp extends AbstractWindowMechanism {
         double[] bias = new double[d];
         for (int k = 0; k < d; k++) {
             if (!(mu[k] > floor)) { // not determined above the noise: no finite bar
-                java.util.Arrays.fill(se, Double.POSITIVE_INFINITY);
-                java.util.Arrays.fill(bias, Double.POSITIVE_INFINITY);
+                Arrays.fill(se, Double.POSITIVE_INFINITY);
+                Arrays.fill(bias, Double.POSITIVE_INFINITY);
                 return new Bars(se, bias, bias.clone());
             }
         }

@@ -4,6 +4,7 @@ import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.MathContext;
 import java.math.RoundingMode;
 
 /** Conversions from doubles to exact rational sampler parameters, rounded in a stated direction. */
@@ -32,6 +33,6 @@ public final class Rationals {
     /** The exact decimal value of a rational, to {@code digits} significant digits (rounded half-even). */
     public static BigDecimal toBigDecimal(Rational r, int digits) {
         return new BigDecimal(r.numerator()).divide(new BigDecimal(r.denominator()),
-                new java.math.MathContext(digits, RoundingMode.HALF_EVEN));
+                new MathContext(digits, RoundingMode.HALF_EVEN));
     }
 }

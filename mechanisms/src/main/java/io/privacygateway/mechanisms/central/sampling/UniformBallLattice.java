@@ -5,6 +5,7 @@ import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigInteger;
+import java.util.Arrays;
 
 /**
  * An exactly uniform point of {@code L = {z ∈ ℤ^d : ||z||_q <= radius}}, the lattice points of an
@@ -242,11 +243,11 @@ public final class UniformBallLattice {
                 }
                 int m = (int) bound;
                 BigInteger[] counts = new BigInteger[m + 1];
-                java.util.Arrays.fill(counts, BigInteger.ZERO);
+                Arrays.fill(counts, BigInteger.ZERO);
                 counts[0] = BigInteger.ONE;
                 for (int i = 0; i < dimension; i++) {
                     BigInteger[] next = new BigInteger[m + 1];
-                    java.util.Arrays.fill(next, BigInteger.ZERO);
+                    Arrays.fill(next, BigInteger.ZERO);
                     for (int s = 0; s <= m; s++) {
                         if (counts[s].signum() == 0) {
                             continue;

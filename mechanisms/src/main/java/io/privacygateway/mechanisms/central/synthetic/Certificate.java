@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.central.synthetic;
 
 import io.privacygateway.mechanisms.param.Require;
+import java.util.Locale;
 
 /**
  * The certificate of a synthetic release (certified private data release paper, eq. (4) and Lemma 1): a
@@ -34,7 +35,7 @@ public record Certificate(double value, double noise, double count, double fit, 
 
     /** The sentence a consumer reads next to the value. */
     public String meaning(int way) {
-        return String.format(java.util.Locale.ROOT, "With probability at least %.4g over the mechanism's noise, every"
+        return String.format(Locale.ROOT, "With probability at least %.4g over the mechanism's noise, every"
                 + " query on at most %d attributes with values in an interval of length 1 (e.g. the fraction of"
                 + " records in any marginal cell) differs between the window's reports and these synthetic records"
                 + " by at most %.6g.", confidence, way, value);

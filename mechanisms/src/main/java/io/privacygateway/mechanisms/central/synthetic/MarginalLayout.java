@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.central.synthetic;
 
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadLimits;
 
 /**
  * The public layout of all s-way marginal tables over d binary attributes: which attribute subsets there are,
@@ -16,9 +17,9 @@ import io.privacygateway.mechanisms.workload.Workload;
  */
 public final class MarginalLayout {
     /** The most attributes supported (records are ints; measured up to 20). */
-    public static final int MAX_ATTRIBUTES = io.privacygateway.mechanisms.workload.WorkloadLimits.SYNTHETIC_MAX_ATTRIBUTES;
+    public static final int MAX_ATTRIBUTES = WorkloadLimits.SYNTHETIC_MAX_ATTRIBUTES;
     /** The largest marginal order supported (the Haar noise bound enumerates {@code 2^(2^s)} sign patterns). */
-    public static final int MAX_WAY = io.privacygateway.mechanisms.workload.WorkloadLimits.SYNTHETIC_MAX_WAY;
+    public static final int MAX_WAY = WorkloadLimits.SYNTHETIC_MAX_WAY;
 
     private final int d;
     private final int s;

@@ -3,6 +3,7 @@ package io.privacygateway.mechanisms.central.synthetic;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.projection.SimplexProjection;
 import java.util.Arrays;
+import java.util.SplittableRandom;
 
 /**
  * The linear program that turns noisy marginal tables into one consistent distribution (certified private data
@@ -449,7 +450,7 @@ public final class MarginalLp {
     /** An upper estimate of {@code ‖AP‖₂} (power iteration on sum-zero vectors, plus 5%). */
     private double sumZeroNorm() {
         double[] v = new double[c];
-        java.util.SplittableRandom r = new java.util.SplittableRandom(0x5EED);
+        SplittableRandom r = new SplittableRandom(0x5EED);
         for (int i = 0; i < c; i++) {
             v[i] = r.nextDouble() - 0.5;
         }

@@ -3,6 +3,7 @@ package io.privacygateway.mechanisms.central.synthetic;
 import io.privacygateway.mechanisms.central.CentralGeometry;
 import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.WireNames;
+import java.util.Arrays;
 
 /**
  * The basis in which a marginal table is noised (certified private data release paper, eq. (7) and Lemma 2).
@@ -56,7 +57,7 @@ public enum NoiseBasis {
             }
             return h;
         }
-        java.util.Arrays.fill(h[0], 1);
+        Arrays.fill(h[0], 1);
         int row = 1;
         for (int level = 1; level <= s; level++) {
             int len = 1 << (s - level + 1);

@@ -1,5 +1,6 @@
 package io.privacygateway.mechanisms.central.wide;
 
+import io.privacygateway.mechanisms.param.DirectedDoubles;
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigDecimal;
@@ -113,6 +114,6 @@ public final class ExponentialSelection {
     /** {@code ε²/8} exactly, rounded up to a double: the zCDP ρ of a selection with ε. */
     public static double rhoOf(Rational epsilon) {
         BigDecimal e = new BigDecimal(epsilon.numerator()).divide(new BigDecimal(epsilon.denominator()));
-        return io.privacygateway.mechanisms.param.DirectedDoubles.ceil(e.multiply(e).divide(BigDecimal.valueOf(8)));
+        return DirectedDoubles.ceil(e.multiply(e).divide(BigDecimal.valueOf(8)));
     }
 }

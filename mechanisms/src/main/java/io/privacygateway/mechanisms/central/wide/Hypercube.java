@@ -1,7 +1,9 @@
 package io.privacygateway.mechanisms.central.wide;
 
-import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.linalg.WalshHadamard;
+import io.privacygateway.mechanisms.param.Require;
+import io.privacygateway.mechanisms.workload.WorkloadLimits;
+import java.util.Arrays;
 
 /**
  * Dense functions on {@code {0,1}^d} (index {@code x}, bit {@code j} attribute {@code j}) and their
@@ -16,7 +18,7 @@ import io.privacygateway.mechanisms.linalg.WalshHadamard;
  */
 public final class Hypercube {
     /** Largest dimension of a dense array ({@code 2^26} doubles, 512 MiB). */
-    public static final int MAX_DENSE_ATTRIBUTES = io.privacygateway.mechanisms.workload.WorkloadLimits.MAX_DENSE_ATTRIBUTES;
+    public static final int MAX_DENSE_ATTRIBUTES = WorkloadLimits.MAX_DENSE_ATTRIBUTES;
 
     private final MarginalWorkload workload;
     private final int d;
@@ -109,7 +111,7 @@ public final class Hypercube {
      * The adjoint of the marginal map: {@code out(x) = Σ_S r[S][x_S]} for all x (length {@code 2^d}, overwritten).
      */
     public void adjoint(double[][] r, double[] out) {
-        java.util.Arrays.fill(out, 0);
+        Arrays.fill(out, 0);
         int per = 1 << k;
         // Fourier coefficients of x ↦ r_S(x_S): at u ⊆ S, Σ_c r_S(c)(−1)^{|u ∧ c|} (the 2^{d−k} copies of each cell
         // and the inverse transform's 2^{−d} leave 2^{−k}).

@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.central.wide;
 
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.projection.SimplexProjection;
+import java.util.Arrays;
 
 /**
  * Projection of a vector of marginal answers onto the feasible set {@code K = {A·p : p a distribution over
@@ -44,7 +45,7 @@ public final class HypercubeProjection {
         int per = workload.cellsPerSubset();
         SimplexProjection simplex = new SimplexProjection(n);
         double[] p = new double[n];
-        java.util.Arrays.fill(p, 1.0 / n);
+        Arrays.fill(p, 1.0 / n);
         double[] z = p.clone();
         double[] scratch = new double[n];
         double[] grad = new double[n];

@@ -2,6 +2,8 @@ package io.privacygateway.mechanisms.central.wide;
 
 import io.privacygateway.mechanisms.param.Require;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * A window's exact aggregate for a wide marginal workload: the report count n and, for every {@code k}-subset of
@@ -83,7 +85,7 @@ public final class MarginalCounts {
             return;
         }
         int[][] subsets = w.subsetsView();
-        java.util.Map<Long, long[]> seen = new java.util.HashMap<>();
+        Map<Long, long[]> seen = new HashMap<>();
         int per = 1 << k;
         for (int s = 0; s < subsets.length; s++) {
             for (int drop = 0; drop < k; drop++) {

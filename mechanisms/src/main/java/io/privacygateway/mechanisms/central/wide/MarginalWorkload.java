@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.central.wide;
 
 import io.privacygateway.mechanisms.param.Require;
 import io.privacygateway.mechanisms.workload.Workload;
+import io.privacygateway.mechanisms.workload.WorkloadLimits;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -26,11 +27,11 @@ import java.util.Set;
  */
 public final class MarginalWorkload {
     /** Largest number of attributes of the aggregate (values are bit vectors of up to 4 words). */
-    public static final int MAX_ATTRIBUTES = io.privacygateway.mechanisms.workload.WorkloadLimits.WIDE_MAX_ATTRIBUTES;
+    public static final int MAX_ATTRIBUTES = WorkloadLimits.WIDE_MAX_ATTRIBUTES;
     /** Largest marginal order. */
-    public static final int MAX_WAY = io.privacygateway.mechanisms.workload.WorkloadLimits.WIDE_MAX_WAY;
+    public static final int MAX_WAY = WorkloadLimits.WIDE_MAX_WAY;
     /** Largest number of marginal cells {@code C(d,k)·2^k} (an aggregate of at most 16 MiB of counts). */
-    public static final int MAX_QUERIES = io.privacygateway.mechanisms.workload.WorkloadLimits.WIDE_MAX_QUERIES;
+    public static final int MAX_QUERIES = WorkloadLimits.WIDE_MAX_QUERIES;
 
     private final List<String> attributes;
     private final int way;

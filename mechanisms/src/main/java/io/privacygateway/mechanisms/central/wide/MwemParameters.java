@@ -1,12 +1,15 @@
 package io.privacygateway.mechanisms.central.wide;
 
 import io.privacygateway.mechanisms.accounting.Composition;
+import io.privacygateway.mechanisms.accounting.Conversions;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.central.CentralGeometry;
 import io.privacygateway.mechanisms.central.PrivacySplit;
 import io.privacygateway.mechanisms.central.purification.Purifier;
 import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.param.Require;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalInt;
 
 /**
@@ -167,7 +170,7 @@ public record MwemParameters(double epsilonCount, double epsilonApprox, double e
         double fs = arg[5];
         double[] parts = PrivacySplit.split(eps, fc, fp, CHECK_SHARE, 1 - fc - fp - CHECK_SHARE);
         double lnDelta = (double) m * d * lnKappa + Math.log(2 * omega);
-        double rho = io.privacygateway.mechanisms.accounting.Conversions.largestRho(parts[3], new LogDelta(lnDelta));
+        double rho = Conversions.largestRho(parts[3], new LogDelta(lnDelta));
         return new MwemParameters(parts[0], parts[3], parts[1], parts[2], lnDelta, omega, rho, t, fs, m, best);
     }
 
@@ -218,7 +221,7 @@ public record MwemParameters(double epsilonCount, double epsilonApprox, double e
     }
 
     private static int[] powersOfTwo(int from, int to) {
-        java.util.List<Integer> l = new java.util.ArrayList<>();
+        List<Integer> l = new ArrayList<>();
         for (long v = from; v <= to; v <<= 1) {
             l.add((int) v);
         }

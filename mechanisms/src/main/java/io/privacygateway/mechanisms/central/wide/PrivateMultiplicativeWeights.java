@@ -11,6 +11,7 @@ import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Arrays;
 
 /**
  * Private multiplicative weights under ρ-zCDP over a finite universe ({@link MwUniverse}): MWEM (Hardt, Ligett and
@@ -165,7 +166,7 @@ public final class PrivateMultiplicativeWeights {
         long unit = u.unit();
         long scale = SCORE_GRID / unit;
         double[] p = new double[size];
-        java.util.Arrays.fill(p, 1.0 / size);
+        Arrays.fill(p, 1.0 / size);
         double[] avg = new double[size];
         double[][] a = new double[groups][per];
         long[][] scaledStat = new long[groups][];

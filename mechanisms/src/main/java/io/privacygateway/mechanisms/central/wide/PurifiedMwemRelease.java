@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.central.wide;
 
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.central.CountRelease;
+import io.privacygateway.mechanisms.central.PrivacySplit;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.param.Require;
@@ -98,7 +99,7 @@ public final class PurifiedMwemRelease implements WideRelease {
         Require.nonNull("settings", settings);
         Require.nonNull("mechanism", mechanism);
         Require.nonNull("params", params);
-        BigDecimal spent = io.privacygateway.mechanisms.central.PrivacySplit.exactSum(params.epsilonCount(),
+        BigDecimal spent = PrivacySplit.exactSum(params.epsilonCount(),
                 params.epsilonApprox(), params.epsilonPrime(), params.epsilonCheck());
         if (spent.compareTo(settings.epsilon().exact()) > 0) {
             throw new IllegalArgumentException("parameters spend " + spent + ", more than the declared ε "

@@ -21,7 +21,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 public record WideSettings(Epsilon epsilon, NeighbourRelation neighbour, int contributions, ConfidenceLevel confidence,
         long plannedReports, String workloadHash) {
     /** The n parameters are planned for when a workload declares none. */
-    public static final long DEFAULT_PLANNED_REPORTS = io.privacygateway.mechanisms.workload.WorkloadSpec.DEFAULT_PLANNED_REPORTS;
+    public static final long DEFAULT_PLANNED_REPORTS = WorkloadSpec.DEFAULT_PLANNED_REPORTS;
 
     public WideSettings {
         Require.nonNull("epsilon", epsilon);

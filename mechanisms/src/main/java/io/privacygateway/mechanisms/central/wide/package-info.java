@@ -3,13 +3,11 @@
  * universe value (the {@code 2^d} universe is never materialised as data).
  *
  * <ul>
- *   <li>{@link io.privacygateway.mechanisms.central.wide.MarginalCounts} and its bounded codec: the exact window
+ *   <li>{@link io.privacygateway.mechanisms.central.wide.MarginalCounts}: the exact window
  *       aggregate the gateway keeps ({@code C(d,k)·2^k} cell counts and n).</li>
  *   <li>{@link io.privacygateway.mechanisms.central.wide.PurifiedMwemRelease}: MWEM under zCDP, proportional
  *       subsampling, binary embedding and purification (purification paper §6, Algorithms 14–16): pure ε-DP
  *       synthetic records and the marginals answered from them, with a published l∞ bound.</li>
- *   <li>{@link io.privacygateway.mechanisms.central.wide.LaplaceMarginalsRelease}: the pure-DP Laplace baseline,
- *       clipped or projected onto the feasible set.</li>
  *   <li>The building blocks: {@link io.privacygateway.mechanisms.central.wide.PrivateMultiplicativeWeights} (also
  *       used by {@code central/worstcase}), {@link io.privacygateway.mechanisms.central.wide.ExponentialSelection}
  *       (exact), {@link io.privacygateway.mechanisms.central.wide.Hypercube} (marginals by the Walsh–Hadamard

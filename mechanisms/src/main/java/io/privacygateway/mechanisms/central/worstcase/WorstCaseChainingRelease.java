@@ -15,6 +15,7 @@ import io.privacygateway.mechanisms.central.wide.MwUniverse;
 import io.privacygateway.mechanisms.central.wide.PrivateMultiplicativeWeights;
 import io.privacygateway.mechanisms.central.wide.ReleaseDraws;
 import io.privacygateway.mechanisms.central.wide.WideAnswer;
+import io.privacygateway.mechanisms.central.wide.WideRelease;
 import io.privacygateway.mechanisms.central.wide.WideSettings;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Alpha;
@@ -69,7 +70,7 @@ import java.util.function.IntFunction;
  * to the box moves every coordinate toward an interval that contains {@code x̄}'s, so it never increases a
  * coordinate's error.
  */
-public final class WorstCaseChainingRelease implements io.privacygateway.mechanisms.central.wide.WideRelease {
+public final class WorstCaseChainingRelease implements WideRelease {
     private final WideSettings settings;
     private final MechanismId mechanism;
     private final WorstCaseParameters params;

@@ -12,6 +12,7 @@ import io.privacygateway.mechanisms.central.wide.PrivateMultiplicativeWeights;
 import io.privacygateway.mechanisms.central.wide.WideSettings;
 import io.privacygateway.mechanisms.param.LogDelta;
 import io.privacygateway.mechanisms.param.Require;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -193,7 +194,7 @@ public record WorstCaseParameters(double epsilonCount, double epsilonApprox, dou
 
     /** Powers of two up to the cap, and the cap. */
     static int[] roundGrid(int cap) {
-        java.util.List<Integer> l = new java.util.ArrayList<>();
+        List<Integer> l = new ArrayList<>();
         for (int t = 1; t <= cap; t <<= 1) {
             l.add(t);
         }

@@ -1,5 +1,12 @@
-package io.privacygateway.mechanisms.central.wide;
+package io.privacygateway.benchmarks.wide;
 
+import io.privacygateway.mechanisms.central.wide.Failures;
+import io.privacygateway.mechanisms.central.wide.HypercubeProjection;
+import io.privacygateway.mechanisms.central.wide.MarginalCounts;
+import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
+import io.privacygateway.mechanisms.central.wide.ReleaseDraws;
+import io.privacygateway.mechanisms.central.wide.WideAnswer;
+import io.privacygateway.mechanisms.central.wide.WideSettings;
 import io.privacygateway.mechanisms.accounting.Composition;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.central.CountRelease;

@@ -1,5 +1,7 @@
-package io.privacygateway.mechanisms.central.wide;
+package io.privacygateway.benchmarks.wide;
 
+import io.privacygateway.mechanisms.central.wide.MarginalCounts;
+import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
 import io.privacygateway.mechanisms.codec.Varints;
 import io.privacygateway.mechanisms.param.Require;
 import java.io.ByteArrayOutputStream;
@@ -38,7 +40,7 @@ public final class MarginalCountsCodec {
         if (!counts.workload().equals(workload)) {
             throw new IllegalArgumentException("aggregate of " + counts.workload() + ", codec for " + workload);
         }
-        long[] cells = counts.cellsView();
+        long[] cells = counts.cells();
         ByteArrayOutputStream out = new ByteArrayOutputStream(16 + cells.length * 3);
         out.write(VERSION);
         Varints.put(out, workload.attributeCount());
