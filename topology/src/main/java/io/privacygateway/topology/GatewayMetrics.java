@@ -30,12 +30,19 @@ import java.util.function.Predicate;
  *       measured on the gateway's clock
  *   <li>{@code pgw.window.reports} (workload, mode; summary): reports per released window
  *   <li>{@code pgw.watermark.lag} (topic, partition; gauge, seconds): gateway clock minus a shard's watermark
- *   <li>{@code pgw.device.spend} (budget: workload id or {@code group:<name>}; summary): ε each device spent per
- *       period, recorded when the period ends
+ *   <li>{@code pgw.release.overdue} (workload; gauge, seconds): how late the oldest unreleased window of a workload
+ *       is (0 when none is), set by the task that releases it and removed when that task closes
+ *   <li>{@code pgw.device.spend} (budget: workload id or {@code group:<name>}; histogram with the fixed buckets
+ *       {@link #DEVICE_SPEND_BUCKETS}, no client-side quantiles): ε each device spent per period, recorded when the
+ *       period ends
  *   <li>{@code pgw.windows.discarded} (workload, why), {@code pgw.release.failed} (workload),
  *       {@code pgw.release.overrun} (workload: central computations longer than the fixed write delay),
  *       {@code pgw.workloads.invalid}, {@code pgw.partials.invalid}
  * </ul>
+ *
+ * <p>Every meter has a description (the {@code # HELP} line on {@code /metrics}). A shard's watermark-lag gauge is
+ * removed when its task is closed ({@link #removeWatermarkLag}: the partition was revoked or the gateway stops), so
+ * an instance never reports a partition it no longer owns.
  *
  * <p><b>Central workloads.</b> A central answer publishes a noisy n; a meter that counts one central workload's
  * reports exactly would give the exact n to whoever reads the (unauthenticated) metrics endpoint, per window by
@@ -53,9 +60,27 @@ public final class GatewayMetrics {
     /** Tags longer than this are cut (registered ids never are). */
     public static final int MAX_TAG_LENGTH = 100;
     private static final String CENTRAL = io.privacygateway.mechanisms.workload.Mode.CENTRAL.wireName();
+    /**
+     * The upper bounds (ε) of {@code pgw.device.spend}'s buckets, fixed so that instances and restarts aggregate
+     * ({@code sum by (le)}); a budget is at most a few ε per period, larger spends fall in {@code +Inf}.
+     */
+    public static final double[] DEVICE_SPEND_BUCKETS = {0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32};
+    /** The {@code # HELP} text of each meter registered through {@link #counter}. */
+    private static final Map<String, String> DESCRIPTIONS = Map.of(
+            "pgw.reports.rejected", "records refused, by reason code (each is also written to the rejections topic)",
+            "pgw.answers.published", "answers written to the answers topic (one per scheduled window and horizon span)",
+            "pgw.windows.discarded", "partial aggregates that arrived for a window already released (should stay 0)",
+            "pgw.release.overrun", "central releases still computing at their publication time (the fallback was"
+                    + " written instead)",
+            "pgw.release.failed", "releases that could not finish: a central window answered with its fallback, a"
+                    + " local window skipped (should stay 0)",
+            "pgw.workloads.invalid", "records on the workloads topic the gateway could not use (skipped)",
+            "pgw.partials.invalid", "messages on the internal partials topic that failed validation (skipped)");
     private final MeterRegistry registry;
     private final Map<String, Object> meters = new ConcurrentHashMap<>();
     private final Map<String, WorkloadMeters> workloads = new ConcurrentHashMap<>();
+    /** Workload id → the tag of its {@code pgw.release.overdue} gauge. */
+    private final Map<String, String> overdueTags = new ConcurrentHashMap<>();
     private volatile Predicate<String> registered = id -> false;
     private volatile boolean exactCentralCounts;
     private volatile Predicate<String> centralBudget = budget -> false;
@@ -128,6 +153,7 @@ public final class GatewayMetrics {
             this.mode = mode;
             boolean counted = countsExactly(mode);
             this.accepted = !counted ? null : Counter.builder("pgw.reports.accepted")
+                    .description("reports validated, charged to their device's budget and added to their window")
                     .tags("workload", workload, "mode", mode).register(registry);
             this.epsilon = !counted ? null : Counter.builder("pgw.epsilon.charged")
                     .tags("workload", workload, "mode", mode)
@@ -167,7 +193,8 @@ public final class GatewayMetrics {
     }
 
     private Counter counter(String name, String... tags) {
-        return meter(name + '|' + String.join("|", tags), () -> Counter.builder(name).tags(tags).register(registry));
+        return meter(name + '|' + String.join("|", tags), () -> Counter.builder(name).tags(tags)
+                .description(DESCRIPTIONS.get(name)).register(registry));
     }
 
     /** Runs a metric update; a failing meter is logged, never propagated (metrics never decide anything). */
@@ -201,9 +228,11 @@ public final class GatewayMetrics {
         String tag = workloadTag(workload);
         if (countsExactly(mode)) {
             meter("pgw.window.reports|" + tag + '|' + mode, () -> DistributionSummary.builder("pgw.window.reports")
+                    .description("reports per released window")
                     .tags("workload", tag, "mode", mode).register(registry)).record(reports);
         }
         meter("pgw.release.latency|" + tag + '|' + mode, () -> Timer.builder("pgw.release.latency")
+                .description("from window end + grace to the answer being written, on the gateway's clock")
                 .tags("workload", tag, "mode", mode).publishPercentiles(0.5, 0.9, 0.99).publishPercentileHistogram()
                 .register(registry)).record(latency.isNegative() ? Duration.ZERO : latency);
     }
@@ -218,6 +247,7 @@ public final class GatewayMetrics {
         AtomicLong bits = meter("pgw.central.cumulative.epsilon|" + tag, () -> {
             AtomicLong v = new AtomicLong();
             Gauge.builder("pgw.central.cumulative.epsilon", v, a -> Double.longBitsToDouble(a.get()))
+                    .description("the ε a central workload has released so far (also in every answer)")
                     .tags("workload", tag).register(registry);
             return v;
         });
@@ -233,10 +263,64 @@ public final class GatewayMetrics {
         AtomicLong millis = meter("pgw.watermark.lag|" + topic + '|' + partition, () -> {
             AtomicLong v = new AtomicLong();
             Gauge.builder("pgw.watermark.lag", v, a -> a.get() / 1000.0).baseUnit("seconds")
+                    .description("how far a report partition's watermark is behind the gateway's clock")
                     .tags("topic", topic, "partition", Integer.toString(partition)).register(registry);
             return v;
         });
         millis.set(lag.toMillis());
+    }
+
+    /**
+     * Removes a shard's watermark-lag gauge: its task was closed (the partition revoked, or the gateway stopping), so
+     * this instance no longer knows the partition's watermark. The next {@link #watermarkLag} registers it again.
+     */
+    public void removeWatermarkLag(String topic, int partition) {
+        safely(() -> {
+            if (meters.remove("pgw.watermark.lag|" + topic + '|' + partition) != null) {
+                Gauge g = registry.find("pgw.watermark.lag").tags("topic", topic, "partition",
+                        Integer.toString(partition)).gauge();
+                if (g != null) {
+                    registry.remove(g);
+                }
+            }
+        });
+    }
+
+    /**
+     * Sets how long ago a workload's oldest unreleased window should have been answered (0: none is late); see
+     * {@code ReleaseProcessor}. A workload that stopped answering shows here before any counter could.
+     */
+    public void releaseOverdue(String workload, Duration overdue) {
+        safely(() -> {
+            // the tag of the id when it was first reported (it stays while a deleted workload's last windows wait)
+            String tag = overdueTags.computeIfAbsent(workload, this::workloadTag);
+            if (UNKNOWN.equals(tag)) {
+                overdueTags.remove(workload);
+                return; // an unregistered id never gets a series of its own
+            }
+            AtomicLong millis = meter("pgw.release.overdue|" + tag, () -> {
+                AtomicLong v = new AtomicLong();
+                Gauge.builder("pgw.release.overdue", v, a -> a.get() / 1000.0).baseUnit("seconds")
+                        .description("how long ago a workload's oldest unreleased window should have been answered"
+                                + " (window end + grace + release delay); 0 when none is late")
+                        .tags("workload", tag).register(registry);
+                return v;
+            });
+            millis.set(overdue.toMillis());
+        });
+    }
+
+    /** Removes a workload's overdue gauge (its release task closed, or nothing is left to answer). */
+    public void removeReleaseOverdue(String workload) {
+        safely(() -> {
+            String tag = overdueTags.remove(workload);
+            if (tag != null && meters.remove("pgw.release.overdue|" + tag) != null) {
+                Gauge g = registry.find("pgw.release.overdue").tags("workload", tag).gauge();
+                if (g != null) {
+                    registry.remove(g);
+                }
+            }
+        });
     }
 
     public void discarded(String workload, String why) {
@@ -259,7 +343,7 @@ public final class GatewayMetrics {
             String tag = budget.startsWith("group:") ? budget : workloadTag(budget);
             meter("pgw.device.spend|" + tag, () -> DistributionSummary.builder("pgw.device.spend")
                     .description("ε a device spent of a budget in one period, recorded when the period ends")
-                    .tags("budget", tag).publishPercentiles(0.5, 0.9, 0.99).register(registry))
+                    .tags("budget", tag).serviceLevelObjectives(DEVICE_SPEND_BUCKETS).register(registry))
                     .record(epsilon);
         });
     }

@@ -223,8 +223,11 @@ class RunCommandTest {
                 "pgw_release_latency_seconds_max{mode=\"local\",workload=\"run-apps\"}",
                 "pgw_window_reports_count{mode=\"local\",workload=\"run-apps\"}",
                 "pgw_watermark_lag_seconds{partition=\"0\",topic=\"run.reports.local\"}",
+                "pgw_release_overdue_seconds{workload=\"run-apps\"}",
                 "pgw_registry_requests_total ");
         assertThat(seen.registryRequests).isPositive();
+        // every pgw_ family says what it is: a # HELP line with text (the meter's description)
+        assertThat(familiesWithoutHelp(seen.text, "pgw_")).isEmpty();
         // by default no meter counts the central reports exactly (metrics.exactCentralCounts): not the gateway's
         // own, not Kafka's per topic, task or store, nor Kafka's totals over every topic
         assertThat(seen.text).doesNotContain("pgw_reports_accepted_total{mode=\"central\"")
@@ -252,6 +255,37 @@ class RunCommandTest {
                 .endsWith("# EOF\n");
         // no raw value or payload reaches the endpoint: the central devices' values are not label values
         assertThat(seen.text).doesNotContain("\"low\"").doesNotContain("\"high\"");
+    }
+
+    /**
+     * The metric families of a Prometheus text exposition, named with {@code prefix}, that have a {@code # TYPE} line
+     * but no {@code # HELP} line with text.
+     */
+    static java.util.SortedSet<String> familiesWithoutHelp(String exposition, String prefix) {
+        java.util.SortedSet<String> typed = new java.util.TreeSet<>();
+        java.util.Set<String> helped = new java.util.HashSet<>();
+        for (String line : exposition.lines().toList()) {
+            String[] f = line.split(" ", 4);
+            if (f.length >= 3 && f[0].equals("#") && f[2].startsWith(prefix)) {
+                if (f[1].equals("TYPE")) {
+                    typed.add(f[2]);
+                } else if (f[1].equals("HELP") && f.length == 4 && !f[3].isBlank()) {
+                    helped.add(f[2]);
+                }
+            }
+        }
+        if (typed.isEmpty()) {
+            throw new AssertionError("no " + prefix + " family in the exposition");
+        }
+        typed.removeAll(helped);
+        return typed;
+    }
+
+    @Test
+    void aFamilyWithoutHelpTextIsFound() {
+        assertThat(familiesWithoutHelp("# HELP pgw_a_total counts a\n# TYPE pgw_a_total counter\npgw_a_total 1.0\n"
+                + "# TYPE pgw_b gauge\npgw_b 2.0\n# HELP pgw_c \n# TYPE pgw_c gauge\npgw_c 1.0\n", "pgw_"))
+                .containsExactly("pgw_b", "pgw_c");
     }
 
     /** Registers a local and a central workload, sends reports and one garbage record, waits for their answers. */

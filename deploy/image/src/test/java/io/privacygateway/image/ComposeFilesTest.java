@@ -23,6 +23,7 @@ class ComposeFilesTest {
     static final Path DIR = RepoFiles.deploy("compose");
     static final Path COMPOSE = DIR.resolve("compose.yaml");
     static final Set<String> SECRETS = Set.of("KAFKA_ADMIN_PASSWORD", "KAFKA_GATEWAY_PASSWORD", "KAFKA_DEVICE_PASSWORD",
+            "KAFKA_INGEST_PASSWORD", "KAFKA_REGISTRY_PASSWORD",
             "GRAFANA_ADMIN_PASSWORD", "PGW_ENROLLMENT_KEY", "PGW_INGEST_TLS_PASSWORD");
 
     static Map<String, Object> services(Map<String, Object> compose) {
@@ -33,7 +34,10 @@ class ComposeFilesTest {
         return RepoFiles.map(services(compose).get(name), "service " + name);
     }
 
-    /** The values of .env.example, as a user who copied it would have them. */
+    /**
+     * The values of .env.example, as a user who copied it would have them, and the gateway's KAFKA_PASSWORD as
+     * compose.yaml sets it from them.
+     */
     static Map<String, String> exampleEnv() throws IOException {
         Properties p = new Properties();
         try (var in = Files.newBufferedReader(DIR.resolve(".env.example"))) {
@@ -41,6 +45,7 @@ class ComposeFilesTest {
         }
         Map<String, String> env = new HashMap<>();
         p.forEach((k, v) -> env.put(String.valueOf(k), String.valueOf(v)));
+        env.put("KAFKA_PASSWORD", env.get("KAFKA_GATEWAY_PASSWORD"));
         return env;
     }
 
@@ -56,7 +61,15 @@ class ComposeFilesTest {
         Map<String, Object> resolved = RepoFiles.yaml(r.output().substring(r.output().indexOf("services:")));
         checkStack(resolved, true);
         Map<String, Object> gatewayEnv = RepoFiles.map(service(resolved, "gateway").get("environment"), "gateway env");
-        assertThat(gatewayEnv).containsEntry("KAFKA_GATEWAY_PASSWORD", exampleEnv().get("KAFKA_GATEWAY_PASSWORD"));
+        assertThat(gatewayEnv).containsEntry("KAFKA_PASSWORD", exampleEnv().get("KAFKA_GATEWAY_PASSWORD"))
+                .containsEntry("KAFKA_USERNAME", "gateway");
+        // the one-shot register creates the topics as the operator
+        Map<String, Object> registerEnv = RepoFiles.map(service(resolved, "register").get("environment"), "register env");
+        assertThat(registerEnv).containsEntry("KAFKA_PASSWORD", exampleEnv().get("KAFKA_ADMIN_PASSWORD"))
+                .containsEntry("KAFKA_USERNAME", "admin");
+        Map<String, Object> registryEnv = RepoFiles.map(service(resolved, "registry").get("environment"), "registry env");
+        assertThat(String.valueOf(registryEnv.get("REGISTRY_KAFKA_COMMON_SASL_JAAS_CONFIG")))
+                .contains("username=\"registry\" password=\"" + exampleEnv().get("KAFKA_REGISTRY_PASSWORD") + "\"");
     }
 
     @Test
@@ -92,7 +105,22 @@ class ComposeFilesTest {
         String listeners = String.valueOf(kenv.get("KAFKA_LISTENERS"));
         assertThat(listeners).contains("INTERNAL://:9092", "CONTROLLER://:9093");
 
-        assertThat(service(compose, "registry").get("image")).isEqualTo("apicurio/apicurio-registry-mem:2.4.2.Final");
+        // the registry keeps its schemas in Kafka (its journal topic, on the kafka-data volume), as the
+        // principal "registry", whose ACLs allow that topic (deploy/kafka/acls.txt)
+        Map<String, Object> registry = service(compose, "registry");
+        assertThat(registry.get("image")).isEqualTo("apicurio/apicurio-registry-kafkasql:2.4.2.Final");
+        Map<String, Object> renv = RepoFiles.map(registry.get("environment"), "registry environment");
+        assertThat(renv).containsEntry("KAFKA_BOOTSTRAP_SERVERS", "kafka:9092")
+                .containsEntry("REGISTRY_PROPERTIES_PREFIX", "REGISTRY_")
+                .containsEntry("REGISTRY_KAFKA_COMMON_SECURITY_PROTOCOL", "SASL_PLAINTEXT")
+                .containsEntry("REGISTRY_KAFKA_COMMON_SASL_MECHANISM", "PLAIN");
+        assertThat(String.valueOf(renv.get("REGISTRY_KAFKA_COMMON_SASL_JAAS_CONFIG"))).contains("username=\"registry\"");
+        assertThat(String.valueOf(kenv.get("KAFKA_LISTENER_NAME_INTERNAL_PLAIN_SASL_JAAS_CONFIG"))).contains("user_registry=");
+        assertThat(AclFile.read()).anySatisfy(b -> {
+            assertThat(b.entry().principal()).isEqualTo("User:registry");
+            assertThat(b.pattern().name()).isEqualTo("kafkasql-journal");
+        });
+        assertThat(mounts(service(compose, "kafka"))).anySatisfy(m -> assertThat(m).startsWith("kafka-data:"));
 
         Map<String, Object> gateway = service(compose, "gateway");
         assertThat(gateway.get("image")).isEqualTo(System.getProperty("privacygateway.image.name"));
@@ -115,7 +143,7 @@ class ComposeFilesTest {
         assertThat(mounts(grafana)).anySatisfy(m -> assertThat(m).contains("privacy-gateway.json:" + dashboardsPath + "/"));
 
         // Bind-mounted sources exist (relative to deploy/compose/ in the raw file; absolute once resolved).
-        for (String name : List.of("register", "gateway", "prometheus", "grafana")) {
+        for (String name : List.of("kafka-acls", "register", "gateway", "prometheus", "grafana")) {
             for (String m : mounts(service(compose, name))) {
                 String source = m.substring(0, m.indexOf(':'));
                 if (source.startsWith(".") || source.startsWith("/")) {
@@ -158,7 +186,7 @@ class ComposeFilesTest {
         assertThat(s.stateDir().toString()).startsWith("/var/lib/privacy-gateway/");
         assertThat(s.processingGuarantee()).isEqualTo("exactly_once_v2");
         assertThat(s.kafkaProperties().get("sasl.jaas.config"))
-                .contains("password=\"" + env.get("KAFKA_GATEWAY_PASSWORD") + "\"");
+                .contains("username=\"gateway\" password=\"" + env.get("KAFKA_GATEWAY_PASSWORD") + "\"");
         // Empty user info means "no authentication" to the registry client, not the text "null".
         assertThat(s.registryProperties().get("basic.auth.user.info")).isEmpty();
         assertThat(c.metricsHost()).isEqualTo("0.0.0.0");

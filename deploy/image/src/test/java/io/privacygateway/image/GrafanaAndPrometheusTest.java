@@ -84,6 +84,45 @@ class GrafanaAndPrometheusTest {
         }
         assertThat(all).anyMatch(e -> e.contains("kafka_consumer_fetch_manager_records_lag"));
         assertThat(all).anyMatch(e -> e.contains("jvm_memory_used_bytes{area=\"heap\"}"));
+        // failures: windows without an answer, a workload that stopped answering, overruns, the ε cap, ingest refusals
+        assertThat(all).anyMatch(e -> e.contains("increase(pgw_release_failed_total"));
+        assertThat(all).anyMatch(e -> e.contains("pgw_release_overdue_seconds") && e.contains("by (workload)"));
+        assertThat(all).anyMatch(e -> e.contains("increase(pgw_release_overrun_total"));
+        assertThat(all).anyMatch(e -> e.contains("pgw_central_cumulative_epsilon") && e.contains("pgw:central_epsilon_cap"));
+        assertThat(all).anyMatch(e -> e.contains("pgw_ingest_refused_total") && e.contains("by (reason)"));
+        assertThat(all).anyMatch(e -> e.startsWith("histogram_quantile(") && e.contains("pgw_device_spend_bucket"));
+    }
+
+    @Test
+    void promtoolRunsTheAlertsUnitTestsAndEveryFailureAlertHasOne() {
+        Path promtool = Tools.require("promtool", "prometheus");
+        Path dir = RepoFiles.deploy("prometheus");
+        Tools.Result check = Tools.run(dir, Map.of(), List.of(promtool.toString(), "check", "rules", "alerts.yml"));
+        assertThat(check.exitCode()).as(check.output()).isZero();
+        Tools.Result r = Tools.run(dir, Map.of(), List.of(promtool.toString(), "test", "rules", "tests/alerts-test.yml"));
+        assertThat(r.exitCode()).as(r.output()).isZero();
+        assertThat(r.output()).contains("SUCCESS");
+        Map<String, Object> tests = RepoFiles.yaml(dir.resolve("tests/alerts-test.yml"));
+        Set<String> tested = new TreeSet<>();
+        for (Object t : RepoFiles.list(tests.get("tests"), "tests")) {
+            Object rules = RepoFiles.map(t, "test").get("alert_rule_test");
+            if (rules != null) {
+                for (Object a : RepoFiles.list(rules, "alert_rule_test")) {
+                    Map<String, Object> at = RepoFiles.map(a, "alert test");
+                    if (!RepoFiles.list(at.get("exp_alerts"), "exp_alerts").isEmpty()) {
+                        tested.add(String.valueOf(at.get("alertname")));
+                    }
+                }
+            }
+        }
+        assertThat(tested).contains("PrivacyGatewayReleaseFailed", "PrivacyGatewayWorkloadStoppedAnswering",
+                "PrivacyGatewayReleaseOverdue",
+                "PrivacyGatewayReleaseOverrun", "PrivacyGatewayCentralEpsilonNearCap",
+                "PrivacyGatewayCentralEpsilonCapReached", "PrivacyGatewayIngestBackpressure",
+                "PrivacyGatewayIngestRefusalsHigh", "PrivacyGatewayIngestNotReady");
+        // and each of them exists in alerts.yml
+        String alerts = RepoFiles.read(dir.resolve("alerts.yml"));
+        tested.forEach(a -> assertThat(alerts).contains("alert: " + a + "\n"));
     }
 
     @Test
@@ -158,6 +197,11 @@ class GrafanaAndPrometheusTest {
         Tools.Result r = Tools.run(dir, Map.of(), List.of(promtool.toString(), "check", "config", "prometheus.yml"));
         assertThat(r.exitCode()).as(r.output()).isZero();
         assertThat(r.output()).contains("SUCCESS: 1 rule files found");
+        // the ingestion service is scraped where Compose puts it, under the job its alerts select
+        assertThat(RepoFiles.read(dir.resolve("prometheus.yml"))).contains("job_name: privacy-gateway-ingest",
+                "\"ingest:9465\"");
+        assertThat(ComposeFilesTest.services(RepoFiles.yaml(ComposeFilesTest.COMPOSE))).containsKey("ingest");
+        assertThat(RepoFiles.read(dir.resolve("alerts.yml"))).contains("up{job=\"privacy-gateway-ingest\"}");
     }
 
     @Test

@@ -47,6 +47,7 @@ class IngestDeployFilesTest {
         env.put("KAFKA_SASL_USERNAME", "u");
         env.put("KAFKA_SASL_PASSWORD", "p");
         env.put("KAFKA_GATEWAY_PASSWORD", "p");
+        env.put("KAFKA_INGEST_PASSWORD", "p");
         env.put("PGW_INGEST_TLS_PASSWORD", "changeit");
         env.put("PGW_ENROLLMENT_KEY", Base64.getEncoder().encodeToString(new byte[32]));
         return env;
@@ -57,7 +58,23 @@ class IngestDeployFilesTest {
         Map<String, Object> all = objects();
         assertThat(all.keySet()).containsExactlyInAnyOrder("Deployment/privacy-gateway-ingest",
                 "Service/privacy-gateway-ingest", "ConfigMap/privacy-gateway-ingest-config",
-                "PodDisruptionBudget/privacy-gateway-ingest");
+                "PodDisruptionBudget/privacy-gateway-ingest", "NetworkPolicy/privacy-gateway-ingest",
+                "ServiceMonitor/privacy-gateway-ingest");
+        // devices reach the TLS port from anywhere, the metrics port only Prometheus of "monitoring"
+        var np = (io.kubernetes.client.openapi.models.V1NetworkPolicy) all.get("NetworkPolicy/privacy-gateway-ingest");
+        assertThat(np.getSpec().getIngress()).anySatisfy(r -> {
+            assertThat(r.getFrom()).isNullOrEmpty(); // from anywhere
+            assertThat(r.getPorts()).singleElement().satisfies(p -> assertThat(p.getPort().getStrValue()).isEqualTo("https"));
+        });
+        assertThat(np.getSpec().getIngress()).anySatisfy(r -> {
+            assertThat(r.getFrom()).singleElement().satisfies(f -> assertThat(f.getNamespaceSelector().getMatchLabels())
+                    .containsEntry("kubernetes.io/metadata.name", "monitoring"));
+            assertThat(r.getPorts()).singleElement().satisfies(p -> assertThat(p.getPort().getStrValue()).isEqualTo("metrics"));
+        });
+        @SuppressWarnings("unchecked")
+        Map<String, Object> sm = (Map<String, Object>) all.get("ServiceMonitor/privacy-gateway-ingest");
+        assertThat(String.valueOf(RepoFiles.map(sm.get("spec"), "spec").get("endpoints"))).contains("port=metrics",
+                "path=/metrics");
         V1Deployment d = (V1Deployment) all.get("Deployment/privacy-gateway-ingest");
         V1Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
         assertThat(c.getArgs()).containsExactly("ingest", "--config", "/etc/privacy-gateway/ingest.yaml");

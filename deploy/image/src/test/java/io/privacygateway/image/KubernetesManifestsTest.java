@@ -45,7 +45,11 @@ class KubernetesManifestsTest {
             "v1 Secret", V1Secret.class,
             "v1 ServiceAccount", V1ServiceAccount.class,
             "policy/v1 PodDisruptionBudget", V1PodDisruptionBudget.class,
-            "apps/v1 Deployment", io.kubernetes.client.openapi.models.V1Deployment.class);
+            "apps/v1 Deployment", io.kubernetes.client.openapi.models.V1Deployment.class,
+            "networking.k8s.io/v1 NetworkPolicy", io.kubernetes.client.openapi.models.V1NetworkPolicy.class,
+            "batch/v1 Job", io.kubernetes.client.openapi.models.V1Job.class);
+    /** Kinds of custom resources (no API model here): checked field by field in {@link #theServiceMonitorScrapesTheMetricsPort}. */
+    static final Set<String> CUSTOM = Set.of("monitoring.coreos.com/v1 ServiceMonitor");
     /** GatewayService.close() gives Kafka Streams this long to close cleanly. */
     static final int GATEWAY_CLOSE_SECONDS = 30;
 
@@ -59,6 +63,9 @@ class KubernetesManifestsTest {
     /** Validates one object against the API model and returns it as that model's class. */
     static Object validate(Map<String, Object> doc) {
         String key = doc.get("apiVersion") + " " + doc.get("kind");
+        if (CUSTOM.contains(key)) {
+            return doc;
+        }
         Class<?> model = MODELS.get(key);
         if (model == null) {
             throw new AssertionError("no model for " + key + " (add it to MODELS)");
@@ -102,7 +109,10 @@ class KubernetesManifestsTest {
     void everyObjectMatchesTheKubernetesApiModel() throws IOException {
         assertThat(objects().keySet()).containsExactlyInAnyOrder("StatefulSet/privacy-gateway", "Service/privacy-gateway",
                 "ConfigMap/privacy-gateway-config", "ServiceAccount/privacy-gateway", "PodDisruptionBudget/privacy-gateway",
-                "Secret/privacy-gateway-kafka", "Secret/privacy-gateway-registry");
+                "Secret/privacy-gateway-kafka", "Secret/privacy-gateway-registrar",
+                "Secret/schema-registry-kafka", "Deployment/schema-registry", "Service/schema-registry",
+                "NetworkPolicy/privacy-gateway-metrics", "NetworkPolicy/schema-registry",
+                "ServiceMonitor/privacy-gateway", "Job/privacy-gateway-register");
     }
 
     @Test
@@ -136,7 +146,9 @@ class KubernetesManifestsTest {
                     .containsEntry("app.kubernetes.io/part-of", "privacy-gateway");
         }
         assertThat(kinds).containsExactlyInAnyOrder("StatefulSet/privacy-gateway", "Service/privacy-gateway",
-                "ConfigMap/privacy-gateway-config", "ServiceAccount/privacy-gateway", "PodDisruptionBudget/privacy-gateway");
+                "ConfigMap/privacy-gateway-config", "ServiceAccount/privacy-gateway", "PodDisruptionBudget/privacy-gateway",
+                "Deployment/schema-registry", "Service/schema-registry", "NetworkPolicy/privacy-gateway-metrics",
+                "NetworkPolicy/schema-registry", "ServiceMonitor/privacy-gateway", "Job/privacy-gateway-register");
     }
 
     @Test
@@ -193,8 +205,8 @@ class KubernetesManifestsTest {
         assertThat(g.loaded().settings().kafkaProperties()).containsEntry("main.consumer.group.instance.id",
                 "privacy-gateway-0");
         assertThat(g.loaded().settings().kafkaProperties().get("sasl.jaas.config")).contains("password=\"change-me\"");
-        assertThat(g.loaded().settings().registryProperties()).containsEntry("basic.auth.user.info",
-                "privacy-gateway:change-me");
+        // the registry of registry.yaml, in the namespace, over HTTP: no credentials to send in clear
+        assertThat(g.loaded().settings().registryProperties()).doesNotContainKey("basic.auth.user.info");
         assertThat(g.metricsHost()).isEqualTo("0.0.0.0");
 
         // the state directory is on the volumeClaimTemplate
@@ -218,6 +230,120 @@ class KubernetesManifestsTest {
         // runs as the image's user, and /tmp is writable with a read-only root file system
         assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
         assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+        if (Boolean.TRUE.equals(c.getSecurityContext().getReadOnlyRootFilesystem())) {
+            mount(c, "/tmp");
+        }
+    }
+
+    @Test
+    void theServiceMonitorScrapesTheMetricsPort() throws IOException {
+        Map<String, Object> all = objects();
+        V1Service svc = (V1Service) all.get("Service/privacy-gateway");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> sm = (Map<String, Object>) all.get("ServiceMonitor/privacy-gateway");
+        Map<String, Object> spec = RepoFiles.map(sm.get("spec"), "spec");
+        assertThat(spec.keySet()).containsExactlyInAnyOrder("selector", "endpoints");
+        Map<String, Object> selector = RepoFiles.map(spec.get("selector"), "selector");
+        assertThat(selector.keySet()).containsExactly("matchLabels");
+        assertThat(svc.getMetadata().getLabels()).containsAllEntriesOf(
+                RepoFiles.map(selector.get("matchLabels"), "matchLabels").entrySet().stream()
+                        .collect(Collectors.toMap(Map.Entry::getKey, e -> String.valueOf(e.getValue()))));
+        Map<String, Object> endpoint = RepoFiles.map(RepoFiles.list(spec.get("endpoints"), "endpoints").get(0), "endpoint");
+        assertThat(endpoint.keySet()).containsExactlyInAnyOrder("port", "path", "interval");
+        assertThat(svc.getSpec().getPorts()).anySatisfy(p -> assertThat(p.getName()).isEqualTo(endpoint.get("port")));
+        assertThat(endpoint.get("path")).isEqualTo("/metrics");
+        // Prometheus Operator's job label is the Service's name: the job the alerts select
+        assertThat(RepoFiles.read(RepoFiles.deploy("prometheus/alerts.yml")))
+                .contains("up{job=\"" + svc.getMetadata().getName() + "\"}");
+    }
+
+    @Test
+    void onlyPrometheusReachesTheMetricsPortAndOnlyTheDeploymentTheRegistry() throws IOException {
+        Map<String, Object> all = objects();
+        V1StatefulSet sts = (V1StatefulSet) all.get("StatefulSet/privacy-gateway");
+        var np = (io.kubernetes.client.openapi.models.V1NetworkPolicy) all.get("NetworkPolicy/privacy-gateway-metrics");
+        assertThat(sts.getSpec().getTemplate().getMetadata().getLabels())
+                .containsAllEntriesOf(np.getSpec().getPodSelector().getMatchLabels());
+        assertThat(np.getSpec().getPolicyTypes()).containsExactly("Ingress");
+        assertThat(np.getSpec().getIngress()).hasSize(1);
+        var rule = np.getSpec().getIngress().get(0);
+        assertThat(rule.getFrom()).hasSize(1); // namespace AND pod in one peer: Prometheus of "monitoring" only
+        assertThat(rule.getFrom().get(0).getNamespaceSelector().getMatchLabels())
+                .containsEntry("kubernetes.io/metadata.name", "monitoring");
+        assertThat(rule.getFrom().get(0).getPodSelector().getMatchLabels()).isNotEmpty();
+        assertThat(rule.getPorts()).singleElement().satisfies(p -> assertThat(p.getPort().getStrValue()).isEqualTo("metrics"));
+
+        var registry = (io.kubernetes.client.openapi.models.V1Deployment) all.get("Deployment/schema-registry");
+        var rnp = (io.kubernetes.client.openapi.models.V1NetworkPolicy) all.get("NetworkPolicy/schema-registry");
+        assertThat(registry.getSpec().getTemplate().getMetadata().getLabels())
+                .containsAllEntriesOf(rnp.getSpec().getPodSelector().getMatchLabels());
+        // the gateway's pods and the register Job's are among those let in
+        var allowed = rnp.getSpec().getIngress().get(0).getFrom().get(0).getPodSelector().getMatchLabels();
+        assertThat(sts.getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(allowed);
+        var job = (io.kubernetes.client.openapi.models.V1Job) all.get("Job/privacy-gateway-register");
+        assertThat(job.getSpec().getTemplate().getMetadata().getLabels()).containsAllEntriesOf(allowed);
+    }
+
+    @Test
+    void theRegistryKeepsItsSchemasInKafkaAndTheGatewayUsesIt() throws IOException {
+        Map<String, Object> all = objects();
+        var registry = (io.kubernetes.client.openapi.models.V1Deployment) all.get("Deployment/schema-registry");
+        V1Container c = registry.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertThat(c.getImage()).isEqualTo("apicurio/apicurio-registry-kafkasql:2.4.2.Final");
+        Map<String, V1EnvVar> env = c.getEnv().stream().collect(Collectors.toMap(V1EnvVar::getName, e -> e));
+        assertThat(env).containsKeys("KAFKA_BOOTSTRAP_SERVERS", "REGISTRY_KAFKA_COMMON_SASL_JAAS_CONFIG");
+        assertThat(env.get("REGISTRY_PROPERTIES_PREFIX").getValue()).isEqualTo("REGISTRY_");
+        // $(VAR) refers to variables defined before it in the list
+        List<String> names = c.getEnv().stream().map(V1EnvVar::getName).toList();
+        String jaas = env.get("REGISTRY_KAFKA_COMMON_SASL_JAAS_CONFIG").getValue();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\((\\w+)\\)").matcher(jaas);
+        int refs = 0;
+        while (m.find()) {
+            refs++;
+            assertThat(names.indexOf(m.group(1))).as(m.group(1)).isBetween(0, names.indexOf("REGISTRY_KAFKA_COMMON_SASL_JAAS_CONFIG"));
+        }
+        assertThat(refs).isEqualTo(2);
+        V1ConfigMap cm = (V1ConfigMap) all.get("ConfigMap/privacy-gateway-config");
+        V1Service rs = (V1Service) all.get("Service/schema-registry");
+        String url = "http://" + rs.getMetadata().getName() + ":" + rs.getSpec().getPorts().get(0).getPort() + "/apis/ccompat/v7";
+        assertThat(cm.getData().get("gateway.yaml")).contains("schemaRegistryUrl: " + url);
+    }
+
+    @Test
+    void theRegisterJobRunsRegisterWithTheGatewaysConfiguration() throws IOException {
+        Map<String, Object> all = objects();
+        var job = (io.kubernetes.client.openapi.models.V1Job) all.get("Job/privacy-gateway-register");
+        var pod = job.getSpec().getTemplate().getSpec();
+        assertThat(pod.getRestartPolicy()).isIn("OnFailure", "Never");
+        V1Container c = pod.getContainers().get(0);
+        assertThat(c.getImage()).isEqualTo(System.getProperty("privacygateway.image.name"));
+        assertThat(c.getArgs()).startsWith("register", "--config", "/etc/privacy-gateway/gateway.yaml");
+        List<String> workloads = new ArrayList<>();
+        for (int i = 0; i < c.getArgs().size() - 1; i++) {
+            if (c.getArgs().get(i).equals("--workload")) {
+                workloads.add(c.getArgs().get(i + 1));
+            }
+        }
+        assertThat(workloads).isNotEmpty();
+        V1VolumeMount wl = c.getVolumeMounts().stream().filter(v -> workloads.get(0).startsWith(v.getMountPath() + "/"))
+                .findFirst().orElseThrow();
+        for (String w : workloads) {
+            // the example files the ConfigMap is created from
+            assertThat(RepoFiles.root().resolve("examples").resolve(Path.of(w).getFileName())).exists();
+            assertThat(w).startsWith(wl.getMountPath() + "/");
+        }
+        V1ConfigMap cm = (V1ConfigMap) all.get("ConfigMap/privacy-gateway-config");
+        Map<String, V1EnvVar> env = c.getEnv().stream().collect(Collectors.toMap(V1EnvVar::getName, e -> e));
+        assertThat(env.keySet()).containsAll(RepoFiles.variables(cm.getData().get("gateway.yaml")));
+        for (V1EnvVar e : env.values()) {
+            var ref = e.getValueFrom().getSecretKeyRef();
+            if (ref != null) {
+                V1Secret secret = (V1Secret) all.get("Secret/" + ref.getName());
+                assertThat(secret).as("Secret " + ref.getName()).isNotNull();
+                assertThat(secret.getStringData()).containsKey(ref.getKey());
+            }
+        }
+        assertThat(pod.getVolumes()).anySatisfy(v -> assertThat(v.getConfigMap().getName()).isEqualTo(cm.getMetadata().getName()));
         if (Boolean.TRUE.equals(c.getSecurityContext().getReadOnlyRootFilesystem())) {
             mount(c, "/tmp");
         }

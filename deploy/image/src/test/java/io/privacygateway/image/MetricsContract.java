@@ -29,11 +29,25 @@ final class MetricsContract {
             "pgw_release_latency_seconds_sum",
             "pgw_window_reports_count",             // summary of reports per window
             "pgw_window_reports_sum",
-            "pgw_watermark_lag_seconds");           // {topic, partition}: gauge
+            "pgw_watermark_lag_seconds",            // {topic, partition}: gauge
+            "pgw_release_failed_total",             // {workload}: windows without their answer
+            "pgw_release_overrun_total",            // {workload}: central releases past their delay
+            "pgw_release_overdue_seconds",          // {workload}: gauge, how late the oldest unanswered window is
+            "pgw_device_spend_bucket",              // {budget, le}: fixed buckets of ε per device and period
+            "pgw_ingest_refused_total",             // ingestion service {reason}
+            "pgw_ingest_inflight",                  // ingestion service: reports awaiting Kafka
+            "pgw_ingest_ready");                    // ingestion service: 1 when ready
 
     /** Further components of the gateway's timer and summary that the dashboard may use. */
     static final Set<String> GATEWAY_EXTRA = Set.of(
-            "pgw_release_latency_seconds_max", "pgw_window_reports", "pgw_window_reports_max");
+            "pgw_release_latency_seconds_max", "pgw_window_reports", "pgw_window_reports_max",
+            "pgw_device_spend_count", "pgw_device_spend_sum", "pgw_device_spend_max", "pgw_windows_discarded_total",
+            "pgw_workloads_invalid_total", "pgw_partials_invalid_total", "pgw_registry_requests_total",
+            "pgw_ingest_reports_total", "pgw_ingest_request_seconds_bucket", "pgw_ingest_request_seconds_count",
+            "pgw_ingest_request_seconds_sum", "pgw_ingest_request_seconds_max");
+
+    /** Recording rules of deploy/prometheus/alerts.yml (policy values the alerts and the dashboard compare with). */
+    static final Set<String> RECORDED = Set.of("pgw:central_epsilon_cap");
 
     /** Kafka client and Kafka Streams metrics through Micrometer's KafkaStreamsMetrics. */
     static final Set<String> KAFKA = Set.of(
@@ -62,6 +76,7 @@ final class MetricsContract {
         all.addAll(KAFKA);
         all.addAll(JVM);
         all.addAll(PROMETHEUS);
+        all.addAll(RECORDED);
         return all;
     }
 }

@@ -111,6 +111,14 @@ public final class IngestProcessor implements Processor<byte[], byte[], Object, 
         context.schedule(config.punctuateEvery(), PunctuationType.WALL_CLOCK_TIME, t -> punctuate());
     }
 
+    /** The task is closed (its partition revoked, or the gateway stopping): its shard's gauge goes with it. */
+    @Override
+    public void close() {
+        if (context != null) {
+            metrics.removeWatermarkLag(topic, context.taskId().partition());
+        }
+    }
+
     @Override
     public void process(Record<byte[], byte[]> record) {
         RecordMetadata md = context.recordMetadata().orElse(null);

@@ -70,6 +70,8 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     /** The last computation started for each workload (its next one starts after it ends). */
     private final java.util.Map<String, CompletableFuture<?>> lanes = new java.util.HashMap<>();
     private final java.util.concurrent.Executor executor;
+    /** The workloads whose {@code pgw.release.overdue} gauge this task has set (removed when it closes). */
+    private final java.util.Set<String> overdueReported = new java.util.HashSet<>();
     private ProcessorContext<String, Object> context;
     private WriteBehindStore<WindowKey, WindowAggregate> merged;
     private WriteBehindStore<String, Long> progress;
@@ -141,6 +143,10 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
 
     @Override
     public void close() {
+        for (String id : overdueReported) { // this task no longer releases them (revoked, or the gateway stopping)
+            metrics.removeReleaseOverdue(id);
+        }
+        overdueReported.clear();
         pending.clear(); // results still being computed are discarded; their windows are not written
         lanes.clear();
     }
@@ -217,8 +223,37 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         for (String id : ids) {
             if (ownsWorkload(id)) {
                 releaseDue(id, now);
+                reportOverdue(id);
             }
         }
+    }
+
+    /**
+     * Sets {@code pgw.release.overdue} of a workload this task releases: how long ago, on the gateway's clock, its
+     * oldest unreleased window should have been answered (window end + grace, plus the release delay for central
+     * workloads), 0 when none is late. A function of the schedule and the registration (public), never of reports.
+     * Removed once the workload has no window left to answer (deleted, every segment done).
+     */
+    private void reportOverdue(String workloadId) {
+        ReleaseSchedule schedule = schedules.get(workloadId);
+        long due = Long.MAX_VALUE;
+        if (schedule != null) {
+            for (ReleaseSchedule.Segment seg : schedule.segments()) {
+                ResolvedWorkload w = seg.done() ? null : resolve(seg.contentHash());
+                if (w != null) {
+                    long delay = w instanceof CentralWorkload c ? releaseDelay(c) : 0;
+                    due = Math.min(due, w.window().closesAt(seg.nextStart()) + delay);
+                }
+            }
+        }
+        if (due == Long.MAX_VALUE) {
+            if (overdueReported.remove(workloadId)) {
+                metrics.removeReleaseOverdue(workloadId);
+            }
+            return;
+        }
+        overdueReported.add(workloadId);
+        metrics.releaseOverdue(workloadId, Duration.ofMillis(Math.max(0, context.currentSystemTimeMs() - due)));
     }
 
     /** Whether this task's partials partition is the one {@code workloadId} is keyed to. */
