@@ -77,7 +77,7 @@ public final class MemoryBenchCommand implements Callable<Integer> {
             description = "Devices (ledgers) written (default ${DEFAULT-VALUE}: about a minute for both runs).")
     long devices;
 
-    @Option(names = "--large", description = "10^7 devices (about 10 minutes on 2 cores).")
+    @Option(names = "--large", description = "10^7 devices (about 8 minutes on an idle 2-core machine).")
     boolean large;
 
     @Option(names = "--stores", defaultValue = "6",
