@@ -1,6 +1,6 @@
 /** The device client: check a value, charge the device's own budget, randomize, queue durably, send in batches. */
-import { readSpec, Spec } from './spec.js';
-import { universeIndex } from './universe.js';
+import { Domain, readSpec, Spec } from './spec.js';
+import { parseVector, universeIndex } from './universe.js';
 import { LocalProtocol } from './fo.js';
 import { baseWord, bytesToHex, hexToBytes } from './coins.js';
 import { CryptoWordSource, WordSource } from './words.js';
@@ -12,7 +12,52 @@ import { DeviceStorage } from './storage.js';
 
 export type Outcome =
   | 'ACCEPTED' | 'REJECTED' | 'DROPPED' | 'STILL_QUEUED'
-  | 'INVALID_VALUE' | 'BUDGET_EXHAUSTED' | 'QUEUE_FULL' | 'UNKNOWN_WORKLOAD' | 'STORE_FAILED' | 'CLOSED';
+  | 'INVALID_VALUE' | 'BUDGET_EXHAUSTED' | 'QUEUE_FULL' | 'NOT_READY' | 'UNKNOWN_WORKLOAD' | 'STORE_FAILED' | 'CLOSED';
+
+/**
+ * What `report` returns: the outcome once the report is settled (refusals at once), and `durable`, which resolves
+ * `true` once the charge and the report are in the device store (the write that holds them has completed: with
+ * `FileStorage`, fsynced and renamed), or `false` if the report was refused or its write failed (`STORE_FAILED`).
+ */
+export type ReportPromise = Promise<Outcome> & { readonly durable: Promise<boolean> };
+
+/**
+ * A protocol of a vector-mean workload (domain `ball` or `box`, wire-format §10) may take the checked vector as
+ * numbers; one that does not takes its string form (`randomizeRaw`, the coordinates joined by commas, each written
+ * so that it reads back to the same double). The sequence of secret draws does not depend on the vector.
+ */
+export interface VectorProtocol extends LocalProtocol {
+  randomizeVector(x: readonly number[], base: bigint, secret: WordSource): Uint8Array;
+}
+
+const NORM_SLACK = 1e-12;
+
+/**
+ * Why a vector is not in a ball or box domain (undefined when it is): the rule of docs/sdk.md "Vector values" (the
+ * Java VectorValues). The length is the number of coordinates; every coordinate is a finite number; in a box
+ * `lo <= x_q <= hi`; in a ball `sqrt(Σ x_q²) <= r·(1 + 10^-12)` (the plain sum of squares in index order) and
+ * `ρ <= 1 + 10^-12` (wire-format §10.2, step 1). The message names the rule and the position, never a value.
+ */
+export function vectorRefusal(d: Domain, x: readonly number[]): string | undefined {
+  if (d.kind !== 'ball' && d.kind !== 'box') return 'the workload does not take vectors';
+  const n = d.coordinates.length;
+  if (!Array.isArray(x) || x.length !== n) return 'a vector of ' + n + ' coordinates is expected';
+  let sq = 0, m = 0;
+  for (let q = 0; q < n; q++) {
+    const v = x[q];
+    if (typeof v !== 'number' || !Number.isFinite(v)) return 'coordinate ' + (q + 1) + ' (' + d.coordinates[q] + ') is not a finite number';
+    if (d.kind === 'box' && (v < d.lo || v > d.hi)) return 'coordinate ' + (q + 1) + ' (' + d.coordinates[q] + ') is outside [' + d.lo + ', ' + d.hi + ']';
+    sq += v * v;
+  }
+  if (d.kind === 'ball') {
+    const r = d.radius;
+    for (const v of x) m = Math.max(m, Math.abs(v / r));
+    let rho = m;
+    if (m !== 0 && Number.isFinite(m)) { let s = 0; for (const v of x) { const u = v / r / m; s += u * u; } rho = m * Math.sqrt(s); }
+    if (Math.sqrt(sq) > r * (1 + NORM_SLACK) || !(rho <= 1 + NORM_SLACK)) return 'the vector is outside the ball of radius ' + r;
+  }
+  return undefined;
+}
 
 export interface ClientConfig {
   deviceId: string;
@@ -34,6 +79,13 @@ export interface ClientConfig {
   retentionMillis?: number;
   maxQueued?: number;
   sendInBackground?: boolean;
+  /**
+   * false (default): group commit; reports staged by `report` are written together by the sender (before it sends
+   * any of them), or by `sync()`/`sendNow()`. true: `report` starts the write of its charge and report at once (no
+   * wait for the sender; also with `sendInBackground: false`), and its `durable` resolves when that write is
+   * fsynced. Either way a report is handed to the transport only after the write holding it completed.
+   */
+  syncWrites?: boolean;
 }
 
 interface Charge { key: string; period: number; epsilon: string; until: number }
@@ -59,10 +111,15 @@ function decimalLeq(terms: string[], limit: string): boolean {
 
 const defaultJitter = () => Number(new CryptoWordSource().nextWord() >> 11n) / 2 ** 53;
 
+const refused = (o: Outcome): ReportPromise => Object.assign(Promise.resolve(o), { durable: Promise.resolve(false) });
+
 export class Client {
-  private state!: State;
+  private state: State | undefined;
   private readonly specs = new Map<string, { spec: Spec; protocol: LocalProtocol }>();
   private readonly waiting = new Map<number, (o: Outcome) => void>();
+  private readonly durableWaiting = new Map<number, (d: boolean) => void>();
+  private writes: Promise<void> = Promise.resolve();
+  private opening!: Promise<void>;
   private durableIds = new Set<number>();
   private dirty = false;
   private closed = false;
@@ -86,62 +143,120 @@ export class Client {
     this.secret = config.secretRandomness ?? new CryptoWordSource();
   }
 
-  /** Opens the device store, reads (or fetches) the specs and checks each content hash it computes itself. */
-  static async create(config: ClientConfig): Promise<Client> {
+  /**
+   * Starts a client without waiting: opens the device store and reads (or fetches) the specs in the background,
+   * checking each content hash it computes itself; until that is done `report` answers `NOT_READY` (charging
+   * nothing) and `ready()` tells when it is. Bad configuration throws here, naming the field.
+   */
+  static start(config: ClientConfig): Client {
     const c = new Client(config);
-    const text = await config.storage.load();
-    c.state = text ? JSON.parse(text) : { version: 1, charges: [], sequences: {}, queue: [], nextId: 0, stats: { accepted: 0, rejected: 0, dropped: 0 } };
-    for (const q of c.state.queue) c.durableIds.add(q.id);
-    let served = config.workloads;
-    if (!served) {
-      if (!c.transport.workloads) throw new Error('workloads are required when the transport cannot fetch them');
-      served = await c.transport.workloads();
-    }
-    for (const w of served) {
-      const spec = await readSpec(w.canonical, w.contentHash);
-      if (spec.mode !== 'local') continue;
-      c.specs.set(spec.id, { spec, protocol: config.protocol(spec) });
-    }
-    if (c.state.queue.length > 0) c.schedule(0);
+    c.opening = c.open();
+    c.opening.catch(() => undefined); // the error is the app's through ready() or create()
     return c;
   }
 
-  /** Reports a raw value (or refuses it, charging nothing); resolves when the report is settled. */
-  report(workloadId: string, value: string, eventTime: number = this.now()): Promise<Outcome> {
-    if (this.closed) return Promise.resolve('CLOSED');
+  /** `start`, then `ready()`: resolves with a client whose store is open and whose specs are loaded. */
+  static async create(config: ClientConfig): Promise<Client> {
+    const c = Client.start(config);
+    await c.opening;
+    return c;
+  }
+
+  private async open(): Promise<void> {
+    const config = this.config;
+    try {
+      const text = await config.storage.load();
+      const state: State = text ? JSON.parse(text) : { version: 1, charges: [], sequences: {}, queue: [], nextId: 0, stats: { accepted: 0, rejected: 0, dropped: 0 } };
+      let served = config.workloads;
+      if (!served) {
+        if (!this.transport.workloads) throw new Error('workloads are required when the transport cannot fetch them');
+        served = await this.transport.workloads();
+      }
+      for (const w of served) {
+        const spec = await readSpec(w.canonical, w.contentHash);
+        if (spec.mode !== 'local') continue;
+        this.specs.set(spec.id, { spec, protocol: config.protocol(spec) });
+      }
+      for (const q of state.queue) this.durableIds.add(q.id);
+      this.state = state;
+    } catch (e) {
+      await config.storage.close?.();
+      throw e;
+    }
+    if (this.state.queue.length > 0) this.schedule(0);
+  }
+
+  /**
+   * Resolves when the device store is open and the specs are loaded and their protocols built (rejects with the
+   * reason when that failed: a store in use or corrupt, a content hash mismatch, a spec no protocol is built for).
+   * With a workload id, rejects too if the client has no such (local) workload.
+   */
+  async ready(workloadId?: string): Promise<void> {
+    await this.opening;
+    if (workloadId !== undefined && !this.specs.has(workloadId)) throw new Error('unknown workload ' + workloadId);
+  }
+
+  /**
+   * Reports a value: a raw string (wire-format §14), or for a vector-mean workload (domain `ball` or `box`) the
+   * vector as numbers or as its string. Checks it (refusing, and charging nothing), admits it against the device's
+   * own budget, randomizes it, stages the charge and the report, and returns. The promise resolves when the
+   * report is settled; its `durable` when the charge and report are in the store (see `syncWrites`).
+   */
+  report(workloadId: string, value: string | readonly number[], eventTime: number = this.now()): ReportPromise {
+    if (this.closed) return refused('CLOSED');
+    const state = this.state;
+    if (!state) return refused('NOT_READY');
     const w = this.specs.get(workloadId);
-    if (!w) return Promise.resolve('UNKNOWN_WORKLOAD');
+    if (!w) return refused('UNKNOWN_WORKLOAD');
     const { spec, protocol } = w;
-    const x = protocol.randomizeRaw ? undefined : universeIndex(spec.domain, value);
-    if (x === undefined && !protocol.randomizeRaw) return Promise.resolve('INVALID_VALUE');
-    if (this.state.queue.length >= (this.config.maxQueued ?? 1000)) return Promise.resolve('QUEUE_FULL');
+    const d = spec.domain;
+    const vp = protocol as Partial<VectorProtocol>;
+    let randomize: (base: bigint) => Uint8Array | undefined;
+    if (d.kind === 'ball' || d.kind === 'box') {
+      const v = typeof value === 'string' ? parseVector(value, d.coordinates.length) : value;
+      if (v === undefined || vectorRefusal(d, v) !== undefined) return refused('INVALID_VALUE');
+      const copy = Array.from(v);
+      if (vp.randomizeVector) randomize = (base) => vp.randomizeVector!(copy, base, this.secret);
+      else if (protocol.randomizeRaw) randomize = (base) => protocol.randomizeRaw!(copy.map(String).join(','), base, this.secret);
+      else return refused('INVALID_VALUE');
+    } else {
+      if (typeof value !== 'string') return refused('INVALID_VALUE');
+      if (protocol.randomizeRaw) randomize = (base) => protocol.randomizeRaw!(value, base, this.secret);
+      else {
+        const x = universeIndex(spec.domain, value);
+        if (x === undefined) return refused('INVALID_VALUE');
+        randomize = (base) => protocol.randomize(x, base, this.secret);
+      }
+    }
+    if (state.queue.length >= (this.config.maxQueued ?? 1000)) return refused('QUEUE_FULL');
     const period = Math.floor(eventTime / spec.budgetPeriodMillis);
     const keys = this.budgetKeys(spec);
     for (const [key, limit] of keys) {
-      const spent = this.state.charges.filter((c) => c.key === key && c.period === period).map((c) => c.epsilon);
-      if (!decimalLeq([...spent, spec.epsilonText!], limit)) return Promise.resolve('BUDGET_EXHAUSTED');
+      const spent = state.charges.filter((c) => c.key === key && c.period === period).map((c) => c.epsilon);
+      if (!decimalLeq([...spent, spec.epsilonText!], limit)) return refused('BUDGET_EXHAUSTED');
     }
     const seqKey = spec.id + '|' + period;
-    const sequence = this.state.sequences[seqKey] ?? 0;
-    if (sequence >= 2 ** 31) return Promise.resolve('BUDGET_EXHAUSTED');
+    const sequence = state.sequences[seqKey] ?? 0;
+    if (sequence >= 2 ** 31) return refused('BUDGET_EXHAUSTED');
     const coords = { deviceId: this.config.deviceId, period, sequence };
-    const base = baseWord(spec.contentHash, coords);
-    const payload = x === undefined ? protocol.randomizeRaw!(value, base, this.secret) : protocol.randomize(x, base, this.secret);
-    if (payload === undefined) return Promise.resolve('INVALID_VALUE');
+    const payload = randomize(baseWord(spec.contentHash, coords));
+    if (payload === undefined) return refused('INVALID_VALUE');
     const until = (period + 1) * spec.budgetPeriodMillis + (this.config.retentionMillis ?? 31 * 86_400_000);
-    for (const [key] of keys) this.state.charges.push({ key, period, epsilon: spec.epsilonText!, until });
-    this.state.sequences[seqKey] = sequence + 1;
+    for (const [key] of keys) state.charges.push({ key, period, epsilon: spec.epsilonText!, until });
+    state.sequences[seqKey] = sequence + 1;
     const windowEnd = (Math.floor(eventTime / spec.windowSizeMillis) + 1) * spec.windowSizeMillis;
-    const id = this.state.nextId++;
-    this.state.queue.push({
+    const id = state.nextId++;
+    state.queue.push({
       id, dropAt: windowEnd + spec.windowGraceMillis,
       record: { type: 'local', workloadId: spec.id, workloadVersion: spec.version, contentHash: spec.contentHash, deviceId: this.config.deviceId,
         period, sequence, eventTime, mechanism: spec.mechanism, epsilon: spec.epsilon, payload: bytesToHex(payload), protocolVersion: spec.protocolVersion },
     });
     this.dirty = true;
     const settled = new Promise<Outcome>((resolve) => this.waiting.set(id, resolve));
+    const durable = new Promise<boolean>((resolve) => this.durableWaiting.set(id, resolve));
+    if (this.config.syncWrites) void this.sync().catch(() => undefined);
     if (this.config.sendInBackground !== false) this.schedule(0);
-    return settled;
+    return Object.assign(settled, { durable });
   }
 
   private budgetKeys(spec: Spec): [string, string][] {
@@ -152,25 +267,42 @@ export class Client {
     return keys;
   }
 
-  /** Writes everything staged so far in one atomic write. A failed write keeps the charges in memory. */
-  async sync(): Promise<void> {
-    if (!this.dirty) return;
+  /**
+   * Writes everything staged so far in one atomic write (group commit); resolves when it is durable. Writes are
+   * serialized: one at a time, each holding everything staged when it starts. A failed write keeps the charges in
+   * memory (written with the next write) and drops the staged reports, which settle `STORE_FAILED`.
+   */
+  sync(): Promise<void> {
+    const next = this.writes.then(() => this.writeOnce());
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+
+  private async writeOnce(): Promise<void> {
+    const state = this.state;
+    if (!this.dirty || !state) return;
     const now = this.now();
-    this.state.charges = this.state.charges.filter((c) => c.until > now);
-    const snapshot = JSON.stringify(this.state);
-    const ids = this.state.queue.map((q) => q.id);
+    state.charges = state.charges.filter((c) => c.until > now);
+    const snapshot = JSON.stringify(state);
+    const ids = state.queue.map((q) => q.id);
     this.dirty = false;
     try {
       await this.config.storage.save(snapshot);
     } catch (e) {
       this.dirty = true;
       // drop the staged (never durable, never sent) reports; their charges stay
-      const staged = this.state.queue.filter((q) => !this.durableIds.has(q.id));
-      this.state.queue = this.state.queue.filter((q) => this.durableIds.has(q.id));
-      for (const q of staged) this.settle(q.id, 'STORE_FAILED');
+      const staged = state.queue.filter((q) => !this.durableIds.has(q.id));
+      state.queue = state.queue.filter((q) => this.durableIds.has(q.id));
+      for (const q of staged) { this.markDurable(q.id, false); this.settle(q.id, 'STORE_FAILED'); }
       throw e;
     }
-    for (const id of ids) this.durableIds.add(id);
+    for (const id of ids) { this.durableIds.add(id); this.markDurable(id, true); }
+  }
+
+  private markDurable(id: number, d: boolean) {
+    const r = this.durableWaiting.get(id);
+    this.durableWaiting.delete(id);
+    r?.(d);
   }
 
   private settle(id: number, o: Outcome) {
@@ -200,19 +332,22 @@ export class Client {
   }
 
   private async sendLoop(): Promise<void> {
+    await this.opening.catch(() => undefined);
+    const state = this.state;
+    if (!state) return;
     for (;;) {
       await this.sync().catch(() => undefined);
       const now = this.now();
       if (now < this.nextAttempt) { this.schedule(this.nextAttempt - now); return; }
       // drops: windows that can no longer accept the report (charges stay)
-      const expired = this.state.queue.filter((q) => q.dropAt <= now);
+      const expired = state.queue.filter((q) => q.dropAt <= now);
       if (expired.length) {
-        this.state.queue = this.state.queue.filter((q) => q.dropAt > now);
-        this.state.stats.dropped += expired.length;
+        state.queue = state.queue.filter((q) => q.dropAt > now);
+        state.stats.dropped += expired.length;
         this.dirty = true;
-        for (const q of expired) this.settle(q.id, 'DROPPED');
+        for (const q of expired) { this.markDurable(q.id, false); this.settle(q.id, 'DROPPED'); }
       }
-      const ready = this.state.queue.filter((q) => this.durableIds.has(q.id)).slice(0, this.batchSize);
+      const ready = state.queue.filter((q) => this.durableIds.has(q.id)).slice(0, this.batchSize);
       if (ready.length === 0) { await this.sync().catch(() => undefined); return; }
       if (this.closed) return;
       const batch: Report[] = ready.map((q) => ({ ...(q.record as unknown as Report), payload: hexToBytes(q.record.payload as string) } as Report));
@@ -235,8 +370,8 @@ export class Client {
         else retryAfter = e.retryAfterMillis;
       }
       if (done.size) {
-        this.state.queue = this.state.queue.filter((q) => !done.has(q.id));
-        for (const o of done.values()) { if (o === 'ACCEPTED') this.state.stats.accepted++; else this.state.stats.rejected++; }
+        state.queue = state.queue.filter((q) => !done.has(q.id));
+        for (const o of done.values()) { if (o === 'ACCEPTED') state.stats.accepted++; else state.stats.rejected++; }
         this.dirty = true;
         await this.sync().catch(() => undefined); // a report leaves the queue only in a later write, after it was settled
         for (const [id, o] of done) this.settle(id, o);
@@ -246,16 +381,19 @@ export class Client {
   }
 
   stats() {
-    return { queued: this.state.queue.length, ...this.state.stats, failedAttempts: this.failures };
+    const st = this.state ?? { queue: [], stats: { accepted: 0, rejected: 0, dropped: 0 } };
+    return { queued: st.queue.length, ...st.stats, failedAttempts: this.failures };
   }
 
   /** Stops sending; reports still queued settle STILL_QUEUED (the next client sends them). */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (!(await this.opening.then(() => true, () => false))) return; // never opened: nothing to release
     await this.sending;
     await this.sync().catch(() => undefined);
     await this.config.storage.close?.();
     for (const id of [...this.waiting.keys()]) this.settle(id, 'STILL_QUEUED');
+    for (const id of [...this.durableWaiting.keys()]) this.markDurable(id, false);
   }
 }

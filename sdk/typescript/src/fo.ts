@@ -10,6 +10,11 @@ export interface LocalProtocol {
   readonly mechanism: string;
   readonly payloadBytes: number;
   readonly stateLength: number;
+  /**
+   * The ε a report costs when it differs from the spec's (a Gaussian-sign protocol's exact sum of its levels' ε,
+   * as the largest double not above it); absent: the spec's.
+   */
+  readonly epsilon?: number;
   /** Parameters a device derives from the spec (the vectors' `derived`). */
   readonly derived: Record<string, unknown>;
   /** Randomizes universe index x; the sequence of secret draws does not depend on x. */

@@ -1,23 +1,43 @@
 /** Open-domain heavy-hitter reports, `pgw-hh-v1`: mechanism `prefix-tree-sketch` (wire-format §9). */
 import { bernoulli, uniformInt } from './draws.js';
 import { publicStream, sipHash24 } from './coins.js';
-import { Decimal, decRat, lowerBoundL, numerator, rat } from './exact.js';
+import { decRat, lowerBoundL, numerator, rat } from './exact.js';
+import { strictExp } from './fdlibm.js';
 import { LocalProtocol } from './fo.js';
 
 export interface HeavyParams { L: number; b: number; R: number; W: number; t: number }
 
 function popcount(v: number): number { let c = 0; while (v) { v &= v - 1; c++; } return c; }
 
-/** The default payload bits: the t in [1, 8] minimising (2^t − 1)/(2^t·N_t/2^53 − 1)² (first of equals). */
-export function defaultPayloadBits(eps: number, L: Decimal = lowerBoundL(eps)): number {
+/**
+ * The default payload bits (wire-format §9.1): the t in [1, 8] minimising (d − 1)/(d·p − 1)², d = 2^t,
+ * p = e/(e + d − 1), e = fdlibm exp(ε), in doubles as written; the first t on a tie.
+ */
+export function defaultPayloadBits(eps: number): number {
+  const e = strictExp(eps);
   let best = 1, bestV = Infinity;
   for (let t = 1; t <= 8; t++) {
-    const N = Number(numerator(decRat(L), rat(BigInt(2 ** t - 1)))) / 2 ** 53;
-    const d = 2 ** t * N - 1;
-    const v = (2 ** t - 1) / (d * d);
+    const d = 2 ** t;
+    const p = e / (e + d - 1);
+    const a = d * p - 1;
+    const v = a > 0 ? (d - 1) / (a * a) : Infinity;
     if (v < bestV) { bestV = v; best = t; }
   }
   return best;
+}
+
+/** The parameters a device derives from a heavy-hitters spec (wire-format §9.1): maxBytes L and ε. */
+export function heavyDefaults(L: number, eps: number): HeavyParams {
+  if (!(Number.isInteger(L) && L >= 1 && L <= 64)) throw new RangeError('spec field domain.strings.maxBytes: must be in [1, 64]');
+  const b = L >= 2 ? 2 : 1;
+  const G = Math.ceil(L / b);
+  let W = 1024;
+  let R = Math.min(8, Math.floor(32768 / (G * (W + 1))));
+  while (R < 2 && W > 256) {
+    W /= 2;
+    R = Math.min(8, Math.floor(32768 / (G * (W + 1))));
+  }
+  return { L, b, R, W, t: defaultPayloadBits(eps) };
 }
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -76,7 +96,7 @@ export function heavyHitters(contentHashHex: string, eps: number, p: HeavyParams
   };
   return {
     mechanism: 'prefix-tree-sketch', payloadBytes: 1, stateLength,
-    derived: { mechanism: 'prefix-tree-sketch', payloadBytes: 1, stateLength },
+    derived: { mechanism: 'prefix-tree-sketch', payloadBytes: 1, stateLength, segmentBytes: p.b, rows: p.R, width: p.W, payloadBits: p.t },
     randomize() { throw new Error('heavy hitters take the raw string: randomizeRaw'); },
     randomizeRaw(raw, base, src) {
       const x = heavyItem(raw, p);

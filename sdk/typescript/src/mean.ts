@@ -7,10 +7,11 @@ import { LocalProtocol } from './fo.js';
 const M = 1024;
 
 /**
- * Hybrid's threshold ε* ≈ 0.61 (Wang et al. 2019): ln((−5 + 2·∛(6353 − 405√241) + 2·∛(6353 + 405√241)) / 27).
- * The specification does not pin its double (see wire-format §18); only an ε within a few ulps of it could differ.
+ * Hybrid's threshold ε* ≈ 0.61 (Wang et al. 2019), pinned as the double wire-format §7.2 gives:
+ * `0x1.37fd0cca93a43p-1` (the reference's StrictMath value of
+ * ln((−5 + 2·∛(6353 − 405√241) + 2·∛(6353 + 405√241)) / 27)).
  */
-export const HYBRID_EPSILON_STAR = Math.log((-5 + 2 * Math.cbrt(6353 - 405 * Math.sqrt(241)) + 2 * Math.cbrt(6353 + 405 * Math.sqrt(241))) / 27);
+export const HYBRID_EPSILON_STAR = 0x137fd0cca93a43 / 2 ** 53;
 
 export interface MeanParams { levels: number; s: bigint; w: number; R: number; N: bigint; beta: bigint }
 
@@ -18,7 +19,7 @@ export function meanParams(levels: number, eps: number, L: Decimal = lowerBoundL
   const Lv = levels - 1;
   const N1 = numerator(decRat(L), rat(1n));
   const s = (N1 - TWO53 / 2n) / BigInt(Lv);
-  const w = Math.min(M - 1, Math.max(1, Math.floor(M / (strictExp(eps / 2) + 1) + 0.5)));
+  const w = Math.min(M - 1, Math.max(1, Math.round(M / (strictExp(eps / 2) + 1))));
   const R = M - w;
   const N = numerator(mulRat(decRat(L), rat(BigInt(w))), rat(BigInt(R)));
   const beta = eps > HYBRID_EPSILON_STAR ? BigInt(Math.floor((1 - strictExp(-eps / 2)) * 2 ** 53)) : 0n;

@@ -5,7 +5,10 @@ import { grr, hadamardResponse, LocalProtocol, olh, oue, subsetSelection } from 
 import { tree } from './tree.js';
 import { meanProtocol } from './mean.js';
 import { fourier } from './fourier.js';
-import { defaultPayloadBits, heavyHitters } from './heavy.js';
+import { heavyDefaults, heavyHitters } from './heavy.js';
+import { ballProtocol, boxProtocol } from './vector-params.js';
+import { answerVectors, gaussianSignFor } from './gaussian-spec.js';
+import { factorization } from './factorization.js';
 
 export function protocolFor(spec: Spec): LocalProtocol {
   const k = universeSize(spec.domain);
@@ -25,7 +28,11 @@ export function protocolFor(spec: Spec): LocalProtocol {
       return tree(needK(), spec.epsilon, spec.family);
     }
     case 'duchi': case 'piecewise': case 'hybrid': {
-      if (spec.domain.kind !== 'range') throw new Error('spec field domain: ' + spec.mechanism + ' needs a range here (vector means are not implemented)');
+      if (spec.domain.kind === 'box') {
+        const b = spec.domain;
+        return boxProtocol(b.coordinates.length, b.lo, b.hi, b.levels, spec.mechanism, spec.epsilonText!);
+      }
+      if (spec.domain.kind !== 'range') throw new Error('spec field domain: ' + spec.mechanism + ' needs a range or a box');
       return meanProtocol(spec.mechanism, spec.domain.levels, spec.epsilon);
     }
     case 'fourier': {
@@ -33,11 +40,15 @@ export function protocolFor(spec: Spec): LocalProtocol {
       if (spec.queries.way === undefined) throw new Error('spec field queries.way is required by fourier');
       return fourier(spec.domain.names.length, spec.queries.way, spec.epsilon);
     }
+    case 'projection': case 'coarse-projection': case 'chaining': return gaussianSignFor(spec);
+    case 'factorization': return factorization(answerVectors(spec), spec.epsilon, spec.protocolVersion);
+    case 'privunit-g': {
+      if (spec.domain.kind !== 'ball') throw new Error('spec field domain: privunit-g needs a ball');
+      return ballProtocol(spec.domain.coordinates.length, spec.domain.radius, spec.epsilon);
+    }
     case 'prefix-tree-sketch': {
       if (spec.domain.kind !== 'strings') throw new Error('spec field domain: prefix-tree-sketch needs strings');
-      // wire-format §18 item 20: the rule for b, R, W is not specified; the one known point is maxBytes 16.
-      if (spec.domain.maxBytes !== 16) throw new Error('spec field domain.strings.maxBytes: only 16 is derivable here (wire-format §18, 20)');
-      return heavyHitters(spec.contentHash, spec.epsilon, { L: 16, b: 2, R: 3, W: 1024, t: defaultPayloadBits(spec.epsilon) });
+      return heavyHitters(spec.contentHash, spec.epsilon, heavyDefaults(spec.domain.maxBytes, spec.epsilon));
     }
     default: throw new Error('spec field mechanism: ' + spec.mechanism + ' is not implemented by this SDK');
   }

@@ -47,20 +47,23 @@ test('§10.6: every row (sampled coordinates, levels, payload of scripted outcom
   }
 });
 
-test('vector-means.json, box workloads (k from derived.payloadBytes / 2: the spec does not carry it, §18 item 24)', async () => {
+test('vector-means.json, box workloads (k derived from the spec, §10.5)', async () => {
   const { loadVectors } = await import('./vectors.js');
   const { readSpec } = await import('../src/spec.js');
   const { parseVector } = await import('../src/universe.js');
   const { ScriptedWordSource } = await import('../src/words.js');
   const { hexToBytes } = await import('../src/coins.js');
   const { boxAccumulate, scalarOutputs } = await import('../src/box.js');
+  const { boxSampled } = await import('../src/vector-params.js');
   const file = loadVectors('vector-means');
   let cases = 0, aggregates = 0;
   for (const w of file.workloads) {
     const spec = await readSpec(w.canonical, w.contentHash);
     if (spec.domain.kind !== 'box') continue;
     const dom = spec.domain;
-    const p = { d: dom.coordinates.length, lo: dom.lo, hi: dom.hi, levels: dom.levels, mechanism: spec.mechanism as 'duchi', k: w.derived.payloadBytes / 2 };
+    const p = { d: dom.coordinates.length, lo: dom.lo, hi: dom.hi, levels: dom.levels, mechanism: spec.mechanism as 'duchi', k: boxSampled(dom.coordinates.length, dom.levels, spec.mechanism as 'duchi', spec.epsilonText!) };
+    assert.equal(p.k, w.derived.sampled);
+    assert.equal(2 * p.k, w.derived.payloadBytes);
     assert.equal(p.d * scalarOutputs(p.mechanism), w.derived.stateLength);
     for (const c of file.cases.filter((c: { workload: string }) => c.workload === w.name)) {
       const base = baseWord(spec.contentHash, c.coordinates);

@@ -6,7 +6,6 @@ import { universeIndex, universeSize } from '../src/universe.js';
 import { protocolFor } from '../src/protocols.js';
 import { baseWord, bytesToHex, hexToBytes, wordToHex } from '../src/coins.js';
 import { ScriptedWordSource } from '../src/words.js';
-
 function hexDouble(v: number): string {
   // Java Double.toHexString for normal positive doubles
   const dv = new DataView(new ArrayBuffer(8));
@@ -18,7 +17,7 @@ function hexDouble(v: number): string {
   return '0x1.' + m + 'p' + e;
 }
 
-for (const name of ['grr', 'oue', 'olh', 'subset-selection', 'hadamard-response', 'tree', 'mean', 'fourier', 'heavy-hitters']) {
+for (const name of ['grr', 'oue', 'olh', 'subset-selection', 'hadamard-response', 'tree', 'mean', 'fourier', 'heavy-hitters', 'vector-means', 'gaussian-sign', 'factorization']) {
   const file = loadVectors(name);
   test(name + ' golden vectors', async (t) => {
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -29,8 +28,8 @@ for (const name of ['grr', 'oue', 'olh', 'subset-selection', 'hadamard-response'
         const k = universeSize(spec.domain);
         const p = protocolFor(spec);
         assert.equal(k, w.derived.k);
-        assert.equal(hexDouble(spec.epsilon), w.derived.epsilonValue);
-        const derived = { ...p.derived, epsilonValue: hexDouble(spec.epsilon) };
+        assert.equal(hexDouble(p.epsilon ?? spec.epsilon), w.derived.epsilonValue);
+        const derived = { ...p.derived, epsilonValue: hexDouble(p.epsilon ?? spec.epsilon) };
         assert.deepEqual(derived, w.derived);
         specs.set(w.name, { spec, p });
       });

@@ -83,7 +83,10 @@ class StrictDerivationsTest {
     static final Map<String, String> GATEWAY_ONLY_CLASSES = Map.of(
             "io.privacygateway.mechanisms.runtime.CentralWorkload",
             "a central workload's release machinery (the gateway's noise and its parameters); a central-mode device"
-                    + " sends its value as is and uses only the budget's slots");
+                    + " sends its value as is and uses only the budget's slots",
+            "io.privacygateway.mechanisms.runtime.WideReleases",
+            "builds a central wide workload's release (MWEM, worst-case chaining, certified synthetic data) for"
+                    + " CentralWorkload: gateway noise and its parameters, never computed by a device");
 
     private static JavaClasses main;
 

@@ -45,7 +45,7 @@ public final class ProtocolVersions {
             return NONE;
         }
         return switch (m) {
-            case TREE -> 2;
+            case TREE, LOCAL_CHAINING -> 2;
             case FACTORIZATION -> 3;
             default -> 1;
         };
@@ -60,7 +60,7 @@ public final class ProtocolVersions {
             return List.of();
         }
         return switch (m) {
-            case TREE -> List.of(1, 2);
+            case TREE, LOCAL_CHAINING -> List.of(1, 2);
             case FACTORIZATION -> List.of(1, 2, 3);
             default -> List.of(1);
         };

@@ -20,6 +20,7 @@ import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.EpsilonSplit;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.ProtocolVersions;
 import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
@@ -108,7 +109,11 @@ public final class LocalProtocols {
         WorkloadSpec s = w.spec();
         PointSet points = w.points();
         ChainingDecomposition d = Decompositions.chaining(points, s.alpha());
-        List<LevelEpsilonSplit.Level> all = LevelEpsilonSplit.levelsOf(d);
+        // the chaining protocol's version (docs/wire-format.md §3.1, §12): 2 derives the widths and the optimiser's
+        // functions from the specification's own generator and fdlibm exp/log; 1 as before
+        int version = s.mechanism() == MechanismId.LOCAL_CHAINING ? s.protocolVersion()
+                : ProtocolVersions.current(MechanismId.LOCAL_CHAINING);
+        List<LevelEpsilonSplit.Level> all = LevelEpsilonSplit.levelsOf(d, version);
         int m = points.dim();
         List<Integer> informative = new ArrayList<>();
         double[] offset = new double[m];
@@ -133,7 +138,7 @@ public final class LocalProtocols {
         long planned = s.plannedReportsPerWindow();
         double[] split = s.epsilonSplit() == EpsilonSplit.EQUAL
                 ? LevelEpsilonSplit.equal(levels.size(), eps)
-                : LevelEpsilonSplit.optimal(levels, m, planned, eps).epsilons();
+                : LevelEpsilonSplit.optimal(levels, m, planned, eps, version).epsilons();
         for (double e : split) {
             if (!(e > 0)) { // a level the optimiser found useless: keep every informative level, split equally
                 split = LevelEpsilonSplit.equal(levels.size(), eps);

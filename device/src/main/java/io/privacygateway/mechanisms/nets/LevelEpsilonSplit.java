@@ -1,6 +1,8 @@
 package io.privacygateway.mechanisms.nets;
 
+import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.errors.GaussianWidth;
+import io.privacygateway.mechanisms.local.gaussian.PublicGaussian;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
@@ -53,12 +55,67 @@ import java.util.List;
  * for them (the shortest decimal of a double can lie above it: fifteen shares of 1 read that way add up to
  * {@code 1.00000000000000005}). Shares are computed in doubles, then lowered by one ulp at a time until
  * both exact sums fit ({@link #capSum}); that costs at most a few ulps of budget.
+ *
+ * <h2>Versions (the chaining protocol's, docs/wire-format.md §3.1)</h2>
+ * Version 1 estimates the Gaussian widths with Apache Commons RNG ({@link GaussianWidth#of(PointSet)}) and uses
+ * {@code StrictMath.tanh}, {@code log1p} and {@code cbrt}; version 2 ({@link #publicWidth}) draws the widths' Gaussians
+ * from the public generator of wire-format §2 on SplitMix64 seeded {@value #WIDTH_SEED}, and computes
+ * {@code tanh(ε/2) = (1 − e^{−ε})/(1 + e^{−ε})}, {@code log1p(y) = log(1 + y)} and {@code cbrt(K) = exp(log(K)/3)}
+ * with fdlibm {@code exp} and {@code log} only, so that a device in another language derives the same split bit for
+ * bit from the specification. Those forms lose relative precision for tiny arguments (about {@code 10^-16/ε}); they
+ * only enter the error model that chooses the split, never the privacy guarantee (the capped shares and each level's
+ * exact {@code B(ε_j)} carry it).
  */
 public final class LevelEpsilonSplit {
     /** Ambiguous levels up to this count are enumerated exhaustively ({@code 2^12} convex problems). */
     public static final int MAX_ENUMERATED = 12;
 
     private static final double SQRT_HALF_PI = Math.sqrt(Math.PI / 2);
+    /** The public seed of the version-2 widths ({@link #publicWidth}). */
+    public static final long WIDTH_SEED = 0x5EED6A55L;
+    /** Draws of the version-2 widths. */
+    public static final int WIDTH_DRAWS = 400;
+
+    /** {@code tanh(ε/2)} by the version's rule (see the class comment). */
+    static double tanhHalf(double epsilon, int version) {
+        if (version >= 2) {
+            double t = StrictMath.exp(-epsilon);
+            return (1 - t) / (1 + t);
+        }
+        return StrictMath.tanh(epsilon / 2);
+    }
+
+    /** {@code log(1 + y)} by the version's rule. */
+    static double log1p(double y, int version) {
+        return version >= 2 ? StrictMath.log(1 + y) : StrictMath.log1p(y);
+    }
+
+    /** {@code K^{1/3}} by the version's rule. */
+    static double cbrt(double kk, int version) {
+        return version >= 2 ? StrictMath.exp(StrictMath.log(kk) / 3) : StrictMath.cbrt(kk);
+    }
+
+    /**
+     * The version-2 Gaussian width of a set, {@code (1/400) Σ_t max_x ⟨G_t, x⟩}: {@code G_t} is the next {@code m}
+     * outputs of {@link PublicGaussian} on one SplitMix64 stream seeded {@value #WIDTH_SEED} ({@code t = 0..399} in
+     * order), {@code ⟨G, x⟩} as {@link PointSet#dot}, the max a running {@code Math.max} from {@code −∞} over the rows
+     * in order, the sum from {@code 0.0}. Public and deterministic; at least one row.
+     */
+    public static double publicWidth(PointSet set) {
+        Require.nonNull("set", set);
+        SplitMix64 stream = new SplitMix64(WIDTH_SEED);
+        double[] g = new double[set.dim()];
+        double sum = 0;
+        for (int t = 0; t < WIDTH_DRAWS; t++) {
+            PublicGaussian.fill(stream, g);
+            double mx = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < set.size(); i++) {
+                mx = Math.max(mx, set.dot(i, g));
+            }
+            sum += mx;
+        }
+        return sum / WIDTH_DRAWS;
+    }
 
     private LevelEpsilonSplit() {}
 
@@ -120,6 +177,11 @@ public final class LevelEpsilonSplit {
 
     /** {@code err_j(ε_j) = sqrt(min(σ², σ·g/m))}, {@code σ = r√(π/2)/(tanh(ε/2)√n)}; 0 for a trivial level. */
     public static double levelError(Level level, int m, long n, double epsilon) {
+        return levelError(level, m, n, epsilon, 1);
+    }
+
+    /** {@link #levelError(Level, int, long, double)} with the given version's {@code tanh} (class comment). */
+    public static double levelError(Level level, int m, long n, double epsilon, int version) {
         Require.nonNull("level", level);
         Require.positive("m", m);
         Require.inRange("n", n, 1, Long.MAX_VALUE);
@@ -130,12 +192,17 @@ public final class LevelEpsilonSplit {
         if (epsilon == 0) {
             return Double.POSITIVE_INFINITY;
         }
-        double sigma = level.radius() * SQRT_HALF_PI / (StrictMath.tanh(epsilon / 2) * Math.sqrt((double) n));
+        double sigma = level.radius() * SQRT_HALF_PI / (tanhHalf(epsilon, version) * Math.sqrt((double) n));
         return Math.sqrt(Math.min(sigma * sigma, sigma * level.gaussianWidth() / m));
     }
 
     /** {@code Σ_j err_j(ε_j)}. */
     public static double predictedError(List<Level> levels, int m, long n, double[] epsilons) {
+        return predictedError(levels, m, n, epsilons, 1);
+    }
+
+    /** {@link #predictedError(List, int, long, double[])} with the given version's {@code tanh}. */
+    public static double predictedError(List<Level> levels, int m, long n, double[] epsilons, int version) {
         Require.nonNull("levels", levels);
         Require.nonNull("epsilons", epsilons);
         if (epsilons.length != levels.size()) {
@@ -144,7 +211,7 @@ public final class LevelEpsilonSplit {
         }
         double sum = 0;
         for (int j = 0; j < epsilons.length; j++) {
-            sum += levelError(levels.get(j), m, n, epsilons[j]);
+            sum += levelError(levels.get(j), m, n, epsilons[j], version);
         }
         return sum;
     }
@@ -158,6 +225,11 @@ public final class LevelEpsilonSplit {
      * @param total the total budget ε
      */
     public static Split optimal(List<Level> levels, int m, long n, Epsilon total) {
+        return optimal(levels, m, n, total, 1);
+    }
+
+    /** {@link #optimal(List, int, long, Epsilon)} by the given chaining protocol version's arithmetic (class comment). */
+    public static Split optimal(List<Level> levels, int m, long n, Epsilon total, int version) {
         check(levels, m, n, total);
         int k = levels.size();
         double e = total.value();
@@ -184,7 +256,7 @@ public final class LevelEpsilonSplit {
                 ambiguousIdx.add(i);
             }
         }
-        Problem p = new Problem(levels, active, m, n, e, total.exact(), c, a);
+        Problem p = new Problem(levels, active, m, n, e, total.exact(), c, a, version);
         boolean[] branchA = new boolean[q];
         Candidate best;
         int amb = ambiguousIdx.size();
@@ -206,7 +278,7 @@ public final class LevelEpsilonSplit {
             Arrays.fill(equalActive, e / q);
             boolean[][] starts = new boolean[3][q];
             for (int i = 0; i < q; i++) {
-                starts[0][i] = ambiguous[i] && c[i] / StrictMath.tanh(equalActive[i] / 2) < a[i];
+                starts[0][i] = ambiguous[i] && c[i] / tanhHalf(equalActive[i], version) < a[i];
                 starts[1][i] = ambiguous[i];
                 starts[2][i] = false;
             }
@@ -223,7 +295,7 @@ public final class LevelEpsilonSplit {
             eq[j] = e / q;
         }
         eq = capSum(eq, total.exact());
-        double eqError = predictedError(levels, m, n, eq);
+        double eqError = predictedError(levels, m, n, eq, version);
         if (eqError < best.error) {
             return new Split(eq, eqError);
         }
@@ -236,11 +308,17 @@ public final class LevelEpsilonSplit {
      * set, and a negative Monte Carlo estimate is clamped to 0).
      */
     public static List<Level> levelsOf(ChainingDecomposition decomposition) {
+        return levelsOf(decomposition, 1);
+    }
+
+    /** {@link #levelsOf(ChainingDecomposition)} with the given version's widths (2: {@link #publicWidth}). */
+    public static List<Level> levelsOf(ChainingDecomposition decomposition, int version) {
         Require.nonNull("decomposition", decomposition);
         List<Level> out = new ArrayList<>();
         for (int j = 1; j <= decomposition.levels(); j++) {
             PointSet set = decomposition.levelSet(j);
-            double g = set.size() <= 1 ? 0.0 : Math.max(0.0, GaussianWidth.of(set).mean());
+            double g = set.size() <= 1 ? 0.0
+                    : Math.max(0.0, version >= 2 ? publicWidth(set) : GaussianWidth.of(set).mean());
             out.add(new Level(decomposition.radius(j), g));
         }
         return out;
@@ -308,9 +386,11 @@ public final class LevelEpsilonSplit {
         final BigDecimal cap;
         final double[] c;
         final double[] a;
+        final int version;
 
         Problem(List<Level> levels, List<Integer> active, int m, long n, double total, BigDecimal cap, double[] c,
-                double[] a) {
+                double[] a, int version) {
+            this.version = version;
             this.cap = cap;
             this.levels = levels;
             this.active = active;
@@ -329,10 +409,10 @@ public final class LevelEpsilonSplit {
                 wMinus1 = r / (Math.sqrt(1 + r) + 1);
             } else {
                 double kk = 4 * lambda / Math.sqrt(a[i] * c[i]);
-                double delta = quarticDelta(kk);
+                double delta = quarticDelta(kk, version);
                 wMinus1 = delta * (2 + delta);
             }
-            return StrictMath.log1p(2 / wMinus1);
+            return log1p(2 / wMinus1, version);
         }
 
         double sumAt(boolean[] branchA, double lambda) {
@@ -368,7 +448,7 @@ public final class LevelEpsilonSplit {
                 eps[active.get(i)] = epsActive[i] * (total / s);
             }
             eps = capSum(eps, cap);
-            return new Candidate(eps, predictedError(levels, m, n, eps));
+            return new Candidate(eps, predictedError(levels, m, n, eps, version));
         }
 
         Candidate localSearch(boolean[] start, List<Integer> ambiguousIdx) {
@@ -399,10 +479,14 @@ public final class LevelEpsilonSplit {
      * Newton's method from a point right of the root decreases monotonically to it.
      */
     static double quarticDelta(double kk) {
+        return quarticDelta(kk, 1);
+    }
+
+    static double quarticDelta(double kk, int version) {
         if (!(kk > 0)) {
             return 0.0;
         }
-        double delta = Math.max(1.0, StrictMath.cbrt(kk)); // v = 2 + K^{1/3}-ish: f > 0 there
+        double delta = Math.max(1.0, cbrt(kk, version)); // v = 2 + K^{1/3}-ish: f > 0 there
         for (int it = 0; it < 200; it++) {
             double f = delta * (4 + delta * (6 + delta * (4 + delta))) - kk * (1 + delta);
             double v = 1 + delta;

@@ -5,7 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.local.LocalProtocols;
 import io.privacygateway.mechanisms.local.ReportAccumulator;
+import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
+import io.privacygateway.mechanisms.local.heavy.HeavyHitterParameters;
+import io.privacygateway.mechanisms.local.vector.BallCandidates;
+import io.privacygateway.mechanisms.local.vector.BoxCoordinates;
+import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.testing.GoldenVectors;
 import io.privacygateway.mechanisms.testing.GoldenVectors.ScriptedBits;
@@ -131,13 +137,50 @@ class LocalProtocolGoldenVectorsTest {
         m.put("epsilonValue", Double.toHexString(acc.epsilon().value()));
         m.put("payloadBytes", (long) acc.payloadBytes());
         m.put("stateLength", (long) acc.stateLength());
+        WorkloadSpec spec = lw.spec();
+        if (lw.values() instanceof LocalWorkload.OpenDomain) {
+            // wire-format §9.1: the parameters a device derives from the spec
+            HeavyHitterParameters p = LocalProtocols.heavyHitterParameters(spec);
+            m.put("segmentBytes", (long) p.segmentBytes());
+            m.put("rows", (long) p.rows());
+            m.put("width", (long) p.width());
+            m.put("payloadBits", (long) p.payloadBits());
+        }
+        if (lw.values() instanceof LocalWorkload.Universe u
+                && u.pipeline().protocol() instanceof GaussianSignProtocol g) {
+            // wire-format §3.1: per level, the ε (hex double) and the public radius (hex double)
+            List<Object> levels = new ArrayList<>();
+            for (int j = 0; j < g.levels().size(); j++) {
+                Map<String, Object> l = new LinkedHashMap<>();
+                l.put("epsilon", Double.toHexString(g.levels().get(j).epsilon().value()));
+                l.put("radius", Double.toHexString(g.radius(j)));
+                l.put("biasNumerator", g.biasNumerator(j));
+                levels.add(l);
+            }
+            m.put("levels", levels);
+        }
+        if (lw.values() instanceof LocalWorkload.Vectors) {
+            // wire-format §10.1 and §10.5: the parameters a device derives from the spec
+            VectorMeanProtocol v = LocalProtocols.vectorMean(spec, lw.contentHash());
+            if (v instanceof BallCandidates b) {
+                m.put("candidateBits", (long) b.candidateBits());
+                m.put("topSize", (long) b.topSize());
+            } else {
+                m.put("sampled", (long) ((BoxCoordinates) v).sampledCoordinates());
+            }
+        }
         return m;
     }
 
     // ------------------------------------------------------------------ definitions
 
     record W(String name, String family, Map<String, Object> domain, Map<String, Object> queries, String mechanism,
-            String epsilon, String alpha) {}
+            String epsilon, String alpha, String epsilonSplit) {
+        W(String name, String family, Map<String, Object> domain, Map<String, Object> queries, String mechanism,
+                String epsilon, String alpha) {
+            this(name, family, domain, queries, mechanism, epsilon, alpha, null);
+        }
+    }
 
     record C(String name, String workload, ReportCoordinates coords, String value) {}
 
@@ -158,6 +201,9 @@ class LocalProtocolGoldenVectorsTest {
             t.put("alpha", new BigDecimal(w.alpha()));
         }
         t.put("mechanism", w.mechanism());
+        if (w.epsilonSplit() != null) {
+            t.put("epsilonSplit", w.epsilonSplit());
+        }
         t.put("epsilonPerReport", new BigDecimal(w.epsilon()));
         t.put("budget", Map.of("epsilonPerPeriod", 40, "period", "1d"));
         t.put("window", Map.of("size", "1m"));
@@ -193,6 +239,21 @@ class LocalProtocolGoldenVectorsTest {
                 cs.add(new C("projection, last value", "projection-labels-4-eps1", CU, "v3"));
                 cs.add(new C("chaining, first bucket", "chaining-cdf-8-eps2", C42, "0"));
                 cs.add(new C("chaining, top edge (last bucket)", "chaining-cdf-8-eps2", C0, "8"));
+                // wire-format §3.1: the value vectors of every family, coarse projection, chaining with the equal split
+                ws.add(new W("projection-range-4-eps0.5", "range", Map.of("buckets", edges(4)), null, "projection",
+                        "0.5", null));
+                ws.add(new W("projection-marginals-3-way2-eps1", "marginals", Map.of("attributes",
+                        List.of("a", "b", "c")), Map.of("way", 2), "projection", "1", null));
+                ws.add(new W("coarse-range-6-eps1", "range", Map.of("buckets", edges(6)), null, "coarse-projection",
+                        "1", "0.6"));
+                ws.add(new W("chaining-equal-cdf-16-eps1", "cdf", Map.of("buckets", edges(16)), null, "chaining", "1",
+                        "0.1", "equal"));
+                cs.add(new C("projection range, bucket 2", "projection-range-4-eps0.5", C42, "2.5"));
+                cs.add(new C("projection marginals, 1,0,1", "projection-marginals-3-way2-eps1", CU, "1,0,1"));
+                cs.add(new C("coarse range, bucket 0", "coarse-range-6-eps1", C42, "0"));
+                cs.add(new C("coarse range, bucket 4", "coarse-range-6-eps1", C0, "4.5"));
+                cs.add(new C("chaining equal, bucket 0", "chaining-equal-cdf-16-eps1", C42, "0.5"));
+                cs.add(new C("chaining equal, bucket 11", "chaining-equal-cdf-16-eps1", CU, "11"));
             }
             case "mean" -> {
                 for (String m : new String[] {"duchi", "piecewise", "hybrid"}) {
@@ -224,6 +285,24 @@ class LocalProtocolGoldenVectorsTest {
                 cs.add(new C("a word", "strings-16-eps2", CU, "hello"));
                 cs.add(new C("16 bytes, the longest", "strings-16-eps2", C0, "0123456789abcdef"));
                 cs.add(new C("non-ASCII (UTF-8 bytes)", "strings-16-eps2", C42, "ünï"));
+                // wire-format §9.1: the default rule at other maxBytes (b = 1; R capped at 8; W halved to 512, 256)
+                ws.add(new W("strings-1-eps1", "heavy-hitters", Map.of("strings", Map.of("maxBytes", 1)), null,
+                        "prefix-tree-sketch", "1", null));
+                ws.add(new W("strings-5-eps4", "heavy-hitters", Map.of("strings", Map.of("maxBytes", 5)), null,
+                        "prefix-tree-sketch", "4", null));
+                ws.add(new W("strings-33-eps0.5", "heavy-hitters", Map.of("strings", Map.of("maxBytes", 33)), null,
+                        "prefix-tree-sketch", "0.5", null));
+                ws.add(new W("strings-64-eps1", "heavy-hitters", Map.of("strings", Map.of("maxBytes", 64)), null,
+                        "prefix-tree-sketch", "1", null));
+                cs.add(new C("maxBytes 1: one byte", "strings-1-eps1", C42, "z"));
+                cs.add(new C("maxBytes 1: non-ASCII would be 2 bytes, so ASCII", "strings-1-eps1", CU, "~"));
+                cs.add(new C("maxBytes 5: five bytes", "strings-5-eps4", C42, "crash"));
+                cs.add(new C("maxBytes 5: one byte (odd length, padded)", "strings-5-eps4", C0, "e"));
+                cs.add(new C("maxBytes 33: 33 bytes", "strings-33-eps0.5", CU, "0123456789abcdef0123456789abcdefX"));
+                cs.add(new C("maxBytes 33: a word", "strings-33-eps0.5", C42, "hello"));
+                cs.add(new C("maxBytes 64: 64 bytes", "strings-64-eps1", C0,
+                        "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"));
+                cs.add(new C("maxBytes 64: non-ASCII", "strings-64-eps1", C42, "ünïcødé/päth"));
             }
             case "vector-means" -> {
                 ws.add(new W("ball-3-eps2", "mean", Map.of("ball", Map.of("coordinates", List.of("x", "y", "z"),
