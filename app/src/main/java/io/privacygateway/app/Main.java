@@ -63,6 +63,12 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        try {
+            LogSettings.apply(System.getenv()); // before the first logger: level and format of every command
+        } catch (IllegalArgumentException e) {
+            System.err.println("privacy-gateway: error: " + e.getMessage());
+            System.exit(USAGE);
+        }
         System.exit(commandLine().execute(args));
     }
 

@@ -1,6 +1,7 @@
 package io.privacygateway.topology;
 
 import io.privacygateway.topology.identity.DeviceAuthentication;
+import io.privacygateway.topology.state.RocksDbMemory;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -43,12 +44,14 @@ import java.util.Objects;
  * @param answersStore whether the topology keeps every answer of the answers topic in a global store that the answers
  *     API queries ({@link io.privacygateway.topology.answers.AnswersStore}); on when {@code answers.port} is set in
  *     {@code gateway.yaml}. The gateway's principal then needs Read on the answers topic (docs/acls.md)
+ * @param rocksDbMemory the memory all RocksDB stores of the process share ({@code rocksdb} in {@code gateway.yaml};
+ *     {@link io.privacygateway.topology.state.BoundedRocksDbConfigSetter})
  */
 public record GatewayConfig(String topicPrefix, String applicationId, Duration maxFutureSkew, Duration maxEventAge,
         Duration watermarkSlack, Duration punctuateEvery, Duration progressHeartbeat, int localPartitions,
         int centralPartitions, int maxReportBytes, Duration partialsRetention, Duration centralReportsRetention,
         DeviceAuthentication authentication, Duration centralReleaseDelay, boolean exactCentralCounts,
-        long answersRetentionMs, boolean answersStore) {
+        long answersRetentionMs, boolean answersStore, RocksDbMemory rocksDbMemory) {
     /** {@link #answersRetentionMs} that keeps answers forever (Kafka's {@code retention.ms=-1}). */
     public static final long FOREVER = -1;
 
@@ -86,6 +89,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
             throw new IllegalArgumentException("answersRetention must be forever (-1) or a positive duration, got "
                     + answersRetentionMs + " ms");
         }
+        Objects.requireNonNull(rocksDbMemory, "rocksDbMemory");
     }
 
     /** Defaults: see {@link Builder}. */
@@ -97,7 +101,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
      * A builder with the defaults: prefix {@code pgw.}, application id {@code privacy-gateway}, skew 1 min, age
      * 1 h, slack 2 s, punctuation every 100 ms, heartbeat 5 s, reports up to 64 KiB, partials and central reports
      * kept 1 day, open device identities, central answers written 200 ms after their computation started, no
-     * exact central counts among the meters, answers kept forever, no answers store.
+     * exact central counts among the meters, answers kept forever, no answers store, RocksDB memory {@link RocksDbMemory#DEFAULTS}.
      */
     public static Builder builder(int localPartitions, int centralPartitions) {
         return new Builder(localPartitions, centralPartitions);
@@ -110,7 +114,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
                 .partialsRetention(partialsRetention).centralReportsRetention(centralReportsRetention)
                 .authentication(authentication).centralReleaseDelay(centralReleaseDelay)
                 .exactCentralCounts(exactCentralCounts).answersRetentionMs(answersRetentionMs)
-                .answersStore(answersStore);
+                .answersStore(answersStore).rocksDbMemory(rocksDbMemory);
     }
 
     /** A mutable builder; {@link #build()} validates. */
@@ -132,6 +136,7 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
         private boolean exactCentralCounts;
         private long answersRetentionMs = FOREVER;
         private boolean answersStore;
+        private RocksDbMemory rocksDbMemory = RocksDbMemory.DEFAULTS;
 
         private Builder(int localPartitions, int centralPartitions) {
             this.localPartitions = localPartitions;
@@ -221,11 +226,16 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
             return this;
         }
 
+        public Builder rocksDbMemory(RocksDbMemory v) {
+            rocksDbMemory = v;
+            return this;
+        }
+
         public GatewayConfig build() {
             return new GatewayConfig(topicPrefix, applicationId, maxFutureSkew, maxEventAge, watermarkSlack,
                     punctuateEvery, progressHeartbeat, localPartitions, centralPartitions, maxReportBytes,
                     partialsRetention, centralReportsRetention, authentication, centralReleaseDelay,
-                    exactCentralCounts, answersRetentionMs, answersStore);
+                    exactCentralCounts, answersRetentionMs, answersStore, rocksDbMemory);
         }
     }
 

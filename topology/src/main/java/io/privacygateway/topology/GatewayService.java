@@ -181,6 +181,10 @@ public final class GatewayService implements AutoCloseable {
         // from Kafka 5.0 on; the workloads processor never throws on bad specs, it counts and skips them)
         p.putIfAbsent("processing.exception.handler.global.enabled", "true");
         p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(DEFAULT_COMMIT_INTERVAL_MS));
+        // every RocksDB store of the process within one shared cache and write-buffer budget (gateway.yaml rocksdb)
+        p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG,
+                io.privacygateway.topology.state.BoundedRocksDbConfigSetter.class);
+        p.putAll(s.gateway().rocksDbMemory().streamsConfig());
         return p;
     }
 

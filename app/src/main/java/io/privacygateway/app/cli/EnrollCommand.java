@@ -81,11 +81,14 @@ public final class EnrollCommand implements Callable<Integer> {
         if (ids.isEmpty()) {
             throw new IllegalArgumentException("--device or --devices-file: no device id given");
         }
+        for (int i = 0; i < ids.size(); i++) { // every id is checked before any credential is written
+            if (!DEVICE_ID.matcher(ids.get(i)).matches()) {
+                throw new IllegalArgumentException("--device: a device id has 1 to 256 characters and no white space"
+                        + " (device id number " + (i + 1) + " of " + ids.size() + "); no credential was written");
+            }
+        }
         PrintWriter out = spec.commandLine().getOut();
         for (String id : ids) {
-            if (!DEVICE_ID.matcher(id).matches()) {
-                throw new IllegalArgumentException("--device: a device id has 1 to 256 characters and no white space");
-            }
             out.println(id + " " + DeviceCredential.issue(keyId, key, id));
         }
         out.flush();

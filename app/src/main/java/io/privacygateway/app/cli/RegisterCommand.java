@@ -11,6 +11,7 @@ import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,14 +40,30 @@ public final class RegisterCommand implements Callable<Integer> {
     @Option(names = "--workload", required = true, paramLabel = "FILE", description = "A workload file (repeatable).")
     List<Path> workloads;
 
+    @Option(names = "--connect-timeout", defaultValue = "30s", paramLabel = "DURATION",
+            converter = RunCommand.DurationConverter.class,
+            description = "How long the Kafka brokers and the schema registry may take to answer before the command"
+                    + " gives up (exit code 1); e.g. 500ms, 30s, 2m (default ${DEFAULT-VALUE}).")
+    Duration connectTimeout;
+
+    /**
+     * Checks every workload file, then that the brokers and the registry answer within {@code --connect-timeout}
+     * (else one line naming the address: exit code 1), then creates missing topics and publishes.
+     */
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (connectTimeout.isZero() || connectTimeout.isNegative()) {
+            throw new IllegalArgumentException("--connect-timeout must be > 0, got "
+                    + RunCommand.format(connectTimeout));
+        }
         GatewaySettings s = GatewayConfigFile.load(config).settings();
         List<WorkloadSpec> declared = new ArrayList<>();
         for (Path p : workloads) {
             declared.add(WorkloadFiles.load(p)); // every file is checked before anything is published
         }
+        RunCommand.Preflight.kafka(s, connectTimeout);
+        RunCommand.Preflight.registry(s, connectTimeout);
         GatewayService.ensureTopics(s); // the same topics the gateway creates, if it has not run yet
         Map<String, Object> kafka = new HashMap<>(s.kafkaProperties());
         kafka.put("bootstrap.servers", s.bootstrapServers());

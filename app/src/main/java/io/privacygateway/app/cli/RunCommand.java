@@ -242,6 +242,9 @@ public final class RunCommand implements Callable<Integer> {
             p.put(AdminClientConfig.CLIENT_ID_CONFIG, s.applicationId() + "-connection-check");
             p.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
             p.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
+            // a few connection attempts within the timeout, not one every second (each logs a client WARN line)
+            p.put(AdminClientConfig.RECONNECT_BACKOFF_MS_CONFIG, Math.max(50, ms / 4));
+            p.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, Math.max(50, ms / 2));
             String where = "the Kafka brokers at " + s.bootstrapServers() + " (bootstrapServers)";
             Admin admin;
             try {

@@ -8,6 +8,7 @@ import io.privacygateway.app.dashboard.DashboardOptions;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.identity.DeviceAuthentication;
+import io.privacygateway.topology.state.RocksDbMemory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,13 +52,15 @@ import java.util.regex.Pattern;
  * dashboard: {port: 8080, host: 127.0.0.1}         # optional; port 0 = disabled; host default 127.0.0.1
  * answers: {port: 8082, host: 127.0.0.1, defaultLimit: 1000, maxLimit: 10000, maxResponseBytes: 8388608}
  *                                                  # optional: the answers API (docs/answers-api.md); port 0 = off
+ * rocksdb: {blockCache: 256MiB, writeBuffers: 64MiB, strictCapacity: true}   # memory of all state stores together
+ *     # (one shared block cache incl. index/filter blocks and memtables); defaults fit a 2 GiB container limit
  * </pre>
  */
 public final class GatewayConfigFile {
     private static final Set<String> TOP = Set.of("bootstrapServers", "schemaRegistryUrl", "applicationId",
             "instanceId", "topicPrefix", "partitions", "replicationFactor", "streamThreads", "stateDir",
             "processingGuarantee", "timing", "limits", "retention", "devices", "kafka", "registry", "metrics",
-            "dashboard", "answers");
+            "dashboard", "answers", "rocksdb");
     private static final Pattern ENV = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(:-([^}]*))?}");
 
     private GatewayConfigFile() {}
@@ -150,6 +153,7 @@ public final class GatewayConfigFile {
         Map<?, ?> metrics = map(m, "metrics");
         check("metrics.", metrics, Set.of("port", "host", "exactCentralCounts"));
         boolean exactCentralCounts = bool(metrics, "metrics.exactCentralCounts", false);
+        RocksDbMemory rocksDb = rocksDb(map(m, "rocksdb"));
         GatewayConfig g = wrap("timing", () -> GatewayConfig.builder(integer(parts, "partitions.local", 3),
                         integer(parts, "partitions.central", 3))
                 .topicPrefix(string(m, "topicPrefix", "pgw."))
@@ -167,6 +171,7 @@ public final class GatewayConfigFile {
                 .exactCentralCounts(exactCentralCounts)
                 .answersRetentionMs(answersRetention)
                 .answersStore(answers != null)
+                .rocksDbMemory(rocksDb)
                 .build());
         int rf = integer(m, "replicationFactor", 1);
         if (rf < 1 || rf > Short.MAX_VALUE) {
@@ -244,6 +249,36 @@ public final class GatewayConfigFile {
         Map<String, Object> all = new HashMap<>(props);
         all.put("schema.registry.url", url);
         return all;
+    }
+
+    /**
+     * {@code rocksdb: {blockCache, writeBuffers, strictCapacity}}: sizes as {@code 256MiB} or bytes; defaults
+     * {@link RocksDbMemory#DEFAULTS}.
+     */
+    static RocksDbMemory rocksDb(Map<?, ?> r) {
+        check("rocksdb.", r, Set.of("blockCache", "writeBuffers", "strictCapacity"));
+        long cache = size(r, "rocksdb.blockCache", RocksDbMemory.DEFAULTS.blockCacheBytes());
+        long buffers = size(r, "rocksdb.writeBuffers", RocksDbMemory.DEFAULTS.writeBufferBytes());
+        boolean strict = bool(r, "rocksdb.strictCapacity", RocksDbMemory.DEFAULTS.strictCapacity());
+        try {
+            return new RocksDbMemory(cache, buffers, strict);
+        } catch (IllegalArgumentException e) { // the message starts with the field it names
+            String field = e.getMessage().startsWith("rocksdb.writeBuffers") ? "rocksdb.writeBuffers"
+                    : "rocksdb.blockCache";
+            throw new ConfigException(field, e.getMessage().substring(field.length()).trim());
+        }
+    }
+
+    private static long size(Map<?, ?> m, String path, long dflt) {
+        Object v = m.get(path.substring(path.lastIndexOf('.') + 1));
+        if (v == null) {
+            return dflt;
+        }
+        try {
+            return RocksDbMemory.parseSize(path, String.valueOf(v));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(path, e.getMessage().substring(path.length()).trim());
+        }
     }
 
     static int port(Map<?, ?> m, String path, int dflt) {

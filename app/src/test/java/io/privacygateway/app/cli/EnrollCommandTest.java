@@ -60,4 +60,14 @@ class EnrollCommandTest {
         assertThat(run(Map.of("PGW_ENROLLMENT_KEY", key), "--key-id", "bad id", "--device", "d").err())
                 .contains("key id");
     }
+
+    @Test
+    void anInvalidIdAmongValidOnesWritesNoCredentialAtAll() {
+        Map<String, String> env = Map.of("PGW_ENROLLMENT_KEY", Base64.getEncoder().encodeToString(KEY));
+        CommandLineTest.Run r = run(env, "--key-id", "k1", "--device", "phone-1", "--device", "bad id",
+                "--device", "phone-3");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("device id number 2 of 3").contains("no credential was written");
+    }
 }

@@ -48,6 +48,26 @@ class GatewayConfigFileTest {
     }
 
     @Test
+    void rocksDbMemoryIsReadWithDefaultsAndABadValueNamesItsField() throws Exception {
+        String base = "bootstrapServers: b:9092\nschemaRegistryUrl: http://r:8081\n";
+        assertThat(GatewayConfigFile.parse(yaml(base)).settings().gateway().rocksDbMemory())
+                .isEqualTo(io.privacygateway.topology.state.RocksDbMemory.DEFAULTS);
+        assertThat(GatewayConfigFile.parse(yaml(base + "rocksdb: {blockCache: 1GiB, writeBuffers: 128MiB,"
+                + " strictCapacity: false}")).settings().gateway().rocksDbMemory())
+                .isEqualTo(new io.privacygateway.topology.state.RocksDbMemory(1L << 30, 128L << 20, false));
+        assertThatThrownBy(() -> GatewayConfigFile.parse(yaml(base + "rocksdb: {blockCache: lots}")))
+                .hasMessageStartingWith("rocksdb.blockCache: ");
+        assertThatThrownBy(() -> GatewayConfigFile.parse(yaml(base + "rocksdb: {blockCache: 1MiB}")))
+                .hasMessageStartingWith("rocksdb.blockCache: ");
+        assertThatThrownBy(() -> GatewayConfigFile.parse(yaml(base + "rocksdb: {writeBuffers: 200MiB}")))
+                .hasMessageStartingWith("rocksdb.writeBuffers: ");
+        assertThatThrownBy(() -> GatewayConfigFile.parse(yaml(base + "rocksdb: {strictCapacity: maybe}")))
+                .hasMessageStartingWith("rocksdb.strictCapacity: ");
+        assertThatThrownBy(() -> GatewayConfigFile.parse(yaml(base + "rocksdb: {blockcache: 1GiB}")))
+                .hasMessageStartingWith("rocksdb.blockcache: unknown setting");
+    }
+
+    @Test
     void secretsComeFromTheEnvironment() throws Exception {
         String key = java.util.Base64.getEncoder().encodeToString(new byte[32]);
         GatewayConfigFile.Loaded l = GatewayConfigFile.parse(yaml("""

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
         subcommands = {BenchCommand.Accuracy.class, BenchCommand.Speed.class, BenchCommand.Throughput.class,
             BenchCommand.ReleaseTiming.class, BenchCommand.Analytics.class, BenchCommand.Horizons.class,
             BenchCommand.Synthetic.class, WideBenchCommand.class, BenchCommand.HeavyHitters.class,
-            VectorMeanBenchCommand.class, IngestBenchCommand.class})
+            VectorMeanBenchCommand.class, IngestBenchCommand.class, MemoryBenchCommand.class})
 public final class BenchCommand implements Runnable, ToolCommand {
     @Spec
     CommandSpec spec;

@@ -81,20 +81,99 @@ public final class WorkloadSpecParser {
         if (tree == null) {
             throw new InvalidWorkloadException("(root)", "the workload file is empty");
         }
-        checkKnown("", tree, TOP_FIELDS);
+        Errors errors = new Errors();
+        errors.run(() -> checkKnown("", tree, TOP_FIELDS));
         if (tree.containsKey("protocol")) {
-            String protocol = string(tree, "protocol");
-            if (!protocol.equals(CanonicalForm.PROTOCOL_VERSION)) {
-                throw new InvalidWorkloadException("protocol", "\"" + protocol + "\" is not supported by this version"
-                        + " (supports " + CanonicalForm.PROTOCOL_VERSION + ")");
-            }
+            errors.run(() -> {
+                String protocol = string(tree, "protocol");
+                if (!protocol.equals(CanonicalForm.PROTOCOL_VERSION)) {
+                    throw new InvalidWorkloadException("protocol", "\"" + protocol + "\" is not supported by this"
+                            + " version (supports " + CanonicalForm.PROTOCOL_VERSION + ")");
+                }
+            });
         }
         WorkloadSpec.Builder b = WorkloadSpec.builder();
-        b.id(string(tree, "id"));
-        b.version((int) integer(tree, "version", 1, Integer.MAX_VALUE));
-        QueryFamily family = enumValue("family", string(tree, "family"), QueryFamily::fromWireName);
-        b.family(family);
-        b.domain(domain(family, map(tree, "domain")));
+        errors.run(() -> b.id(string(tree, "id")));
+        errors.run(() -> b.version((int) integer(tree, "version", 1, Integer.MAX_VALUE)));
+        QueryFamily family = errors.get(() -> enumValue("family", string(tree, "family"), QueryFamily::fromWireName));
+        if (family != null) { // the domain and the queries are read as the family says
+            b.family(family);
+            errors.run(() -> b.domain(domain(family, map(tree, "domain"))));
+            errors.run(() -> queries(tree, family, b));
+        }
+        Mode mode = tree.containsKey("mode")
+                ? errors.get(() -> enumValue("mode", string(tree, "mode"), Mode::fromWireName)) : Mode.LOCAL;
+        if (tree.containsKey("mechanism")) {
+            errors.run(() -> b.mechanism(enumValue("mechanism", string(tree, "mechanism"), MechanismId::fromWireName)));
+        }
+        if (mode != null) {
+            errors.run(() -> modeParameters(tree, mode, b));
+        }
+        errors.run(() -> budget(tree, b));
+        errors.run(() -> window(tree, b));
+        if (tree.containsKey("confidence")) {
+            errors.run(() -> b.confidence(wrap("confidence", () -> new ConfidenceLevel(number(tree, "", "confidence")))));
+        }
+        if (tree.containsKey("alpha")) {
+            errors.run(() -> b.alpha(wrap("alpha", () -> new Alpha(number(tree, "", "alpha")))));
+        }
+        if (tree.containsKey("epsilonSplit")) {
+            errors.run(() -> b.epsilonSplit(enumValue("epsilonSplit", string(tree, "epsilonSplit"),
+                    EpsilonSplit::fromWireName)));
+        }
+        if (tree.containsKey("expectedReportsPerWindow")) {
+            errors.run(() -> b.expectedReportsPerWindow(integer(tree, "", "expectedReportsPerWindow", 1,
+                    Long.MAX_VALUE / 4)));
+        }
+        if (tree.containsKey("model")) {
+            errors.run(() -> {
+                Map<?, ?> m = map(tree, "model");
+                checkKnown("model.", m, Set.of("loss", "radius", "regularization"));
+                b.model(new WorkloadSpec.Model(string(m, "model.", "loss"), number(m, "model.", "radius"),
+                        m.containsKey("regularization") ? number(m, "model.", "regularization") : 0.0));
+            });
+        }
+        errors.run(() -> {
+            if (tree.containsKey("protocolVersion")) { // checked against the mechanism's derivable versions by the spec
+                b.protocolVersion((int) integer(tree, "", "protocolVersion", 1, Integer.MAX_VALUE));
+            } else if (tree.containsKey("protocol") && ProtocolVersions.hasProtocol(b.mechanism())) {
+                b.protocolVersion(1); // a canonical form (it carries "protocol") omits version 1: CanonicalForm
+            }
+        });
+        errors.throwIfAny(); // every shape error of the file at once; the rules across fields need a complete spec
+        return b.build();
+    }
+
+    /** Collects the shape errors of one file, so that all of them are reported at once. */
+    private static final class Errors {
+        private final List<InvalidWorkloadException> found = new ArrayList<>();
+
+        void run(Runnable step) {
+            try {
+                step.run();
+            } catch (InvalidWorkloadException e) {
+                found.addAll(e.errors());
+            }
+        }
+
+        /** The step's value, or {@code null} after recording its error. */
+        <T> T get(java.util.function.Supplier<T> step) {
+            try {
+                return step.get();
+            } catch (InvalidWorkloadException e) {
+                found.addAll(e.errors());
+                return null;
+            }
+        }
+
+        void throwIfAny() {
+            if (!found.isEmpty()) {
+                throw InvalidWorkloadException.of(found);
+            }
+        }
+    }
+
+    private static void queries(Map<?, ?> tree, QueryFamily family, WorkloadSpec.Builder b) {
         Map<?, ?> queries = tree.containsKey("queries") ? map(tree, "queries") : Map.of();
         switch (family) {
             case MARGINALS -> {
@@ -117,10 +196,9 @@ public final class WorkloadSpecParser {
             }
             default -> checkKnown("queries.", queries, Set.of());
         }
-        Mode mode = tree.containsKey("mode") ? enumValue("mode", string(tree, "mode"), Mode::fromWireName) : Mode.LOCAL;
-        if (tree.containsKey("mechanism")) {
-            b.mechanism(enumValue("mechanism", string(tree, "mechanism"), MechanismId::fromWireName));
-        }
+    }
+
+    private static void modeParameters(Map<?, ?> tree, Mode mode, WorkloadSpec.Builder b) {
         if (mode == Mode.LOCAL) {
             if (tree.containsKey("central")) {
                 throw new InvalidWorkloadException("central", "is only allowed with mode: central");
@@ -163,6 +241,9 @@ public final class WorkloadSpecParser {
                     c.containsKey("epsilonPerRunningTotal") ? epsilon(c, "central.", "epsilonPerRunningTotal") : null,
                     synthetic));
         }
+    }
+
+    private static void budget(Map<?, ?> tree, WorkloadSpec.Builder b) {
         Map<?, ?> budgetTree = map(tree, "budget");
         checkKnown("budget.", budgetTree, Set.of("epsilonPerPeriod", "period", "group"));
         WorkloadSpec.Group group = null;
@@ -178,6 +259,9 @@ public final class WorkloadSpecParser {
         }
         b.budget(new WorkloadSpec.Budget(epsilon(budgetTree, "budget.", "epsilonPerPeriod"),
                 positiveDuration(budgetTree, "budget.", "period"), group));
+    }
+
+    private static void window(Map<?, ?> tree, WorkloadSpec.Builder b) {
         Map<?, ?> windowTree = map(tree, "window");
         checkKnown("window.", windowTree, Set.of("size", "grace", "horizons"));
         Duration size = positiveDuration(windowTree, "window.", "size");
@@ -193,30 +277,6 @@ public final class WorkloadSpecParser {
             }
         }
         b.window(new WorkloadSpec.Window(size, grace, horizons));
-        if (tree.containsKey("confidence")) {
-            b.confidence(wrap("confidence", () -> new ConfidenceLevel(number(tree, "", "confidence"))));
-        }
-        if (tree.containsKey("alpha")) {
-            b.alpha(wrap("alpha", () -> new Alpha(number(tree, "", "alpha"))));
-        }
-        if (tree.containsKey("epsilonSplit")) {
-            b.epsilonSplit(enumValue("epsilonSplit", string(tree, "epsilonSplit"), EpsilonSplit::fromWireName));
-        }
-        if (tree.containsKey("expectedReportsPerWindow")) {
-            b.expectedReportsPerWindow(integer(tree, "", "expectedReportsPerWindow", 1, Long.MAX_VALUE / 4));
-        }
-        if (tree.containsKey("model")) {
-            Map<?, ?> m = map(tree, "model");
-            checkKnown("model.", m, Set.of("loss", "radius", "regularization"));
-            b.model(new WorkloadSpec.Model(string(m, "model.", "loss"), number(m, "model.", "radius"),
-                    m.containsKey("regularization") ? number(m, "model.", "regularization") : 0.0));
-        }
-        if (tree.containsKey("protocolVersion")) { // checked against the mechanism's derivable versions by the spec
-            b.protocolVersion((int) integer(tree, "", "protocolVersion", 1, Integer.MAX_VALUE));
-        } else if (tree.containsKey("protocol") && ProtocolVersions.hasProtocol(b.mechanism())) {
-            b.protocolVersion(1); // a canonical form (it carries "protocol") omits version 1: CanonicalForm
-        }
-        return b.build();
     }
 
     /** Maps the domain tree (exactly one kind, as the family requires) onto a {@link Domain}, which validates it. */
@@ -385,12 +445,17 @@ public final class WorkloadSpecParser {
 
     // ---- typed accessors -------------------------------------------------------------------------
 
+    /** Every unknown field of {@code tree} (all of them in one exception). */
     private static void checkKnown(String prefix, Map<?, ?> tree, Set<String> known) {
+        List<InvalidWorkloadException> unknown = new ArrayList<>();
         for (Object k : tree.keySet()) {
             if (!known.contains(String.valueOf(k))) {
-                throw new InvalidWorkloadException(prefix + k, "unknown field"
-                        + (known.isEmpty() ? "" : " (known: " + String.join(", ", new TreeSet<>(known)) + ")"));
+                unknown.add(new InvalidWorkloadException(prefix + k, "unknown field"
+                        + (known.isEmpty() ? "" : " (known: " + String.join(", ", new TreeSet<>(known)) + ")")));
             }
+        }
+        if (!unknown.isEmpty()) {
+            throw InvalidWorkloadException.of(unknown);
         }
     }
 
