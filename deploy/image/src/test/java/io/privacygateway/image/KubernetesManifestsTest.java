@@ -190,7 +190,7 @@ class KubernetesManifestsTest {
         assertThat(env.get("POD_NAME").getValueFrom().getFieldRef().getFieldPath()).isEqualTo("metadata.name");
         Map<String, String> values = new HashMap<>();
         for (V1EnvVar e : env.values()) {
-            var ref = e.getValueFrom().getSecretKeyRef();
+            var ref = e.getValueFrom() == null ? null : e.getValueFrom().getSecretKeyRef();
             if (ref != null) {
                 V1Secret secret = (V1Secret) all.get("Secret/" + ref.getName());
                 assertThat(secret).as("Secret " + ref.getName()).isNotNull();
@@ -265,13 +265,26 @@ class KubernetesManifestsTest {
         assertThat(sts.getSpec().getTemplate().getMetadata().getLabels())
                 .containsAllEntriesOf(np.getSpec().getPodSelector().getMatchLabels());
         assertThat(np.getSpec().getPolicyTypes()).containsExactly("Ingress");
-        assertThat(np.getSpec().getIngress()).hasSize(1);
-        var rule = np.getSpec().getIngress().get(0);
-        assertThat(rule.getFrom()).hasSize(1); // namespace AND pod in one peer: Prometheus of "monitoring" only
+        // the metrics port: one rule, one peer (namespace AND pod: Prometheus of "monitoring" only); no other rule
+        // opens it; the answers port (published answers only) to the deployment and labelled readers
+        var metricsRules = np.getSpec().getIngress().stream().filter(r -> r.getPorts().stream()
+                .anyMatch(p -> "metrics".equals(p.getPort().getStrValue()))).toList();
+        assertThat(metricsRules).hasSize(1);
+        var rule = metricsRules.get(0);
+        assertThat(rule.getFrom()).hasSize(1);
         assertThat(rule.getFrom().get(0).getNamespaceSelector().getMatchLabels())
                 .containsEntry("kubernetes.io/metadata.name", "monitoring");
         assertThat(rule.getFrom().get(0).getPodSelector().getMatchLabels()).isNotEmpty();
         assertThat(rule.getPorts()).singleElement().satisfies(p -> assertThat(p.getPort().getStrValue()).isEqualTo("metrics"));
+        assertThat(np.getSpec().getIngress()).allSatisfy(r -> {
+            assertThat(r.getPorts()).isNotEmpty(); // no rule opens every port
+            assertThat(r.getFrom()).isNotEmpty().allSatisfy(peer -> assertThat(peer.getPodSelector()).isNotNull());
+        });
+        var containerPorts = sts.getSpec().getTemplate().getSpec().getContainers().get(0).getPorts().stream()
+                .map(io.kubernetes.client.openapi.models.V1ContainerPort::getName).toList();
+        assertThat(containerPorts).containsExactlyInAnyOrder("metrics", "answers");
+        assertThat(np.getSpec().getIngress().stream().flatMap(r -> r.getPorts().stream())
+                .map(p -> p.getPort().getStrValue())).containsExactlyInAnyOrder("metrics", "answers");
 
         var registry = (io.kubernetes.client.openapi.models.V1Deployment) all.get("Deployment/schema-registry");
         var rnp = (io.kubernetes.client.openapi.models.V1NetworkPolicy) all.get("NetworkPolicy/schema-registry");
@@ -336,7 +349,7 @@ class KubernetesManifestsTest {
         Map<String, V1EnvVar> env = c.getEnv().stream().collect(Collectors.toMap(V1EnvVar::getName, e -> e));
         assertThat(env.keySet()).containsAll(RepoFiles.variables(cm.getData().get("gateway.yaml")));
         for (V1EnvVar e : env.values()) {
-            var ref = e.getValueFrom().getSecretKeyRef();
+            var ref = e.getValueFrom() == null ? null : e.getValueFrom().getSecretKeyRef();
             if (ref != null) {
                 V1Secret secret = (V1Secret) all.get("Secret/" + ref.getName());
                 assertThat(secret).as("Secret " + ref.getName()).isNotNull();
