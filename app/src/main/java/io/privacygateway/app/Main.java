@@ -2,10 +2,12 @@ package io.privacygateway.app;
 
 import io.privacygateway.app.cli.AuditCommand;
 import io.privacygateway.app.cli.EnrollCommand;
+import io.privacygateway.app.cli.ExitCodes;
 import io.privacygateway.app.cli.IngestCommand;
 import io.privacygateway.app.cli.PlanCommand;
 import io.privacygateway.app.cli.RegisterCommand;
 import io.privacygateway.app.cli.RunCommand;
+import io.privacygateway.app.cli.RuntimeFailure;
 import io.privacygateway.app.cli.SimulateCommand;
 import io.privacygateway.app.cli.ToolCommand;
 import io.privacygateway.app.metrics.Failures;
@@ -35,12 +37,12 @@ import picocli.CommandLine.ScopeType;
         subcommands = {SimulateCommand.class, PlanCommand.class, AuditCommand.class, RunCommand.class,
             RegisterCommand.class, EnrollCommand.class, IngestCommand.class})
 public final class Main implements Runnable {
-    /** Success. */
-    public static final int OK = 0;
+    /** Success ({@link ExitCodes#OK}). */
+    public static final int OK = ExitCodes.OK;
     /** A runtime failure: something the command needed failed or could not be reached. */
-    public static final int FAILURE = 1;
+    public static final int FAILURE = ExitCodes.FAILURE;
     /** A usage or configuration error. */
-    public static final int USAGE = 2;
+    public static final int USAGE = ExitCodes.USAGE;
 
     /** The exit code list printed by every command's {@code --help}. */
     static final Map<String, String> EXIT_CODES = exitCodes();
@@ -51,16 +53,6 @@ public final class Main implements Runnable {
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
             description = "On a failure, print the stack trace after the one-line message.")
     boolean verbose;
-
-    /**
-     * A runtime failure the command has already described in one line (exit code {@value #FAILURE}): a broker or
-     * the registry unreachable, the gateway stopped.
-     */
-    public static final class RuntimeFailure extends RuntimeException {
-        public RuntimeFailure(String oneLine, Throwable cause) {
-            super(oneLine, cause);
-        }
-    }
 
     public static void main(String[] args) {
         try {

@@ -2,6 +2,7 @@ package io.privacygateway.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privacygateway.app.cli.RuntimeFailure;
 import io.privacygateway.app.run.GatewayConfigFile;
 import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
 import io.privacygateway.schemas.registry.SchemaRegistryException;
@@ -64,7 +65,7 @@ class MainCommandTest {
         assertThat(Main.exitCode(new IllegalStateException("workload w version 1 is registered")))
                 .isEqualTo(Main.USAGE);
 
-        assertThat(Main.exitCode(new Main.RuntimeFailure("cannot reach the Kafka brokers", null)))
+        assertThat(Main.exitCode(new RuntimeFailure("cannot reach the Kafka brokers", null)))
                 .isEqualTo(Main.FAILURE);
         assertThat(Main.exitCode(new IllegalStateException("publishing workload w failed: expired",
                 new TimeoutException("Expiring 1 record(s)")))).isEqualTo(Main.FAILURE);

@@ -1,14 +1,15 @@
 package io.privacygateway.demo;
 
 import io.privacygateway.app.Main;
+import io.privacygateway.app.cli.RuntimeFailure;
 import io.privacygateway.app.cli.ToolCommand;
 import io.privacygateway.app.metrics.GatewayWatch;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -120,7 +121,7 @@ public final class DemoCommand implements Callable<Integer>, ToolCommand {
             }
             Optional<String> failed = watch.check();
             if (failed.isPresent()) {
-                throw new Main.RuntimeFailure(failed.get(), watch.failure());
+                throw new RuntimeFailure(failed.get(), watch.failure());
             }
             if (System.nanoTime() >= nextStatus) {
                 printLine(out, demo.status());

@@ -14,7 +14,6 @@ import io.privacygateway.harness.EmbeddedKafka;
 import io.privacygateway.itests.support.Answers;
 import io.privacygateway.itests.support.Deployment;
 import io.privacygateway.itests.support.FaultWorkloads;
-import io.privacygateway.itests.support.GatewayAcls;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.Timed;
 import io.privacygateway.itests.support.Windows;
@@ -25,6 +24,7 @@ import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.release.CentralReleaser;
+import io.privacygateway.harness.testing.AclFile;
 import io.privacygateway.harness.testing.TopicReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +47,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -58,7 +59,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * <b>The ACLs of {@code docs/acls.md}, tested.</b> A broker of its own with SASL/PLAIN on every listener and KRaft's
  * {@code StandardAuthorizer} (users admin — the super user —, gateway, device, registrar, consumer; nothing is
  * allowed without an ACL). The operator (admin) creates the gateway's topics and applies exactly the ACLs of
- * {@link GatewayAcls}. Then, each as its own principal: the gateway runs (exactly-once: consumer group,
+ * {@code deploy/kafka/acls.txt}, the file the Compose stack applies ({@link AclFile}: one rule in one place). Then, each as its own principal: the gateway runs (exactly-once: consumer group,
  * transactional ids, changelog topics it creates itself, the clock probes and the deployment record), the
  * registrar registers a workload, 30 devices report through the SDK, and a consumer reads the window's answer,
  * without a group and in a group of its prefix. The test proves the whole path works with these ACLs (n = 30)
@@ -84,13 +85,13 @@ class AclIT {
             Path state = Files.createTempDirectory(c.workDir(), "acl-state-");
             // the operator creates the topics and the ACLs
             Deployment.prepare(settings(kafka, c, "admin", cfg, state), c.registryClient);
-            GatewayAcls acls = new GatewayAcls(PREFIX, APP, "User:gateway", "User:device", "User:registrar",
-                    "User:consumer", "answers-");
+            // the module's directory is the working directory of the integration tests: the repository is its parent
+            List<AclBinding> acls = AclFile.read(Path.of("").toAbsolutePath().getParent());
             try (Admin admin = Admin.create(kafka.clientConfig())) {
-                admin.createAcls(acls.bindings()).all().get(30, TimeUnit.SECONDS);
+                admin.createAcls(acls).all().get(30, TimeUnit.SECONDS);
             }
-            System.out.printf("[acl] SASL broker up, topics and %d ACL bindings in place after %.1f s%n",
-                    acls.bindings().size(), (System.nanoTime() - t0) / 1e9);
+            System.out.printf("[acl] SASL broker up, topics and %d ACL bindings of deploy/kafka/acls.txt in place after"
+                    + " %.1f s%n", acls.size(), (System.nanoTime() - t0) / 1e9);
 
             try (GatewayService gateway = GatewayService.start(settings(kafka, c, "gateway", cfg, state),
                     new SimpleMeterRegistry(), CentralReleaser.secure(), Duration.ofSeconds(120))) {

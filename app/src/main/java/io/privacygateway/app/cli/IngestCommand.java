@@ -2,7 +2,6 @@ package io.privacygateway.app.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.privacygateway.app.Main;
 import io.privacygateway.app.metrics.Failures;
 import io.privacygateway.app.metrics.MeterBindings;
 import io.privacygateway.app.run.IngestConfigFile;
@@ -50,7 +49,7 @@ public final class IngestCommand implements Callable<Integer> {
                     : null, loaded.metricsPort());
         } catch (IOException e) {
             process.close();
-            throw new Main.RuntimeFailure("cannot start the ingest service on " + loaded.settings().host() + ":"
+            throw new RuntimeFailure("cannot start the ingest service on " + loaded.settings().host() + ":"
                     + loaded.settings().port() + " (listen.host, listen.port): " + Failures.oneLine(e), e);
         }
         Thread hook = new Thread(() -> {
@@ -64,7 +63,7 @@ public final class IngestCommand implements Callable<Integer> {
             out.flush();
             onStarted.accept(service);
             stop.await();
-            return Main.OK;
+            return ExitCodes.OK;
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(hook);

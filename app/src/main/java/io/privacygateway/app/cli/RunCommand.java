@@ -2,7 +2,6 @@ package io.privacygateway.app.cli;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-import io.privacygateway.app.Main;
 import io.privacygateway.app.answers.AnswersOptions;
 import io.privacygateway.app.answers.AnswersServer;
 import io.privacygateway.app.dashboard.AnswerBoard;
@@ -129,7 +128,7 @@ public final class RunCommand implements Callable<Integer> {
             } catch (IllegalStateException e) {
                 health.startFailed();
                 if (String.valueOf(e.getMessage()).startsWith("the gateway stopped while starting")) {
-                    throw new Main.RuntimeFailure(e.getMessage(), e);
+                    throw new RuntimeFailure(e.getMessage(), e);
                 }
                 throw e;
             } catch (Exception | Error e) {
@@ -161,9 +160,9 @@ public final class RunCommand implements Callable<Integer> {
             Optional<String> failed = GatewayWatch.of(gateway).await(stop);
             if (failed.isEmpty()) {
                 closedByHook.await(60, TimeUnit.SECONDS); // the hook stops everything; the JVM exits after it
-                return Main.OK;
+                return ExitCodes.OK;
             }
-            throw new Main.RuntimeFailure(failed.get(), gateway.failure());
+            throw new RuntimeFailure(failed.get(), gateway.failure());
         } finally {
             if (stop.getCount() > 0) { // not shutting down: stop everything here
                 open.closeAll();
@@ -182,7 +181,7 @@ public final class RunCommand implements Callable<Integer> {
             return AnswersServer.start(o, gateway::answers, id -> gateway.catalog().current(id) != null
                     || !gateway.catalog().history(id).isEmpty());
         } catch (IOException e) {
-            throw new Main.RuntimeFailure("cannot serve the answers API on " + o.host() + ":" + o.port()
+            throw new RuntimeFailure("cannot serve the answers API on " + o.host() + ":" + o.port()
                     + " (answers.host, answers.port): " + Failures.oneLine(e), e);
         }
     }
@@ -192,7 +191,7 @@ public final class RunCommand implements Callable<Integer> {
         try {
             return MetricsServer.start(loaded.metricsHost(), loaded.metricsPort(), meters, health);
         } catch (IOException e) {
-            throw new Main.RuntimeFailure("cannot serve metrics on " + loaded.metricsHost() + ":" + loaded.metricsPort()
+            throw new RuntimeFailure("cannot serve metrics on " + loaded.metricsHost() + ":" + loaded.metricsPort()
                     + " (metrics.host, metrics.port): " + Failures.oneLine(e), e);
         }
     }
@@ -230,7 +229,7 @@ public final class RunCommand implements Callable<Integer> {
          * Asks the brokers for their cluster id.
          *
          * @throws GatewayConfigFile.ConfigException when the Kafka client settings are invalid (exit code 2)
-         * @throws Main.RuntimeFailure when no broker answers within {@code timeout}, or one refuses (exit code 1)
+         * @throws RuntimeFailure when no broker answers within {@code timeout}, or one refuses (exit code 1)
          */
         static void kafka(GatewaySettings s, Duration timeout) {
             Properties p = new Properties();
@@ -254,24 +253,24 @@ public final class RunCommand implements Callable<Integer> {
                     throw new GatewayConfigFile.ConfigException("bootstrapServers / kafka",
                             "the Kafka client settings are invalid: " + Failures.oneLine(e));
                 }
-                throw new Main.RuntimeFailure("cannot connect to " + where + ": " + Failures.oneLine(e), e);
+                throw new RuntimeFailure("cannot connect to " + where + ": " + Failures.oneLine(e), e);
             }
             try {
                 admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).clusterId()
                         .get(ms + 5_000L, TimeUnit.MILLISECONDS);
             } catch (java.util.concurrent.TimeoutException e) {
-                throw new Main.RuntimeFailure("cannot reach " + where + ": no broker answered within "
+                throw new RuntimeFailure("cannot reach " + where + ": no broker answered within "
                         + format(timeout) + " (--connect-timeout)", e);
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
                 if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
-                    throw new Main.RuntimeFailure("cannot reach " + where + ": no broker answered within "
+                    throw new RuntimeFailure("cannot reach " + where + ": no broker answered within "
                             + format(timeout) + " (--connect-timeout)", cause);
                 }
-                throw new Main.RuntimeFailure("cannot use " + where + ": " + Failures.oneLine(cause), cause);
+                throw new RuntimeFailure("cannot use " + where + ": " + Failures.oneLine(cause), cause);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new Main.RuntimeFailure("interrupted while connecting to " + where, e);
+                throw new RuntimeFailure("interrupted while connecting to " + where, e);
             } finally {
                 admin.close(Duration.ZERO);
             }
@@ -280,7 +279,7 @@ public final class RunCommand implements Callable<Integer> {
         /**
          * Asks the schema registry for its compatibility setting (a request every Confluent-API registry answers).
          *
-         * @throws Main.RuntimeFailure when it does not answer within {@code timeout}, or refuses (exit code 1)
+         * @throws RuntimeFailure when it does not answer within {@code timeout}, or refuses (exit code 1)
          */
         static void registry(GatewaySettings s, Duration timeout) {
             Map<String, Object> cfg = new HashMap<>(s.registryProperties());
@@ -292,7 +291,7 @@ public final class RunCommand implements Callable<Integer> {
                 c.getGlobalCompatibility();
             } catch (SchemaRegistryException e) {
                 String what = e.httpStatus() < 0 ? "cannot reach " : "cannot use ";
-                throw new Main.RuntimeFailure(what + where + ": " + e.getMessage().replaceAll("\\s+", " "), e);
+                throw new RuntimeFailure(what + where + ": " + e.getMessage().replaceAll("\\s+", " "), e);
             }
         }
     }

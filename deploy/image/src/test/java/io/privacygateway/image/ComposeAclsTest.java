@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.harness.EmbeddedKafka;
+import io.privacygateway.harness.testing.AclFile;
 import io.privacygateway.topology.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import java.io.IOException;
@@ -120,7 +121,7 @@ class ComposeAclsTest {
             asked.addAll(bindings(args, props.toString()));
             args.clear();
         }
-        List<AclBinding> file = AclFile.read();
+        List<AclBinding> file = AclFile.read(RepoFiles.root());
         assertThat(asked).containsExactlyInAnyOrderElementsOf(Set.copyOf(file));
         assertThat(file).hasSameSizeAs(Set.copyOf(file)); // no line repeats another
     }
@@ -177,7 +178,7 @@ class ComposeAclsTest {
         }
         try (EmbeddedKafka kafka = EmbeddedKafka.start(new EmbeddedKafka.Sasl(users, "admin"), Map.of())) {
             try (Admin admin = Admin.create(kafka.clientConfig())) {
-                admin.createAcls(AclFile.read()).all().get(30, TimeUnit.SECONDS);
+                admin.createAcls(AclFile.read(RepoFiles.root())).all().get(30, TimeUnit.SECONDS);
             }
             // Compose's register creates the topics as the operator, from the stack's gateway.yaml ...
             GatewayService.ensureTopics(composeSettings(kafka, "admin"));

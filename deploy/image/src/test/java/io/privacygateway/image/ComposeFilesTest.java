@@ -2,6 +2,7 @@ package io.privacygateway.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privacygateway.harness.testing.AclFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,7 +117,7 @@ class ComposeFilesTest {
                 .containsEntry("REGISTRY_KAFKA_COMMON_SASL_MECHANISM", "PLAIN");
         assertThat(String.valueOf(renv.get("REGISTRY_KAFKA_COMMON_SASL_JAAS_CONFIG"))).contains("username=\"registry\"");
         assertThat(String.valueOf(kenv.get("KAFKA_LISTENER_NAME_INTERNAL_PLAIN_SASL_JAAS_CONFIG"))).contains("user_registry=");
-        assertThat(AclFile.read()).anySatisfy(b -> {
+        assertThat(AclFile.read(RepoFiles.root())).anySatisfy(b -> {
             assertThat(b.entry().principal()).isEqualTo("User:registry");
             assertThat(b.pattern().name()).isEqualTo("kafkasql-journal");
         });

@@ -1,5 +1,8 @@
-package io.privacygateway.image;
+package io.privacygateway.harness.testing;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,17 +21,26 @@ import org.apache.kafka.common.resource.ResourceType;
  * {@code transactional-id}), pattern ({@code literal}, {@code prefixed}), comma-separated names and comma-separated
  * operations (kafka-acls.sh's names: {@code Read}, {@code DescribeConfigs}, ...); {@code #} starts a comment.
  * Every line allows (kafka-acls.sh {@code --allow-principal}) from any host. A malformed line fails naming it.
+ * One file, read by the Compose stack, the deploy checks ({@code ComposeAclsTest}) and the integration test that runs
+ * the gateway under it ({@code AclIT}).
  */
-final class AclFile {
-    static final Path FILE = RepoFiles.deploy("kafka/acls.txt");
+public final class AclFile {
+    /** The file's path in the repository. */
+    public static final String PATH = "deploy/kafka/acls.txt";
 
     private AclFile() {}
 
-    static List<AclBinding> read() {
-        return parse(RepoFiles.read(FILE));
+    /** The bindings of the repository's file ({@code repoRoot}: the repository's root directory). */
+    public static List<AclBinding> read(Path repoRoot) {
+        try {
+            return parse(Files.readString(repoRoot.resolve(PATH)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
-    static List<AclBinding> parse(String text) {
+    /** The bindings of a text in the file's format. */
+    public static List<AclBinding> parse(String text) {
         List<AclBinding> out = new ArrayList<>();
         String[] lines = text.split("\n", -1);
         for (int i = 0; i < lines.length; i++) {
@@ -39,7 +51,7 @@ final class AclFile {
                 continue;
             }
             String[] f = content.split("\\s+");
-            String where = FILE.getFileName() + ":" + (i + 1);
+            String where = "acls.txt:" + (i + 1);
             if (f.length != 5) {
                 throw new IllegalArgumentException(where + ": expected 5 fields, got " + f.length);
             }
@@ -53,7 +65,7 @@ final class AclFile {
     }
 
     /** One binding from kafka-acls.sh's words ({@code --topic}, {@code --resource-pattern-type}, {@code --operation}). */
-    static AclBinding binding(String where, String principal, String resource, String pattern, String name, String op) {
+    public static AclBinding binding(String where, String principal, String resource, String pattern, String name, String op) {
         ResourceType type = switch (resource) {
             case "topic" -> ResourceType.TOPIC;
             case "group" -> ResourceType.GROUP;
