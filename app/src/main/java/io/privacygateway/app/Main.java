@@ -15,14 +15,21 @@ import io.privacygateway.mechanisms.workload.InvalidWorkloadException;
 import io.privacygateway.schemas.registry.SchemaRegistryException;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.KafkaException;
-import picocli.CommandLine;
+import org.apache.kafka.common.config.ConfigException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine;
 
 /**
  * Entry point of the {@code privacy-gateway} command line.
@@ -70,9 +77,9 @@ public final class Main implements Runnable {
      */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
-        java.util.List<ToolCommand> tools = new java.util.ArrayList<>();
-        java.util.ServiceLoader.load(ToolCommand.class).forEach(tools::add);
-        tools.sort(java.util.Comparator.comparing(t -> t.getClass().getName()));
+        List<ToolCommand> tools = new ArrayList<>();
+        ServiceLoader.load(ToolCommand.class).forEach(tools::add);
+        tools.sort(Comparator.comparing(t -> t.getClass().getName()));
         for (ToolCommand tool : tools) {
             cl.addSubcommand(tool);
         }
@@ -102,14 +109,14 @@ public final class Main implements Runnable {
             return FAILURE;
         }
         if (t instanceof InvalidWorkloadException || t instanceof IllegalArgumentException
-                || t instanceof java.nio.file.NoSuchFileException
-                || Failures.causedBy(t, org.apache.kafka.common.config.ConfigException.class)) {
+                || t instanceof NoSuchFileException
+                || Failures.causedBy(t, ConfigException.class)) {
             return USAGE;
         }
         if (t instanceof IllegalStateException) {
             boolean infrastructure = t.getCause() != null && (Failures.causedBy(t.getCause(), IOException.class)
                     || Failures.causedBy(t.getCause(), KafkaException.class)
-                    || Failures.causedBy(t.getCause(), java.util.concurrent.TimeoutException.class)
+                    || Failures.causedBy(t.getCause(), TimeoutException.class)
                     || Failures.causedBy(t.getCause(), SchemaRegistryException.class));
             return infrastructure ? FAILURE : USAGE;
         }
@@ -118,7 +125,7 @@ public final class Main implements Runnable {
 
     private static String message(Throwable ex) {
         Throwable t = Failures.unwrap(ex);
-        if (t instanceof java.nio.file.NoSuchFileException nf) {
+        if (t instanceof NoSuchFileException nf) {
             return "no such file: " + nf.getFile();
         }
         if (t instanceof RuntimeFailure) {

@@ -1,11 +1,13 @@
 package io.privacygateway.ingest;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.privacygateway.client.ReportEnvelope.Result;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The service's meters. Every refused request is counted in {@code pgw.ingest.refused} (tag {@code reason}, a fixed
@@ -19,14 +21,14 @@ final class IngestMetrics {
     private final Map<String, Map<String, Counter>> reports = new ConcurrentHashMap<>(); // status, reason
     final Timer request;
 
-    IngestMetrics(MeterRegistry registry, java.util.function.Supplier<Number> inFlight,
-            java.util.function.Supplier<Number> ready) {
+    IngestMetrics(MeterRegistry registry, Supplier<Number> inFlight,
+            Supplier<Number> ready) {
         this.registry = registry;
         this.request = Timer.builder("pgw.ingest.request").description("time from a complete POST /v1/reports to its"
                 + " answer").publishPercentileHistogram().register(registry);
-        io.micrometer.core.instrument.Gauge.builder("pgw.ingest.inflight", inFlight).description("reports handed to"
+        Gauge.builder("pgw.ingest.inflight", inFlight).description("reports handed to"
                 + " Kafka and not yet acknowledged").register(registry);
-        io.micrometer.core.instrument.Gauge.builder("pgw.ingest.ready", ready).description("1 when the service is"
+        Gauge.builder("pgw.ingest.ready", ready).description("1 when the service is"
                 + " ready (catalog loaded, Kafka reachable)").register(registry);
     }
 

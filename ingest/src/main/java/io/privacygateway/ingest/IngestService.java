@@ -19,6 +19,7 @@ import io.privacygateway.topology.validate.ReportView;
 import io.privacygateway.topology.validate.Verdict;
 import io.privacygateway.topology.workload.Registration;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -36,15 +37,19 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -53,6 +58,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
@@ -172,7 +178,7 @@ public final class IngestService implements AutoCloseable {
         this.healthThread.setDaemon(true);
     }
 
-    private java.util.function.Supplier<Number> inFlightGauge() {
+    private Supplier<Number> inFlightGauge() {
         return () -> limits.maxInFlightReports() - inFlight.availablePermits();
     }
 
@@ -216,7 +222,7 @@ public final class IngestService implements AutoCloseable {
                 .setHttp2ClearTextEnabled(settings.tls() == null);
         if (settings.tls() != null) {
             o.setSsl(true).setUseAlpn(true).setKeyCertOptions(new KeyStoreOptions()
-                    .setType(settings.tls().type().toUpperCase(java.util.Locale.ROOT))
+                    .setType(settings.tls().type().toUpperCase(Locale.ROOT))
                     .setPath(settings.tls().path().toString()).setPassword(settings.tls().password()));
         }
         server = await(vertx.createHttpServer(o).connectionHandler(this::connected).requestHandler(this::request)
@@ -231,7 +237,7 @@ public final class IngestService implements AutoCloseable {
                 settings.tls() == null ? "plain HTTP" : "TLS", opsServer == null ? "none" : opsHost + ":" + opsPort());
     }
 
-    private static HttpServer await(io.vertx.core.Future<HttpServer> f, String what) throws IOException {
+    private static HttpServer await(Future<HttpServer> f, String what) throws IOException {
         try {
             return f.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -354,7 +360,7 @@ public final class IngestService implements AutoCloseable {
         }
     }
 
-    private final Map<HttpConnection, Conn> conns = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<HttpConnection, Conn> conns = new ConcurrentHashMap<>();
 
     private void connected(HttpConnection c) {
         if (connections.incrementAndGet() > limits.maxConnections()) {
@@ -507,7 +513,7 @@ public final class IngestService implements AutoCloseable {
         if (path.equals("/v1/workloads")) {
             doc = workloads.all();
         } else {
-            String id = java.net.URLDecoder.decode(path.substring("/v1/workloads/".length()), StandardCharsets.UTF_8);
+            String id = URLDecoder.decode(path.substring("/v1/workloads/".length()), StandardCharsets.UTF_8);
             doc = workloads.doc(id);
             if (doc == null) {
                 refuse(req, 404, "UNKNOWN_WORKLOAD", "no active workload with this id", Map.of());
@@ -549,7 +555,7 @@ public final class IngestService implements AutoCloseable {
             return;
         }
         String type = req.getHeader("Content-Type");
-        String media = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(java.util.Locale.ROOT);
+        String media = type == null ? "" : type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT);
         boolean json = media.equals(ReportEnvelope.REPORTS_JSON_CONTENT_TYPE);
         if (!json && !media.equals(ReportEnvelope.REPORTS_CONTENT_TYPE)) {
             refuseAndClose(req, http1, 415, "UNSUPPORTED_MEDIA_TYPE", "Content-Type must be "
@@ -975,11 +981,11 @@ public final class IngestService implements AutoCloseable {
                         }
                         return out;
                     }
-                    out = java.util.Arrays.copyOf(out, Math.min(max, out.length * 2));
+                    out = Arrays.copyOf(out, Math.min(max, out.length * 2));
                 }
                 int r = in.read(out, n, out.length - n);
                 if (r < 0) {
-                    return java.util.Arrays.copyOf(out, n);
+                    return Arrays.copyOf(out, n);
                 }
                 n += r;
             }
@@ -1016,11 +1022,11 @@ public final class IngestService implements AutoCloseable {
         write(req, status, type, body, h);
     }
 
-    private static io.vertx.core.Future<Void> write(HttpServerRequest req, int status, String type, byte[] body,
+    private static Future<Void> write(HttpServerRequest req, int status, String type, byte[] body,
             Map<String, String> h) {
         HttpServerResponse out = req.response();
         if (out.ended() || out.closed()) {
-            return io.vertx.core.Future.succeededFuture();
+            return Future.succeededFuture();
         }
         out.setStatusCode(status);
         out.putHeader("Content-Type", type);
@@ -1062,14 +1068,14 @@ public final class IngestService implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        producer.close(java.time.Duration.ofSeconds(5)); // callbacks of reports under way run now
+        producer.close(Duration.ofSeconds(5)); // callbacks of reports under way run now
         try {
             vertx.close().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
         } catch (Exception e) {
             LOG.warn("stopping the HTTP server: {}", e.toString());
         }
         healthThread.interrupt();
-        admin.close(java.time.Duration.ofSeconds(2));
+        admin.close(Duration.ofSeconds(2));
         workloads.close();
         registry.close();
     }

@@ -1,7 +1,10 @@
 package io.privacygateway.ingest;
 
+import io.privacygateway.client.ReportEnvelope;
+import io.privacygateway.schemas.identity.DeviceCredential;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -60,7 +63,7 @@ public record IngestSettings(String bootstrapServers, String schemaRegistryUrl, 
         public Tls {
             Objects.requireNonNull(path, "tls.keystore");
             Objects.requireNonNull(password, "tls.password");
-            if (!java.nio.file.Files.isReadable(path)) {
+            if (!Files.isReadable(path)) {
                 throw new IllegalArgumentException("tls.keystore: cannot read " + path);
             }
             if (!"PKCS12".equalsIgnoreCase(type) && !"JKS".equalsIgnoreCase(type)) {
@@ -94,8 +97,8 @@ public record IngestSettings(String bootstrapServers, String schemaRegistryUrl, 
             int maxConnections, int maxInFlightReports, Duration produceTimeout, Rate perAddress, Rate perCredential,
             int trackedClients, int recentReports, int eventLoops) {
         public Limits {
-            within("limits.maxBodyBytes", maxBodyBytes, 1024, io.privacygateway.client.ReportEnvelope.MAX_BODY_BYTES);
-            within("limits.maxReportsPerBatch", maxReportsPerBatch, 1, io.privacygateway.client.ReportEnvelope.MAX_REPORTS);
+            within("limits.maxBodyBytes", maxBodyBytes, 1024, ReportEnvelope.MAX_BODY_BYTES);
+            within("limits.maxReportsPerBatch", maxReportsPerBatch, 1, ReportEnvelope.MAX_REPORTS);
             within("limits.requestTimeout", requestTimeout, Duration.ofMillis(50), Duration.ofMinutes(5));
             within("limits.idleTimeout", idleTimeout, Duration.ofMillis(50), Duration.ofHours(1));
             within("limits.maxConnections", maxConnections, 1, 1 << 20);
@@ -114,8 +117,8 @@ public record IngestSettings(String bootstrapServers, String schemaRegistryUrl, 
          * per credential, 100,000 tracked clients, 100,000 recent reports, 2 event loops.
          */
         public static Limits defaults() {
-            return new Limits(io.privacygateway.client.ReportEnvelope.MAX_BODY_BYTES,
-                    io.privacygateway.client.ReportEnvelope.MAX_REPORTS, Duration.ofSeconds(10), Duration.ofSeconds(60),
+            return new Limits(ReportEnvelope.MAX_BODY_BYTES,
+                    ReportEnvelope.MAX_REPORTS, Duration.ofSeconds(10), Duration.ofSeconds(60),
                     10_000, 50_000, Duration.ofSeconds(10), new Rate(50, 100), new Rate(20, 500), 100_000, 100_000, 2);
         }
 
@@ -184,7 +187,7 @@ public record IngestSettings(String bootstrapServers, String schemaRegistryUrl, 
         enrollmentKeys = enrollmentKeys == null ? Map.of() : Map.copyOf(enrollmentKeys);
         enrollmentKeys.forEach((id, k) -> {
             try {
-                io.privacygateway.schemas.identity.DeviceCredential.checkKey(id, k);
+                DeviceCredential.checkKey(id, k);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("devices.keys." + id + ": " + e.getMessage());
             }

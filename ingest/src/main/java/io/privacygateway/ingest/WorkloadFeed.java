@@ -1,8 +1,10 @@
 package io.privacygateway.ingest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
+import io.privacygateway.mechanisms.workload.ProtocolVersions;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
@@ -12,6 +14,8 @@ import io.privacygateway.topology.workload.WorkloadCatalog;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,6 +26,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -95,7 +100,7 @@ final class WorkloadFeed implements AutoCloseable {
             while (!closed) {
                 try {
                     follow();
-                } catch (org.apache.kafka.common.errors.TimeoutException e) {
+                } catch (TimeoutException e) {
                     // Kafka unreachable (at start, or while looking the topic up): try again, never give up
                     LOG.warn("reading the workloads topic {}: {}; retrying", topic, e.getMessage());
                     Thread.sleep(1000);
@@ -188,7 +193,7 @@ final class WorkloadFeed implements AutoCloseable {
 
     private void rebuildDocs() {
         Map<String, Doc> byId = new TreeMap<>();
-        List<Map<String, Object>> all = new java.util.ArrayList<>();
+        List<Map<String, Object>> all = new ArrayList<>();
         for (Registration r : catalog.registrations()) {
             if (r.deleted()) {
                 continue;
@@ -197,7 +202,7 @@ final class WorkloadFeed implements AutoCloseable {
             byId.put(r.id(), doc(d));
             all.add(d);
         }
-        all.sort(java.util.Comparator.comparing(m -> (String) m.get("id")));
+        all.sort(Comparator.comparing(m -> (String) m.get("id")));
         docs = new Docs(Map.copyOf(byId), doc(all));
     }
 
@@ -210,7 +215,7 @@ final class WorkloadFeed implements AutoCloseable {
         d.put("version", s.version());
         d.put("contentHash", r.contentHash());
         d.put("protocolVersion", s.protocolVersion()); // what local reports must carry (docs/wire-format.md)
-        d.put("protocol", io.privacygateway.mechanisms.workload.ProtocolVersions.wireName(s.mechanism(),
+        d.put("protocol", ProtocolVersions.wireName(s.mechanism(),
                 s.protocolVersion()));
         d.put("canonicalFormVersion", CanonicalForm.PROTOCOL_VERSION);
         d.put("mode", s.mode().wireName());
@@ -232,7 +237,7 @@ final class WorkloadFeed implements AutoCloseable {
                 etag.append(String.format("%02x", h[i]));
             }
             return new Doc(body, etag.append('"').toString());
-        } catch (com.fasterxml.jackson.core.JsonProcessingException | NoSuchAlgorithmException e) {
+        } catch (JsonProcessingException | NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,5 +1,6 @@
 package io.privacygateway.topology;
 
+import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.topology.identity.DeviceAuthentication;
 import io.privacygateway.topology.state.RocksDbMemory;
 import java.time.Duration;
@@ -290,12 +291,12 @@ public record GatewayConfig(String topicPrefix, String applicationId, Duration m
     }
 
     /** The report topic of a mode. */
-    public String reportsTopic(io.privacygateway.mechanisms.workload.Mode mode) {
-        return mode == io.privacygateway.mechanisms.workload.Mode.LOCAL ? localReportsTopic() : centralReportsTopic();
+    public String reportsTopic(Mode mode) {
+        return mode == Mode.LOCAL ? localReportsTopic() : centralReportsTopic();
     }
 
     /** The partitions of a mode's report topic. */
-    public int partitions(io.privacygateway.mechanisms.workload.Mode mode) {
-        return mode == io.privacygateway.mechanisms.workload.Mode.LOCAL ? localPartitions : centralPartitions;
+    public int partitions(Mode mode) {
+        return mode == Mode.LOCAL ? localPartitions : centralPartitions;
     }
 }

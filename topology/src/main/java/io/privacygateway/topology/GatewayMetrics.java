@@ -5,13 +5,17 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.topology.validate.RejectReason;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's Micrometer meters. Every record the gateway does not count is counted here (and written to
@@ -59,7 +63,7 @@ public final class GatewayMetrics {
     public static final String UNKNOWN = "unknown";
     /** Tags longer than this are cut (registered ids never are). */
     public static final int MAX_TAG_LENGTH = 100;
-    private static final String CENTRAL = io.privacygateway.mechanisms.workload.Mode.CENTRAL.wireName();
+    private static final String CENTRAL = Mode.CENTRAL.wireName();
     /**
      * The upper bounds (ε) of {@code pgw.device.spend}'s buckets, fixed so that instances and restarts aggregate
      * ({@code sum by (le)}); a budget is at most a few ε per period, larger spends fall in {@code +Inf}.
@@ -107,7 +111,7 @@ public final class GatewayMetrics {
      */
     public void centralCounts(boolean exact, Predicate<String> chargedByCentralReports) {
         this.exactCentralCounts = exact;
-        this.centralBudget = java.util.Objects.requireNonNull(chargedByCentralReports, "chargedByCentralReports");
+        this.centralBudget = Objects.requireNonNull(chargedByCentralReports, "chargedByCentralReports");
     }
 
     /** Whether meters count central workloads' reports exactly ({@link #centralCounts}). */
@@ -184,7 +188,7 @@ public final class GatewayMetrics {
     }
 
     @SuppressWarnings("unchecked")
-    private <T> T meter(String key, java.util.function.Supplier<T> make) {
+    private <T> T meter(String key, Supplier<T> make) {
         Object m = meters.get(key);
         if (m == null) {
             m = meters.computeIfAbsent(key, k -> make.get());
@@ -202,7 +206,7 @@ public final class GatewayMetrics {
         try {
             update.run();
         } catch (RuntimeException e) {
-            org.slf4j.LoggerFactory.getLogger(GatewayMetrics.class).warn("a metric could not be updated: {}",
+            LoggerFactory.getLogger(GatewayMetrics.class).warn("a metric could not be updated: {}",
                     e.toString());
         }
     }

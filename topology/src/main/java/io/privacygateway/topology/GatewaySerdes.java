@@ -3,6 +3,7 @@ package io.privacygateway.topology;
 import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.Rejection;
+import io.privacygateway.schemas.avro.SyntheticData;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.avro.WorkloadSpecRecord;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
@@ -19,7 +20,7 @@ import org.apache.kafka.common.serialization.Serializer;
  */
 public record GatewaySerdes(Deserializer<WorkloadSpecRecord> workloads, Deserializer<LocalReport> localReports,
         Deserializer<CentralReport> centralReports, Serializer<WindowAnswer> answers, Serializer<Rejection> rejections,
-        Serializer<io.privacygateway.schemas.avro.SyntheticData> synthetic, Deserializer<WindowAnswer> answersReader) {
+        Serializer<SyntheticData> synthetic, Deserializer<WindowAnswer> answersReader) {
 
     /** Serdes backed by one registry client (its caches are shared). */
     public static GatewaySerdes withRegistry(SchemaRegistryClient client) {

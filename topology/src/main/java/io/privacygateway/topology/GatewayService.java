@@ -2,12 +2,14 @@ package io.privacygateway.topology;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.schemas.ProjectTopic;
 import io.privacygateway.schemas.SchemaCompatibility;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.answers.AnswersStore;
 import io.privacygateway.topology.clock.BrokerCaughtUpClock;
 import io.privacygateway.topology.clock.CaughtUpClock;
 import io.privacygateway.topology.release.CentralReleaser;
+import io.privacygateway.topology.state.BoundedRocksDbConfigSetter;
 import io.privacygateway.topology.workload.WorkloadCatalog;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -183,13 +185,13 @@ public final class GatewayService implements AutoCloseable {
         p.putIfAbsent(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, Long.toString(DEFAULT_COMMIT_INTERVAL_MS));
         // every RocksDB store of the process within one shared cache and write-buffer budget (gateway.yaml rocksdb)
         p.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG,
-                io.privacygateway.topology.state.BoundedRocksDbConfigSetter.class);
+                BoundedRocksDbConfigSetter.class);
         p.putAll(s.gateway().rocksDbMemory().streamsConfig());
         return p;
     }
 
     /** The configured name of a project topic. */
-    public static String topicName(GatewayConfig g, io.privacygateway.schemas.ProjectTopic t) {
+    public static String topicName(GatewayConfig g, ProjectTopic t) {
         return switch (t) {
             case LOCAL_REPORTS -> g.localReportsTopic();
             case CENTRAL_REPORTS -> g.centralReportsTopic();

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,14 +33,14 @@ public final class EnrollCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private final java.util.function.UnaryOperator<String> environment;
+    private final UnaryOperator<String> environment;
 
     public EnrollCommand() {
         this(System::getenv);
     }
 
     /** With the environment read through {@code environment} (tests). */
-    EnrollCommand(java.util.function.UnaryOperator<String> environment) {
+    EnrollCommand(UnaryOperator<String> environment) {
         this.environment = environment;
     }
 

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
+import io.privacygateway.mechanisms.analytics.WindowMechanism;
+import io.privacygateway.mechanisms.central.AnalyticsRelease;
 import io.privacygateway.mechanisms.central.CentralParameters;
 import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.central.LaplaceRelease;
@@ -13,7 +16,10 @@ import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.planner.Prediction;
 import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import java.util.Locale;
+import java.util.TreeMap;
 
 /** JSON rendering of answers and plans for the command line. */
 public final class Json {
@@ -117,17 +123,17 @@ public final class Json {
      * A window-analytics answer's own information: its named scalars, its items (the mode's released label) and
      * the family's error measure against the truth (only a simulation knows it).
      */
-    static ObjectNode analytics(io.privacygateway.mechanisms.workload.QueryFamily family, Answer a, double error) {
+    static ObjectNode analytics(QueryFamily family, Answer a, double error) {
         ObjectNode o = MAPPER.createObjectNode();
         ObjectNode sc = o.putObject("scalars");
-        new java.util.TreeMap<>(a.extras().scalars()).forEach((k, v) -> put(sc, k, v));
+        new TreeMap<>(a.extras().scalars()).forEach((k, v) -> put(sc, k, v));
         ArrayNode items = o.putArray("items");
         for (Answer.Item i : a.extras().items()) {
             ObjectNode it = items.addObject();
             it.put("label", i.label());
             put(it, "estimate", i.estimate());
         }
-        o.put("errorMeasure", io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.errorMeasure(family));
+        o.put("errorMeasure", AnalyticsMechanisms.errorMeasure(family));
         put(o, "error", error);
         return o;
     }
@@ -188,7 +194,7 @@ public final class Json {
             put(gs, "rho", c.rho());
             put(gs, "epsilonApprox", c.epsilonApprox());
             put(gs, "logDelta", c.logDelta());
-            gs.put("space", c.space().name().toLowerCase(java.util.Locale.ROOT));
+            gs.put("space", c.space().name().toLowerCase(Locale.ROOT));
             ObjectNode pur = o.putObject("purification");
             put(pur, "epsilonPrime", c.epsilonPrime());
             put(pur, "omega", c.omega());
@@ -199,9 +205,9 @@ public final class Json {
         } else if (p.variant() instanceof LaplaceRelease l) {
             put(o, "epsilonSum", l.parameters().epsilonSum());
             put(o, "laplaceScaleGridUnits", l.sumNoise().scaleDouble());
-        } else if (p.variant() instanceof io.privacygateway.mechanisms.central.AnalyticsRelease r) {
+        } else if (p.variant() instanceof AnalyticsRelease r) {
             ObjectNode m = o.putObject("mechanismParameters");
-            for (io.privacygateway.mechanisms.analytics.WindowMechanism.Parameter x : r.mechanism().parameters()) {
+            for (WindowMechanism.Parameter x : r.mechanism().parameters()) {
                 put(m, x.name(), x.value());
             }
         }

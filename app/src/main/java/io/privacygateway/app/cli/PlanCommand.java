@@ -1,18 +1,25 @@
 package io.privacygateway.app.cli;
 
 import io.privacygateway.client.WorkloadFiles;
+import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
-import io.privacygateway.mechanisms.planner.Planner;
+import io.privacygateway.mechanisms.planner.HeavyHitterPrediction;
 import io.privacygateway.mechanisms.planner.Plan;
+import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.planner.Prediction;
 import io.privacygateway.mechanisms.reference.ReferenceData;
+import io.privacygateway.mechanisms.release.Confidence;
 import io.privacygateway.mechanisms.robustness.PoisoningBound;
+import io.privacygateway.mechanisms.runtime.CentralWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -77,8 +84,8 @@ public final class PlanCommand implements Callable<Integer> {
         long universe;
         int queries;
         if (wide) { // never materialised: 2^d values
-            var shape = ((io.privacygateway.mechanisms.runtime.CentralWorkload)
-                    io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(p.resolved())).wide().orElseThrow();
+            var shape = ((CentralWorkload)
+                    ResolvedWorkload.of(p.resolved())).wide().orElseThrow();
             universe = 1L << shape.attributeCount();
             queries = shape.queryCount();
         } else {
@@ -95,7 +102,7 @@ public final class PlanCommand implements Callable<Integer> {
                     + " wide releases publish an l∞ bound).%n");
         } else if (analytics) {
             out.printf("Predicted %s.%n",
-                    io.privacygateway.mechanisms.analytics.AnalyticsMechanisms.errorMeasure(ws.family()));
+                    AnalyticsMechanisms.errorMeasure(ws.family()));
         } else {
             out.printf("Predicted per-answer RMS error ‖estimate − truth‖₂/√m of the published (projected) answer.%n");
         }
@@ -165,7 +172,7 @@ public final class PlanCommand implements Callable<Integer> {
      * ({@link io.privacygateway.mechanisms.planner.HeavyHitterPrediction}).
      */
     private static void printHeavyHitters(PrintWriter out, WorkloadSpec ws, Epsilon eps, long n, Plan p) {
-        var h = io.privacygateway.mechanisms.planner.HeavyHitterPrediction.of(p.resolved(), n);
+        var h = HeavyHitterPrediction.of(p.resolved(), n);
         var params = h.params();
         out.printf("Plan for %s v%d (%s: an open domain of strings of at most %d UTF-8 bytes), local mode, ε = %s per"
                 + " report, n = %d%n", ws.id(), ws.version(), ws.family().wireName(), params.maxBytes(), eps.value(), n);
@@ -187,16 +194,16 @@ public final class PlanCommand implements Callable<Integer> {
      * ({@code VectorMeanProtocol.worstStandardError}), and auto's choice (the smallest).
      */
     private static void printVectorMean(PrintWriter out, WorkloadSpec ws, Epsilon eps, long n, Plan p) {
-        var dom = (io.privacygateway.mechanisms.workload.Domain.Vector) ws.domain();
-        String shape = dom instanceof io.privacygateway.mechanisms.workload.Domain.Ball b
+        var dom = (Domain.Vector) ws.domain();
+        String shape = dom instanceof Domain.Ball b
                 ? "the ball of radius " + b.radius()
                 : "the box [" + dom.coordinateLo() + ", " + dom.coordinateHi() + "]^" + dom.dimension();
         out.printf("Plan for %s v%d (%s of a vector in %s: %d coordinates %s), local mode, ε = %s per report, n = %d%n",
                 ws.id(), ws.version(), ws.family().wireName(), shape, dom.dimension(), dom.coordinates(), eps.value(), n);
-        double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(ws.confidence());
+        double z = Confidence.twoSidedZ(ws.confidence());
         out.printf("Predicted standard error of each coordinate of the mean (worst case over feasible values; the"
                 + " projection onto the %s can only lower it):%n", dom.kind());
-        out.printf("%-22s %16s %16s%n", "mechanism", "standard error", String.format(java.util.Locale.ROOT, "±%.0f%% bar",
+        out.printf("%-22s %16s %16s%n", "mechanism", "standard error", String.format(Locale.ROOT, "±%.0f%% bar",
                 100 * ws.confidence().value()));
         for (var pred : p.predictions()) {
             if (pred.applicable()) {

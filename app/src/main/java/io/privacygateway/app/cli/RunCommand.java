@@ -14,6 +14,7 @@ import io.privacygateway.app.metrics.GatewayWatch;
 import io.privacygateway.app.metrics.MeterBindings;
 import io.privacygateway.app.metrics.MetricsServer;
 import io.privacygateway.app.run.GatewayConfigFile;
+import io.privacygateway.mechanisms.param.Durations;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.registry.SchemaRegistryConfig;
 import io.privacygateway.schemas.registry.SchemaRegistryException;
@@ -35,16 +36,19 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.KafkaException;
-import picocli.CommandLine;
+import org.apache.kafka.common.config.ConfigException;
+import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * {@code privacy-gateway run}: the gateway against an external Kafka cluster and schema registry, until Ctrl-C or
@@ -211,7 +215,7 @@ public final class RunCommand implements Callable<Integer> {
                     r.close();
                 } catch (Exception | Error e) {
                     // keep stopping the rest; the failure is already on its way to the log or the user
-                    org.slf4j.LoggerFactory.getLogger(RunCommand.class).warn("stopping {} failed: {}",
+                    LoggerFactory.getLogger(RunCommand.class).warn("stopping {} failed: {}",
                             r.getClass().getSimpleName(), e.toString());
                 }
             }
@@ -249,7 +253,7 @@ public final class RunCommand implements Callable<Integer> {
             try {
                 admin = Admin.create(p);
             } catch (KafkaException e) {
-                if (Failures.causedBy(e, org.apache.kafka.common.config.ConfigException.class)) {
+                if (Failures.causedBy(e, ConfigException.class)) {
                     throw new GatewayConfigFile.ConfigException("bootstrapServers / kafka",
                             "the Kafka client settings are invalid: " + Failures.oneLine(e));
                 }
@@ -258,7 +262,7 @@ public final class RunCommand implements Callable<Integer> {
             try {
                 admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).clusterId()
                         .get(ms + 5_000L, TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 throw new RuntimeFailure("cannot reach " + where + ": no broker answered within "
                         + format(timeout) + " (--connect-timeout)", e);
             } catch (ExecutionException e) {
@@ -301,7 +305,7 @@ public final class RunCommand implements Callable<Integer> {
         @Override
         public Duration convert(String value) {
             try {
-                return io.privacygateway.mechanisms.param.Durations.parse(value);
+                return Durations.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }

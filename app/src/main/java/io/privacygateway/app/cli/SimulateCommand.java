@@ -6,11 +6,17 @@ import io.privacygateway.app.files.ValuesFile;
 import io.privacygateway.app.simulate.CentralSimulation;
 import io.privacygateway.app.simulate.LocalSimulation;
 import io.privacygateway.client.WorkloadFiles;
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.planner.Planner;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.runtime.CentralWorkload;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -18,7 +24,14 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -140,7 +153,7 @@ public final class SimulateCommand implements Callable<Integer> {
 
     /** Whether a materialised workload of this spec would fit (a marginals universe of at most 2^16 values). */
     private static boolean fits(WorkloadSpec ws) {
-        return !(ws.domain() instanceof io.privacygateway.mechanisms.workload.Domain.Attributes a)
+        return !(ws.domain() instanceof Domain.Attributes a)
                 || (1L << a.names().size()) <= WorkloadSpec.MAX_UNIVERSE;
     }
 
@@ -159,9 +172,9 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         WorkloadSpec requested = b.build();
         boolean auto = requested.mechanism() == MechanismId.AUTO;
-        WorkloadSpec resolved = io.privacygateway.mechanisms.planner.Planner.resolve(requested);
-        var c = (io.privacygateway.mechanisms.runtime.CentralWorkload)
-                io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(resolved);
+        WorkloadSpec resolved = Planner.resolve(requested);
+        var c = (CentralWorkload)
+                ResolvedWorkload.of(resolved);
         ValuesFile.Contents contents = ValuesFile.read(values, c);
         if (stopsOnRejected(contents, err)) {
             return 2;
@@ -216,12 +229,12 @@ public final class SimulateCommand implements Callable<Integer> {
      *
      * @throws IllegalArgumentException naming {@code mode} when the command asks for central mode
      */
-    private io.privacygateway.mechanisms.runtime.LocalWorkload localOnly(WorkloadSpec ws, String family) {
+    private LocalWorkload localOnly(WorkloadSpec ws, String family) {
         if (WorkloadOptions.effectiveMode(mode, ws) != Mode.LOCAL) {
             throw new IllegalArgumentException("mode: family " + family + " runs in local mode only");
         }
-        return (io.privacygateway.mechanisms.runtime.LocalWorkload) io.privacygateway.mechanisms.runtime.ResolvedWorkload
-                .of(io.privacygateway.mechanisms.planner.Planner.resolve(ws));
+        return (LocalWorkload) ResolvedWorkload
+                .of(Planner.resolve(ws));
     }
 
     /**
@@ -231,24 +244,24 @@ public final class SimulateCommand implements Callable<Integer> {
      */
     private Integer simulateHeavyHitters(WorkloadSpec ws, Epsilon eps, MechanismId mech, PrintWriter err,
             PrintWriter stdout) throws Exception {
-        io.privacygateway.mechanisms.runtime.LocalWorkload probe = localOnly(ws, "heavy-hitters");
+        LocalWorkload probe = localOnly(ws, "heavy-hitters");
         ValuesFile.Strings contents = ValuesFile.readStrings(values, probe); // the domain does not depend on ε or n
         ValuesFile.Contents rejectedOnly = new ValuesFile.Contents(new int[0], new long[0], contents.rejected());
         if (stopsOnRejected(rejectedOnly, err)) {
             return 2;
         }
-        java.util.List<String> strings = contents.values();
+        List<String> strings = contents.values();
         if (strings.isEmpty()) {
             throw new IllegalArgumentException("values: " + values + " holds no valid string");
         }
-        var trial = io.privacygateway.mechanisms.planner.Planner.forTrial(ws, eps, mech, strings.size());
-        var w = (io.privacygateway.mechanisms.runtime.LocalWorkload)
-                io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(trial.resolved());
+        var trial = Planner.forTrial(ws, eps, mech, strings.size());
+        var w = (LocalWorkload)
+                ResolvedWorkload.of(trial.resolved());
         RandomBits secret = seed == null ? new SecureRandomBits() : new SeededRandomBits(seed);
         long[] state = new long[w.aggregateLength()];
-        java.util.Map<String, Long> counts = new java.util.HashMap<>();
+        Map<String, Long> counts = new HashMap<>();
         for (int i = 0; i < strings.size(); i++) {
-            var coords = new io.privacygateway.mechanisms.coins.ReportCoordinates("device-" + (i + 1), 0, 0);
+            var coords = new ReportCoordinates("device-" + (i + 1), 0, 0);
             if (!w.accumulator().accumulate(w.randomize(strings.get(i), coords, secret), coords, state)) {
                 throw new IllegalStateException("the gateway rejected a report the device produced");
             }
@@ -260,9 +273,9 @@ public final class SimulateCommand implements Callable<Integer> {
             truth[q] = (double) counts.getOrDefault(a.labels().get(q), 0L) / strings.size();
         }
         ObjectNode root = localResult(trial, w.contentHash(), a, mech != null ? mech : ws.mechanism(), truth);
-        java.util.List<java.util.Map.Entry<String, Long>> top = new java.util.ArrayList<>(counts.entrySet());
-        top.sort(java.util.Map.Entry.<String, Long>comparingByValue().reversed()
-                .thenComparing(java.util.Map.Entry.comparingByKey()));
+        List<Map.Entry<String, Long>> top = new ArrayList<>(counts.entrySet());
+        top.sort(Map.Entry.<String, Long>comparingByValue().reversed()
+                .thenComparing(Map.Entry.comparingByKey()));
         ArrayNode truthTop = root.putArray("trueTop");
         for (var e : top.subList(0, Math.min(20, top.size()))) {
             ObjectNode o = truthTop.addObject();
@@ -275,9 +288,9 @@ public final class SimulateCommand implements Callable<Integer> {
         printSummary(stdout, a, truth, trial.plan() != null);
         stdout.printf("threshold share %.5f; the file's most frequent strings: %s%n",
                 a.extras().scalars().getOrDefault("thresholdShare", Double.NaN), top.subList(0, Math.min(5, top.size()))
-                        .stream().map(e -> String.format(java.util.Locale.ROOT, "%s %.4f%s", e.getKey(),
+                        .stream().map(e -> String.format(Locale.ROOT, "%s %.4f%s", e.getKey(),
                                 (double) e.getValue() / strings.size(), a.labels().contains(e.getKey()) ? "" : " (not found)"))
-                        .collect(java.util.stream.Collectors.joining(", ")));
+                        .collect(Collectors.joining(", ")));
         stdout.printf("wrote %s%n", out);
         return 0;
     }
@@ -320,24 +333,24 @@ public final class SimulateCommand implements Callable<Integer> {
      */
     private Integer simulateVectorMean(WorkloadSpec ws, Epsilon eps, MechanismId mech, PrintWriter err,
             PrintWriter stdout) throws Exception {
-        io.privacygateway.mechanisms.runtime.LocalWorkload probe = localOnly(ws, "mean");
+        LocalWorkload probe = localOnly(ws, "mean");
         ValuesFile.VectorLines contents = ValuesFile.readVectors(values, probe.vectors()); // the domain fixes them
         ValuesFile.Contents rejectedOnly = new ValuesFile.Contents(new int[0], new long[0], contents.rejected());
         if (stopsOnRejected(rejectedOnly, err)) {
             return 2;
         }
-        java.util.List<double[]> vectors = contents.values();
+        List<double[]> vectors = contents.values();
         if (vectors.isEmpty()) {
             throw new IllegalArgumentException("values: " + values + " holds no valid vector");
         }
-        var trial = io.privacygateway.mechanisms.planner.Planner.forTrial(ws, eps, mech, vectors.size());
-        var w = (io.privacygateway.mechanisms.runtime.LocalWorkload)
-                io.privacygateway.mechanisms.runtime.ResolvedWorkload.of(trial.resolved());
+        var trial = Planner.forTrial(ws, eps, mech, vectors.size());
+        var w = (LocalWorkload)
+                ResolvedWorkload.of(trial.resolved());
         RandomBits secret = seed == null ? new SecureRandomBits() : new SeededRandomBits(seed);
         long[] state = new long[w.aggregateLength()];
         double[] truth = new double[w.queryLabels().size()];
         for (int i = 0; i < vectors.size(); i++) {
-            var coords = new io.privacygateway.mechanisms.coins.ReportCoordinates("device-" + (i + 1), 0, 0);
+            var coords = new ReportCoordinates("device-" + (i + 1), 0, 0);
             double[] v = vectors.get(i);
             if (!w.accumulator().accumulate(w.vectors().randomize(v, coords, secret), coords, state)) {
                 throw new IllegalStateException("the gateway rejected a report the device produced");
@@ -360,7 +373,7 @@ public final class SimulateCommand implements Callable<Integer> {
      * resolved workload, mechanism, privacy, plan (for auto), run, named scalars, answers with their truth and the
      * error.
      */
-    private ObjectNode localResult(io.privacygateway.mechanisms.planner.Planner.Trial trial, String contentHash,
+    private ObjectNode localResult(Planner.Trial trial, String contentHash,
             Answer a, MechanismId mechanism, double[] truth) {
         ObjectNode root = Json.MAPPER.createObjectNode();
         root.set("workload", Json.workload(trial.resolved(), contentHash, 0, a.labels().size()));
@@ -371,7 +384,7 @@ public final class SimulateCommand implements Callable<Integer> {
         }
         putRun(root, a);
         ObjectNode scalars = root.putObject("scalars");
-        new java.util.TreeMap<>(a.extras().scalars()).forEach((k, v) -> Json.put(scalars, k, v));
+        new TreeMap<>(a.extras().scalars()).forEach((k, v) -> Json.put(scalars, k, v));
         root.set("answers", Json.answers(a, truth));
         root.set("error", Json.error(a, truth));
         return root;

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -46,7 +47,7 @@ public final class AnswerHistory {
             throw new IllegalArgumentException("windows kept must lie in [1, " + MAX_WINDOWS + "], got " + windowsKept);
         }
         this.windowsKept = windowsKept;
-        this.clock = java.util.Objects.requireNonNull(clock, "clock");
+        this.clock = Objects.requireNonNull(clock, "clock");
     }
 
     public int windowsKept() {

@@ -2,10 +2,13 @@ package io.privacygateway.app.dashboard;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.IndexedRecord;
@@ -46,7 +49,7 @@ import org.apache.avro.generic.IndexedRecord;
 public record WindowView(String workloadId, int version, String contentHash, String mode, String mechanism,
         Chart chart, long windowStart, long windowEnd, long n, double epsilon, double delta, double confidence,
         double cumulativeEpsilon, List<String> labels, double[] estimates, double[] lower, double[] upper,
-        double[] standardErrors, long receivedAt, List<String> items, java.util.Map<String, Double> scalars,
+        double[] standardErrors, long receivedAt, List<String> items, Map<String, Double> scalars,
         String horizon, double amplifiedEpsilon, double amplifiedDelta) {
 
     /** How the page draws a workload's latest window. */
@@ -88,7 +91,7 @@ public record WindowView(String workloadId, int version, String contentHash, Str
     public WindowView {
         labels = List.copyOf(labels);
         items = items == null ? List.of() : List.copyOf(items);
-        scalars = scalars == null ? java.util.Map.of() : java.util.Map.copyOf(scalars);
+        scalars = scalars == null ? Map.of() : Map.copyOf(scalars);
         estimates = estimates.clone();
         lower = lower.clone();
         upper = upper.clone();
@@ -191,7 +194,7 @@ public record WindowView(String workloadId, int version, String contentHash, Str
      * labels the release code writes ({@code "< t"} thresholds of a CDF; {@code "a=0,b=1"} marginal cells;
      * {@code "[a, b)"} intervals, which are a range family unless they are exactly consecutive buckets).
      */
-    static Chart chart(String family, List<String> labels, java.util.Map<String, Double> scalars) {
+    static Chart chart(String family, List<String> labels, Map<String, Double> scalars) {
         // a vector mean (ball or box) publishes its dimension among its named scalars; a scalar mean does not
         return "mean".equalsIgnoreCase(family) && scalars.containsKey("dimension") ? Chart.VECTOR_MEAN
                 : chart(family, labels);
@@ -260,9 +263,9 @@ public record WindowView(String workloadId, int version, String contentHash, Str
     }
 
     /** An optional {@code scalars} map of finite numbers. */
-    private static java.util.Map<String, Double> scalars(IndexedRecord r) {
-        java.util.Map<String, Double> out = new java.util.TreeMap<>();
-        if (field(r, "scalars") instanceof java.util.Map<?, ?> m) {
+    private static Map<String, Double> scalars(IndexedRecord r) {
+        Map<String, Double> out = new TreeMap<>();
+        if (field(r, "scalars") instanceof Map<?, ?> m) {
             m.forEach((k, v) -> {
                 if (k != null && v instanceof Number n && Double.isFinite(n.doubleValue())) {
                     out.put(k.toString(), n.doubleValue());
@@ -296,7 +299,7 @@ public record WindowView(String workloadId, int version, String contentHash, Str
 
     private static double[] doubles(IndexedRecord r, String name, int m) {
         double[] out = new double[m];
-        java.util.Arrays.fill(out, Double.NaN);
+        Arrays.fill(out, Double.NaN);
         if (field(r, name) instanceof Collection<?> c) {
             int q = 0;
             for (Object o : c) {

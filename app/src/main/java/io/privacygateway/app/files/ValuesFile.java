@@ -1,5 +1,7 @@
 package io.privacygateway.app.files;
 
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.InvalidValueException;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.io.BufferedReader;
@@ -8,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -39,7 +42,7 @@ public final class ValuesFile {
      * Reads and encodes a values file against a resolved workload (a wide workload's values are its bit vectors,
      * {@link io.privacygateway.mechanisms.runtime.ResolvedWorkload#encode}).
      */
-    public static Contents read(Path file, io.privacygateway.mechanisms.runtime.ResolvedWorkload workload)
+    public static Contents read(Path file, ResolvedWorkload workload)
             throws IOException {
         return read(file, workload::encode);
     }
@@ -56,7 +59,7 @@ public final class ValuesFile {
      * Reads the strings of a values file for an open-domain workload (heavy-hitters), each checked by
      * {@link io.privacygateway.mechanisms.runtime.ResolvedWorkload#checkValue}.
      */
-    public static Strings readStrings(Path file, io.privacygateway.mechanisms.runtime.ResolvedWorkload workload)
+    public static Strings readStrings(Path file, ResolvedWorkload workload)
             throws IOException {
         List<String> out = new ArrayList<>();
         List<Rejected> rejected = lines(file, (t, lineNo) -> {
@@ -80,7 +83,7 @@ public final class ValuesFile {
      * comma-separated ({@link io.privacygateway.mechanisms.runtime.LocalWorkload.Vectors#parse}), each checked by
      * {@link io.privacygateway.mechanisms.runtime.LocalWorkload.Vectors#checkVector}.
      */
-    public static VectorLines readVectors(Path file, io.privacygateway.mechanisms.runtime.LocalWorkload.Vectors workload)
+    public static VectorLines readVectors(Path file, LocalWorkload.Vectors workload)
             throws IOException {
         List<double[]> out = new ArrayList<>();
         List<Rejected> rejected = lines(file, (t, lineNo) -> {
@@ -132,8 +135,8 @@ public final class ValuesFile {
     private static Contents read(Path file, Encoder workload) throws IOException {
         Accepted accepted = new Accepted();
         List<Rejected> rejected = lines(file, (t, lineNo) -> accepted.add(workload.encode(t), lineNo));
-        return new Contents(java.util.Arrays.copyOf(accepted.values, accepted.n),
-                java.util.Arrays.copyOf(accepted.lines, accepted.n), rejected);
+        return new Contents(Arrays.copyOf(accepted.values, accepted.n),
+                Arrays.copyOf(accepted.lines, accepted.n), rejected);
     }
 
     /** The encoded values and their line numbers, growing as lines are accepted. */
@@ -144,8 +147,8 @@ public final class ValuesFile {
 
         void add(int x, long line) {
             if (n == values.length) {
-                values = java.util.Arrays.copyOf(values, n * 2);
-                lines = java.util.Arrays.copyOf(lines, n * 2);
+                values = Arrays.copyOf(values, n * 2);
+                lines = Arrays.copyOf(lines, n * 2);
             }
             values[n] = x;
             lines[n] = line;

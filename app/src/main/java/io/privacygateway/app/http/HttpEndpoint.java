@@ -1,5 +1,6 @@
 package io.privacygateway.app.http;
 
+import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -413,7 +414,7 @@ public final class HttpEndpoint implements AutoCloseable {
         write(req, r);
     }
 
-    private static io.vertx.core.Future<Void> write(HttpServerRequest req, Response r) {
+    private static Future<Void> write(HttpServerRequest req, Response r) {
         HttpServerResponse out = req.response();
         out.setStatusCode(r.status());
         out.putHeader("Content-Type", r.contentType());

@@ -1,10 +1,12 @@
 package io.privacygateway.app.run;
 
-import io.privacygateway.app.http.HttpEndpoint;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.privacygateway.app.answers.AnswersOptions;
 import io.privacygateway.app.dashboard.DashboardOptions;
+import io.privacygateway.app.http.HttpEndpoint;
+import io.privacygateway.mechanisms.param.Durations;
+import io.privacygateway.schemas.registry.SchemaRegistryConfig;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.identity.DeviceAuthentication;
@@ -13,11 +15,15 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -187,7 +193,7 @@ public final class GatewayConfigFile {
         }
         Map<String, String> registryProps = strings(map(m, "registry"));
         wrap(registryProps.isEmpty() ? "schemaRegistryUrl" : "registry",
-                () -> io.privacygateway.schemas.registry.SchemaRegistryConfig.fromMap(withUrl(registryProps, registry)));
+                () -> SchemaRegistryConfig.fromMap(withUrl(registryProps, registry)));
         GatewaySettings s = wrap("(settings)", () -> new GatewaySettings(bootstrap, registry, g, (short) rf, threads,
                 Path.of(string(m, "stateDir", "gateway-state")), guarantee, kafka, registryProps));
         Map<?, ?> dash = map(m, "dashboard");
@@ -207,7 +213,7 @@ public final class GatewayConfigFile {
         if (text.equals("forever")) {
             return GatewayConfig.FOREVER;
         }
-        Duration d = wrap("retention.answers", () -> io.privacygateway.mechanisms.param.Durations.parse(text));
+        Duration d = wrap("retention.answers", () -> Durations.parse(text));
         if (d.isZero()) {
             throw new ConfigException("retention.answers", "must be forever or a positive duration, got " + text);
         }
@@ -318,7 +324,7 @@ public final class GatewayConfigFile {
                 for (Map.Entry<?, ?> e : keys.entrySet()) {
                     String field = "devices.keys." + e.getKey();
                     try {
-                        decoded.put(String.valueOf(e.getKey()), java.util.Base64.getDecoder().decode(
+                        decoded.put(String.valueOf(e.getKey()), Base64.getDecoder().decode(
                                 String.valueOf(e.getValue()).trim()));
                     } catch (IllegalArgumentException ex) {
                         throw new ConfigException(field, "must be a base64 key");
@@ -333,12 +339,12 @@ public final class GatewayConfigFile {
     /** Replaces {@code ${NAME}} and {@code ${NAME:-default}} in every string of the tree. */
     static Object substitute(String path, Object v, Map<String, String> env) {
         if (v instanceof Map<?, ?> m) {
-            Map<Object, Object> out = new java.util.LinkedHashMap<>();
+            Map<Object, Object> out = new LinkedHashMap<>();
             m.forEach((k, x) -> out.put(k, substitute(path.isEmpty() ? String.valueOf(k) : path + "." + k, x, env)));
             return out;
         }
         if (v instanceof List<?> l) {
-            List<Object> out = new java.util.ArrayList<>();
+            List<Object> out = new ArrayList<>();
             for (int i = 0; i < l.size(); i++) {
                 out.add(substitute(path + "[" + i + "]", l.get(i), env));
             }
@@ -364,7 +370,7 @@ public final class GatewayConfigFile {
         return v;
     }
 
-    static <T> T wrap(String field, java.util.function.Supplier<T> make) {
+    static <T> T wrap(String field, Supplier<T> make) {
         try {
             return make.get();
         } catch (ConfigException e) {
@@ -451,6 +457,6 @@ public final class GatewayConfigFile {
         String key = path.substring(path.lastIndexOf('.') + 1);
         Object v = m.get(key);
         String s = v == null ? dflt : String.valueOf(v).trim();
-        return wrap(path, () -> io.privacygateway.mechanisms.param.Durations.parse(s));
+        return wrap(path, () -> Durations.parse(s));
     }
 }

@@ -1,5 +1,6 @@
 package io.privacygateway.app.simulate;
 
+import io.privacygateway.mechanisms.analytics.WindowStatistics;
 import io.privacygateway.mechanisms.central.CentralPipeline;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.Plan;
@@ -44,7 +45,7 @@ public final class CentralSimulation {
         }
         Answer a = pipeline.release(counts, secret);
         double familyError = s.family().isWindowAnalytics()
-                ? io.privacygateway.mechanisms.analytics.WindowStatistics.error(w, counts, a) : Double.NaN;
-        return new Result(s, plan, pipeline, a, io.privacygateway.mechanisms.analytics.WindowStatistics.trueAnswer(w, counts), familyError);
+                ? WindowStatistics.error(w, counts, a) : Double.NaN;
+        return new Result(s, plan, pipeline, a, WindowStatistics.trueAnswer(w, counts), familyError);
     }
 }

@@ -1,6 +1,7 @@
 package io.privacygateway.benchmarks.commands;
 
 import com.sun.management.OperatingSystemMXBean;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.privacygateway.client.DeviceReport;
@@ -24,6 +25,7 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -142,7 +144,7 @@ public final class IngestBenchCommand implements Callable<Integer> {
                     new IngestSettings.Rate(1e9, 1e9)).withRecentReports(0).withMaxInFlightReports(1 << 20);
             IngestSettings settings = new IngestSettings(kafka.bootstrapServers(), registry.ccompatUrl(), "pgw.",
                     Map.of(), "127.0.0.1", 0, null, List.of(), Map.of(), true, null, limits,
-                    java.time.Duration.ofMinutes(1), java.time.Duration.ofHours(1));
+                    Duration.ofMinutes(1), Duration.ofHours(1));
             List<Point> points = new ArrayList<>();
             out.printf("bench ingest: %d s per point, %d h2load clients (HTTP/1.1 keep-alive; HTTP/2: h2c, one stream"
                     + " per connection), loopback, one broker (in-JVM KRaft), acks=all idempotent; report = grr over 4"
@@ -202,7 +204,7 @@ public final class IngestBenchCommand implements Callable<Integer> {
             }
             plain.close();
             double accepted = meters.find("pgw.ingest.reports").tag("status", "ACCEPTED").counters().stream()
-                    .mapToDouble(io.micrometer.core.instrument.Counter::count).sum();
+                    .mapToDouble(Counter::count).sum();
             out.printf("reports in 200 answers: %,d; answered ACCEPTED by the service (acknowledged by Kafka): %,.0f%n",
                     posted, accepted);
             out.printf("%-20s %6s %12s %9s %9s %12s %8s %7s %9s %9s %9s%n", "system", "batch", "reports/s", "p50 ms",

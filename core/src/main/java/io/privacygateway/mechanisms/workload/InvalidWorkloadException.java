@@ -1,5 +1,7 @@
 package io.privacygateway.mechanisms.workload;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -19,7 +21,7 @@ public final class InvalidWorkloadException extends IllegalArgumentException {
     private InvalidWorkloadException(List<InvalidWorkloadException> errors) {
         super(errors.size() + " errors: " + joined(errors));
         this.field = errors.get(0).field();
-        this.errors = java.util.Collections.unmodifiableList(new java.util.ArrayList<>(errors));
+        this.errors = Collections.unmodifiableList(new ArrayList<>(errors));
     }
 
     private static String joined(List<InvalidWorkloadException> errors) {

@@ -2,7 +2,11 @@ package io.privacygateway.mechanisms.workload;
 
 import io.privacygateway.mechanisms.param.Alpha;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
+import io.privacygateway.mechanisms.param.Durations;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.param.Require;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Turns a parsed YAML/JSON tree (maps, lists, strings, numbers, booleans) into a validated
@@ -157,7 +163,7 @@ public final class WorkloadSpecParser {
         }
 
         /** The step's value, or {@code null} after recording its error. */
-        <T> T get(java.util.function.Supplier<T> step) {
+        <T> T get(Supplier<T> step) {
             try {
                 return step.get();
             } catch (InvalidWorkloadException e) {
@@ -473,7 +479,7 @@ public final class WorkloadSpecParser {
 
     private static String string(Map<?, ?> tree, String prefix, String key) {
         Object v = required(tree, prefix, key);
-        if (!(v instanceof String s) || io.privacygateway.mechanisms.param.Require.isBlank(s)) {
+        if (!(v instanceof String s) || Require.isBlank(s)) {
             throw new InvalidWorkloadException(prefix + key, "must be a non-empty string, got " + v);
         }
         return s.trim();
@@ -554,21 +560,21 @@ public final class WorkloadSpecParser {
      */
     private static Epsilon epsilon(Map<?, ?> tree, String prefix, String key) {
         Object raw = required(tree, prefix, key);
-        java.math.BigDecimal exact;
-        if (raw instanceof java.math.BigDecimal b) {
+        BigDecimal exact;
+        if (raw instanceof BigDecimal b) {
             exact = b;
-        } else if (raw instanceof Integer || raw instanceof Long || raw instanceof java.math.BigInteger) {
-            exact = new java.math.BigDecimal(raw.toString());
+        } else if (raw instanceof Integer || raw instanceof Long || raw instanceof BigInteger) {
+            exact = new BigDecimal(raw.toString());
         } else if (raw instanceof String str && str.trim().matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")) {
-            exact = new java.math.BigDecimal(str.trim());
+            exact = new BigDecimal(str.trim());
         } else {
             double v = asNumber(prefix + key, raw);
             if (!Double.isFinite(v)) {
                 return wrap(prefix + key, () -> Epsilon.of(prefix + key, v));
             }
-            exact = new java.math.BigDecimal(Double.toString(v));
+            exact = new BigDecimal(Double.toString(v));
         }
-        java.math.BigDecimal e = exact;
+        BigDecimal e = exact;
         return wrap(prefix + key, () -> Epsilon.exactly(prefix + key, e));
     }
 
@@ -582,10 +588,10 @@ public final class WorkloadSpecParser {
 
     private static Duration duration(Map<?, ?> tree, String prefix, String key) {
         String s = String.valueOf(required(tree, prefix, key)).trim();
-        return wrap(prefix + key, () -> io.privacygateway.mechanisms.param.Durations.parse(s));
+        return wrap(prefix + key, () -> Durations.parse(s));
     }
 
-    private static <T> T enumValue(String field, String value, java.util.function.Function<String, T> parse) {
+    private static <T> T enumValue(String field, String value, Function<String, T> parse) {
         try {
             return parse.apply(value);
         } catch (IllegalArgumentException e) {
@@ -593,7 +599,7 @@ public final class WorkloadSpecParser {
         }
     }
 
-    private static <T> T wrap(String field, java.util.function.Supplier<T> make) {
+    private static <T> T wrap(String field, Supplier<T> make) {
         try {
             return make.get();
         } catch (InvalidWorkloadException e) {

@@ -6,8 +6,10 @@ import io.privacygateway.topology.clock.CaughtUpClock;
 import io.privacygateway.topology.state.StateSerdes;
 import io.privacygateway.topology.state.WriteBehindStoreBuilder;
 import io.privacygateway.topology.workload.WorkloadCatalog;
+import java.util.List;
 import java.util.Set;
 import java.util.function.LongSupplier;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.state.StoreBuilder;
@@ -50,12 +52,12 @@ public final class IngestSupplier implements ProcessorSupplier<byte[], byte[], O
     }
 
     /** The stores the local and the central ingest of a shard share: device ledgers, forgotten times, watermarks. */
-    public static java.util.List<StoreBuilder<?>> sharedStores() {
-        return java.util.List.of(
+    public static List<StoreBuilder<?>> sharedStores() {
+        return List.of(
                 WriteBehindStoreBuilder.persistent(IngestStores.LEDGERS, StateSerdes.STRING, StateSerdes.DEVICE_LEDGER),
                 WriteBehindStoreBuilder.live(IngestStores.FORGOTTEN, StateSerdes.STRING,
-                        org.apache.kafka.common.serialization.Serdes.Long()),
+                        Serdes.Long()),
                 WriteBehindStoreBuilder.live(IngestStores.WATERMARKS, StateSerdes.STRING,
-                        org.apache.kafka.common.serialization.Serdes.Long()));
+                        Serdes.Long()));
     }
 }

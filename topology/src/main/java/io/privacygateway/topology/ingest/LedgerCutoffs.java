@@ -28,7 +28,7 @@ final class LedgerCutoffs {
     private LedgerCutoffs() {}
 
     /** The cutoffs of the current catalog at the shard's watermarks. */
-    static ToLongFunction<String> of(WorkloadCatalog catalog, java.util.function.ToLongFunction<Mode> watermark) {
+    static ToLongFunction<String> of(WorkloadCatalog catalog, ToLongFunction<Mode> watermark) {
         long floor = Math.min(watermark.applyAsLong(Mode.LOCAL), watermark.applyAsLong(Mode.CENTRAL));
         Map<String, Long> own = new HashMap<>();
         Map<String, String> groupOf = new HashMap<>();

@@ -15,6 +15,7 @@ import io.privacygateway.topology.validate.ReportView;
 import io.privacygateway.topology.validate.Verdict;
 import io.privacygateway.topology.workload.Registration;
 import io.privacygateway.topology.workload.WorkloadCatalog;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.header.Headers;
@@ -211,7 +212,7 @@ public final class ReportAdmission {
                 return true;
             }
         }
-        return java.util.Arrays.equals(bytes, Utils.utf8(s));
+        return Arrays.equals(bytes, Utils.utf8(s));
     }
 
     /** The current registration of a workload as this shard uses it, or {@code null} if none is active. */

@@ -1,15 +1,29 @@
 package io.privacygateway.topology.release;
 
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.amplification.AmplificationBound;
+import io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease;
+import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
+import io.privacygateway.mechanisms.central.wide.SyntheticRecords;
+import io.privacygateway.mechanisms.continual.HorizonAnswer;
 import io.privacygateway.mechanisms.release.Answer;
+import io.privacygateway.mechanisms.runtime.CentralFallback;
+import io.privacygateway.mechanisms.runtime.CentralWorkload;
+import io.privacygateway.mechanisms.runtime.LocalWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.workload.MechanismId;
+import io.privacygateway.mechanisms.workload.WorkloadSpec;
+import io.privacygateway.schemas.avro.AmplifiedGuarantee;
 import io.privacygateway.schemas.avro.AnswerItem;
 import io.privacygateway.schemas.avro.AnswerLevel;
 import io.privacygateway.schemas.avro.PrivacyCostRecord;
+import io.privacygateway.schemas.avro.SyntheticData;
 import io.privacygateway.schemas.avro.WindowAnswer;
+import io.privacygateway.topology.identity.DeviceAuthentication;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
 
 /** Turns a released {@link Answer} into the {@link WindowAnswer} record of the answers topic. */
 public final class AnswerRecords {
@@ -57,7 +71,7 @@ public final class AnswerRecords {
                 .setItems(a.extras().items().isEmpty() ? null : a.extras().items().stream()
                         .map(i -> AnswerItem.newBuilder().setLabel(i.label()).setEstimate(i.estimate())
                                 .setLower(i.lower()).setUpper(i.upper()).build()).toList())
-                .setScalars(a.extras().scalars().isEmpty() ? null : new java.util.TreeMap<String, Double>(
+                .setScalars(a.extras().scalars().isEmpty() ? null : new TreeMap<String, Double>(
                         a.extras().scalars()))
                 .setMaxErrorBound(a.extras().maxErrorBound().isPresent()
                         ? a.extras().maxErrorBound().getAsDouble() : null)
@@ -71,19 +85,19 @@ public final class AnswerRecords {
      *
      * @param releasedAt the window's close time, as on the answer
      */
-    public static io.privacygateway.schemas.avro.SyntheticData synthetic(
-            io.privacygateway.mechanisms.central.wide.SyntheticRecords records, Answer a, ResolvedWorkload w,
+    public static SyntheticData synthetic(
+            SyntheticRecords records, Answer a, ResolvedWorkload w,
             long windowStart, long releasedAt) {
         // certified-synthetic: its certificate (the answer's l∞ bound) and the query class it covers
-        boolean certified = a.mechanism() == io.privacygateway.mechanisms.workload.MechanismId.CERTIFIED_SYNTHETIC;
+        boolean certified = a.mechanism() == MechanismId.CERTIFIED_SYNTHETIC;
         Double certificate = certified ? a.extras().maxErrorBound().orElse(1.0) : null;
-        String certificateQueries = certified ? io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease
+        String certificateQueries = certified ? CertifiedSyntheticRelease
                 .queryClass(records.workload().way()) : null;
         List<Long> rows = new ArrayList<>(records.size());
         for (long r : records.records()) {
             rows.add(r);
         }
-        return io.privacygateway.schemas.avro.SyntheticData.newBuilder()
+        return SyntheticData.newBuilder()
                 .setWorkloadId(w.id())
                 .setWorkloadVersion(w.spec().version())
                 .setContentHash(w.contentHash())
@@ -111,7 +125,7 @@ public final class AnswerRecords {
      * window it covers, {@code horizon} set, the mechanism {@value #RUNNING_TOTAL_MECHANISM}, and the cost of the
      * running totals per window ({@code central.epsilonPerRunningTotal}).
      */
-    public static WindowAnswer runningTotal(io.privacygateway.mechanisms.continual.HorizonAnswer h,
+    public static WindowAnswer runningTotal(HorizonAnswer h,
             ResolvedWorkload w, long releasedAt) {
         WindowAnswer r = toRecord(h.answer(), w, h.start(), 0.0, releasedAt);
         r.setWindowEnd(Instant.ofEpochMilli(h.end()));
@@ -128,9 +142,9 @@ public final class AnswerRecords {
      * @param n the window's report count (published only under replace-one, where it is public)
      * @param releasedAt the window's close time, as on every central answer
      */
-    public static WindowAnswer centralFallback(io.privacygateway.mechanisms.runtime.CentralWorkload c,
+    public static WindowAnswer centralFallback(CentralWorkload c,
             long windowStart, long n, long releasedAt) {
-        WindowAnswer r = toRecord(io.privacygateway.mechanisms.runtime.CentralFallback.answer(c, n), c, windowStart,
+        WindowAnswer r = toRecord(CentralFallback.answer(c, n), c, windowStart,
                 0.0, releasedAt);
         r.setFallback(true);
         return r;
@@ -141,12 +155,12 @@ public final class AnswerRecords {
      * finish: no records, the trivial bound 1 (and certificate 1 for certified-synthetic), the release's public cost,
      * {@code fallback} set. Every such window still has exactly one synthetic record.
      */
-    public static io.privacygateway.schemas.avro.SyntheticData syntheticFallback(
-            io.privacygateway.mechanisms.runtime.CentralWorkload c, long windowStart, long n, long releasedAt) {
-        io.privacygateway.mechanisms.central.wide.MarginalWorkload m = c.wide().orElseThrow();
-        boolean certified = c.spec().mechanism() == io.privacygateway.mechanisms.workload.MechanismId.CERTIFIED_SYNTHETIC;
-        Answer a = io.privacygateway.mechanisms.runtime.CentralFallback.answer(c, n);
-        return io.privacygateway.schemas.avro.SyntheticData.newBuilder()
+    public static SyntheticData syntheticFallback(
+            CentralWorkload c, long windowStart, long n, long releasedAt) {
+        MarginalWorkload m = c.wide().orElseThrow();
+        boolean certified = c.spec().mechanism() == MechanismId.CERTIFIED_SYNTHETIC;
+        Answer a = CentralFallback.answer(c, n);
+        return SyntheticData.newBuilder()
                 .setWorkloadId(c.id())
                 .setWorkloadVersion(c.spec().version())
                 .setContentHash(c.contentHash())
@@ -163,7 +177,7 @@ public final class AnswerRecords {
                 .setReleasedAtStreamTime(releasedAt)
                 .setCertificate(certified ? 1.0 : null)
                 .setCertificateQueries(certified
-                        ? io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease.queryClass(m.way())
+                        ? CertifiedSyntheticRelease.queryClass(m.way())
                         : null)
                 .setFallback(true)
                 .build();
@@ -174,9 +188,9 @@ public final class AnswerRecords {
      * tree after the window was added with zero counts), the data-independent fallback answer with {@code n = 0},
      * {@code fallback} set.
      */
-    public static WindowAnswer runningTotalFallback(io.privacygateway.mechanisms.continual.HorizonAnswer h,
-            io.privacygateway.mechanisms.runtime.CentralWorkload c, long releasedAt) {
-        Answer f = io.privacygateway.mechanisms.runtime.CentralFallback.answer(c, 0);
+    public static WindowAnswer runningTotalFallback(HorizonAnswer h,
+            CentralWorkload c, long releasedAt) {
+        Answer f = CentralFallback.answer(c, 0);
         Answer a = new Answer(f.mechanism(), h.answer().cost(), 0, f.labels(), f.estimates(), f.unprojected(),
                 f.standardErrors(), f.lower(), f.upper(), f.confidence(), f.expectedRmsError(),
                 f.rmsErrorBoundAtConfidence(), List.of(), f.workloadHash());
@@ -200,18 +214,18 @@ public final class AnswerRecords {
      * valid workload: the bound accepts every n and every per-device count k (a one-day span of a workload with a 1 s
      * period and 16 reports per period has k = 1,382,400; for such k the figure is usually the unamplified k·ε₀).
      */
-    public static void amplify(WindowAnswer record, io.privacygateway.mechanisms.runtime.LocalWorkload w, long n,
-            long spanMillis, io.privacygateway.topology.identity.DeviceAuthentication identity) {
+    public static void amplify(WindowAnswer record, LocalWorkload w, long n,
+            long spanMillis, DeviceAuthentication identity) {
         long crowd = identity.vouchedCrowd(n);
         if (crowd < 1
-                || !io.privacygateway.mechanisms.amplification.AmplificationBound.appliesTo(w.spec().mechanism())) {
+                || !AmplificationBound.appliesTo(w.spec().mechanism())) {
             return;
         }
-        var g = io.privacygateway.mechanisms.amplification.AmplificationBound.amplified(w.spec().epsilonPerReport(), crowd,
+        var g = AmplificationBound.amplified(w.spec().epsilonPerReport(), crowd,
                 w.maxReportsPerDeviceIn(spanMillis),
-                ((io.privacygateway.mechanisms.workload.WorkloadSpec.Local) w.spec().modeParameters())
+                ((WorkloadSpec.Local) w.spec().modeParameters())
                         .amplificationDeltaOrDefault());
-        record.setAmplified(io.privacygateway.schemas.avro.AmplifiedGuarantee.newBuilder().setEpsilon(g.epsilon())
+        record.setAmplified(AmplifiedGuarantee.newBuilder().setEpsilon(g.epsilon())
                 .setDelta(g.delta()).setMethod(g.method()).setCrowd(identity.crowdBasis()).setCrowdReports(crowd)
                 .build());
     }

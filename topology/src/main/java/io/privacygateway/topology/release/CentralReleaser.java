@@ -8,6 +8,7 @@ import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
+import java.util.concurrent.Executor;
 
 /**
  * Releases a central-mode window from its exact counts per universe value (or, for a wide workload, its exact
@@ -45,7 +46,7 @@ public interface CentralReleaser {
      * publication. An executor that runs tasks on the calling thread makes every release run on the stream thread, in
      * order (tests with a mock clock and seeded randomness).
      */
-    default java.util.concurrent.Executor executor() {
+    default Executor executor() {
         return ReleaseThreads.shared();
     }
 
@@ -59,10 +60,10 @@ public interface CentralReleaser {
     }
 
     /** The workload's release, and its running totals, with this secret randomness, releases run on {@code executor}. */
-    static CentralReleaser withSecret(RandomBits secret, java.util.concurrent.Executor executor) {
+    static CentralReleaser withSecret(RandomBits secret, Executor executor) {
         return new CentralReleaser() {
             @Override
-            public java.util.concurrent.Executor executor() {
+            public Executor executor() {
                 return executor;
             }
 

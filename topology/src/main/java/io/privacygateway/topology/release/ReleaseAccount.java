@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -68,7 +69,7 @@ public final class ReleaseAccount {
     }
 
     public Map<String, Totals> byMechanism() {
-        return java.util.Collections.unmodifiableMap(byMechanism);
+        return Collections.unmodifiableMap(byMechanism);
     }
 
     public List<Release> recent() {

@@ -4,6 +4,7 @@ import io.privacygateway.mechanisms.central.wide.WideAnswer;
 import io.privacygateway.mechanisms.continual.ContinualCounter;
 import io.privacygateway.mechanisms.continual.ContinualState;
 import io.privacygateway.mechanisms.continual.HorizonAnswer;
+import io.privacygateway.mechanisms.param.DirectedDoubles;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
@@ -23,9 +24,19 @@ import io.privacygateway.topology.workload.Registration;
 import io.privacygateway.topology.workload.WorkloadCatalog;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -64,14 +75,14 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     private final GatewayMetrics metrics;
     private final CentralReleaser central;
     private final ReleaseStores names;
-    private final java.util.function.LongSupplier monotonicMillis;
+    private final LongSupplier monotonicMillis;
     /** Central windows found due and waiting for their publication time, by workload, in window order. */
-    private final java.util.Map<String, java.util.ArrayDeque<Pending>> pending = new java.util.HashMap<>();
+    private final Map<String, ArrayDeque<Pending>> pending = new HashMap<>();
     /** The last computation started for each workload (its next one starts after it ends). */
-    private final java.util.Map<String, CompletableFuture<?>> lanes = new java.util.HashMap<>();
-    private final java.util.concurrent.Executor executor;
+    private final Map<String, CompletableFuture<?>> lanes = new HashMap<>();
+    private final Executor executor;
     /** The workloads whose {@code pgw.release.overdue} gauge this task has set (removed when it closes). */
-    private final java.util.Set<String> overdueReported = new java.util.HashSet<>();
+    private final Set<String> overdueReported = new HashSet<>();
     private ProcessorContext<String, Object> context;
     private WriteBehindStore<WindowKey, WindowAggregate> merged;
     private WriteBehindStore<String, Long> progress;
@@ -107,7 +118,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     }
 
     ReleaseProcessor(GatewayConfig config, WorkloadCatalog catalog, GatewayMetrics metrics, CentralReleaser central,
-            ReleaseStores names, java.util.function.LongSupplier monotonicMillis) {
+            ReleaseStores names, LongSupplier monotonicMillis) {
         this.config = config;
         this.catalog = catalog;
         this.metrics = metrics;
@@ -460,7 +471,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         try {
             WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, from, streamTime)
                     : AnswerRecords.toRecord(w.release(sum.state(), n), w, from, 0.0, streamTime);
-            record.setWindowEnd(java.time.Instant.ofEpochMilli(windowEnd));
+            record.setWindowEnd(Instant.ofEpochMilli(windowEnd));
             record.setHorizon(span.wireName());
             AnswerRecords.amplify(record, w, n, span.millis(), config.authentication());
             write(w, from, windowEnd, record, n);
@@ -493,7 +504,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
      * thread; the computation reads nothing else. Returns how many were started.
      */
     private int prepareCentral(CentralWorkload c, ReleaseSchedule.Segment seg, long progress, int max, long now) {
-        java.util.ArrayDeque<Pending> queue = pending.computeIfAbsent(c.id(), k -> new java.util.ArrayDeque<>());
+        ArrayDeque<Pending> queue = pending.computeIfAbsent(c.id(), k -> new ArrayDeque<>());
         long start = seg.nextStart();
         for (Pending p : queue) {
             if (p.segment().sameRun(seg)) {
@@ -522,14 +533,14 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     }
 
     /** Runs {@code job} on the releaser's executor after the workload's previous computation has ended. */
-    private CompletableFuture<Computed> submit(String workloadId, java.util.function.Supplier<Computed> job) {
+    private CompletableFuture<Computed> submit(String workloadId, Supplier<Computed> job) {
         CompletableFuture<?> tail = lanes.get(workloadId);
         CompletableFuture<Computed> f;
         try {
             f = tail == null || tail.isDone()
                     ? CompletableFuture.supplyAsync(job, executor)
                     : tail.handle((r, e) -> null).thenApplyAsync(x -> job.get(), executor);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             f = CompletableFuture.completedFuture(Computed.FAILED); // the window falls back at its due time
         }
         lanes.put(workloadId, f);
@@ -644,7 +655,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         boolean wrote = false;
         for (var e : pending.entrySet()) {
             String id = e.getKey();
-            java.util.ArrayDeque<Pending> queue = e.getValue();
+            ArrayDeque<Pending> queue = e.getValue();
             while (!queue.isEmpty() && now >= queue.peekFirst().dueAt()) {
                 Pending p = queue.pollFirst();
                 CentralWorkload w = p.workload(); // every window is answered (computed or fallback) and charged
@@ -676,7 +687,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 ReleaseAccount account = accounts.get(id);
                 account = (account == null ? ReleaseAccount.EMPTY : account).plus(start, mechanism, p.epsilon());
                 accounts.put(id, account);
-                double cumulative = io.privacygateway.mechanisms.param.DirectedDoubles.ceil(account.total());
+                double cumulative = DirectedDoubles.ceil(account.total());
                 record.setCumulativeEpsilon(cumulative);
                 metrics.cumulativeEpsilon(id, cumulative);
                 write(w, start, w.window().endOf(start), record, p.n());
@@ -707,7 +718,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 wrote = true;
             }
         }
-        pending.values().removeIf(java.util.ArrayDeque::isEmpty);
+        pending.values().removeIf(ArrayDeque::isEmpty);
         lanes.values().removeIf(CompletableFuture::isDone);
         if (wrote) {
             context.commit();

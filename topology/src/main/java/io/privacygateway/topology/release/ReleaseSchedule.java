@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Which windows of one workload the release step answers, version by version: every window from a version's
@@ -41,7 +42,7 @@ public record ReleaseSchedule(List<Segment> segments, String applied) {
     /** @throws IllegalArgumentException if the schedule exceeds a bound its decoder enforces */
     public ReleaseSchedule {
         segments = List.copyOf(segments);
-        java.util.Objects.requireNonNull(applied, "applied");
+        Objects.requireNonNull(applied, "applied");
         if (segments.size() > MAX_STORED) {
             throw new IllegalArgumentException("a release schedule holds at most " + MAX_STORED + " segments, not "
                     + segments.size());

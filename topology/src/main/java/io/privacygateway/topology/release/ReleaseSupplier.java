@@ -6,6 +6,7 @@ import io.privacygateway.topology.state.StateSerdes;
 import io.privacygateway.topology.state.WriteBehindStoreBuilder;
 import io.privacygateway.topology.workload.WorkloadCatalog;
 import java.util.Set;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorSupplier;
@@ -17,11 +18,11 @@ public final class ReleaseSupplier implements ProcessorSupplier<String, byte[], 
     private final WorkloadCatalog catalog;
     private final GatewayMetrics metrics;
     private final CentralReleaser central;
-    private final java.util.function.LongSupplier monotonicMillis;
+    private final LongSupplier monotonicMillis;
     private final ReleaseStores names = ReleaseStores.DEFAULT;
 
     public ReleaseSupplier(GatewayConfig config, WorkloadCatalog catalog, GatewayMetrics metrics,
-            CentralReleaser central, java.util.function.LongSupplier monotonicMillis) {
+            CentralReleaser central, LongSupplier monotonicMillis) {
         this.config = config;
         this.catalog = catalog;
         this.metrics = metrics;

@@ -2,6 +2,7 @@ package io.privacygateway.topology.state;
 
 import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.budget.DeviceLedgerCodec;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
@@ -33,7 +34,7 @@ public final class StateSerdes {
     public static final Serde<long[]> LONGS = of(StateSerdes::longsToBytes, StateSerdes::bytesToLongs);
 
     static byte[] longsToBytes(long[] v) {
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(8 * v.length);
+        ByteBuffer b = ByteBuffer.allocate(8 * v.length);
         for (long x : v) {
             b.putLong(x);
         }
@@ -44,7 +45,7 @@ public final class StateSerdes {
         if (bytes.length % 8 != 0) {
             throw new IllegalArgumentException("not a long array: " + bytes.length + " bytes");
         }
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+        ByteBuffer b = ByteBuffer.wrap(bytes);
         long[] v = new long[bytes.length / 8];
         for (int i = 0; i < v.length; i++) {
             v[i] = b.getLong();

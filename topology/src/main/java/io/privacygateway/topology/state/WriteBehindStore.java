@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -14,6 +15,7 @@ import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.internals.InternalProcessorContext;
 import org.apache.kafka.streams.processor.internals.ProcessorContextUtils;
 import org.apache.kafka.streams.processor.internals.ProcessorRecordContext;
+import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.internals.CacheFlushListener;
@@ -273,7 +275,7 @@ public final class WriteBehindStore<K, V> implements StateStore, CachedStateStor
     }
 
     @Override
-    public void commit(Map<org.apache.kafka.common.TopicPartition, Long> changelogOffsets) {
+    public void commit(Map<TopicPartition, Long> changelogOffsets) {
         flushCache();
         inner.commit(changelogOffsets);
     }
@@ -295,7 +297,7 @@ public final class WriteBehindStore<K, V> implements StateStore, CachedStateStor
     }
 
     @Override
-    public org.apache.kafka.streams.query.Position getPosition() {
+    public Position getPosition() {
         return inner.getPosition();
     }
 }

@@ -3,17 +3,23 @@ package io.privacygateway.topology.workload;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.privacygateway.mechanisms.budget.BudgetLedger;
+import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkloadCache;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
+import io.privacygateway.schemas.limits.RecordSizes;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The registered workloads as one gateway instance knows them, shared by its stream threads and its global
@@ -46,7 +52,7 @@ public final class WorkloadCatalog {
     private final Map<String, List<Registration>> history = new ConcurrentHashMap<>();
     /** The resolved versions the histories name, by content hash, and how many history entries name each. */
     private final Map<String, ResolvedWorkload> inUse = new ConcurrentHashMap<>();
-    private final Map<String, Integer> uses = new java.util.HashMap<>();
+    private final Map<String, Integer> uses = new HashMap<>();
     private final Map<String, String> specs = new ConcurrentHashMap<>();
     private final ResolvedWorkloadCache cache = new ResolvedWorkloadCache(VERSIONS_KEPT);
     private volatile Function<String, String> specStore = h -> null;
@@ -95,7 +101,7 @@ public final class WorkloadCatalog {
     private synchronized void makeCurrent(Registration r) {
         uses.merge(r.contentHash(), 1, Integer::sum);
         inUse.putIfAbsent(r.contentHash(), r.workload());
-        List<Registration> next = new java.util.ArrayList<>(history(r.id()));
+        List<Registration> next = new ArrayList<>(history(r.id()));
         next.add(r);
         while (next.size() > HISTORY_KEPT) {
             Registration dropped = next.remove(0);
@@ -129,8 +135,8 @@ public final class WorkloadCatalog {
         checkOpenVersions(id, from); // before building: a refused version costs nothing
         ResolvedWorkload w = resolve(specJson, contentHash);
         try {
-            io.privacygateway.schemas.limits.RecordSizes.check(w);
-            if (w instanceof io.privacygateway.mechanisms.runtime.CentralWorkload central) {
+            RecordSizes.check(w);
+            if (w instanceof CentralWorkload central) {
                 central.checkReleasable();
             }
         } catch (IllegalArgumentException e) {
@@ -186,17 +192,17 @@ public final class WorkloadCatalog {
     }
 
     private synchronized void groupsChanged() {
-        Map<String, List<ResolvedWorkload>> members = new java.util.TreeMap<>();
+        Map<String, List<ResolvedWorkload>> members = new TreeMap<>();
         for (Registration r : current.values()) {
             var group = r.workload().spec().budget().group();
             if (!r.deleted() && group != null) {
-                members.computeIfAbsent(group.name(), k -> new java.util.ArrayList<>()).add(r.workload());
+                members.computeIfAbsent(group.name(), k -> new ArrayList<>()).add(r.workload());
             }
         }
-        Map<String, BudgetLedger.GroupView> views = new java.util.HashMap<>();
+        Map<String, BudgetLedger.GroupView> views = new HashMap<>();
         members.forEach((name, ws) -> views.put(name, new BudgetLedger.GroupView(name,
                 ws.stream().map(ResolvedWorkload::groupBudget).distinct().toList(),
-                ws.stream().map(ResolvedWorkload::id).collect(java.util.stream.Collectors.toSet()))));
+                ws.stream().map(ResolvedWorkload::id).collect(Collectors.toSet()))));
         groups = Map.copyOf(views);
     }
 
