@@ -5,6 +5,7 @@ import io.privacygateway.mechanisms.param.ConfidenceLevel;
 import io.privacygateway.mechanisms.param.Epsilon;
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -84,28 +85,79 @@ public record WorkloadSpec(
         return expectedReportsPerWindow > 0 ? expectedReportsPerWindow : DEFAULT_PLANNED_REPORTS;
     }
 
+    /**
+     * Checks every rule of a workload. Rules that do not depend on each other are all checked, and their errors are
+     * reported together ({@link InvalidWorkloadException#errors()}); within a chain of dependent rules (the domain
+     * before the size it implies, the mechanism before what it takes) the first error stops the chain.
+     */
     public WorkloadSpec {
-        require(id != null && ID.matcher(id).matches(), "id", "must match [A-Za-z0-9._-]{1,100}, got \"" + id + "\"");
-        require(version >= 1, "version", "must be >= 1, got " + version);
-        require(family != null, "family", "is required");
-        require(domain != null, "domain", "is required");
-        require(mechanism != null, "mechanism", "is required");
-        require(modeParameters != null, "mode", "is required");
-        require(budget != null, "budget", "is required");
-        require(window != null, "window", "is required");
-        require(confidence != null, "confidence", "is required");
-        require(epsilonSplit != null, "epsilonSplit", "is required");
+        List<InvalidWorkloadException> errors = new ArrayList<>();
+        check(errors, () -> require(id != null && ID.matcher(id).matches(), "id",
+                "must match [A-Za-z0-9._-]{1,100}, got \"" + id + "\""));
+        check(errors, () -> require(version >= 1, "version", "must be >= 1, got " + version));
+        check(errors, () -> require(family != null, "family", "is required"));
+        check(errors, () -> require(domain != null, "domain", "is required"));
+        check(errors, () -> require(mechanism != null, "mechanism", "is required"));
+        check(errors, () -> require(modeParameters != null, "mode", "is required"));
+        check(errors, () -> require(budget != null, "budget", "is required"));
+        check(errors, () -> require(window != null, "window", "is required"));
+        check(errors, () -> require(confidence != null, "confidence", "is required"));
+        check(errors, () -> require(epsilonSplit != null, "epsilonSplit", "is required"));
+        check(errors, () -> require(expectedReportsPerWindow >= 0 && expectedReportsPerWindow <= Long.MAX_VALUE / 4,
+                "expectedReportsPerWindow", "must be in [1, " + Long.MAX_VALUE / 4 + "], got " + expectedReportsPerWindow));
+        throwIfAny(errors); // the rules below need every part
         queryLabels = queryLabels == null ? List.of() : List.copyOf(queryLabels);
+        try {
+            protocolVersion = ProtocolVersions.resolve(mechanism, protocolVersion);
+        } catch (InvalidWorkloadException e) {
+            errors.addAll(e.errors());
+        }
+        List<String> labels = queryLabels;
+        boolean shapeOk = check(errors, () -> checkShape(family, domain, marginalWay, labels, mechanism,
+                modeParameters.mode()));
+        check(errors, () -> checkHorizons(modeParameters, window));
+        check(errors, () -> checkBudget(budget, modeParameters));
+        check(errors, () -> require(alpha != null || !(mechanism == MechanismId.LOCAL_COARSE_PROJECTION
+                || mechanism == MechanismId.LOCAL_CHAINING || mechanism == MechanismId.CENTRAL_CHAINING),
+                "alpha", "is required for mechanism " + mechanism.wireName()));
+        if (shapeOk) { // one chain: each reads the domain as the rules before it have admitted it
+            check(errors, () -> {
+                checkAnalytics(family, domain, modeParameters.mode(), mechanism, model);
+                checkMean(family, domain, modeParameters.mode(), mechanism);
+                checkWide(family, domain, marginalWay, mechanism, modeParameters, window);
+            });
+        }
+        throwIfAny(errors);
+    }
+
+    /** Runs one rule (or chain of dependent rules), recording its error; whether it passed. */
+    private static boolean check(List<InvalidWorkloadException> errors, Runnable rule) {
+        try {
+            rule.run();
+            return true;
+        } catch (InvalidWorkloadException e) {
+            errors.addAll(e.errors());
+            return false;
+        }
+    }
+
+    private static void throwIfAny(List<InvalidWorkloadException> errors) {
+        if (!errors.isEmpty()) {
+            throw InvalidWorkloadException.of(errors);
+        }
+    }
+
+    /** The domain, the queries and the size they imply, and what the mechanism takes of them: one dependent chain. */
+    private static void checkShape(QueryFamily family, Domain domain, int marginalWay, List<String> queryLabels,
+            MechanismId mechanism, Mode mode) {
         checkDomain(family, domain);
         checkQueries(family, domain, marginalWay, queryLabels);
-        Mode mode = modeParameters.mode();
         checkHeavyHitters(family, mode, mechanism);
         checkSize(family, domain, marginalWay, mechanism, mode);
         if (mechanism.mode() != null && mechanism.mode() != mode) {
             throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" is a "
                     + mechanism.mode().wireName() + "-mode mechanism but mode is " + mode.wireName());
         }
-        protocolVersion = ProtocolVersions.resolve(mechanism, protocolVersion);
         if (mechanism == MechanismId.TREE && family != QueryFamily.CDF && family != QueryFamily.RANGE
                 && !(family == QueryFamily.HISTOGRAM && domain instanceof Domain.Buckets)) {
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
@@ -134,6 +186,10 @@ public record WorkloadSpec(
                         + MAX_FOURIER_ATTRIBUTES + " attributes, this domain has " + d);
             }
         }
+    }
+
+    /** Running totals need their own ε in central mode; local mode answers spans, never since-activation. */
+    private static void checkHorizons(ModeParameters modeParameters, Window window) {
         if (modeParameters instanceof Central c) {
             boolean totals = !window.horizons().isEmpty();
             if (totals && c.epsilonPerRunningTotal() == null) {
@@ -144,30 +200,28 @@ public record WorkloadSpec(
                 throw new InvalidWorkloadException("central.epsilonPerRunningTotal", "is only used with window.horizons");
             }
         }
-        if (mode == Mode.LOCAL && window.horizons().stream().anyMatch(h -> h instanceof Horizon.SinceActivation)) {
+        if (modeParameters.mode() == Mode.LOCAL
+                && window.horizons().stream().anyMatch(h -> h instanceof Horizon.SinceActivation)) {
             throw new InvalidWorkloadException("window.horizons", Horizon.SinceActivation.WIRE_NAME + " is a "
                     + "central-mode running total; local mode answers spans (e.g. 1h, 1d)");
         }
+    }
+
+    /** Each budget (the workload's, its group's) must hold at least one charge. */
+    private static void checkBudget(Budget budget, ModeParameters modeParameters) {
         Epsilon charge = modeParameters.epsilonPerCharge();
+        List<InvalidWorkloadException> errors = new ArrayList<>();
         if (budget.group() != null && budget.group().epsilonPerPeriod().compareTo(charge) < 0) {
-            throw new InvalidWorkloadException("budget.group.epsilonPerPeriod", "(" + budget.group().epsilonPerPeriod()
-                    .exact().toPlainString() + ") is smaller than the ε charged per " + modeParameters.chargeUnit()
-                    + ": a device could never contribute");
+            errors.add(new InvalidWorkloadException("budget.group.epsilonPerPeriod", "(" + budget.group()
+                    .epsilonPerPeriod().exact().toPlainString() + ") is smaller than the ε charged per "
+                    + modeParameters.chargeUnit() + ": a device could never contribute"));
         }
         if (budget.epsilonPerPeriod().compareTo(charge) < 0) {
-            throw new InvalidWorkloadException("budget.epsilonPerPeriod", "(" + budget.epsilonPerPeriod().exact()
+            errors.add(new InvalidWorkloadException("budget.epsilonPerPeriod", "(" + budget.epsilonPerPeriod().exact()
                     .toPlainString() + ") is smaller than the ε charged per " + modeParameters.chargeUnit() + " ("
-                    + charge.exact().toPlainString() + "): a device could never contribute");
+                    + charge.exact().toPlainString() + "): a device could never contribute"));
         }
-        if (alpha == null && (mechanism == MechanismId.LOCAL_COARSE_PROJECTION
-                || mechanism == MechanismId.LOCAL_CHAINING || mechanism == MechanismId.CENTRAL_CHAINING)) {
-            throw new InvalidWorkloadException("alpha", "is required for mechanism " + mechanism.wireName());
-        }
-        require(expectedReportsPerWindow >= 0 && expectedReportsPerWindow <= Long.MAX_VALUE / 4,
-                "expectedReportsPerWindow", "must be in [1, " + Long.MAX_VALUE / 4 + "], got " + expectedReportsPerWindow);
-        checkAnalytics(family, domain, mode, mechanism, model);
-        checkMean(family, domain, mode, mechanism);
-        checkWide(family, domain, marginalWay, mechanism, modeParameters, window);
+        throwIfAny(errors);
     }
 
     /**
