@@ -35,7 +35,7 @@ class ImageTarIT {
             + "|kafka-metadata|kafka-raft|kafka-storage|kafka-storage-api|kafka-group-coordinator|kafka-group-coordinator-api"
             + "|kafka-transaction-coordinator|kafka-coordinator-common|kafka-share-coordinator|kafka-tools-api|scala-library"
             + "|scala-reflect|scala-logging_2\\.13|argparse4j|jopt-simple|jose4j|metrics-core|re2j|commons-validator"
-            + "|commons-beanutils|commons-digester|commons-logging|commons-collections|log4j-api|log4j-core|pcollections"
+            + "|commons-beanutils|commons-digester|commons-logging|commons-collections|pcollections"
             + "|caffeine|hash4j|jackson-dataformat-csv|jackson-datatype-jdk8)-[0-9].*\\.jar");
 
     static Path tar;
@@ -123,7 +123,9 @@ class ImageTarIT {
         }
         Set<String> jars = classpath.stream().filter(e -> e.startsWith("/app/libs/"))
                 .map(e -> e.substring("/app/libs/".length())).collect(Collectors.toCollection(TreeSet::new));
-        assertThat(jars).contains(appJar()).anyMatch(j -> j.startsWith("slf4j-simple-"));
+        // the application's logging: SLF4J on Log4j 2 with the JSON Template Layout (PGW_LOG_FORMAT), one provider
+        assertThat(jars).contains(appJar()).anyMatch(j -> j.startsWith("log4j-slf4j2-impl-"))
+                .anyMatch(j -> j.startsWith("log4j-layout-template-json-")).noneMatch(j -> j.startsWith("slf4j-simple-"));
         assertThat(jars).anyMatch(j -> j.startsWith("kafka-streams-")).anyMatch(j -> j.startsWith("rocksdbjni-"));
         assertThat(jars).noneMatch(j -> BROKER_ONLY.matcher(j).matches());
         assertThat(jars).noneMatch(j -> NOT_PRODUCTION.matcher(j).matches());
