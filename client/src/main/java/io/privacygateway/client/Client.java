@@ -450,6 +450,13 @@ public final class Client implements AutoCloseable {
     }
 
     private void pump() {
+        // Forget the wake that started this run before reading the queue: a report staged from now on schedules a
+        // run of its own (wakeSender sees no pending wake) instead of trusting this one, which may already have read
+        // the queue without it (a lost wake-up: the report would wait for the next report or flush).
+        synchronized (this) {
+            wake = null;
+            wakeAt = Long.MAX_VALUE;
+        }
         if (closed) {
             return;
         }
@@ -461,9 +468,6 @@ public final class Client implements AutoCloseable {
         long next = nextDue();
         if (next != Long.MAX_VALUE) {
             long delay = Math.max(0, next - config.clock.millis());
-            synchronized (this) {
-                wake = null;
-            }
             wakeSender(Math.min(delay, 3_600_000L)); // re-read the clock at least hourly
         }
     }

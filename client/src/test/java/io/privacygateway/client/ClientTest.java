@@ -240,4 +240,25 @@ class ClientTest {
         }
         assertThat(ingest.counted).hasSize(1);
     }
+
+    /**
+     * A report staged while the background sender is running is sent without help. Before the fix the sender's run
+     * could read the queue before the report was staged while the report's wake-up, seeing that run still pending,
+     * was dropped: the report then waited for another report or a flush (found as a 30 s timeout of the test above
+     * in CI). The interleaving is timing-dependent, so this repeats the start-up race (a run at creation, a report
+     * right after) many times; every report must arrive without a flush.
+     */
+    @Test
+    void aReportStagedDuringASendersRunIsNotLeftWaiting() throws Exception {
+        for (int i = 0; i < 40; i++) {
+            Path d = dir.resolve("race-" + i);
+            ClientConfig cfg = ClientConfig.builder("device-race-" + i, d).workload(SPEC)
+                    .endpoint(ingest.baseUrl(), "cred").build();
+            try (Client c = Client.create(cfg)) {
+                c.ready().get(30, TimeUnit.SECONDS);
+                assertThat(c.report("w-hist", "a").get(20, TimeUnit.SECONDS).status())
+                        .as("run " + i).isEqualTo(ReportOutcome.Status.ACCEPTED);
+            }
+        }
+    }
 }
