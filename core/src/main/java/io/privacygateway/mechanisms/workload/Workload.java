@@ -44,7 +44,7 @@ public final class Workload {
         this.labelIndex = idx;
     }
 
-    /** Builds the universe and answer vectors of a validated spec. */
+    /** Builds the universe and answer vectors of a validated spec (the family's {@link FamilyRules#answers}). */
     public static Workload of(WorkloadSpec spec) {
         if (spec.isVectorMean()) {
             throw new IllegalArgumentException("domain: the mean of a " + spec.domain().kind() + " has vector values,"
@@ -54,143 +54,8 @@ public final class Workload {
             throw new IllegalArgumentException("domain: family " + spec.family().wireName() + " has an open domain of "
                     + spec.domain().kind() + ", which is never materialised as a universe");
         }
-        List<String> ul = new ArrayList<>();
-        List<String> ql = new ArrayList<>();
-        double[][] rows;
-        Domain dom = spec.domain();
-        switch (spec.family()) {
-            case HISTOGRAM -> {
-                if (dom instanceof Domain.Labels l) {
-                    ul.addAll(l.labels());
-                } else {
-                    ul.addAll(bucketLabels((Domain.Buckets) dom));
-                }
-                ql.addAll(ul);
-                int k = ul.size();
-                rows = new double[k][k];
-                for (int i = 0; i < k; i++) {
-                    rows[i][i] = 1;
-                }
-            }
-            case CDF -> {
-                Domain.Buckets b = (Domain.Buckets) dom;
-                ul.addAll(bucketLabels(b));
-                int k = b.bucketCount();
-                for (int t = 1; t < k; t++) {
-                    ql.add("< " + fmt(b.edges().get(t)));
-                }
-                rows = new double[k][k - 1];
-                for (int x = 0; x < k; x++) {
-                    for (int t = 1; t < k; t++) {
-                        rows[x][t - 1] = x < t ? 1 : 0;
-                    }
-                }
-            }
-            case RANGE -> {
-                Domain.Buckets b = (Domain.Buckets) dom;
-                ul.addAll(bucketLabels(b));
-                int k = b.bucketCount();
-                int m = k * (k + 1) / 2;
-                rows = new double[k][m];
-                int q = 0;
-                for (int a = 0; a < k; a++) {
-                    for (int e = a; e < k; e++) {
-                        ql.add("[" + fmt(b.edges().get(a)) + ", " + fmt(b.edges().get(e + 1)) + (e == k - 1 ? "]" : ")"));
-                        for (int x = a; x <= e; x++) {
-                            rows[x][q] = 1;
-                        }
-                        q++;
-                    }
-                }
-            }
-            case MARGINALS -> {
-                List<String> names = ((Domain.Attributes) dom).names();
-                int d = names.size();
-                int way = spec.marginalWay();
-                int n = 1 << d;
-                for (int x = 0; x < n; x++) {
-                    StringBuilder sb = new StringBuilder();
-                    for (int j = 0; j < d; j++) {
-                        if (j > 0) {
-                            sb.append(',');
-                        }
-                        sb.append((x >>> j) & 1);
-                    }
-                    ul.add(sb.toString());
-                }
-                List<int[]> subsets = subsets(d, way);
-                int m = subsets.size() << way;
-                rows = new double[n][m];
-                int q = 0;
-                for (int[] s : subsets) {
-                    for (int cell = 0; cell < (1 << way); cell++) {
-                        StringBuilder sb = new StringBuilder();
-                        for (int i = 0; i < way; i++) {
-                            int bit = (cell >>> (way - 1 - i)) & 1;
-                            if (i > 0) {
-                                sb.append(',');
-                            }
-                            sb.append(names.get(s[i])).append('=').append(bit);
-                        }
-                        ql.add(sb.toString());
-                        for (int x = 0; x < n; x++) {
-                            boolean match = true;
-                            for (int i = 0; i < way && match; i++) {
-                                int want = (cell >>> (way - 1 - i)) & 1;
-                                match = ((x >>> s[i]) & 1) == want;
-                            }
-                            rows[x][q] = match ? 1 : 0;
-                        }
-                        q++;
-                    }
-                }
-            }
-            case MODE -> {
-                ul.addAll(((Domain.Labels) dom).labels());
-                ql.addAll(ul);
-                int k = ul.size();
-                rows = new double[k][k];
-                for (int i = 0; i < k; i++) {
-                    rows[i][i] = 1;
-                }
-            }
-            case REGRESSION, ERM -> {
-                Domain.Grid g = (Domain.Grid) dom;
-                int cells = (int) g.cellCount();
-                for (Domain.Grid.Axis a : g.features()) {
-                    ql.add(a.name());
-                }
-                rows = new double[cells][];
-                for (int x = 0; x < cells; x++) {
-                    rows[x] = g.featuresOf(x);
-                    StringBuilder sb = new StringBuilder();
-                    for (double v : rows[x]) {
-                        sb.append(fmt(v)).append(',');
-                    }
-                    ul.add(sb.append(fmt(g.responseOf(x))).toString());
-                }
-            }
-            case MEAN -> {
-                Domain.Range r = (Domain.Range) dom;
-                ql.add("mean");
-                rows = new double[r.levels()][1];
-                for (int x = 0; x < r.levels(); x++) {
-                    rows[x][0] = r.valueOf(x);
-                    ul.add(fmt(r.valueOf(x)));
-                }
-            }
-            case HEAVY_HITTERS -> throw new IllegalStateException("unreachable: open domain");
-            default -> {
-                Domain.Points p = (Domain.Points) dom;
-                ul.addAll(p.labels());
-                ql.addAll(spec.queryLabels());
-                rows = new double[p.labels().size()][];
-                for (int i = 0; i < rows.length; i++) {
-                    rows[i] = p.answers().get(i).stream().mapToDouble(Double::doubleValue).toArray();
-                }
-            }
-        }
-        return new Workload(spec, ul, ql, PointSet.of(ql.size(), rows));
+        FamilyRules.Answers a = spec.family().rules().answers(spec);
+        return new Workload(spec, a.universeLabels(), a.queryLabels(), PointSet.of(a.queryLabels().size(), a.rows()));
     }
 
     /**
@@ -217,16 +82,8 @@ public final class Workload {
         }
     }
 
-    private static List<String> bucketLabels(Domain.Buckets b) {
-        List<String> out = new ArrayList<>();
-        int k = b.bucketCount();
-        for (int i = 0; i < k; i++) {
-            out.add("[" + fmt(b.edges().get(i)) + ", " + fmt(b.edges().get(i + 1)) + (i == k - 1 ? "]" : ")"));
-        }
-        return out;
-    }
-
-    private static String fmt(double v) {
+    /** A number as the labels write it: an integer without a fraction, else its shortest decimal. */
+    static String fmt(double v) {
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
     }
 

@@ -849,39 +849,20 @@ public record WorkloadSpec(
     }
 
     private static void checkDomain(QueryFamily family, Domain domain) {
-        boolean ok = switch (family) {
-            case HISTOGRAM -> domain instanceof Domain.Labels || domain instanceof Domain.Buckets;
-            case CDF, RANGE -> domain instanceof Domain.Buckets;
-            case MARGINALS -> domain instanceof Domain.Attributes;
-            case POINTS -> domain instanceof Domain.Points;
-            case MODE -> domain instanceof Domain.Labels;
-            case REGRESSION, ERM -> domain instanceof Domain.Grid;
-            case MEAN -> domain instanceof Domain.Range || domain instanceof Domain.Vector;
-            case HEAVY_HITTERS -> domain instanceof Domain.Strings;
-        };
-        if (!ok) {
+        if (!family.rules().admits(domain)) {
             throw new InvalidWorkloadException("domain", "family " + family.wireName() + " needs "
-                    + switch (family) {
-                        case HISTOGRAM -> "labels or buckets";
-                        case CDF, RANGE -> "buckets";
-                        case MARGINALS -> "attributes";
-                        case POINTS -> "points";
-                        case MODE -> "labels";
-                        case REGRESSION, ERM -> "features and a response";
-                        case MEAN -> "a range {lo, hi}, a ball {coordinates, radius} or a box {coordinates, lo, hi}";
-                        case HEAVY_HITTERS -> "strings {maxBytes}";
-                    } + ", got " + domain.kind());
+                    + family.rules().needs() + ", got " + domain.kind());
         }
     }
 
     private static void checkQueries(QueryFamily family, Domain domain, int way, List<String> labels) {
-        if (family == QueryFamily.MARGINALS) {
+        if (family.rules().queryKeys().contains("way")) {
             int d = ((Domain.Attributes) domain).names().size();
             require(way >= 1 && way <= d, "queries.way", "must be in [1, " + d + "], got " + way);
         } else {
             require(way == 0, "queries.way", "is only allowed for the marginals family");
         }
-        if (family == QueryFamily.POINTS) {
+        if (family.rules().queryKeys().contains("labels")) {
             int m = ((Domain.Points) domain).dimension();
             require(labels.size() == m, "queries.labels", "must have one label per answer coordinate (" + m
                     + "), got " + labels.size());
@@ -892,51 +873,12 @@ public record WorkloadSpec(
     }
 
     private static void checkSize(QueryFamily family, Domain domain, int way, MechanismId mechanism, Mode mode) {
-        long universe;
-        long m;
-        switch (family) {
-            case HISTOGRAM -> {
-                universe = domain instanceof Domain.Labels l ? l.labels().size() : ((Domain.Buckets) domain).bucketCount();
-                m = universe;
-            }
-            case CDF -> {
-                universe = ((Domain.Buckets) domain).bucketCount();
-                m = universe - 1;
-            }
-            case RANGE -> {
-                universe = ((Domain.Buckets) domain).bucketCount();
-                m = universe * (universe + 1) / 2;
-            }
-            case MARGINALS -> {
-                int d = ((Domain.Attributes) domain).names().size();
-                universe = 1L << d;
-                m = binomial(d, way) << way;
-            }
-            case MODE -> {
-                universe = ((Domain.Labels) domain).labels().size();
-                m = universe;
-            }
-            case REGRESSION, ERM -> {
-                Domain.Grid g = (Domain.Grid) domain;
-                universe = g.cellCount();
-                m = g.dimension();
-            }
-            case MEAN -> {
-                if (domain instanceof Domain.Vector) {
-                    return; // never materialised: the vector protocols' state is bounded by the dimension
-                }
-                universe = ((Domain.Range) domain).levels();
-                m = 1;
-            }
-            case HEAVY_HITTERS -> {
-                return; // an open domain, never materialised: the protocol's state is bounded by its parameters
-            }
-            default -> {
-                Domain.Points p = (Domain.Points) domain;
-                universe = p.labels().size();
-                m = p.dimension();
-            }
+        FamilyRules.Size size = family.rules().size(domain, way);
+        if (size == null) {
+            return; // never materialised (an open domain, a vector mean): the protocols bound their own state
         }
+        long universe = size.universe();
+        long m = size.queries();
         boolean wideAllowed = family == QueryFamily.MARGINALS && mode == Mode.CENTRAL
                 && (mechanism.isWide() || mechanism == MechanismId.AUTO);
         if (wideAllowed && universe > MAX_UNIVERSE) {

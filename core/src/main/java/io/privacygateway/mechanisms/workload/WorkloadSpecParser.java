@@ -179,28 +179,26 @@ public final class WorkloadSpecParser {
         }
     }
 
+    /** Reads the {@code queries} fields the family takes ({@link FamilyRules#queryKeys()}); any other is an error. */
     private static void queries(Map<?, ?> tree, QueryFamily family, WorkloadSpec.Builder b) {
         Map<?, ?> queries = tree.containsKey("queries") ? map(tree, "queries") : Map.of();
-        switch (family) {
-            case MARGINALS -> {
-                checkKnown("queries.", queries, Set.of("way"));
-                b.marginalWay((int) integer(queries, "queries.", "way", 1, Integer.MAX_VALUE));
-            }
-            case POINTS -> {
-                checkKnown("queries.", queries, Set.of("labels"));
-                if (queries.containsKey("labels")) {
-                    b.queryLabels(strings(queries, "queries.", "labels"));
-                } else {
-                    List<?> pts = list(map(tree, "domain"), "domain.", "points");
-                    int m = pts.get(0) instanceof Map<?, ?> p0 && p0.get("answer") instanceof List<?> a ? a.size() : 0;
-                    List<String> gen = new ArrayList<>();
-                    for (int j = 0; j < m; j++) {
-                        gen.add("q" + j);
-                    }
-                    b.queryLabels(gen);
+        Set<String> keys = family.rules().queryKeys();
+        checkKnown("queries.", queries, keys);
+        if (keys.contains("way")) {
+            b.marginalWay((int) integer(queries, "queries.", "way", 1, Integer.MAX_VALUE));
+        }
+        if (keys.contains("labels")) {
+            if (queries.containsKey("labels")) {
+                b.queryLabels(strings(queries, "queries.", "labels"));
+            } else { // q0, q1, ...: one per coordinate of the first point's answer
+                List<?> pts = list(map(tree, "domain"), "domain.", "points");
+                int m = pts.get(0) instanceof Map<?, ?> p0 && p0.get("answer") instanceof List<?> a ? a.size() : 0;
+                List<String> gen = new ArrayList<>();
+                for (int j = 0; j < m; j++) {
+                    gen.add("q" + j);
                 }
+                b.queryLabels(gen);
             }
-            default -> checkKnown("queries.", queries, Set.of());
         }
     }
 
@@ -293,17 +291,8 @@ public final class WorkloadSpecParser {
         for (Object k : d.keySet()) {
             present.add(String.valueOf(k));
         }
-        Set<String> allowed = switch (family) {
-            case HISTOGRAM -> Set.of("labels", "buckets");
-            case CDF, RANGE -> Set.of("buckets");
-            case MARGINALS -> Set.of("attributes");
-            case POINTS -> Set.of("points");
-            case MODE -> Set.of("labels");
-            case REGRESSION, ERM -> Set.of("features", "response");
-            case MEAN -> Set.of("range", "ball", "box");
-            case HEAVY_HITTERS -> Set.of("strings");
-        };
-        if (family == QueryFamily.REGRESSION || family == QueryFamily.ERM) {
+        Set<String> allowed = family.rules().domainKeys();
+        if (family.rules().needsEveryDomainKey()) {
             if (!present.equals(allowed)) {
                 throw new InvalidWorkloadException("domain", "family " + family.wireName()
                         + " needs features and response, got " + (present.isEmpty() ? "none" : present));
