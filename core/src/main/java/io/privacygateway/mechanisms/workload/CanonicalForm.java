@@ -42,8 +42,51 @@ public final class CanonicalForm {
         t.put("id", s.id());
         t.put("version", (long) s.version());
         t.put("family", s.family().wireName());
+        t.put("domain", domain(s.domain()));
+        Map<String, Object> q = new TreeMap<>();
+        if (s.marginalWay() > 0) {
+            q.put("way", (long) s.marginalWay());
+        }
+        if (!s.queryLabels().isEmpty()) {
+            q.put("labels", s.queryLabels());
+        }
+        t.put("queries", q);
+        t.put("mode", s.mode().wireName());
+        t.put("mechanism", s.mechanism().wireName());
+        if (s.protocolVersion() > 1) { // absent at version 1 (and without a protocol): hashes of unchanged protocols stay
+            t.put("protocolVersion", (long) s.protocolVersion());
+        }
+        if (s.modeParameters() instanceof WorkloadSpec.Local l) {
+            t.put("epsilonPerReport", l.epsilonPerReport().exact());
+            if (l.amplificationDelta() != null) { // absent when not declared: older content hashes unchanged
+                t.put("amplification", new TreeMap<>(Map.of("delta", l.amplificationDelta())));
+            }
+        }
+        t.put("budget", budget(s.budget()));
+        t.put("window", window(s.window()));
+        t.put("confidence", s.confidence().value());
+        if (s.alpha() != null) {
+            t.put("alpha", s.alpha().value());
+        }
+        t.put("epsilonSplit", s.epsilonSplit().wireName());
+        if (s.expectedReportsPerWindow() > 0) {
+            t.put("expectedReportsPerWindow", s.expectedReportsPerWindow());
+        }
+        if (s.modeParameters() instanceof WorkloadSpec.Central c) {
+            t.put("central", central(c));
+        }
+        if (s.model() != null) {
+            t.put("model", new TreeMap<>(Map.of("loss", s.model().loss(), "radius", s.model().radius(),
+                    "regularization", s.model().regularization())));
+        }
+        StringBuilder sb = new StringBuilder();
+        write(sb, t);
+        return sb.toString();
+    }
+
+    /** The {@code domain} object: one key, the domain's kind. */
+    private static Map<String, Object> domain(Domain dom) {
         Map<String, Object> d = new TreeMap<>();
-        Domain dom = s.domain();
         if (dom instanceof Domain.Labels l) {
             d.put("labels", l.labels());
         } else if (dom instanceof Domain.Buckets b) {
@@ -77,67 +120,40 @@ public final class CanonicalForm {
             }
             d.put("points", pts);
         }
-        t.put("domain", d);
-        Map<String, Object> q = new TreeMap<>();
-        if (s.marginalWay() > 0) {
-            q.put("way", (long) s.marginalWay());
+        return d;
+    }
+
+    private static Map<String, Object> budget(WorkloadSpec.Budget b) {
+        Map<String, Object> budget = new TreeMap<>(Map.of("epsilonPerPeriod", b.epsilonPerPeriod().exact(),
+                "period", b.period().toString()));
+        if (b.group() != null) {
+            budget.put("group", new TreeMap<>(Map.of("name", b.group().name(), "epsilonPerPeriod",
+                    b.group().epsilonPerPeriod().exact())));
         }
-        if (!s.queryLabels().isEmpty()) {
-            q.put("labels", s.queryLabels());
+        return budget;
+    }
+
+    private static Map<String, Object> window(WorkloadSpec.Window w) {
+        Map<String, Object> window = new TreeMap<>(Map.of("size", w.size().toString(),
+                "grace", w.grace().toString()));
+        if (!w.horizons().isEmpty()) { // absent when empty: content hashes of older specs are unchanged
+            window.put("horizons", w.horizons().stream().map(Horizon::wireName).collect(Collectors.toList()));
         }
-        t.put("queries", q);
-        t.put("mode", s.mode().wireName());
-        t.put("mechanism", s.mechanism().wireName());
-        if (s.protocolVersion() > 1) { // absent at version 1 (and without a protocol): hashes of unchanged protocols stay
-            t.put("protocolVersion", (long) s.protocolVersion());
+        return window;
+    }
+
+    private static Map<String, Object> central(WorkloadSpec.Central c) {
+        Map<String, Object> central = new TreeMap<>(Map.of(
+                "epsilonPerRelease", c.epsilonPerRelease().exact(),
+                "neighbour", c.neighbour().wireName(),
+                "contributionsPerWindow", (long) c.contributionsPerWindow()));
+        if (c.epsilonPerRunningTotal() != null) { // absent without running totals: older hashes unchanged
+            central.put("epsilonPerRunningTotal", c.epsilonPerRunningTotal().exact());
         }
-        if (s.modeParameters() instanceof WorkloadSpec.Local l) {
-            t.put("epsilonPerReport", l.epsilonPerReport().exact());
-            if (l.amplificationDelta() != null) { // absent when not declared: older content hashes unchanged
-                t.put("amplification", new TreeMap<>(Map.of("delta", l.amplificationDelta())));
-            }
+        if (c.synthetic() != null) { // absent without synthetic records: older hashes unchanged
+            central.put("synthetic", new TreeMap<>(Map.of("records", (long) c.synthetic().records())));
         }
-        Map<String, Object> budget = new TreeMap<>(Map.of("epsilonPerPeriod", s.budget().epsilonPerPeriod().exact(),
-                "period", s.budget().period().toString()));
-        if (s.budget().group() != null) {
-            budget.put("group", new TreeMap<>(Map.of("name", s.budget().group().name(), "epsilonPerPeriod",
-                    s.budget().group().epsilonPerPeriod().exact())));
-        }
-        t.put("budget", budget);
-        Map<String, Object> window = new TreeMap<>(Map.of("size", s.window().size().toString(),
-                "grace", s.window().grace().toString()));
-        if (!s.window().horizons().isEmpty()) { // absent when empty: content hashes of older specs are unchanged
-            window.put("horizons", s.window().horizons().stream().map(Horizon::wireName).collect(Collectors.toList()));
-        }
-        t.put("window", window);
-        t.put("confidence", s.confidence().value());
-        if (s.alpha() != null) {
-            t.put("alpha", s.alpha().value());
-        }
-        t.put("epsilonSplit", s.epsilonSplit().wireName());
-        if (s.expectedReportsPerWindow() > 0) {
-            t.put("expectedReportsPerWindow", s.expectedReportsPerWindow());
-        }
-        if (s.modeParameters() instanceof WorkloadSpec.Central c) {
-            Map<String, Object> central = new TreeMap<>(Map.of(
-                    "epsilonPerRelease", c.epsilonPerRelease().exact(),
-                    "neighbour", c.neighbour().wireName(),
-                    "contributionsPerWindow", (long) c.contributionsPerWindow()));
-            if (c.epsilonPerRunningTotal() != null) { // absent without running totals: older hashes unchanged
-                central.put("epsilonPerRunningTotal", c.epsilonPerRunningTotal().exact());
-            }
-            if (c.synthetic() != null) { // absent without synthetic records: older hashes unchanged
-                central.put("synthetic", new TreeMap<>(Map.of("records", (long) c.synthetic().records())));
-            }
-            t.put("central", central);
-        }
-        if (s.model() != null) {
-            t.put("model", new TreeMap<>(Map.of("loss", s.model().loss(), "radius", s.model().radius(),
-                    "regularization", s.model().regularization())));
-        }
-        StringBuilder sb = new StringBuilder();
-        write(sb, t);
-        return sb.toString();
+        return central;
     }
 
     private static Map<String, Object> axis(Domain.Grid.Axis a) {

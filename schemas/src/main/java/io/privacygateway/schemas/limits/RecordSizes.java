@@ -94,8 +94,46 @@ public final class RecordSizes {
         var open = w instanceof LocalWorkload l && l.values() instanceof LocalWorkload.OpenDomain o ? o : null;
         List<String> labels = open == null ? w.queryLabels() : Collections.nCopies(open.pipeline().maxItems(),
                 "x".repeat(open.pipeline().protocol().parameters().maxBytes()));
-        int m = labels.size();
-        List<Double> full = Collections.nCopies(m, -0.123456789);
+        WindowAnswer a = widestAnswer(w, labels);
+        if (w.spec().family().isWindowAnalytics()) { // analytics answers: a released label and named scalars
+            int longest = w.workload().universeLabels().stream().mapToInt(String::length).max().orElse(0);
+            List<AnswerItem> items = new ArrayList<>();
+            for (int i = 0; i < AnalyticsMechanisms.MAX_ITEMS; i++) {
+                items.add(AnswerItem.newBuilder().setLabel("x".repeat(longest))
+                        .setEstimate(1).setLower(0).setUpper(1).build());
+            }
+            a.setItems(items);
+            a.setScalars(numberedScalars(AnalyticsMechanisms.MAX_SCALARS));
+            a.setMaxErrorBound(1.0);
+        }
+        if (w instanceof LocalWorkload l && l.values() instanceof LocalWorkload.Vectors) {
+            // vector means: one label per coordinate (names of at most Domain.Vector.MAX_NAME_BYTES UTF-8 bytes, the
+            // queryLabels above) and its named scalars (VectorMeanRelease.SCALARS)
+            a.setScalars(namedScalars(VectorMeanRelease.SCALARS));
+        }
+        if (open != null) { // heavy-hitters: its named scalars (HeavyHitterRelease.SCALARS)
+            a.setScalars(namedScalars(HeavyHitterRelease.SCALARS));
+        }
+        boolean wide = w instanceof CentralWorkload cw && cw.wide().isPresent();
+        if (wide) { // the wide releases: named scalars (rounds, ε shares, bounds) and the l∞ bound
+            a.setScalars(numberedScalars(MAX_WIDE_SCALARS));
+            a.setMaxErrorBound(1.0);
+        }
+        int answer = serializedSize(a) + 5 + 64; // wire-format header and a margin for fields added later
+        long partial = 8L * w.aggregateLength() + 256;
+        WorkloadSpec s = w.spec();
+        long state = w instanceof CentralWorkload c && c.parameters().epsilonPerRunningTotal() != null
+                ? c.runningTotals().orElseThrow().codec().maxBytes() : 0;
+        long synthetic = 0;
+        if (wide && s.central().synthetic() != null) {
+            synthetic = syntheticSize(w, s.central().synthetic().records());
+        }
+        return new Sizes(answer, partial, budgetEntryBytes(w), state, synthetic);
+    }
+
+    /** A window answer with every array full ({@code labels.size()} entries) and {@link #MAX_LEVELS} levels. */
+    private static WindowAnswer widestAnswer(ResolvedWorkload w, List<String> labels) {
+        List<Double> full = Collections.nCopies(labels.size(), -0.123456789);
         List<AnswerLevel> levels = new ArrayList<>();
         for (int i = 0; i < MAX_LEVELS; i++) {
             levels.add(AnswerLevel.newBuilder().setLevel(i).setEpsilon(1).setRadius(1).setNoiseScale(1)
@@ -103,7 +141,7 @@ public final class RecordSizes {
                     .setCost(PrivacyCostRecord.newBuilder().setKind("zcdp").setEpsilon(1)
                             .setDelta(0).setRho(1.0).build()).setProjectionGapValue(1.0).build());
         }
-        WindowAnswer a = WindowAnswer.newBuilder().setWorkloadId(w.id()).setWorkloadVersion(w.spec().version())
+        return WindowAnswer.newBuilder().setWorkloadId(w.id()).setWorkloadVersion(w.spec().version())
                 .setContentHash(w.contentHash()).setMode(w.mode().wireName()).setWindowStart(Instant.EPOCH)
                 .setWindowEnd(Instant.EPOCH).setMechanism(w.spec().mechanism().wireName()).setEpsilon(1).setDelta(0)
                 .setN(Long.MAX_VALUE).setConfidence(0.95).setLabels(labels).setEstimates(full)
@@ -116,66 +154,39 @@ public final class RecordSizes {
                 .setAmplified(AmplifiedGuarantee.newBuilder().setEpsilon(1).setDelta(1)
                         .setMethod("variation-ratio").build())
                 .setReleasedAtStreamTime(Long.MAX_VALUE).build();
-        if (w.spec().family().isWindowAnalytics()) { // analytics answers: a released label and named scalars
-            int longest = w.workload().universeLabels().stream().mapToInt(String::length).max().orElse(0);
-            List<AnswerItem> items = new ArrayList<>();
-            for (int i = 0; i < AnalyticsMechanisms.MAX_ITEMS; i++) {
-                items.add(AnswerItem.newBuilder().setLabel("x".repeat(longest))
-                        .setEstimate(1).setLower(0).setUpper(1).build());
-            }
-            Map<String, Double> scalars = new TreeMap<>();
-            for (int i = 0; i < AnalyticsMechanisms.MAX_SCALARS; i++) {
-                scalars.put(String.format("%032d", i), 1.0);
-            }
-            a.setItems(items);
-            a.setScalars(scalars);
-            a.setMaxErrorBound(1.0);
+    }
+
+    /** {@code count} scalars with names of 32 characters. */
+    private static Map<String, Double> numberedScalars(int count) {
+        Map<String, Double> scalars = new TreeMap<>();
+        for (int i = 0; i < count; i++) {
+            scalars.put(String.format("%032d", i), 1.0);
         }
-        if (w instanceof LocalWorkload l && l.values() instanceof LocalWorkload.Vectors) {
-            // vector means: one label per coordinate (names of at most Domain.Vector.MAX_NAME_BYTES UTF-8 bytes, the
-            // queryLabels above) and its named scalars (VectorMeanRelease.SCALARS)
-            Map<String, Double> scalars = new TreeMap<>();
-            for (String name : VectorMeanRelease.SCALARS) {
-                scalars.put(name, 1.0);
-            }
-            a.setScalars(scalars);
+        return scalars;
+    }
+
+    private static Map<String, Double> namedScalars(List<String> names) {
+        Map<String, Double> scalars = new TreeMap<>();
+        for (String name : names) {
+            scalars.put(name, 1.0);
         }
-        if (open != null) { // heavy-hitters: its named scalars (HeavyHitterRelease.SCALARS)
-            Map<String, Double> scalars = new TreeMap<>();
-            for (String name : HeavyHitterRelease.SCALARS) {
-                scalars.put(name, 1.0);
-            }
-            a.setScalars(scalars);
-        }
-        boolean wide = w instanceof CentralWorkload cw && cw.wide().isPresent();
-        if (wide) { // the wide releases: named scalars (rounds, ε shares, bounds) and the l∞ bound
-            Map<String, Double> scalars = new TreeMap<>();
-            for (int i = 0; i < MAX_WIDE_SCALARS; i++) {
-                scalars.put(String.format("%032d", i), 1.0);
-            }
-            a.setScalars(scalars);
-            a.setMaxErrorBound(1.0);
-        }
-        int answer = serializedSize(a) + 5 + 64; // wire-format header and a margin for fields added later
-        long partial = 8L * w.aggregateLength() + 256;
-        long budget;
-        WorkloadSpec s = w.spec();
+        return scalars;
+    }
+
+    /**
+     * A device's budget entry: local, the used sequence numbers of a period; central, the windows a period's budget
+     * can pay for, each with its L contribution slots.
+     */
+    private static long budgetEntryBytes(ResolvedWorkload w) {
         if (w instanceof LocalWorkload) {
-            budget = 128 + (w.slots() + 7) / 8;
-        } else {
-            CentralWorkload c = (CentralWorkload) w;
-            long windowsPerPeriod = Math.max(1, Math.floorDiv(s.budget().periodMillis() + s.window().sizeMillis() - 1,
-                    s.window().sizeMillis()) + 1);
-            long paid = Math.min(s.reportsPerPeriod(), windowsPerPeriod);
-            budget = 128 + paid * (8 + 4 + (c.slots() + 7) / 8);
+            return 128 + (w.slots() + 7) / 8;
         }
-        long state = w instanceof CentralWorkload c && c.parameters().epsilonPerRunningTotal() != null
-                ? c.runningTotals().orElseThrow().codec().maxBytes() : 0;
-        long synthetic = 0;
-        if (wide && s.central().synthetic() != null) {
-            synthetic = syntheticSize(w, s.central().synthetic().records());
-        }
-        return new Sizes(answer, partial, budget, state, synthetic);
+        WorkloadSpec s = w.spec();
+        CentralWorkload c = (CentralWorkload) w;
+        long windowsPerPeriod = Math.max(1, Math.floorDiv(s.budget().periodMillis() + s.window().sizeMillis() - 1,
+                s.window().sizeMillis()) + 1);
+        long paid = Math.min(s.reportsPerPeriod(), windowsPerPeriod);
+        return 128 + paid * (8 + 4 + (c.slots() + 7) / 8);
     }
 
     /** Named scalars a wide answer publishes at most (docs/wide-domains.md §8; names of at most 32 characters). */
