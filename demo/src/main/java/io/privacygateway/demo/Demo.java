@@ -181,6 +181,46 @@ public final class Demo implements AutoCloseable {
         }
     }
 
+    /** Registers every workload (the planner resolves {@code auto}) and waits until the gateway runs each. */
+    private List<WorkloadSpec> registerAll(List<WorkloadSpec> specs, Map<String, Object> kafkaConfig,
+            SchemaRegistryClient registryClient, GatewayTopics topics) throws Exception {
+        List<WorkloadSpec> resolved = new ArrayList<>();
+        try (WorkloadRegistrar registrar = WorkloadRegistrar.create(kafkaConfig, registryClient, topics)) {
+            for (WorkloadSpec s : specs) {
+                WorkloadSpec r = registrar.register(s);
+                gateway.awaitWorkload(r.id(), CanonicalForm.contentHash(r), Duration.ofSeconds(60));
+                registered.put(r.id(), r);
+                resolved.add(r);
+                say("  registered workload %-15s %-8s %s (%s)", r.id(), r.mode().name().toLowerCase(Locale.ROOT),
+                        r.mechanism().wireName(), s.mechanism().wireName().equals(r.mechanism().wireName())
+                                ? "as declared" : "chosen by the planner for " + s.mechanism().wireName());
+            }
+        }
+        return resolved;
+    }
+
+    /**
+     * Starts the HTTPS ingestion service the fleet posts to (open identities, like this demo's gateway; plain HTTP on
+     * loopback), which checks and produces the reports; garbage bytes still go straight to Kafka. Returns the fleet's
+     * producer through it.
+     */
+    private HttpReportProducer startIngest(KafkaHarness kafka, EmbeddedRegistry registry, GatewayConfig config)
+            throws Exception {
+        IngestSettings.Limits limits = IngestSettings.Limits.defaults().withRates(
+                new IngestSettings.Rate(1e6, 1e6), new IngestSettings.Rate(1e6, 1e6)).withRecentReports(0);
+        ingest = IngestService.start(new IngestSettings(kafka.bootstrapServers(), registry.ccompatUrl(),
+                config.topicPrefix(), Map.of(), "127.0.0.1", 0, null, List.of(), Map.of(), true, null, limits,
+                config.maxFutureSkew(), config.maxEventAge()), meters, null, 0);
+        resources.push(ingest);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!ingest.ready() && System.nanoTime() < until) {
+            Thread.sleep(50);
+        }
+        say("ingest:    %s/v1/reports (the fleet sends through it; --fleet-transport kafka sends to Kafka)",
+                ingest.base());
+        return new HttpReportProducer(ingest.base().toString());
+    }
+
     private void startAll(Options o) throws Exception {
         List<WorkloadSpec> specs = exampleWorkloads();
         say("starting the Kafka broker…");
@@ -217,18 +257,7 @@ public final class Demo implements AutoCloseable {
         Map<String, Object> kafkaConfig = new HashMap<>();
         kafkaConfig.put("bootstrap.servers", kafka.bootstrapServers());
         GatewayTopics topics = new GatewayTopics(config.topicPrefix());
-        List<WorkloadSpec> resolved = new ArrayList<>();
-        try (WorkloadRegistrar registrar = WorkloadRegistrar.create(kafkaConfig, registryClient, topics)) {
-            for (WorkloadSpec s : specs) {
-                WorkloadSpec r = registrar.register(s);
-                gateway.awaitWorkload(r.id(), CanonicalForm.contentHash(r), Duration.ofSeconds(60));
-                registered.put(r.id(), r);
-                resolved.add(r);
-                say("  registered workload %-15s %-8s %s (%s)", r.id(), r.mode().name().toLowerCase(Locale.ROOT),
-                        r.mechanism().wireName(), s.mechanism().wireName().equals(r.mechanism().wireName())
-                                ? "as declared" : "chosen by the planner for " + s.mechanism().wireName());
-            }
-        }
+        List<WorkloadSpec> resolved = registerAll(specs, kafkaConfig, registryClient, topics);
 
         AnswerPrinter printer = new AnswerPrinter(o.maxRows(), clock.getZone());
         AnswerHistory history = new AnswerHistory(AnswerHistory.DEFAULT_WINDOWS, clock);
@@ -242,21 +271,7 @@ public final class Demo implements AutoCloseable {
 
         Producer<String, SpecificRecord> reports;
         if (o.viaIngest()) {
-            // the fleet posts to the HTTPS ingestion service (open identities, like this demo's gateway; plain HTTP on
-            // loopback), which checks and produces the reports; garbage bytes still go straight to Kafka below
-            IngestSettings.Limits limits = IngestSettings.Limits.defaults().withRates(
-                    new IngestSettings.Rate(1e6, 1e6), new IngestSettings.Rate(1e6, 1e6)).withRecentReports(0);
-            ingest = IngestService.start(new IngestSettings(kafka.bootstrapServers(), registry.ccompatUrl(),
-                    config.topicPrefix(), Map.of(), "127.0.0.1", 0, null, List.of(), Map.of(), true, null, limits,
-                    config.maxFutureSkew(), config.maxEventAge()), meters, null, 0);
-            resources.push(ingest);
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!ingest.ready() && System.nanoTime() < until) {
-                Thread.sleep(50);
-            }
-            say("ingest:    %s/v1/reports (the fleet sends through it; --fleet-transport kafka sends to Kafka)",
-                    ingest.base());
-            reports = remember(new HttpReportProducer(ingest.base().toString()));
+            reports = remember(startIngest(kafka, registry, config));
         } else {
             reports = remember(ReportProducers.avro(kafkaConfig, registryClient));
         }
@@ -280,6 +295,11 @@ public final class Demo implements AutoCloseable {
         say("the fleet starts with the next window, at %s", printer.timeOfDay(Instant.ofEpochMilli(boundary)));
         Thread.sleep(boundary - now);
         fleet.start();
+        announce(o, turnsPerSecond, window);
+    }
+
+    /** Where to look: the fleet's rate, the dashboard, the metrics and the answers API. */
+    private void announce(Options o, double turnsPerSecond, long window) {
         say("fleet: %,d devices (%.0f%% misbehaving), %,.0f reports/s", o.devices(), 100 * o.misbehaving(),
                 turnsPerSecond);
         say("dashboard: %s", dashboard.url());

@@ -110,92 +110,8 @@ final class FirstRequestDeadline extends ChannelInboundHandlerAdapter {
      * channel's pipeline (before Vert.x's own handlers are added).
      */
     static Transport transport(long nanos, Runnable onExpired) {
-        io.vertx.core.spi.transport.Transport nio = Transport.NIO.implementation();
-        io.vertx.core.spi.transport.Transport spi = new io.vertx.core.spi.transport.Transport() {
-            @Override
-            public boolean supportsDomainSockets() {
-                return nio.supportsDomainSockets();
-            }
-
-            @Override
-            public boolean supportFileRegion() {
-                return nio.supportFileRegion();
-            }
-
-            @Override
-            public java.net.SocketAddress convert(SocketAddress address) {
-                return nio.convert(address);
-            }
-
-            @Override
-            public SocketAddress convert(java.net.SocketAddress address) {
-                return nio.convert(address);
-            }
-
-            @Override
-            public EventLoopGroup eventLoopGroup(int type, int threads, ThreadFactory factory,
-                    int ioRatio) {
-                return nio.eventLoopGroup(type, threads, factory, ioRatio);
-            }
-
-            @Override
-            public void configure(DatagramChannel channel, DatagramSocketOptions options) {
-                nio.configure(channel, options);
-            }
-
-            @Override
-            public void configure(ClientOptionsBase options, int connectTimeout, boolean domainSocket,
-                    Bootstrap bootstrap) {
-                nio.configure(options, connectTimeout, domainSocket, bootstrap);
-            }
-
-            @Override
-            public void configure(NetServerOptions options, boolean domainSocket,
-                    ServerBootstrap bootstrap) {
-                nio.configure(options, domainSocket, bootstrap);
-            }
-
-            @Override
-            public IoHandlerFactory ioHandlerFactory() {
-                return nio.ioHandlerFactory();
-            }
-
-            @Override
-            public DatagramChannel datagramChannel() {
-                return nio.datagramChannel();
-            }
-
-            @Override
-            public DatagramChannel datagramChannel(InternetProtocolFamily family) {
-                return nio.datagramChannel(family);
-            }
-
-            @Override
-            public ChannelFactory<? extends Channel> channelFactory(boolean domainSocket) {
-                return nio.channelFactory(domainSocket);
-            }
-
-            @Override
-            public ChannelFactory<? extends ServerChannel> serverChannelFactory(boolean domainSocket) {
-                if (domainSocket) {
-                    return nio.serverChannelFactory(true);
-                }
-                return () -> new NioServerSocketChannel() {
-                    @Override
-                    protected int doReadMessages(List<Object> buf) throws Exception {
-                        int from = buf.size();
-                        int n = super.doReadMessages(buf);
-                        for (int i = from; i < buf.size(); i++) {
-                            if (buf.get(i) instanceof Channel child) {
-                                child.pipeline().addFirst("pgw-first-request-deadline",
-                                        new FirstRequestDeadline(nanos, onExpired));
-                            }
-                        }
-                        return n;
-                    }
-                };
-            }
-        };
+        io.vertx.core.spi.transport.Transport spi = new DeadlineSpi(Transport.NIO.implementation(), nanos,
+                onExpired);
         return new Transport() {
             @Override
             public String name() {
@@ -217,5 +133,105 @@ final class FirstRequestDeadline extends ChannelInboundHandlerAdapter {
                 return spi;
             }
         };
+    }
+
+    /**
+     * Vert.x's NIO transport, except that every accepted TCP channel gets a {@link FirstRequestDeadline} first in its
+     * pipeline (domain sockets are left as they are).
+     */
+    private static final class DeadlineSpi implements io.vertx.core.spi.transport.Transport {
+        private final io.vertx.core.spi.transport.Transport nio;
+        private final long nanos;
+        private final Runnable onExpired;
+
+        DeadlineSpi(io.vertx.core.spi.transport.Transport nio, long nanos, Runnable onExpired) {
+            this.nio = nio;
+            this.nanos = nanos;
+            this.onExpired = onExpired;
+        }
+
+        @Override
+        public boolean supportsDomainSockets() {
+            return nio.supportsDomainSockets();
+        }
+
+        @Override
+        public boolean supportFileRegion() {
+            return nio.supportFileRegion();
+        }
+
+        @Override
+        public java.net.SocketAddress convert(SocketAddress address) {
+            return nio.convert(address);
+        }
+
+        @Override
+        public SocketAddress convert(java.net.SocketAddress address) {
+            return nio.convert(address);
+        }
+
+        @Override
+        public EventLoopGroup eventLoopGroup(int type, int threads, ThreadFactory factory,
+                int ioRatio) {
+            return nio.eventLoopGroup(type, threads, factory, ioRatio);
+        }
+
+        @Override
+        public void configure(DatagramChannel channel, DatagramSocketOptions options) {
+            nio.configure(channel, options);
+        }
+
+        @Override
+        public void configure(ClientOptionsBase options, int connectTimeout, boolean domainSocket,
+                Bootstrap bootstrap) {
+            nio.configure(options, connectTimeout, domainSocket, bootstrap);
+        }
+
+        @Override
+        public void configure(NetServerOptions options, boolean domainSocket,
+                ServerBootstrap bootstrap) {
+            nio.configure(options, domainSocket, bootstrap);
+        }
+
+        @Override
+        public IoHandlerFactory ioHandlerFactory() {
+            return nio.ioHandlerFactory();
+        }
+
+        @Override
+        public DatagramChannel datagramChannel() {
+            return nio.datagramChannel();
+        }
+
+        @Override
+        public DatagramChannel datagramChannel(InternetProtocolFamily family) {
+            return nio.datagramChannel(family);
+        }
+
+        @Override
+        public ChannelFactory<? extends Channel> channelFactory(boolean domainSocket) {
+            return nio.channelFactory(domainSocket);
+        }
+
+        @Override
+        public ChannelFactory<? extends ServerChannel> serverChannelFactory(boolean domainSocket) {
+            if (domainSocket) {
+                return nio.serverChannelFactory(true);
+            }
+            return () -> new NioServerSocketChannel() {
+                @Override
+                protected int doReadMessages(List<Object> buf) throws Exception {
+                    int from = buf.size();
+                    int n = super.doReadMessages(buf);
+                    for (int i = from; i < buf.size(); i++) {
+                        if (buf.get(i) instanceof Channel child) {
+                            child.pipeline().addFirst("pgw-first-request-deadline",
+                                    new FirstRequestDeadline(nanos, onExpired));
+                        }
+                    }
+                    return n;
+                }
+            };
+        }
     }
 }

@@ -120,32 +120,44 @@ public final class PlanCommand implements Callable<Integer> {
         }
         out.printf(" %8s%n", "regret");
         for (Prediction pr : p.predictions()) {
-            String name = pr.candidate().label() + (pr == p.choice() ? " *" : "");
-            if (!pr.applicable()) {
-                out.printf("%-38s n/a: %s%n", name, pr.note());
-                continue;
-            }
-            out.printf("%-38s %12s %10s", name, Double.isNaN(pr.unprojectedRms()) ? "-"
-                    : String.format("%.5f", pr.unprojectedRms()), Double.isNaN(pr.boundRms()) ? "-"
-                    : String.format(analytics ? "%.3g" : "%.5f", pr.boundRms()));
-            if (local) {
-                try {
-                    PoisoningBound b = PoisoningBound.of(LocalPipeline.of(Workload.of(pr.candidate().apply(ws, eps,
-                            n))));
-                    out.printf(" %9.2f %9.2f", b.worst().linf(), b.worst().projectedL2());
-                } catch (IllegalArgumentException e) { // too costly to enumerate: the columns say so
-                    out.printf(" %9s %9s", "-", "-");
-                }
-            }
-            if (wide) {
-                out.printf(" %10.5f", pr.simulatedRms()[0]);
-            } else {
-                for (double v : pr.simulatedRms()) {
-                    out.printf(analytics ? " %10.3g" : " %10.5f", v);
-                }
-            }
-            out.printf(" %8.3f%s%n", pr.regret(), pr.note().isEmpty() ? "" : "  (" + pr.note() + ")");
+            printPrediction(out, p, pr, ws, eps, n, local, wide, analytics);
         }
+        printNotes(out, p, local, wide, analytics);
+        return 0;
+    }
+
+    /** One row of the plan's table: the candidate's predictions (and its poisoning bound in local mode). */
+    private static void printPrediction(PrintWriter out, Plan p, Prediction pr, WorkloadSpec ws, Epsilon eps, long n,
+            boolean local, boolean wide, boolean analytics) {
+        String name = pr.candidate().label() + (pr == p.choice() ? " *" : "");
+        if (!pr.applicable()) {
+            out.printf("%-38s n/a: %s%n", name, pr.note());
+            return;
+        }
+        out.printf("%-38s %12s %10s", name, Double.isNaN(pr.unprojectedRms()) ? "-"
+                : String.format("%.5f", pr.unprojectedRms()), Double.isNaN(pr.boundRms()) ? "-"
+                : String.format(analytics ? "%.3g" : "%.5f", pr.boundRms()));
+        if (local) {
+            try {
+                PoisoningBound b = PoisoningBound.of(LocalPipeline.of(Workload.of(pr.candidate().apply(ws, eps,
+                        n))));
+                out.printf(" %9.2f %9.2f", b.worst().linf(), b.worst().projectedL2());
+            } catch (IllegalArgumentException e) { // too costly to enumerate: the columns say so
+                out.printf(" %9s %9s", "-", "-");
+            }
+        }
+        if (wide) {
+            out.printf(" %10.5f", pr.simulatedRms()[0]);
+        } else {
+            for (double v : pr.simulatedRms()) {
+                out.printf(analytics ? " %10.3g" : " %10.5f", v);
+            }
+        }
+        out.printf(" %8.3f%s%n", pr.regret(), pr.note().isEmpty() ? "" : "  (" + pr.note() + ")");
+    }
+
+    /** The notes under the table: what the columns mean. */
+    private static void printNotes(PrintWriter out, Plan p, boolean local, boolean wide, boolean analytics) {
         out.printf("auto → %s%n", p.choice().candidate().label());
         if (wide) {
             out.printf("(max error: %s; mwem's is a model of its achieved error, worst-case chaining's its theoretical"
@@ -163,7 +175,6 @@ public final class PlanCommand implements Callable<Integer> {
                     + " the unprojected estimate by at most k·n·Δ∞/n and the published answer by at most k·n·Δ₂/n in ℓ2;"
                     + " -: not computed, the mechanism has too many outputs to enumerate)%n");
         }
-        return 0;
     }
 
     /**

@@ -145,25 +145,12 @@ public final class GatewayConfigFile {
         Map<?, ?> answersMap = map(m, "answers");
         check("answers.", answersMap, Set.of("port", "host", "defaultLimit", "maxLimit", "maxResponseBytes"));
         AnswersOptions answers = answers(answersMap);
-        for (String side : List.of("local", "central")) {
-            int n = integer(parts, "partitions." + side, 3);
-            if (n < 1) {
-                throw new ConfigException("partitions." + side, "must be >= 1, got " + n);
-            }
-        }
-        if (integer(parts, "partitions.central", 3) != integer(parts, "partitions.local", 3)) {
-            throw new ConfigException("partitions.central", "must equal partitions.local (" + integer(parts,
-                    "partitions.local", 3) + "): a device's budget is one ledger across both modes, kept by the task"
-                    + " that owns the same partition of both report topics");
-        }
+        checkPartitions(parts);
         int threads = integer(m, "streamThreads", 1);
         if (threads < 1) {
             throw new ConfigException("streamThreads", "must be >= 1, got " + threads);
         }
-        String guarantee = string(m, "processingGuarantee", "exactly_once_v2");
-        if (!List.of("exactly_once_v2", "at_least_once").contains(guarantee)) {
-            throw new ConfigException("processingGuarantee", "must be exactly_once_v2 or at_least_once, got " + guarantee);
-        }
+        String guarantee = processingGuarantee(m);
         DeviceAuthentication auth = devices(map(m, "devices"));
         Map<?, ?> metrics = map(m, "metrics");
         check("metrics.", metrics, Set.of("port", "host", "exactCentralCounts"));
@@ -192,14 +179,7 @@ public final class GatewayConfigFile {
         if (rf < 1 || rf > Short.MAX_VALUE) {
             throw new ConfigException("replicationFactor", "must be in [1, 32767], got " + rf);
         }
-        Map<String, String> kafka = strings(map(m, "kafka"));
-        if (m.containsKey("instanceId")) {
-            String id = string(m, "instanceId", null);
-            if (!id.matches("[A-Za-z0-9._-]{1,249}")) {
-                throw new ConfigException("instanceId", "must match [A-Za-z0-9._-]{1,249}, got \"" + id + "\"");
-            }
-            kafka.put("group.instance.id", id);
-        }
+        Map<String, String> kafka = kafkaProperties(m);
         Map<String, String> registryProps = strings(map(m, "registry"));
         wrap(registryProps.isEmpty() ? "schemaRegistryUrl" : "registry",
                 () -> SchemaRegistryConfig.fromMap(withUrl(registryProps, registry)));
@@ -213,6 +193,43 @@ public final class GatewayConfigFile {
         int metricsPort = port(metrics, "metrics.port", 9464);
         String metricsHost = string(metrics, "host", "127.0.0.1");
         return new Loaded(s, port, host, metricsPort, metricsHost, answers);
+    }
+
+    /** {@code partitions.local} and {@code .central}: each at least 1 (default 3), and equal. */
+    private static void checkPartitions(Map<?, ?> parts) {
+        for (String side : List.of("local", "central")) {
+            int n = integer(parts, "partitions." + side, 3);
+            if (n < 1) {
+                throw new ConfigException("partitions." + side, "must be >= 1, got " + n);
+            }
+        }
+        if (integer(parts, "partitions.central", 3) != integer(parts, "partitions.local", 3)) {
+            throw new ConfigException("partitions.central", "must equal partitions.local (" + integer(parts,
+                    "partitions.local", 3) + "): a device's budget is one ledger across both modes, kept by the task"
+                    + " that owns the same partition of both report topics");
+        }
+    }
+
+    /** {@code processingGuarantee}: exactly_once_v2 (the default) or at_least_once. */
+    private static String processingGuarantee(Map<?, ?> m) {
+        String guarantee = string(m, "processingGuarantee", "exactly_once_v2");
+        if (!List.of("exactly_once_v2", "at_least_once").contains(guarantee)) {
+            throw new ConfigException("processingGuarantee", "must be exactly_once_v2 or at_least_once, got " + guarantee);
+        }
+        return guarantee;
+    }
+
+    /** The {@code kafka} properties, with {@code instanceId} as the static group member id when given. */
+    private static Map<String, String> kafkaProperties(Map<?, ?> m) {
+        Map<String, String> kafka = strings(map(m, "kafka"));
+        if (m.containsKey("instanceId")) {
+            String id = string(m, "instanceId", null);
+            if (!id.matches("[A-Za-z0-9._-]{1,249}")) {
+                throw new ConfigException("instanceId", "must match [A-Za-z0-9._-]{1,249}, got \"" + id + "\"");
+            }
+            kafka.put("group.instance.id", id);
+        }
+        return kafka;
     }
 
     /** {@code retention.answers}: {@code forever} (the default) or a positive duration. */

@@ -66,6 +66,38 @@ public final class HorizonsBenchmark {
         return Workload.of(s);
     }
 
+    /** One window's counts: {@link #reportsPerWindow} public values skewed towards the first buckets. */
+    private long[] window(Random data) {
+        long[] counts = new long[universe];
+        for (int r = 0; r < reportsPerWindow; r++) {
+            int x = (int) Math.min(universe - 1, Math.floor(Math.pow(data.nextDouble(), 2.5) * universe));
+            counts[x]++;
+        }
+        return counts;
+    }
+
+    /** The mean over the universe of the squared differences of the noisy and the exact totals. */
+    private double meanSquare(long[] noisy, long[] exact) {
+        double s = 0;
+        for (int x = 0; x < universe; x++) {
+            double d = noisy[x] - exact[x];
+            s += d * d;
+        }
+        return s / universe;
+    }
+
+    /** The mean half-width of the answer's bars and its mean squared error against {@code truth}. */
+    private static double[] barAndSquaredError(Answer a, double[] truth) {
+        double b = 0;
+        double e = 0;
+        for (int q = 0; q < a.estimates().length; q++) {
+            b += (a.upper()[q] - a.lower()[q]) / 2;
+            double d = a.estimates()[q] - truth[q];
+            e += d * d;
+        }
+        return new double[] {b / a.estimates().length, e / a.estimates().length};
+    }
+
     /** Runs {@code trials} streams of {@code max(checkpoints)} windows; one tree of depth ⌈log₂ max⌉. */
     public List<Row> run(long[] checkpoints, Consumer<String> progress) {
         long last = 0;
@@ -105,11 +137,7 @@ public final class HorizonsBenchmark {
             long[] exact = new long[universe];
             int cp = 0;
             for (long t = 0; t < last; t++) {
-                long[] counts = new long[universe];
-                for (int r = 0; r < reportsPerWindow; r++) {
-                    int x = (int) Math.min(universe - 1, Math.floor(Math.pow(data.nextDouble(), 2.5) * universe));
-                    counts[x]++;
-                }
+                long[] counts = window(data);
                 for (int x = 0; x < universe; x++) {
                     exact[x] += counts[x];
                 }
@@ -122,32 +150,13 @@ public final class HorizonsBenchmark {
                     HorizonAnswer[] both = {tree.answers(st).get(0), baseline.answers(sb).get(0)};
                     double[] truth = w.meanAnswer(exact);
                     for (int i = 0; i < 2; i++) {
-                        long[] noisy = both[i].noisyTotals();
-                        double s = 0;
-                        for (int x = 0; x < universe; x++) {
-                            double d = noisy[x] - exact[x];
-                            s += d * d;
-                        }
-                        sq[i][cp] += s / universe;
-                        Answer a = both[i].answer();
-                        double b = 0;
-                        double e = 0;
-                        for (int q = 0; q < a.estimates().length; q++) {
-                            b += (a.upper()[q] - a.lower()[q]) / 2;
-                            double d = a.estimates()[q] - truth[q];
-                            e += d * d;
-                        }
-                        bar[i][cp] += b / a.estimates().length;
-                        ansSq[i][cp] += e / a.estimates().length;
+                        sq[i][cp] += meanSquare(both[i].noisyTotals(), exact);
+                        double[] barAndError = barAndSquaredError(both[i].answer(), truth);
+                        bar[i][cp] += barAndError[0];
+                        ansSq[i][cp] += barAndError[1];
                     }
                     nodes[cp] = both[0].nodes();
-                    long[] mt = matched[cp].answers(sm[cp]).get(0).noisyTotals();
-                    double ms = 0;
-                    for (int x = 0; x < universe; x++) {
-                        double d = mt[x] - exact[x];
-                        ms += d * d;
-                    }
-                    matchedSq[cp] += ms / universe;
+                    matchedSq[cp] += meanSquare(matched[cp].answers(sm[cp]).get(0).noisyTotals(), exact);
                     cp++;
                 }
             }
