@@ -100,37 +100,15 @@ public final class MarginalLp {
      * @param relativeGap stop when {@code gap <= relativeGap·objective}
      */
     public Solution solve(double[] u, double[] start, int maxIterations, double relativeGap) {
-        Require.nonNull("u", u);
-        if (u.length != layout.cells()) {
-            throw new IllegalArgumentException("u must have " + layout.cells() + " entries, got " + u.length);
-        }
-        for (int i = 0; i < u.length; i++) {
-            if (!Double.isFinite(u[i])) {
-                throw new IllegalArgumentException("u[" + i + "] must be finite, got " + u[i]);
-            }
-        }
-        Require.positive("maxIterations", maxIterations);
-        Require.finiteNonNegative("relativeGap", relativeGap);
+        checkInputs(u, maxIterations, relativeGap);
         SimplexProjection simplex = new SimplexProjection(c);
-        double[] alpha;
-        if (start == null) {
-            alpha = new double[c];
-            Arrays.fill(alpha, 1.0 / c);
-        } else {
-            if (start.length != c) {
-                throw new IllegalArgumentException("start must have " + c + " entries, got " + start.length);
-            }
-            alpha = simplex.project(start).point();
-        }
+        double[] alpha = startingWeights(start, simplex);
         int m = u.length;
         double[] z = new double[m];
         double[] aAlpha = apply(alpha);
         double eta = 0.95 / opNorm;
         double omega = initialOmega();
-        double[] bestAlpha = alpha.clone();
-        double bestP = objective(aAlpha, u);
-        double[] bestZ = z.clone();
-        double bestD = dual(z, u);
+        Best best = new Best(alpha.clone(), objective(aAlpha, u), z.clone(), dual(z, u));
         double[] sumAlpha = new double[c];
         double[] sumZ = new double[m];
         double[] lastRestartAlpha = alpha.clone();
@@ -144,25 +122,14 @@ public final class MarginalLp {
             it++;
             double tau = eta / omega;
             double sigma = eta * omega;
-            double[] g = applyTransposed(z);
-            for (int i = 0; i < c; i++) {
-                step[i] = alpha[i] + tau * g[i];
-            }
-            double[] alphaNew = simplex.project(step).point();
+            double[] alphaNew = simplex.project(primalStep(alpha, tau, applyTransposed(z), step)).point();
             double[] aNew = apply(alphaNew);
-            for (int i = 0; i < m; i++) {
-                y[i] = z[i] + sigma * (u[i] - (2 * aNew[i] - aAlpha[i]));
-            }
-            double[] zNew = projectDual(y);
+            double[] zNew = projectDual(dualStep(z, sigma, u, aNew, aAlpha, y));
             alpha = alphaNew;
             aAlpha = aNew;
             z = zNew;
-            for (int i = 0; i < c; i++) {
-                sumAlpha[i] += alpha[i];
-            }
-            for (int i = 0; i < m; i++) {
-                sumZ[i] += z[i];
-            }
+            addTo(sumAlpha, alpha);
+            addTo(sumZ, z);
             sinceRestart++;
             boolean check = sinceRestart >= 16 && (sinceRestart & (sinceRestart - 1)) == 0 || it == maxIterations
                     || sinceRestart >= 256;
@@ -170,37 +137,18 @@ public final class MarginalLp {
                 continue;
             }
             // Evaluate the current and the averaged iterate; keep the best certified pair.
-            double[] avgAlpha = new double[c];
-            double[] avgZ = new double[m];
-            for (int i = 0; i < c; i++) {
-                avgAlpha[i] = sumAlpha[i] / sinceRestart;
-            }
-            for (int i = 0; i < m; i++) {
-                avgZ[i] = sumZ[i] / sinceRestart;
-            }
-            avgZ = intoDualBall(avgZ);
+            double[] avgAlpha = divided(sumAlpha, sinceRestart);
+            double[] avgZ = intoDualBall(divided(sumZ, sinceRestart));
             double pCur = objective(aAlpha, u);
             double dCur = dual(z, u);
             double[] aAvg = apply(avgAlpha);
             double pAvg = objective(aAvg, u);
             double dAvg = dual(avgZ, u);
-            if (pCur < bestP) {
-                bestP = pCur;
-                bestAlpha = alpha.clone();
-            }
-            if (pAvg < bestP) {
-                bestP = pAvg;
-                bestAlpha = avgAlpha.clone();
-            }
-            if (dCur > bestD) {
-                bestD = dCur;
-                bestZ = z.clone();
-            }
-            if (dAvg > bestD) {
-                bestD = dAvg;
-                bestZ = avgZ.clone();
-            }
-            if (bestP - bestD <= relativeGap * bestP) {
+            best.primal(pCur, alpha);
+            best.primal(pAvg, avgAlpha);
+            best.dual(dCur, z);
+            best.dual(dAvg, avgZ);
+            if (best.p - best.d <= relativeGap * best.p) {
                 break;
             }
             double gapCur = pCur - dCur;
@@ -226,18 +174,109 @@ public final class MarginalLp {
                 restartScore = score;
             }
         }
-        // Renormalise the best weights exactly onto the simplex (clip rounding negatives) and re-evaluate.
-        double[] a = bestAlpha;
+        double[] a = renormalised(best.alpha);
+        double p = objective(apply(a), u);
+        return new Solution(a, p, Math.min(best.d, p), it);
+    }
+
+    private void checkInputs(double[] u, int maxIterations, double relativeGap) {
+        Require.nonNull("u", u);
+        if (u.length != layout.cells()) {
+            throw new IllegalArgumentException("u must have " + layout.cells() + " entries, got " + u.length);
+        }
+        for (int i = 0; i < u.length; i++) {
+            if (!Double.isFinite(u[i])) {
+                throw new IllegalArgumentException("u[" + i + "] must be finite, got " + u[i]);
+            }
+        }
+        Require.positive("maxIterations", maxIterations);
+        Require.finiteNonNegative("relativeGap", relativeGap);
+    }
+
+    /** The uniform weights, or {@code start} projected onto the simplex. */
+    private double[] startingWeights(double[] start, SimplexProjection simplex) {
+        if (start == null) {
+            double[] alpha = new double[c];
+            Arrays.fill(alpha, 1.0 / c);
+            return alpha;
+        }
+        if (start.length != c) {
+            throw new IllegalArgumentException("start must have " + c + " entries, got " + start.length);
+        }
+        return simplex.project(start).point();
+    }
+
+    /** {@code step = alpha + τ·g}, in {@code step}. */
+    private static double[] primalStep(double[] alpha, double tau, double[] g, double[] step) {
+        for (int i = 0; i < step.length; i++) {
+            step[i] = alpha[i] + tau * g[i];
+        }
+        return step;
+    }
+
+    /** {@code y = z + σ·(u − (2·A α_new − A α))}, in {@code y}. */
+    private static double[] dualStep(double[] z, double sigma, double[] u, double[] aNew, double[] aAlpha,
+            double[] y) {
+        for (int i = 0; i < y.length; i++) {
+            y[i] = z[i] + sigma * (u[i] - (2 * aNew[i] - aAlpha[i]));
+        }
+        return y;
+    }
+
+    /** The best primal (lowest objective) and dual (highest bound) iterates seen, each a copy. */
+    private static final class Best {
+        double[] alpha;
+        double p;
+        double[] z;
+        double d;
+
+        Best(double[] alpha, double p, double[] z, double d) {
+            this.alpha = alpha;
+            this.p = p;
+            this.z = z;
+            this.d = d;
+        }
+
+        void primal(double value, double[] candidate) {
+            if (value < p) {
+                p = value;
+                alpha = candidate.clone();
+            }
+        }
+
+        void dual(double value, double[] candidate) {
+            if (value > d) {
+                d = value;
+                z = candidate.clone();
+            }
+        }
+    }
+
+    private static void addTo(double[] sum, double[] x) {
+        for (int i = 0; i < sum.length; i++) {
+            sum[i] += x[i];
+        }
+    }
+
+    private static double[] divided(double[] sum, int n) {
+        double[] out = new double[sum.length];
+        for (int i = 0; i < sum.length; i++) {
+            out[i] = sum[i] / n;
+        }
+        return out;
+    }
+
+    /** The weights renormalised exactly onto the simplex (rounding negatives clipped), in place. */
+    private static double[] renormalised(double[] a) {
         double s = 0;
-        for (int i = 0; i < c; i++) {
+        for (int i = 0; i < a.length; i++) {
             a[i] = Math.max(0, a[i]);
             s += a[i];
         }
-        for (int i = 0; i < c; i++) {
+        for (int i = 0; i < a.length; i++) {
             a[i] /= s;
         }
-        double p = objective(apply(a), u);
-        return new Solution(a, p, Math.min(bestD, p), it);
+        return a;
     }
 
     /**
