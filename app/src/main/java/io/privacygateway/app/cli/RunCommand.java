@@ -92,12 +92,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        if (connectTimeout.isZero() || connectTimeout.isNegative()) {
-            throw new IllegalArgumentException("--connect-timeout must be > 0, got " + format(connectTimeout));
-        }
-        if (startupTimeout.isZero() || startupTimeout.isNegative()) {
-            throw new IllegalArgumentException("--startup-timeout must be > 0, got " + format(startupTimeout));
-        }
+        checkTimeouts();
         GatewayConfigFile.Loaded loaded = GatewayConfigFile.load(config);
         GatewaySettings s = loaded.settings();
         Preflight.kafka(s, connectTimeout);
@@ -143,13 +138,7 @@ public final class RunCommand implements Callable<Integer> {
             health.started(gateway);
             open.push(MeterBindings.bindGateway(meters, gateway));
             if (loaded.dashboardPort() > 0) {
-                AnswerHistory history = new AnswerHistory(AnswerHistory.DEFAULT_WINDOWS, Clock.systemUTC());
-                open.push(new AnswerBoard(s.bootstrapServers(), s.kafkaProperties(), gateway.registry(),
-                        s.gateway().answersTopic(), history, null));
-                DashboardServer dashboard = DashboardServer.start(DashboardOptions.onPort(loaded.dashboardPort())
-                        .withBindHost(loaded.dashboardHost()), history, meters, null, Clock.systemUTC());
-                open.push(dashboard);
-                out.printf("dashboard: %s%n", dashboard.url());
+                startDashboard(loaded, gateway, meters, open, out);
             }
             if (loaded.answers() != null) {
                 AnswersServer answers = startAnswers(loaded, gateway);
@@ -177,6 +166,28 @@ public final class RunCommand implements Callable<Integer> {
                 }
             }
         }
+    }
+
+    private void checkTimeouts() {
+        if (connectTimeout.isZero() || connectTimeout.isNegative()) {
+            throw new IllegalArgumentException("--connect-timeout must be > 0, got " + format(connectTimeout));
+        }
+        if (startupTimeout.isZero() || startupTimeout.isNegative()) {
+            throw new IllegalArgumentException("--startup-timeout must be > 0, got " + format(startupTimeout));
+        }
+    }
+
+    /** The dashboard and the answer board that feeds it, both closed with {@code open}. */
+    private static void startDashboard(GatewayConfigFile.Loaded loaded, GatewayService gateway,
+            PrometheusMeterRegistry meters, Resources open, PrintWriter out) throws Exception {
+        GatewaySettings s = loaded.settings();
+        AnswerHistory history = new AnswerHistory(AnswerHistory.DEFAULT_WINDOWS, Clock.systemUTC());
+        open.push(new AnswerBoard(s.bootstrapServers(), s.kafkaProperties(), gateway.registry(),
+                s.gateway().answersTopic(), history, null));
+        DashboardServer dashboard = DashboardServer.start(DashboardOptions.onPort(loaded.dashboardPort())
+                .withBindHost(loaded.dashboardHost()), history, meters, null, Clock.systemUTC());
+        open.push(dashboard);
+        out.printf("dashboard: %s%n", dashboard.url());
     }
 
     private static AnswersServer startAnswers(GatewayConfigFile.Loaded loaded, GatewayService gateway) {

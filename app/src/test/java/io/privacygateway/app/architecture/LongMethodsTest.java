@@ -46,7 +46,6 @@ class LongMethodsTest {
             Map.entry("benchmarks:IngestBenchCommand.call", 107),
             Map.entry("ingest:IngestService.reports", 99),
             Map.entry("ingest:IngestService.batch", 90),
-            Map.entry("app:RunCommand.call", 86),
             Map.entry("client:ReportEnvelope.fromJson", 84));
 
     @Test
