@@ -295,14 +295,7 @@ public final class ReportEnvelope {
         if (body.length > MAX_BODY_BYTES) {
             throw new Malformed("body of " + body.length + " bytes, more than " + MAX_BODY_BYTES);
         }
-        String text;
-        try {
-            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
-        } catch (CharacterCodingException e) {
-            throw new Malformed("the body is not valid UTF-8");
-        }
-        JsonIn in = new JsonIn(text);
+        JsonIn in = new JsonIn(utf8(body));
         Map<String, Object> top = in.object("batch", 0);
         in.end();
         checkFields(top, "batch", Set.of("envelopeVersion", "reports"), Set.of());
@@ -350,16 +343,7 @@ public final class ReportEnvelope {
                     if (!(eps instanceof JsonNumber n)) {
                         throw new Malformed(at + ".epsilon must be a number");
                     }
-                    byte[] payload;
-                    String b64 = text(r, "payload", at, (MAX_PAYLOAD_BYTES / 3 + 1) * 4);
-                    try {
-                        payload = Base64.getDecoder().decode(b64);
-                    } catch (IllegalArgumentException e) {
-                        throw new Malformed(at + ".payload is not standard base64");
-                    }
-                    if (payload.length > MAX_PAYLOAD_BYTES) {
-                        throw new Malformed(at + ".payload has more than " + MAX_PAYLOAD_BYTES + " bytes");
-                    }
+                    byte[] payload = payload(r, at);
                     long protocol = integer(r, "protocolVersion", at);
                     if (protocol != (int) protocol) {
                         throw new Malformed(at + ": protocolVersion must fit an int");
@@ -376,6 +360,31 @@ public final class ReportEnvelope {
             }
         }
         return out;
+    }
+
+    /** The body as text: strict UTF-8 (malformed or unmappable input refused). */
+    private static String utf8(byte[] body) throws Malformed {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
+        } catch (CharacterCodingException e) {
+            throw new Malformed("the body is not valid UTF-8");
+        }
+    }
+
+    /** A local report's {@code payload}: standard base64 of at most {@link #MAX_PAYLOAD_BYTES} bytes. */
+    private static byte[] payload(Map<String, Object> r, String at) throws Malformed {
+        byte[] payload;
+        String b64 = text(r, "payload", at, (MAX_PAYLOAD_BYTES / 3 + 1) * 4);
+        try {
+            payload = Base64.getDecoder().decode(b64);
+        } catch (IllegalArgumentException e) {
+            throw new Malformed(at + ".payload is not standard base64");
+        }
+        if (payload.length > MAX_PAYLOAD_BYTES) {
+            throw new Malformed(at + ".payload has more than " + MAX_PAYLOAD_BYTES + " bytes");
+        }
+        return payload;
     }
 
     /** The JSON body of results: {@code {"envelopeVersion":1,"results":[{"status":..,"reason":..,"retryAfterMillis":..}]}}. */

@@ -601,32 +601,7 @@ public final class IngestService implements AutoCloseable {
                         + limits.requestTimeout().toMillis() + " ms", Map.of(), true);
             }
         });
-        req.handler(chunk -> {
-            if (done[0]) {
-                return;
-            }
-            if ((long) body.length() + chunk.length() > limits.maxBodyBytes()) {
-                done[0] = true;
-                vertx.cancelTimer(timer);
-                refuseAndClose(req, http1, 413, "BODY_TOO_LARGE", "body of more than " + limits.maxBodyBytes()
-                        + " bytes", Map.of(), true);
-            } else {
-                body.appendBuffer(chunk);
-                if (peek[0]) {
-                    long count = declaredCount(body);
-                    if (count != COUNT_UNKNOWN_YET) {
-                        peek[0] = false;
-                        if (count > limits.maxReportsPerBatch()) {
-                            done[0] = true;
-                            vertx.cancelTimer(timer);
-                            refuseAndClose(req, http1, 413, "TOO_MANY_REPORTS", "the batch declares " + count
-                                    + " reports, more than " + limits.maxReportsPerBatch() + " in one batch",
-                                    Map.of(), true);
-                        }
-                    }
-                }
-            }
-        });
+        req.handler(chunk -> onChunk(req, http1, body, chunk, done, peek, timer));
         req.endHandler(v -> {
             if (done[0]) {
                 return;
@@ -641,6 +616,38 @@ public final class IngestService implements AutoCloseable {
                 refuse(req, 500, "INTERNAL", "internal error", Map.of());
             }
         });
+    }
+
+    /**
+     * One chunk of a report body: appended, or the request refused once the body is over its limit or (binary
+     * bodies, {@code peek[0]}) its first bytes declare more reports than a batch may hold.
+     */
+    private void onChunk(HttpServerRequest req, boolean http1, Buffer body, Buffer chunk, boolean[] done,
+            boolean[] peek, long timer) {
+        if (done[0]) {
+            return;
+        }
+        if ((long) body.length() + chunk.length() > limits.maxBodyBytes()) {
+            done[0] = true;
+            vertx.cancelTimer(timer);
+            refuseAndClose(req, http1, 413, "BODY_TOO_LARGE", "body of more than " + limits.maxBodyBytes()
+                    + " bytes", Map.of(), true);
+            return;
+        }
+        body.appendBuffer(chunk);
+        if (peek[0]) {
+            long count = declaredCount(body);
+            if (count != COUNT_UNKNOWN_YET) {
+                peek[0] = false;
+                if (count > limits.maxReportsPerBatch()) {
+                    done[0] = true;
+                    vertx.cancelTimer(timer);
+                    refuseAndClose(req, http1, 413, "TOO_MANY_REPORTS", "the batch declares " + count
+                            + " reports, more than " + limits.maxReportsPerBatch() + " in one batch",
+                            Map.of(), true);
+                }
+            }
+        }
     }
 
     /** {@link #declaredCount}: the first bytes do not tell the count yet. */
