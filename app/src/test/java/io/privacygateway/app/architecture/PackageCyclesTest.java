@@ -42,9 +42,7 @@ class PackageCyclesTest {
             Set.of("mechanisms.analytics", "mechanisms.analytics.erm", "mechanisms.analytics.mode",
                     "mechanisms.analytics.ptr", "mechanisms.analytics.regression", "mechanisms.central"),
             // the topology factory in the root package and the processors' use of its configuration and metrics
-            Set.of("topology", "topology.ingest", "topology.release", "topology.workload"),
-            // DeviceClient (module client-kafka) in package client next to KafkaTransport in client.kafka
-            Set.of("client", "client.kafka"));
+            Set.of("topology", "topology.ingest", "topology.release", "topology.workload"));
 
     @Test
     void packageCyclesOnlyShrink() {

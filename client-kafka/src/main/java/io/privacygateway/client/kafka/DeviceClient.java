@@ -1,6 +1,15 @@
-package io.privacygateway.client;
+package io.privacygateway.client.kafka;
 
-import io.privacygateway.client.kafka.KafkaTransport;
+import io.privacygateway.client.Client;
+import io.privacygateway.client.DeviceAdmission;
+import io.privacygateway.client.DeviceBudget;
+import io.privacygateway.client.DeviceReport;
+import io.privacygateway.client.DeviceWorkloads;
+import io.privacygateway.client.GatewayTopics;
+import io.privacygateway.client.InMemoryDeviceBudget;
+import io.privacygateway.client.Outcome;
+import io.privacygateway.client.ReportProducers;
+import io.privacygateway.client.WorkloadBinding;
 import io.privacygateway.mechanisms.budget.BudgetLedger;
 import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
@@ -34,8 +43,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * <ul>
  *   <li>A value outside the domain is never sent ({@link Outcome.Status#INVALID_VALUE}).
  *   <li>The device never sends a report its budget does not pay for: it runs the gateway's own admission
- *       rule through the SDK's one admission routine ({@code Admission}: {@link BudgetLedger#admit}, exact ε, across workload versions, modes, period lengths and budget
- *       groups) on its own {@link DeviceBudget}, and uses each sequence number (local) or window slot {@code [0, L)} (central) at
+ *       rule through the SDK's one admission routine ({@link DeviceAdmission}: {@code WorkloadRules.admit}, exact ε,
+ *       across workload versions, modes, period lengths and budget groups) on its own {@link DeviceBudget}, and uses each sequence number (local) or window slot {@code [0, L)} (central) at
  *       most once. So a report from this client is rejected by the gateway only for reasons outside the
  *       device's control: the workload was replaced by a new version ({@code VERSION_MISMATCH}), the device
  *       clock is more than the gateway's allowed skew away from the broker's ({@code CLOCK_SKEW}), or the report
@@ -86,7 +95,7 @@ public final class DeviceClient implements AutoCloseable {
         this.budget = b.budget;
         this.retentionMillis = b.retention.toMillis();
         // a client of a workload in a budget group records on the device that the workload is a member
-        Admission.joinGroup(budget, workload, clock.millis(), retentionMillis);
+        DeviceAdmission.joinGroup(budget, workload.rules(), clock.millis(), retentionMillis);
     }
 
     /** A builder for a device reporting for a resolved workload spec. */
@@ -109,14 +118,10 @@ public final class DeviceClient implements AutoCloseable {
         try {
             workload.checkValue(Objects.requireNonNull(rawValue, "rawValue"));
         } catch (InvalidValueException e) {
-            return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
+            return refused(Outcome.Status.INVALID_VALUE, null,
                     "the value is not in the domain of workload " + workload.id());
         }
-        WorkloadBinding w = workload;
-        return admitAndSend((c, now) -> w.local()
-                ? DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now, w.mechanism(),
-                        w.epsilonPerReport(), w.randomize(rawValue, c, secret), w.protocolVersion())
-                : DeviceReport.central(w.id(), w.version(), w.contentHash(), c, now, rawValue.trim()));
+        return admitAndSend((c, now) -> workload.report(rawValue, c, now, secret));
     }
 
     /**
@@ -134,7 +139,7 @@ public final class DeviceClient implements AutoCloseable {
     public synchronized Outcome report(double[] value) {
         WorkloadBinding w = workload;
         if (!w.takesVectors()) {
-            return Outcome.refused(Outcome.Status.INVALID_VALUE, null, "workload " + w.id() + " ("
+            return refused(Outcome.Status.INVALID_VALUE, null, "workload " + w.id() + " ("
                     + w.describeValues() + ") does not take vector values: report(double[]) is for the mean of a"
                     + " ball or a box");
         }
@@ -142,11 +147,10 @@ public final class DeviceClient implements AutoCloseable {
         try {
             w.checkVector(v);
         } catch (InvalidValueException e) { // the message names the rule and the coordinate, never its value
-            return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
+            return refused(Outcome.Status.INVALID_VALUE, null,
                     "the vector is not in the domain of workload " + w.id() + ": " + e.getMessage());
         }
-        return admitAndSend((c, now) -> DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now,
-                w.mechanism(), w.epsilonPerReport(), w.randomize(v, c, secret), w.protocolVersion()));
+        return admitAndSend((c, now) -> w.report(v, c, now, secret));
     }
 
     /** The report of a checked value at the given coordinates and time (randomized for a local workload). */
@@ -158,16 +162,16 @@ public final class DeviceClient implements AutoCloseable {
     /** Admits a checked value against the budget and sends its record (see {@link #report(String)}). */
     private Outcome admitAndSend(ReportMaker maker) {
         long now = clock.millis();
-        Admission.Admitted admitted;
+        DeviceAdmission.Admitted admitted;
         synchronized (budget) { // clients of one device share its ledger: read, admit and record as one step
-            Admission.Decision d = Admission.admit(Admission.current(budget, now, retentionMillis), workload,
-                    deviceId, now);
-            if (d instanceof Admission.Refused r) {
+            DeviceAdmission.Decision d = DeviceAdmission.admit(DeviceAdmission.current(budget, now, retentionMillis),
+                    workload.rules(), deviceId, now);
+            if (d instanceof DeviceAdmission.Refused r) {
                 Outcome.Status status = r.reason() == BudgetLedger.Refusal.CONTRIBUTION_LIMIT
                         ? Outcome.Status.CONTRIBUTION_LIMIT : Outcome.Status.BUDGET_EXHAUSTED;
-                return Outcome.refused(status, Instant.ofEpochMilli(now), r.message());
+                return refused(status, Instant.ofEpochMilli(now), r.message());
             }
-            admitted = (Admission.Admitted) d;
+            admitted = (DeviceAdmission.Admitted) d;
             // recorded before the record is made and sent: a crash after this can only waste budget
             budget.record(admitted.updated());
         }
@@ -204,6 +208,10 @@ public final class DeviceClient implements AutoCloseable {
         return send(report, previous.coordinates(), previous.eventTime());
     }
 
+    private static Outcome refused(Outcome.Status status, Instant eventTime, String detail) {
+        return new Outcome(status, null, eventTime, null, detail);
+    }
+
     private Outcome send(DeviceReport report, ReportCoordinates coords, Instant eventTime) {
         CompletableFuture<RecordMetadata> delivery;
         try {
@@ -221,7 +229,7 @@ public final class DeviceClient implements AutoCloseable {
      */
     public synchronized int remainingInCurrentPeriod() {
         long now = clock.millis();
-        return Admission.remaining(current(now), workload, now);
+        return DeviceAdmission.remaining(current(now), workload.rules(), now);
     }
 
     /**
@@ -231,18 +239,18 @@ public final class DeviceClient implements AutoCloseable {
      */
     public synchronized Optional<BigDecimal> groupSpentInCurrentPeriod() {
         long now = clock.millis();
-        return Admission.groupSpent(current(now), workload, now);
+        return DeviceAdmission.groupSpent(current(now), workload.rules(), now);
     }
 
     /** The exact ε this device has spent of the current period's budget (all versions and modes of the workload). */
     public synchronized BigDecimal spentInCurrentPeriod() {
         long now = clock.millis();
-        return Admission.spent(current(now), workload, now);
+        return DeviceAdmission.spent(current(now), workload.rules(), now);
     }
 
     private DeviceLedger current(long now) {
         synchronized (budget) {
-            return Admission.current(budget, now, retentionMillis);
+            return DeviceAdmission.current(budget, now, retentionMillis);
         }
     }
 
