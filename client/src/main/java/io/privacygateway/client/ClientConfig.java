@@ -97,7 +97,7 @@ public final class ClientConfig {
         private RandomBits secret;
         private DoubleSupplier jitter;
         private Backoff backoff = Backoff.DEFAULT;
-        private Duration retention = Duration.ofDays(31);
+        private Duration retention = DeviceAdmission.DEFAULT_RETENTION;
         private int maxQueuedReports = FileDeviceStore.DEFAULT_MAX_REPORTS;
         private long maxQueuedBytes = FileDeviceStore.DEFAULT_MAX_BYTES;
         private boolean sendInBackground = true;
@@ -182,10 +182,7 @@ public final class ClientConfig {
 
         /** How long charges are kept after their interval ended (default 31 days; at least the longest period). */
         public Builder retention(Duration retention) {
-            if (retention == null || retention.isNegative() || retention.isZero()) {
-                throw new IllegalArgumentException("retention must be > 0, got " + retention);
-            }
-            this.retention = retention;
+            this.retention = DeviceAdmission.checkRetention(retention);
             return this;
         }
 

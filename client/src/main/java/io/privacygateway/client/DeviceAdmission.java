@@ -8,6 +8,7 @@ import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.WorkloadRules;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -23,6 +24,24 @@ import java.util.Optional;
  */
 public final class DeviceAdmission {
     private DeviceAdmission() {}
+
+    /** How long a device keeps a charge after its interval ended, unless configured otherwise: 31 days. */
+    public static final Duration DEFAULT_RETENTION = Duration.ofDays(31);
+
+    /**
+     * Checks a configured retention (how long a device keeps a charge after its interval ended). A charge forgotten
+     * earlier than a later version's period needs makes the device refuse that period's reports (it never guesses),
+     * so it should be at least the longest budget period the device reports under.
+     *
+     * @return {@code retention}
+     * @throws IllegalArgumentException naming the field if it is null, zero or negative
+     */
+    public static Duration checkRetention(Duration retention) {
+        if (retention == null || retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("retention must be > 0, got " + retention);
+        }
+        return retention;
+    }
 
     /** What {@link #admit} decided. */
     public sealed interface Decision permits Admitted, Refused {}

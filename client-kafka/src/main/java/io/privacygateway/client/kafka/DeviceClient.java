@@ -66,8 +66,6 @@ public final class DeviceClient implements AutoCloseable {
     private final String deviceId;
     private final WorkloadBinding workload;
     private final KafkaTransport transport;
-    private final Producer<String, SpecificRecord> producer;
-    private final boolean ownsProducer;
     private final String topic;
     private final Clock clock;
     private final RandomBits secret;
@@ -77,7 +75,7 @@ public final class DeviceClient implements AutoCloseable {
     private final LinkedHashMap<ReportCoordinates, DeviceReport> recent = new LinkedHashMap<>();
 
     /** How long a device keeps a charge after its interval ended, unless configured otherwise: 31 days. */
-    public static final Duration DEFAULT_RETENTION = Duration.ofDays(31);
+    public static final Duration DEFAULT_RETENTION = DeviceAdmission.DEFAULT_RETENTION;
 
     /** How many recently sent reports {@link #resend} can send again. */
     public static final int RECENT_KEPT = 16;
@@ -86,9 +84,7 @@ public final class DeviceClient implements AutoCloseable {
             boolean ownsProducer) {
         this.deviceId = b.deviceId;
         this.workload = workload;
-        this.producer = producer;
-        this.ownsProducer = ownsProducer;
-        this.transport = new KafkaTransport(producer, b.topics, b.credential, Duration.ofSeconds(30), false);
+        this.transport = new KafkaTransport(producer, b.topics, b.credential, Duration.ofSeconds(30), ownsProducer);
         this.topic = workload.mode() == Mode.LOCAL ? b.topics.localReports() : b.topics.centralReports();
         this.clock = b.clock;
         this.secret = b.secret;
@@ -271,15 +267,13 @@ public final class DeviceClient implements AutoCloseable {
 
     /** Flushes the producer (waits until every sent report is acknowledged or failed). */
     public void flush() {
-        producer.flush();
+        transport.flush();
     }
 
     /** Closes the producer if this client created it. */
     @Override
     public void close() {
-        if (ownsProducer) {
-            producer.close();
-        }
+        transport.close();
     }
 
     /**
@@ -351,10 +345,7 @@ public final class DeviceClient implements AutoCloseable {
          * reports (it never guesses), so keep it at least the longest budget period the device reports under.
          */
         public Builder retention(Duration retention) {
-            if (retention == null || retention.isNegative() || retention.isZero()) {
-                throw new IllegalArgumentException("retention must be > 0, got " + retention);
-            }
-            this.retention = retention;
+            this.retention = DeviceAdmission.checkRetention(retention);
             return this;
         }
 
