@@ -123,17 +123,7 @@ public final class IngestBenchCommand implements Callable<Integer> {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(); EmbeddedRegistry registry = EmbeddedRegistry.start()) {
             SchemaRegistryClient client = SchemaRegistryClient.forUrl(registry.ccompatUrl());
             GatewayTopics topics = GatewayTopics.defaults();
-            Map<String, Object> cfg = Map.of("bootstrap.servers", kafka.bootstrapServers());
-            try (Admin admin = Admin.create(cfg)) {
-                admin.createTopics(List.of(new NewTopic(topics.localReports(), 2, (short) 1),
-                        new NewTopic(topics.centralReports(), 2, (short) 1),
-                        new NewTopic(topics.workloads(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
-                        .all().get();
-            }
-            WorkloadSpec spec;
-            try (WorkloadRegistrar r = WorkloadRegistrar.create(cfg, client, topics)) {
-                spec = r.register(WorkloadFiles.parse(WORKLOAD, "bench"));
-            }
+            WorkloadSpec spec = registerWorkload(kafka.bootstrapServers(), client, topics);
             // the same producer settings as the service's (acks=all, idempotent, linger 2 ms); registers the schema
             Producer<String, SpecificRecord> plain = ReportProducers.avro(Map.of("bootstrap.servers",
                     kafka.bootstrapServers(), "linger.ms", 2), client, true);
@@ -203,45 +193,65 @@ public final class IngestBenchCommand implements Callable<Integer> {
                 }
             }
             plain.close();
-            double accepted = meters.find("pgw.ingest.reports").tag("status", "ACCEPTED").counters().stream()
-                    .mapToDouble(Counter::count).sum();
-            out.printf("reports in 200 answers: %,d; answered ACCEPTED by the service (acknowledged by Kafka): %,.0f%n",
-                    posted, accepted);
-            out.printf("%-20s %6s %12s %9s %9s %12s %8s %7s %9s %9s %9s%n", "system", "batch", "reports/s", "p50 ms",
-                    "p99 ms", "plain rep/s", "vs plain", "failed", "JVM us/r", "h2ld us/r", "CPU ratio");
-            for (Point p : points) {
-                double plainCpu = points.stream().filter(q -> q.system().equals("plain producer")
-                        && q.reportsPerSecond() == p.plain()).mapToDouble(Point::jvmCpuMicros).findFirst()
-                        .orElse(Double.NaN);
-                out.printf(Locale.ROOT, "%-20s %6d %,12.0f %9.2f %9.2f %,12.0f %8.2f %7d %9.2f %9.2f %9.2f%n",
-                        p.system(), p.batch(), p.reportsPerSecond(), p.p50Millis(), p.p99Millis(), p.plain(),
-                        p.reportsPerSecond() / p.plain(), p.failed(), p.jvmCpuMicros(), p.clientCpuMicros(),
-                        plainCpu / p.cpuMicros());
-            }
-            // the headline: the largest batch over HTTP/2 (what phones' and browsers' HTTP stacks speak to a TLS
-            // endpoint, by ALPN), then over HTTP/1.1; both against the plain producer measured right before them
-            int top = Arrays.stream(batches).max().orElse(1);
-            Point h2Top = points.stream().filter(q -> q.system().equals("ingest HTTP/2") && q.batch() == top)
-                    .findFirst().orElse(null);
-            Point h1Top = points.stream().filter(q -> q.system().equals("ingest") && q.batch() == top).findFirst()
-                    .orElse(null);
-            if (h2Top != null && h1Top != null) {
-                double plainCpu = points.stream().filter(q -> q.system().equals("plain producer")
-                        && q.reportsPerSecond() == h2Top.plain()).mapToDouble(Point::jvmCpuMicros).findFirst()
-                        .orElse(Double.NaN);
-                out.printf(Locale.ROOT, "headline, batch %d: HTTP/2 %,.0f reports/s = %.2fx of the plain producer's"
-                        + " %,.0f (CPU ratio %.2f); HTTP/1.1 %,.0f = %.2fx (CPU ratio %.2f)%n", top,
-                        h2Top.reportsPerSecond(), h2Top.reportsPerSecond() / h2Top.plain(), h2Top.plain(),
-                        plainCpu / h2Top.cpuMicros(), h1Top.reportsPerSecond(), h1Top.reportsPerSecond()
-                        / h1Top.plain(), plainCpu / h1Top.cpuMicros());
-            }
-            out.println("plain rep/s: the plain producer's rate measured right before that point; vs plain: the ratio"
-                    + " to it. JVM us/r: CPU per report of this JVM (service, broker, producer); h2ld us/r: of h2load;"
-                    + " CPU ratio: the plain producer's CPU per report over the point's (all processes) - the ratio"
-                    + " of reports/s the two would reach on the same cores given to them alone.");
-            out.flush();
+            printResults(out, points, posted, meters);
         }
         return 0;
+    }
+
+    /** Creates the report and workload topics and registers the benchmark's workload; the resolved spec. */
+    private static WorkloadSpec registerWorkload(String bootstrapServers, SchemaRegistryClient client,
+            GatewayTopics topics) throws Exception {
+        Map<String, Object> cfg = Map.of("bootstrap.servers", bootstrapServers);
+        try (Admin admin = Admin.create(cfg)) {
+            admin.createTopics(List.of(new NewTopic(topics.localReports(), 2, (short) 1),
+                    new NewTopic(topics.centralReports(), 2, (short) 1),
+                    new NewTopic(topics.workloads(), 1, (short) 1).configs(Map.of("cleanup.policy", "compact"))))
+                    .all().get();
+        }
+        try (WorkloadRegistrar r = WorkloadRegistrar.create(cfg, client, topics)) {
+            return r.register(WorkloadFiles.parse(WORKLOAD, "bench"));
+        }
+    }
+
+    /** The table of points, the headline (the largest batch over HTTP/2 and HTTP/1.1) and what the columns mean. */
+    private void printResults(PrintWriter out, List<Point> points, long posted, PrometheusMeterRegistry meters) {
+        double accepted = meters.find("pgw.ingest.reports").tag("status", "ACCEPTED").counters().stream()
+                .mapToDouble(Counter::count).sum();
+        out.printf("reports in 200 answers: %,d; answered ACCEPTED by the service (acknowledged by Kafka): %,.0f%n",
+                posted, accepted);
+        out.printf("%-20s %6s %12s %9s %9s %12s %8s %7s %9s %9s %9s%n", "system", "batch", "reports/s", "p50 ms",
+                "p99 ms", "plain rep/s", "vs plain", "failed", "JVM us/r", "h2ld us/r", "CPU ratio");
+        for (Point p : points) {
+            double plainCpu = points.stream().filter(q -> q.system().equals("plain producer")
+                    && q.reportsPerSecond() == p.plain()).mapToDouble(Point::jvmCpuMicros).findFirst()
+                    .orElse(Double.NaN);
+            out.printf(Locale.ROOT, "%-20s %6d %,12.0f %9.2f %9.2f %,12.0f %8.2f %7d %9.2f %9.2f %9.2f%n",
+                    p.system(), p.batch(), p.reportsPerSecond(), p.p50Millis(), p.p99Millis(), p.plain(),
+                    p.reportsPerSecond() / p.plain(), p.failed(), p.jvmCpuMicros(), p.clientCpuMicros(),
+                    plainCpu / p.cpuMicros());
+        }
+        // the headline: the largest batch over HTTP/2 (what phones' and browsers' HTTP stacks speak to a TLS
+        // endpoint, by ALPN), then over HTTP/1.1; both against the plain producer measured right before them
+        int top = Arrays.stream(batches).max().orElse(1);
+        Point h2Top = points.stream().filter(q -> q.system().equals("ingest HTTP/2") && q.batch() == top)
+                .findFirst().orElse(null);
+        Point h1Top = points.stream().filter(q -> q.system().equals("ingest") && q.batch() == top).findFirst()
+                .orElse(null);
+        if (h2Top != null && h1Top != null) {
+            double plainCpu = points.stream().filter(q -> q.system().equals("plain producer")
+                    && q.reportsPerSecond() == h2Top.plain()).mapToDouble(Point::jvmCpuMicros).findFirst()
+                    .orElse(Double.NaN);
+            out.printf(Locale.ROOT, "headline, batch %d: HTTP/2 %,.0f reports/s = %.2fx of the plain producer's"
+                    + " %,.0f (CPU ratio %.2f); HTTP/1.1 %,.0f = %.2fx (CPU ratio %.2f)%n", top,
+                    h2Top.reportsPerSecond(), h2Top.reportsPerSecond() / h2Top.plain(), h2Top.plain(),
+                    plainCpu / h2Top.cpuMicros(), h1Top.reportsPerSecond(), h1Top.reportsPerSecond()
+                    / h1Top.plain(), plainCpu / h1Top.cpuMicros());
+        }
+        out.println("plain rep/s: the plain producer's rate measured right before that point; vs plain: the ratio"
+                + " to it. JVM us/r: CPU per report of this JVM (service, broker, producer); h2ld us/r: of h2load;"
+                + " CPU ratio: the plain producer's CPU per report over the point's (all processes) - the ratio"
+                + " of reports/s the two would reach on the same cores given to them alone.");
+        out.flush();
     }
 
     static List<DeviceReport> reports(WorkloadSpec spec, int n) {
