@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * law. Frequencies that do not sum to 1 are used on purpose (the oracles' variances are defined for any
  * dataset sub-population); the per-value variances are checked on whole datasets (frequencies summing to 1).
  */
-class SupportCountMutationEdgesTest {
+class SupportCountVariancesMatchTheirLawsTest {
     private static final Epsilon EPS = Epsilon.of(1.0);
 
     /** The exact covariance {@code Σ_v f_v Cov_v(S)} and {@code (p* − q*)}, from the law. */
@@ -162,7 +162,7 @@ class SupportCountMutationEdgesTest {
 
     /** C(n, r) by the product formula, both sides of the symmetry. */
     @Test
-    void binomials() {
+    void binomialIsTheProductFormulaOnBothSidesOfTheSymmetry() {
         assertThat(SubsetSelection.binomial(10, 3)).hasToString("120");
         assertThat(SubsetSelection.binomial(10, 7)).hasToString("120");
         assertThat(SubsetSelection.binomial(52, 5)).hasToString("2598960");
@@ -174,7 +174,7 @@ class SupportCountMutationEdgesTest {
      * one), and OUE with q exactly 1/2 passes the ratio checks but carries no signal.
      */
     @Test
-    void explicitNumeratorsAtTheEnds() {
+    void explicitNumeratorsOfZeroOrBeyondTheRatioAreRefused() {
         assertThatThrownBy(() -> new GeneralizedRandomizedResponse(4, EPS, 0, true)).hasMessageContaining("cannot be realised");
         assertThatThrownBy(() -> new OptimizedUnaryEncoding(4, EPS, 0, true)).hasMessageContaining("q numerator 0");
         assertThatThrownBy(() -> new OptimizedUnaryEncoding(4, EPS, 1L << 52, true))

@@ -12,7 +12,7 @@ import io.privacygateway.mechanisms.linalg.WalshHadamard;
  * GRR and Hadamard response with scripted draws (outputs worked out by hand), their exact output
  * probabilities, and the Hadamard server's transform and estimate on hand-made histograms.
  */
-class IndexResponseMutationEdgesTest {
+class GrrAndHadamardScriptedResponsesTest {
     private static final Epsilon EPS = Epsilon.of(1.0);
 
     /**
@@ -24,19 +24,19 @@ class IndexResponseMutationEdgesTest {
         GeneralizedRandomizedResponse g = new GeneralizedRandomizedResponse(4, EPS);
         int[] expected = {0, 1, 3};
         for (int other = 0; other < 3; other++) {
-            var miss = new SubsetSelectionMutationEdgesTest.Scripted(false, other);
+            var miss = new SubsetSelectionScriptedDrawsAndLayoutTest.Scripted(false, other);
             assertThat(g.randomize(2, 0, miss)).containsExactly(expected[other]);
             assertThat(miss.calls).containsExactly("bernoulli", "uniformInt(3)");
-            assertThat(g.randomize(2, 0, new SubsetSelectionMutationEdgesTest.Scripted(true, other))).containsExactly(2);
+            assertThat(g.randomize(2, 0, new SubsetSelectionScriptedDrawsAndLayoutTest.Scripted(true, other))).containsExactly(2);
         }
         // the last value: every replacement is below it
-        assertThat(g.randomize(3, 0, new SubsetSelectionMutationEdgesTest.Scripted(false, 2))).containsExactly(2);
-        assertThat(g.randomize(0, 0, new SubsetSelectionMutationEdgesTest.Scripted(false, 0))).containsExactly(1);
+        assertThat(g.randomize(3, 0, new SubsetSelectionScriptedDrawsAndLayoutTest.Scripted(false, 2))).containsExactly(2);
+        assertThat(g.randomize(0, 0, new SubsetSelectionScriptedDrawsAndLayoutTest.Scripted(false, 0))).containsExactly(1);
     }
 
     /** GRR's output probabilities: N/2^53 for the value, (2^53 − N)/(3·2^53) for each other report. */
     @Test
-    void grrOutputProbabilities() {
+    void grrOutputProbabilitiesAreTheKeepAndSplitFlipNumerators() {
         GeneralizedRandomizedResponse g = new GeneralizedRandomizedResponse(4, EPS);
         long num = g.keepProbability().numerator();
         assertThat(g.outputProbability(1, new byte[] {1}, 0)).isEqualTo(Rational.dyadic(num));
@@ -57,12 +57,12 @@ class IndexResponseMutationEdgesTest {
     @Test
     void hadamardFlipsTheLowestBitOfTheRow() {
         HadamardResponse hr = new HadamardResponse(5, EPS);
-        assertThat(hr.randomize(2, 0, new SubsetSelectionMutationEdgesTest.Scripted(0, false))).containsExactly(1);
-        assertThat(hr.randomize(2, 0, new SubsetSelectionMutationEdgesTest.Scripted(5, true))).containsExactly(4);
-        assertThat(hr.randomize(2, 0, new SubsetSelectionMutationEdgesTest.Scripted(3, true))).containsExactly(3);
-        assertThat(hr.randomize(2, 0, new SubsetSelectionMutationEdgesTest.Scripted(6, false))).containsExactly(6);
-        assertThat(hr.randomize(3, 0, new SubsetSelectionMutationEdgesTest.Scripted(1, false))).containsExactly(5);
-        assertThat(hr.randomize(4, 0, new SubsetSelectionMutationEdgesTest.Scripted(3, true))).containsExactly(2);
+        assertThat(hr.randomize(2, 0, new SubsetSelectionScriptedDrawsAndLayoutTest.Scripted(0, false))).containsExactly(1);
+        assertThat(hr.randomize(2, 0, new SubsetSelectionScriptedDrawsAndLayoutTest.Scripted(5, true))).containsExactly(4);
+        assertThat(hr.randomize(2, 0, new SubsetSelectionScriptedDrawsAndLayoutTest.Scripted(3, true))).containsExactly(3);
+        assertThat(hr.randomize(2, 0, new SubsetSelectionScriptedDrawsAndLayoutTest.Scripted(6, false))).containsExactly(6);
+        assertThat(hr.randomize(3, 0, new SubsetSelectionScriptedDrawsAndLayoutTest.Scripted(1, false))).containsExactly(5);
+        assertThat(hr.randomize(4, 0, new SubsetSelectionScriptedDrawsAndLayoutTest.Scripted(3, true))).containsExactly(2);
         assertThat(HadamardResponse.inSet(2, 3)).isTrue();
         assertThat(HadamardResponse.inSet(2, 1)).isFalse();
     }

@@ -2,7 +2,7 @@ package io.privacygateway.mechanisms.central.sampling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.mechanisms.random.ScriptedWords;
+import io.privacygateway.mechanisms.testing.ScriptedWords;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * successes giving {@code v = |y|} (each success: an even word for {@code k = 2}, then {@code uniform(1)} failing
  * {@code k = 3}; the stop: an odd word failing {@code k = 2}), then the sign word.
  */
-class DiscreteGaussianMutationEdgesTest {
+class DiscreteGaussianWideExponentsStayExactTest {
     /** A word from which the exact uniform sampler (n not a power of two) takes {@code v}. */
     private static long uniform(long v) {
         return v << 1;

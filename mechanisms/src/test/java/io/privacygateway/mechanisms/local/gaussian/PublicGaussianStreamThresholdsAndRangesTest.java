@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * (rejected), the sign of word 0, and empty ranges of {@code fill} and {@code addFixed}. The public
  * Gaussian stream is wire format, so each of these is observable by a device or a gateway.
  */
-class PublicGaussianMutationEdgesTest {
+class PublicGaussianStreamThresholdsAndRangesTest {
     private static final double TWO_M53 = 0x1.0p-53;
 
     /** A scripted source that counts the words read. */

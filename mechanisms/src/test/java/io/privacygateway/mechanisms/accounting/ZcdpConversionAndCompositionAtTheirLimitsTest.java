@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * docs/mutation-testing.md): ρ = 0, the choice of the better Rényi order in the Canonne–Kamath–Steinke bound,
  * the Gaussian mechanism's ρ, a composed δ that reaches 1, and what each cost prints.
  */
-class AccountingEdgesTest {
+class ZcdpConversionAndCompositionAtTheirLimitsTest {
     @Test
     void gaussianRhoIsSensitivitySquaredOverTwoSigmaSquaredRoundedUp() {
         assertThat(Conversions.gaussianRho(1.0, 1.0)).isEqualTo(0.5);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.data.Offset.offset;
 
 import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.testing.ScriptedWords;
 import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import java.math.BigDecimal;
@@ -15,15 +16,7 @@ import org.junit.jupiter.api.Test;
  * The exact samplers' parameters, validation and deterministic helpers at their edges, and two behaviours
  * pinned by scripted words (written against the mutants PIT found unchecked; docs/mutation-testing.md).
  */
-class SamplerEdgesTest {
-    private static RandomBits words(long... w) {
-        int[] i = {0};
-        return () -> {
-            assertThat(i[0]).as("words drawn").isLessThan(w.length);
-            return w[i[0]++];
-        };
-    }
-
+class SamplerParametersAndHelpersAtTheirLimitsTest {
     private static long uniform(long v) {
         return v << 1;
     }
@@ -102,7 +95,7 @@ class SamplerEdgesTest {
             0L, 1L, -1L,              // u = 0; v: the first e^{-1} step fails at k = 2 → v = 0; sign − → "−0", rejected
             0L, 0L, uniform(1), 1L, 0L // u = 0; v: one success (k = 2 even word, k = 3 fails), then a failure → v = 1; +
         };
-        assertThat(DiscreteLaplace.withScale(1, 1).sample(words(script))).isEqualTo(1);
+        assertThat(DiscreteLaplace.withScale(1, 1).sample(new ScriptedWords(script))).isEqualTo(1);
     }
 
     @Test
@@ -181,7 +174,7 @@ class SamplerEdgesTest {
     }
 
     @Test
-    void normsAndTheirFactors() {
+    void eachNormReportsItsQItsFactorsAndItsValue() {
         assertThat(LqNorm.L1.q()).isEqualTo(1.0);
         assertThat(LqNorm.L2.q()).isEqualTo(2.0);
         assertThat(LqNorm.LINF.q()).isInfinite();
@@ -198,7 +191,7 @@ class SamplerEdgesTest {
     }
 
     @Test
-    void dyadicCeilingsAndDecimals() {
+    void dyadicCeilingsRoundUpAndDecimalsAreExact() {
         assertThat(Rationals.ceilDyadic("x", 0.3, 8)).isEqualTo(Rational.of(77, 256)); // ⌈0.3·2^9⌉/2^9
         assertThat(Rationals.ceilDyadic("x", 3.0, 31)).isEqualTo(Rational.of(3, 1));
         assertThat(Rationals.ceilDyadic("x", 1000.5, 4)).isEqualTo(Rational.of(1001, 1)); // above 2^bits: integers

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import org.junit.jupiter.api.Test;
 
 /** The l2 ball's counting limit exactly at its edge (an input there would take seconds to count, so the rule is tested alone). */
-class UniformBallLatticeMutationEdgesTest {
+class UniformBallLatticeCountingLimitTest {
 
     /** d·M·(√M+1) = 625000·16·5 = 5·10^7 exactly is inside the limit; one more dimension is outside. */
     @Test

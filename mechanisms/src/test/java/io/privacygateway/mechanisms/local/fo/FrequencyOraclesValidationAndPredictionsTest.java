@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * message, and what is still accepted), the planner's predictions of {@link FrequencyOracles} against
  * GRR's closed forms at uniform frequencies, and the defaults of the protocol wrapper.
  */
-class FrequencyOraclesMutationEdgesTest {
+class FrequencyOraclesValidationAndPredictionsTest {
     private static final Epsilon EPS = Epsilon.of(1.0);
 
     /** A missing state or vector is refused as an argument error saying it got nothing (not a null dereference). */
@@ -125,7 +125,7 @@ class FrequencyOraclesMutationEdgesTest {
      * before anything is drawn, and the accessors return what it was built with.
      */
     @Test
-    void protocolDefaults() {
+    void theProtocolHasNoWindowLimitAndRefusesMissingArguments() {
         Workload w = FrequencyOracleProtocolTest.workload("histogram", Map.of("labels", List.of("a", "b", "c")));
         GeneralizedRandomizedResponse g = new GeneralizedRandomizedResponse(3, EPS);
         FrequencyOracleProtocol p = new FrequencyOracleProtocol(w, g);

@@ -3,7 +3,7 @@ package io.privacygateway.mechanisms.central.sampling;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.privacygateway.mechanisms.random.ScriptedWords;
+import io.privacygateway.mechanisms.testing.ScriptedWords;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
 
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * Bernoulli{@code (num/(den·k))} for k = 1, 2, … (none when {@code num = den·k}) and returns whether the first
  * failure came at an odd k; a whole step {@code e^{-1}} fails on an odd word at k = 2.
  */
-class BernoulliExpMutationEdgesTest {
+class BernoulliExpWideOperandsStayExactTest {
     private static final BigInteger TWO_64 = BigInteger.ONE.shiftLeft(64);
 
     /**

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * docs/mutation-testing.md): a split whose last weight is 0, a split that leaves nothing for its last part,
  * noise parameters from a zero numerator or denominator, and what an analytics release's parameters report.
  */
-class CentralArithmeticEdgesTest {
+class CentralSplitsAndNoiseParametersAtTheirLimitsTest {
     @Test
     void aLastWeightOfZeroGetsNothingEvenWhenARemainderIsLeft() {
         assertThat(PrivacySplit.split(1.0, 0.5, 0.0)).containsExactly(0.5, 0.0);

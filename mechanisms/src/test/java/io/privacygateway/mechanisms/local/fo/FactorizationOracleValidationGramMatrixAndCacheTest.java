@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * the Gram matrix and the batched query variances agree with their plain definitions on answer vectors that are not
  * 0/1 and whose supports vary, and the strategy cache builds once per key and keeps at most its stated size.
  */
-class FactorizationOracleEdgesTest {
+class FactorizationOracleValidationGramMatrixAndCacheTest {
     /** k answer vectors in dimension m with values in {0, ±0.5, 1.25, 2} and varying supports. */
     static PointSet irregular(int k, int m, long seed) {
         Random r = new Random(seed);

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  * value semantics that the rest of the code relies on (written against the mutants PIT found unchecked; see
  * docs/mutation-testing.md).
  */
-class ParameterEdgesTest {
+class ParameterValueSemanticsAndValidationTest {
     /** e to 60 significant digits. */
     private static final BigDecimal E = new BigDecimal("2.71828182845904523536028747135266249775724709369995957496697");
 

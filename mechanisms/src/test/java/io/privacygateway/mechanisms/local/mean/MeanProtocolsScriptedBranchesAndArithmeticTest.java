@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * every branch of the samplers, the input checks at their boundaries, and the protocol's wire, aggregate and
  * estimate arithmetic.
  */
-class MeanMutationEdgesTest {
+class MeanProtocolsScriptedBranchesAndArithmeticTest {
     private static final long ONE = 1L << 53;
     private static final long HALF = 1L << 52;
 
@@ -76,7 +76,7 @@ class MeanMutationEdgesTest {
 
     /** Levels must be in [2, 65536]: 1 and 65537 are rejected, both ends accepted; levels are checked per call. */
     @Test
-    void levelChecksAtTheirBoundaries() {
+    void levelsOutsideTwoTo65536AreRefusedBothEndsAccepted() {
         Epsilon e = Epsilon.of(1);
         assertThatThrownBy(() -> new DuchiScalar(1, e)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new DuchiScalar(65537, e)).isInstanceOf(IllegalArgumentException.class);
@@ -99,7 +99,7 @@ class MeanMutationEdgesTest {
 
     /** t(x) = 2x/L − 1; the worst variance is the maximum over levels; the histogram average skips entries <= 0. */
     @Test
-    void defaultMethodsOfTheInterface() {
+    void theInterfaceDefaultsMapLevelsAndTakeTheWorstVariance() {
         DuchiScalar d = new DuchiScalar(5, Epsilon.of(1));
         assertThat(d.t(0)).isEqualTo(-1.0);
         assertThat(d.t(1)).isEqualTo(-0.5);
@@ -263,7 +263,7 @@ class MeanMutationEdgesTest {
      * Bernoulli(up), Bernoulli(N), uniform(w), uniform(M − w).
      */
     @Test
-    void piecewiseScriptedBranches() {
+    void piecewiseDrawsInTheDocumentedOrderOnEveryBranch() {
         PiecewiseScalar r = new PiecewiseScalar(5, Epsilon.of(1), 16);
         int w = r.window();
         int rest = 16 - w;
@@ -309,7 +309,7 @@ class MeanMutationEdgesTest {
      * starts; the continuous variance is E[Y²] − t² of Wang et al.'s density (inside p, outside p/e^ε).
      */
     @Test
-    void piecewiseVariances() {
+    void piecewiseVariancesAreThoseOfItsLaw() {
         for (int cells : new int[] {3, 7, 16}) {
             PiecewiseScalar r = new PiecewiseScalar(4, Epsilon.of(1.5), cells);
             for (int x = 0; x < 4; x++) {
@@ -377,7 +377,7 @@ class MeanMutationEdgesTest {
      * M + Duchi's symbol.
      */
     @Test
-    void hybridScriptedBranches() {
+    void hybridPicksPiecewiseOrDuchiByItsFirstCoin() {
         HybridScalar h = new HybridScalar(5, Epsilon.of(2), 8);
         DuchiScalar d = new DuchiScalar(5, Epsilon.of(2));
         PiecewiseScalar p = new PiecewiseScalar(5, Epsilon.of(2), 8);
@@ -457,7 +457,7 @@ class MeanMutationEdgesTest {
 
     /** An off-zero range [−50, 150]: half-width (hi − lo)/2 = 100 and mean lo + 100(t̄ + 1). */
     @Test
-    void offZeroRange() {
+    void anOffZeroRangeShiftsAndScalesTheMean() {
         Map<String, Object> t = WorkloadSpecParser.tree();
         t.put("id", "temp");
         t.put("version", 1);
@@ -489,7 +489,7 @@ class MeanMutationEdgesTest {
 
     /** accumulate: null, short, long payloads, a wrong state length and symbols >= M are refused; M − 1 counts. */
     @Test
-    void accumulateBoundaries() {
+    void accumulateRefusesMalformedPayloadsAndStates() {
         MeanProtocol p = MeanProtocol.of(workload("duchi", 1), MechanismId.DUCHI, Epsilon.of(1));
         ReportCoordinates c = new ReportCoordinates("d", 0, 0);
         long[] state = new long[2];
@@ -511,7 +511,7 @@ class MeanMutationEdgesTest {
      * largest level variance; the level carries ε and no radius; n must be at least 1.
      */
     @Test
-    void estimateArithmetic() {
+    void theEstimateIsTheRangeScaledMeanWithTheWorstLevelBar() {
         MeanProtocol p = MeanProtocol.of(workload("duchi", 1), MechanismId.DUCHI, Epsilon.of(1));
         DuchiScalar d = new DuchiScalar(1025, Epsilon.of(1));
         double c = d.estimateOf(1);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /** Word-level behaviour of the exact samplers that the law tests cannot see: which bits a draw uses. */
-class RandomMutationEdgesTest {
+class ExactSamplersConsumeTheDocumentedWordsTest {
 
     /** For a power of two n the uniform draw is the word's low bits (one word, no shift, no rejection). */
     @Test

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * bit layout), their exact draw sequences, the two-value domain (no pairs of other values) against a
  * covariance computed here from the output law, and the bitmap padding when {@code k} is a multiple of 8.
  */
-class SubsetSelectionMutationEdgesTest {
+class SubsetSelectionScriptedDrawsAndLayoutTest {
     private static final Epsilon EPS = Epsilon.of(1.0);
 
     /** Draws that return scripted outcomes in order and record the calls. */

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * {@code t >= 1} with {@code r_t − r_{t−1} <= 10⁻⁶ r_t}, or after 60 rounds, and the scale is
  * {@code 1.05·√r_t}.
  */
-class FrequencyOracleProtocolMutationEdgesTest {
+class FrequencyOracleErrorBarScaleTest {
     private static final Epsilon EPS = Epsilon.of(1.0);
 
     /** A points workload with answers {@code answer(x)} in one or more coordinates. */

@@ -2,7 +2,7 @@ package io.privacygateway.mechanisms.central.sampling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.mechanisms.random.ScriptedWords;
+import io.privacygateway.mechanisms.testing.ScriptedWords;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * lexicographically (unsigned) below those words. Scripts that run out, or are not used up, fail the test
  * (mutants found by PIT; docs/mutation-testing.md).
  */
-class DyadicBernoulliMutationEdgesTest {
+class DyadicBernoulliComparesWordsWithTheExpansionTest {
     /**
      * The expansion of {@code p} in whole 64-bit words, most significant first: {@code p = M·2^-s} with the
      * 53-bit significand {@code M} (or the subnormal unit 2^-1074), so {@code ⌈s/64⌉} words, computed here with

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * tightly), the noise-scale limit at its boundary, and its draw sequence word for word. Written against
  * mutants that changed a term of a bound or changed the sign of the added noise (same law, different outputs).
  */
-class PurifierMutationEdgesTest {
+class PurifierBoundsAndDrawSequenceTest {
     private static final MathContext MC = new MathContext(60, RoundingMode.HALF_EVEN);
 
     /** ln 2 to 60 digits. */

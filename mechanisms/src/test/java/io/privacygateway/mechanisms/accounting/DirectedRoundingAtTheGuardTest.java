@@ -10,10 +10,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Directed rounding exactly at the underflow guard {@code 2^-969} (where the fma residual is still exact, so an
  * exact result must come back unchanged) and at zero (the exact result, sign included, and NaN for an undefined
- * product). Written against mutants of {@link DirectedRounding} that the edge test ({@link DirectedRoundingEdgeTest})
+ * product). Written against mutants of {@link DirectedRounding} that the edge test ({@link DirectedRoundingAtZeroUnderflowAndOverflowTest})
  * let through because it treats the guard itself as "below the guard".
  */
-class DirectedRoundingMutationEdgesTest {
+class DirectedRoundingAtTheGuardTest {
     private static final double GUARD = 0x1p-969;
 
     /** A product or quotient exactly equal to the guard is exact: neither direction steps it. */

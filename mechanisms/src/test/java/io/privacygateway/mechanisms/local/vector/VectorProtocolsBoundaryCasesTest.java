@@ -13,7 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Edge cases of the vector protocols that the statistical tests do not pin down (found by mutation testing). */
-class VectorMutationEdgesTest {
+class VectorProtocolsBoundaryCasesTest {
 
     /** ‖u‖ without overflow or underflow: scaled by the largest magnitude. */
     @Test
@@ -122,7 +122,7 @@ class VectorMutationEdgesTest {
 
     /** Sampled coordinates when every coordinate is drawn, and the box split at k = 1. */
     @Test
-    void boxEdges() {
+    void theBoxAtOneCoordinateSamplesItAndKeepsTheWholeEpsilon() {
         BoxCoordinates one = BoxCoordinates.of(1, 0, 1, 2, MechanismId.DUCHI, Epsilon.of(1), VectorFixtures.HASH);
         assertThat(one.sampledCoordinates()).isEqualTo(1);
         assertThat(one.sampledCoordinates(VectorFixtures.coordinates(0))).containsExactly(0);
@@ -145,7 +145,7 @@ class VectorMutationEdgesTest {
 
     /** The coordinate-by-coordinate accumulate checks its coordinates and the state like the object form. */
     @Test
-    void theOverloadChecksItsArguments() {
+    void theCoordinateAccumulateRefusesBadCoordinatesAndStates() {
         BallCandidates ball = BallCandidates.of(3, 1, Epsilon.of(1), VectorFixtures.HASH, 2, 1);
         BoxCoordinates box = BoxCoordinates.of(3, 0, 1, 3, MechanismId.DUCHI, Epsilon.of(1), VectorFixtures.HASH, 2);
         for (VectorMeanProtocol p : new VectorMeanProtocol[] {ball, box}) {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
  * docs/mutation-testing.md): the default grid's clamping of the grid radius to exactly its limits, and the
  * rounding of inputs into the lattice ball on the boundary, just inside it and outside it, in each norm.
  */
-class PurifierEdgesTest {
+class PurifierGridClampingAndBallRoundingTest {
     private static final Epsilon EPS = Epsilon.of(1.0);
     private static final LogDelta DELTA = LogDelta.ofDelta(1e-6);
 

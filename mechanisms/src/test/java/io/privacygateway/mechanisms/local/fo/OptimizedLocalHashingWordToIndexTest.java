@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * out by hand from that word ({@code h = ⌊w·g / 2^32⌋} of its top half {@code w}, accepted iff
  * {@code w·g mod 2^32 >= 2^32 mod g}).
  */
-class OptimizedLocalHashingMutationEdgesTest {
+class OptimizedLocalHashingWordToIndexTest {
     private static final long C1 = 0xBF58476D1CE4E5B9L;
     private static final long C2 = 0x94D049BB133111EBL;
 

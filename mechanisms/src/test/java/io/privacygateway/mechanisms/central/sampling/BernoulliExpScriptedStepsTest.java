@@ -3,7 +3,7 @@ package io.privacygateway.mechanisms.central.sampling;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.testing.ScriptedWords;
 import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
@@ -14,15 +14,7 @@ import org.junit.jupiter.api.Test;
  * k = 1 without a draw, then draws Bernoulli(1/k) for k = 2, 3, ... and returns whether the first failure
  * came at an odd k; a script that runs out fails the test, so an extra or a missing step is caught.
  */
-class BernoulliExpEdgesTest {
-    private static RandomBits words(long... w) {
-        int[] i = {0};
-        return () -> {
-            assertThat(i[0]).as("words drawn").isLessThan(w.length);
-            return w[i[0]++];
-        };
-    }
-
+class BernoulliExpScriptedStepsTest {
     /** A word from which the exact uniform sampler (n not a power of two) takes {@code v}. */
     private static long uniform(long v) {
         return v << 1;
@@ -53,35 +45,35 @@ class BernoulliExpEdgesTest {
     @Test
     void gammaOfOneIsSampledDirectlyNotAsOneWholeStep() {
         // num = den = 3: k = 1 is certain, k = 2 draws uniform(6) < 3; uniform 3 fails at even k: false, one word
-        assertThat(BernoulliExp.sample(words(uniform(3)), 3, 3)).isFalse();
+        assertThat(BernoulliExp.sample(new ScriptedWords(uniform(3)), 3, 3)).isFalse();
         // num = den = 2^63 (BigInteger path): k = 2 draws a 65-bit uniform in [0, 2^64); 2^63 is not below 2^63
         BigInteger twoTo63 = BigInteger.ONE.shiftLeft(63);
-        assertThat(BernoulliExp.sample(words(1L << 62, 0L), twoTo63, twoTo63)).isFalse();
+        assertThat(BernoulliExp.sample(new ScriptedWords(1L << 62, 0L), twoTo63, twoTo63)).isFalse();
     }
 
     @Test
     void wholeStepsAreTakenExactlyTheIntegerPartTimes() {
         // γ = 2 (long): two e^{-1} steps, then e^{-0} = true without a draw
-        assertThat(BernoulliExp.sample(words(times(2, E_MINUS_ONE_TRUE)), 2, 1)).isTrue();
+        assertThat(BernoulliExp.sample(new ScriptedWords(times(2, E_MINUS_ONE_TRUE)), 2, 1)).isTrue();
         // γ = 2^64 / 2^63 = 2 (BigInteger path, 65- and 64-bit operands)
-        assertThat(BernoulliExp.sample(words(times(2, E_MINUS_ONE_TRUE)), BigInteger.ONE.shiftLeft(64),
+        assertThat(BernoulliExp.sample(new ScriptedWords(times(2, E_MINUS_ONE_TRUE)), BigInteger.ONE.shiftLeft(64),
                 BigInteger.ONE.shiftLeft(63))).isTrue();
-        assertThat(BernoulliExp.sample(words(), 0, 1)).isTrue();
-        assertThat(BernoulliExp.sample(words(), BigInteger.ZERO, BigInteger.ONE)).isTrue();
+        assertThat(BernoulliExp.sample(new ScriptedWords(), 0, 1)).isTrue();
+        assertThat(BernoulliExp.sample(new ScriptedWords(), BigInteger.ZERO, BigInteger.ONE)).isTrue();
     }
 
     @Test
     void aProductBeyondSixtyFourBitsIsFormedExactly() {
         // a·b = 2^65 overflows a long (its low word is 0); γ = 2^65 / 2^62 = 8: the first e^{-1} step fails at k = 2
-        assertThat(BernoulliExp.sampleProduct(words(1L), 1L << 32, 1L << 33, 1L << 62)).isFalse();
-        assertThat(BernoulliExp.sampleProduct(words(), 0, 5, 3)).isTrue();
+        assertThat(BernoulliExp.sampleProduct(new ScriptedWords(1L), 1L << 32, 1L << 33, 1L << 62)).isFalse();
+        assertThat(BernoulliExp.sampleProduct(new ScriptedWords(), 0, 5, 3)).isTrue();
     }
 
     @Test
     void invalidArgumentsAreRefusedByName() {
-        assertThatThrownBy(() -> BernoulliExp.sample(words(), -1, 1)).hasMessage("need num >= 0 and den >= 1, got -1/1");
-        assertThatThrownBy(() -> BernoulliExp.sample(words(), 1, 0)).hasMessage("need num >= 0 and den >= 1, got 1/0");
-        assertThatThrownBy(() -> BernoulliExp.sample(words(), BigInteger.ONE.negate(), BigInteger.ONE))
+        assertThatThrownBy(() -> BernoulliExp.sample(new ScriptedWords(), -1, 1)).hasMessage("need num >= 0 and den >= 1, got -1/1");
+        assertThatThrownBy(() -> BernoulliExp.sample(new ScriptedWords(), 1, 0)).hasMessage("need num >= 0 and den >= 1, got 1/0");
+        assertThatThrownBy(() -> BernoulliExp.sample(new ScriptedWords(), BigInteger.ONE.negate(), BigInteger.ONE))
                 .hasMessageContaining("need num >= 0");
     }
 }

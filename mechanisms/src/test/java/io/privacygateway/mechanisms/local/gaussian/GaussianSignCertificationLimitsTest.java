@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * bias {@code B = 1}, the certification inequality at equality, an input norm exactly at the tolerated
  * excess, a value one past the universe, and the window limit derived from the fixed-point headroom.
  */
-class GaussianMutationEdgesTest {
+class GaussianSignCertificationLimitsTest {
     /**
      * At {@code ε = 3·10^-16} the largest certified numerator is exactly 1 (accepted, not refused):
      * {@code (2^53 + B)/(2^53 − B) ≈ 1 + B·2^-52}, so {@code B ≤ ε·2^52 ≈ 1.35} and {@code B = 1} is the

@@ -1,6 +1,8 @@
-package io.privacygateway.mechanisms.random;
+package io.privacygateway.mechanisms.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.privacygateway.mechanisms.random.RandomBits;
 
 /**
  * A {@link RandomBits} that returns the given words in order, fails the test when asked for more, and counts

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * guard {@code mulDown} and {@code divDown} stepped a positive value that underflowed to 0 down to −2^-1074, so
  * {@code Conversions.gaussianRho} returned a negative ρ for a σ whose square underflows.
  */
-class DirectedRoundingEdgeTest {
+class DirectedRoundingAtZeroUnderflowAndOverflowTest {
     private static final double TINY = 0x1p-969;
 
     private static List<Double> edges() {

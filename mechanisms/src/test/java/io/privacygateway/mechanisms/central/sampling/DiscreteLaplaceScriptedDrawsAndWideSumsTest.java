@@ -2,7 +2,7 @@ package io.privacygateway.mechanisms.central.sampling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.mechanisms.random.ScriptedWords;
+import io.privacygateway.mechanisms.testing.ScriptedWords;
 import io.privacygateway.mechanisms.random.Rational;
 import java.math.BigInteger;
 import org.junit.jupiter.api.Test;
@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
  * failure, accepted at an odd k), {@code v} the number of Bernoulli{@code (e^{-1})} successes, then
  * {@code y = ⌊(u + 5v)/2⌋} and the sign word; "−0" is rejected.
  */
-class DiscreteLaplaceMutationEdgesTest {
+class DiscreteLaplaceScriptedDrawsAndWideSumsTest {
     /** A word from which the exact uniform sampler (n not a power of two) takes {@code v}. */
     private static long uniform(long v) {
         return v << 1;

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  * inverse, central differences, the sort-based projection), its seeded path against a reference run of the
  * documented algorithm, and the mechanism's rounding, sampling and reconstruction against independent versions.
  */
-class FactorizationMutationEdgesTest {
+class FactorizationOptimiserAgainstReferenceComputationsTest {
 
     // ---------------------------------------------------------------- independent helpers
 
@@ -313,7 +313,7 @@ class FactorizationMutationEdgesTest {
 
     /** Products of rectangular matrices by hand; a zero factor skips its row of b even when that row is infinite. */
     @Test
-    void multiplyAndTransposeByHand() {
+    void multiplyAndTransposeMatchHandComputedProducts() {
         double[][] a = {{1, 2, 3}, {4, 5, 6}};
         double[][] b = {{7, 8}, {9, 10}, {11, 12}};
         assertThat(Dense.multiply(a, b)).isDeepEqualTo(new double[][] {{58, 64}, {139, 154}});
@@ -511,7 +511,7 @@ class FactorizationMutationEdgesTest {
 
     /** The same with a large first step being rejected: p = 3, n = 2 at ε = 3 halves the step before accepting. */
     @Test
-    void seededPathWithBacktracking() {
+    void aRejectedLargeFirstStepIsHalvedOnTheReferencePath() {
         double[][] w = {{1, 0}, {1, 1}};
         StrategyOptimizer opt = new StrategyOptimizer(w, 3, 3, 1);
         for (int iterations : new int[] {1, 3, 30}) {
@@ -620,7 +620,7 @@ class FactorizationMutationEdgesTest {
 
     /** gridBits outside [8, 30] is rejected; both ends are accepted. */
     @Test
-    void gridBitsRange() {
+    void gridBitsOutsideEightToThirtyAreRefused() {
         Epsilon e = Epsilon.of(1);
         assertThatThrownBy(() -> new FactorizationMechanism(prefix(3), e, 6, 5, 7, 1))
                 .isInstanceOf(IllegalArgumentException.class);
@@ -801,7 +801,7 @@ class FactorizationMutationEdgesTest {
      * output p − 1, never past it).
      */
     @Test
-    void samplingWithFourOutputs() {
+    void withFourOutputsEachUniformPicksTheFirstOutputAboveIt() {
         FactorizationMechanism m = new FactorizationMechanism(prefix(2), Epsilon.of(1), 4, 20, 8, 9);
         for (int x = 0; x < 2; x++) {
             long[] cum = new long[4];

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
  * holds with equality, and the largest numerator checked against {@code ⌊2^53·a/(a+b)⌋} computed here with
  * integers.
  */
-class GridMutationEdgesTest {
+class GridEndsTiesAndLargestNumeratorTest {
     private static final long ONE = 1L << 53;
 
     /** {@code ⌊2^53·a/(a+b)⌋} for integer {@code a, b}, in exact integer arithmetic. */
@@ -72,7 +72,7 @@ class GridMutationEdgesTest {
 
     /** The helpers: bd is the exact decimal of a long; ONE is 2^53. */
     @Test
-    void helpers() {
+    void theUnitIsTwoToThe53AndBdIsTheExactDecimal() {
         assertThat(Grid.ONE).isEqualTo(ONE);
         assertThat(Grid.bd(Long.MAX_VALUE)).isEqualTo(new BigDecimal("9223372036854775807"));
         assertThat(Grid.ONE_BD).isEqualTo(new BigDecimal(ONE));
