@@ -399,13 +399,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
         boolean quick;
 
         @Mixin
-        BenchOptions.Ds ds = new BenchOptions.Ds();
-
-        @Mixin
-        BenchOptions.Ns ns = new BenchOptions.Ns(10_000, 100_000, 1_000_000);
-
-        @Mixin
-        BenchOptions.Epsilons epsilons = new BenchOptions.Epsilons(0.5, 1, 2);
+        BenchOptions.WideGrid grid = new BenchOptions.WideGrid();
 
         @Mixin
         BenchOptions.Trials trials = new BenchOptions.Trials(3);
@@ -416,9 +410,9 @@ public final class BenchCommand implements Runnable, ToolCommand {
         @Override
         public Integer call() {
             PrintWriter o = out();
-            int[] d = quick ? new int[] {8} : ds.values;
-            long[] n = quick ? new long[] {10_000, 100_000} : ns.values;
-            double[] e = quick ? new double[] {1} : epsilons.values;
+            int[] d = quick ? new int[] {8} : grid.ds.values;
+            long[] n = quick ? new long[] {10_000, 100_000} : grid.ns.values;
+            double[] e = quick ? new double[] {1} : grid.epsilons.values;
             int t = quick ? 2 : trials.value;
             o.printf("bench synthetic: all 3-way marginals, add/remove neighbours, L = 1, %d trials per cell,"
                     + " certificate confidence 0.95; errors are of marginal-cell fractions%n", t);

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -94,6 +95,21 @@ final class BenchOptions {
         @Option(names = "--ds", split = ",", paramLabel = "D",
                 description = "Numbers of binary attributes d (default ${DEFAULT-VALUE}).")
         int[] values = {8, 12, 16, 20};
+    }
+
+    /**
+     * The grid of the wide-marginal benchmarks ({@code bench wide}, {@code bench synthetic}): {@code --ds} (8, 12, 16,
+     * 20), {@code --ns} (10^4, 10^5, 10^6) and {@code --epsilons} (0.5, 1, 2).
+     */
+    static final class WideGrid {
+        @Mixin
+        Ds ds = new Ds();
+
+        @Mixin
+        Ns ns = new Ns(10_000, 100_000, 1_000_000);
+
+        @Mixin
+        Epsilons epsilons = new Epsilons(0.5, 1, 2);
     }
 
     /** {@code --workloads}: a filter on workload names. */

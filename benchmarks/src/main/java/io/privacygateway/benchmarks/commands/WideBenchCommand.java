@@ -15,13 +15,7 @@ import picocli.CommandLine.Option;
             "and working memory. --quick runs d = 8, n = 10^4, ε = 1 once (under a minute)."})
 public final class WideBenchCommand extends BenchOptions.Subcommand {
     @Mixin
-    BenchOptions.Ds ds = new BenchOptions.Ds();
-
-    @Mixin
-    BenchOptions.Ns ns = new BenchOptions.Ns(10_000, 100_000, 1_000_000);
-
-    @Mixin
-    BenchOptions.Epsilons epsilons = new BenchOptions.Epsilons(0.5, 1, 2);
+    BenchOptions.WideGrid grid = new BenchOptions.WideGrid();
 
     @Mixin
     BenchOptions.Trials trials = new BenchOptions.Trials(2);
@@ -48,9 +42,9 @@ public final class WideBenchCommand extends BenchOptions.Subcommand {
             List<String> rows = bench.scaling(scaling, 100_000, 1.0);
             text = String.join(System.lineSeparator(), rows) + System.lineSeparator();
         } else {
-            int[] d = quick ? new int[] {8} : ds.values;
-            long[] n = quick ? new long[] {10_000} : ns.values;
-            double[] e = quick ? new double[] {1} : epsilons.values;
+            int[] d = quick ? new int[] {8} : grid.ds.values;
+            long[] n = quick ? new long[] {10_000} : grid.ns.values;
+            double[] e = quick ? new double[] {1} : grid.epsilons.values;
             o.printf("bench wide: all 3-way marginals, add/remove, L = 1, confidence 0.95, %d trial(s) per cell, %d cores%n",
                     quick ? 1 : trials.value, Runtime.getRuntime().availableProcessors());
             o.flush();

@@ -80,9 +80,9 @@ class BenchOptionsTest {
         assertThat(analytics.workloads.only).isNull();
         assertThat(parse(new BenchCommand.Horizons()).trials.value).isEqualTo(20);
         BenchCommand.Synthetic synthetic = parse(new BenchCommand.Synthetic());
-        assertThat(synthetic.ds.values).containsExactly(8, 12, 16, 20);
-        assertThat(synthetic.ns.values).containsExactly(10_000, 100_000, 1_000_000);
-        assertThat(synthetic.epsilons.values).containsExactly(0.5, 1, 2);
+        assertThat(synthetic.grid.ds.values).containsExactly(8, 12, 16, 20);
+        assertThat(synthetic.grid.ns.values).containsExactly(10_000, 100_000, 1_000_000);
+        assertThat(synthetic.grid.epsilons.values).containsExactly(0.5, 1, 2);
         WideBenchCommand wide = parse(new WideBenchCommand());
         assertThat(wide.trials.value).isEqualTo(2);
         assertThat(wide.out.file).isNull();
@@ -110,10 +110,10 @@ class BenchOptionsTest {
         assertThat(a.reportsPerWindow.value).isEqualTo(7);
         assertThat(a.out.file).hasToString("cells.csv");
         WideBenchCommand w = parse(new WideBenchCommand(), "--epsilons", "1", "--epsilons", "2", "--ds", "8");
-        assertThat(w.epsilons.values).containsExactly(1, 2);
-        assertThat(w.ds.values).containsExactly(8);
+        assertThat(w.grid.epsilons.values).containsExactly(1, 2);
+        assertThat(w.grid.ds.values).containsExactly(8);
         // a second parse of a fresh command sees the defaults again (the mixins' defaults are not shared state)
-        assertThat(parse(new WideBenchCommand()).epsilons.values).containsExactly(0.5, 1, 2);
+        assertThat(parse(new WideBenchCommand()).grid.epsilons.values).containsExactly(0.5, 1, 2);
     }
 
     private static <T> T parse(T command, String... args) {
