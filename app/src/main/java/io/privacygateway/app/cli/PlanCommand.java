@@ -42,9 +42,8 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--n", required = true, paramLabel = "N", description = "Reports per window.")
     long n;
 
-    @Option(names = "--neighbour", defaultValue = "add-remove", paramLabel = "add-remove|replace-one",
-            description = "Central mode, converting a local file: the neighbour relation (default ${DEFAULT-VALUE}).")
-    String neighbour;
+    @Mixin
+    WorkloadOptions.Conversion conversion = new WorkloadOptions.Conversion();
 
     @Option(names = "--json", description = "Print the plan as JSON.")
     boolean json;
@@ -59,7 +58,7 @@ public final class PlanCommand implements Callable<Integer> {
         Mode effective = input.effectiveMode(ws);
         Epsilon given = WorkloadOptions.epsilonOption(epsilon);
         if (effective == Mode.CENTRAL && ws.mode() == Mode.LOCAL) {
-            ws = WorkloadOptions.localAsCentral(ws, given, neighbour);
+            ws = conversion.localAsCentral(ws, given);
         }
         Epsilon eps = given != null ? given
                 : effective == Mode.CENTRAL ? ws.central().epsilonPerRelease() : ws.epsilonPerReport();

@@ -68,9 +68,8 @@ public final class SimulateCommand implements Callable<Integer> {
                     + " SecureRandom as on real devices).")
     Long seed;
 
-    @Option(names = "--neighbour", defaultValue = "add-remove", paramLabel = "add-remove|replace-one",
-            description = "Central mode, converting a local file: the neighbour relation (default ${DEFAULT-VALUE}).")
-    String neighbour;
+    @Mixin
+    WorkloadOptions.Conversion conversion = new WorkloadOptions.Conversion();
 
     @Option(names = "--skip-invalid", description = "Report invalid lines (with line numbers) but simulate the rest.")
     boolean skipInvalid;
@@ -107,7 +106,7 @@ public final class SimulateCommand implements Callable<Integer> {
         double[] truth;
         boolean auto;
         if (effective == Mode.CENTRAL) {
-            WorkloadSpec central = ws.mode() == Mode.CENTRAL ? ws : WorkloadOptions.localAsCentral(ws, eps, neighbour);
+            WorkloadSpec central = ws.mode() == Mode.CENTRAL ? ws : conversion.localAsCentral(ws, eps);
             CentralSimulation.Result r = CentralSimulation.run(central, contents.values(), eps, mech, secret);
             a = r.answer();
             truth = r.truth();

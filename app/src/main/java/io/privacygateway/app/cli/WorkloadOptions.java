@@ -40,14 +40,24 @@ final class WorkloadOptions {
     }
 
     /**
-     * A local workload file run in central mode: ε per release is {@code given} or else the file's ε per report, the
-     * neighbour relation is {@code neighbour} (its wire name), one report per device and window. Precondition:
-     * {@code local} is a local-mode spec.
-     *
-     * @throws IllegalArgumentException for an unknown neighbour relation
+     * {@code --neighbour} of the commands that convert a local workload file to central mode without other central
+     * options (plan, simulate): a mixin.
      */
-    static WorkloadSpec localAsCentral(WorkloadSpec local, Epsilon given, String neighbour) {
-        return local.toBuilder().inCentralMode(given != null ? given : local.epsilonPerReport(),
-                NeighbourRelation.fromWireName(neighbour), 1).build();
+    static final class Conversion {
+        @Option(names = "--neighbour", defaultValue = "add-remove", paramLabel = "add-remove|replace-one",
+                description = "Central mode, converting a local file: the neighbour relation (default ${DEFAULT-VALUE}).")
+        String neighbour;
+
+        /**
+         * A local workload file run in central mode: ε per release is {@code given} or else the file's ε per report,
+         * the neighbour relation is {@code --neighbour}, one report per device and window. Precondition: {@code local}
+         * is a local-mode spec.
+         *
+         * @throws IllegalArgumentException for an unknown neighbour relation
+         */
+        WorkloadSpec localAsCentral(WorkloadSpec local, Epsilon given) {
+            return local.toBuilder().inCentralMode(given != null ? given : local.epsilonPerReport(),
+                    NeighbourRelation.fromWireName(neighbour), 1).build();
+        }
     }
 }

@@ -60,6 +60,11 @@ class SharedOptionsTest {
         new CommandLine(plan).parseArgs("--workload", "w.yaml", "--mode", "central", "--n", "10");
         assertThat(plan.input.workload).isEqualTo(Path.of("w.yaml"));
         assertThat(plan.input.mode).isEqualTo("central");
+        assertThat(plan.conversion.neighbour).isEqualTo("add-remove");
+        SimulateCommand simulate = new SimulateCommand();
+        new CommandLine(simulate).parseArgs("--workload", "w.yaml", "--values", "v.txt", "--out", "o.json",
+                "--neighbour", "replace-one");
+        assertThat(simulate.conversion.neighbour).isEqualTo("replace-one");
         RunCommand run = new RunCommand();
         new CommandLine(run).parseArgs("--config", "gateway.yaml");
         assertThat(run.connection.config).isEqualTo(Path.of("gateway.yaml"));
