@@ -44,6 +44,7 @@ public final class CentralWorkload implements ResolvedWorkload {
     private volatile CentralPipeline release;
     private volatile WideRelease wideRelease;
     private volatile ContinualCounter continual;
+    private volatile WindowRelease.Central windowRelease;
 
     CentralWorkload(Workload workload) {
         this.spec = workload.spec();
@@ -152,6 +153,23 @@ public final class CentralWorkload implements ResolvedWorkload {
     }
 
     /**
+     * The window release of this workload, wide or materialised ({@link WindowRelease.Wide}, {@link
+     * WindowRelease.Counts}), built once.
+     *
+     * @throws IllegalArgumentException if no release can be built for the declared parameters
+     */
+    @Override
+    public WindowRelease.Central windowRelease() {
+        WindowRelease.Central r = windowRelease;
+        if (r == null) {
+            r = marginals != null ? new WindowRelease.Wide(this, wideRelease())
+                    : new WindowRelease.Counts(this, release().variant());
+            windowRelease = r;
+        }
+        return r;
+    }
+
+    /**
      * Builds every release this workload will use (its window release, wide or materialised, and its running
      * totals), so that a workload no release can be built for is refused where it is registered or activated,
      * with the reason, instead of failing at every window; also refuses an {@code erm-exponential} window that is not
@@ -161,11 +179,7 @@ public final class CentralWorkload implements ResolvedWorkload {
      */
     public void checkReleasable() {
         try {
-            if (marginals != null) {
-                wideRelease();
-            } else {
-                release();
-            }
+            windowRelease();
             runningTotals();
             Duration delay = minimumReleaseDelay();
             if (spec.mechanism() == MechanismId.ERM_EXPONENTIAL
