@@ -37,10 +37,6 @@ class PackageCyclesTest {
             Set.of("mechanisms.local", "mechanisms.local.factorization", "mechanisms.local.fo",
                     "mechanisms.local.gaussian", "mechanisms.local.heavy", "mechanisms.local.mean",
                     "mechanisms.local.vector", "mechanisms.nets"),
-            // CentralRelease's analytics variant (AnalyticsRelease) and the analytics mechanisms' use of central noise:
-            // one WindowRelease interface (issue 32, item 1) removes it
-            Set.of("mechanisms.analytics", "mechanisms.analytics.erm", "mechanisms.analytics.mode",
-                    "mechanisms.analytics.ptr", "mechanisms.analytics.regression", "mechanisms.central"),
             // the topology factory in the root package and the processors' use of its configuration and metrics
             Set.of("topology", "topology.ingest", "topology.release", "topology.workload"),
             // DeviceClient (module client-kafka) in package client next to KafkaTransport in client.kafka

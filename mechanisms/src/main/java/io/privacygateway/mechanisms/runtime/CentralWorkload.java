@@ -1,8 +1,9 @@
 package io.privacygateway.mechanisms.runtime;
 
 import io.privacygateway.mechanisms.analytics.erm.GridExponentialErm;
-import io.privacygateway.mechanisms.central.AnalyticsRelease;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsRelease;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
 import io.privacygateway.mechanisms.central.wide.WideRelease;
@@ -28,7 +29,7 @@ import java.util.OptionalInt;
  * it, and building it plans parameters).
  *
  * <p><b>Two aggregates, one rule each, written here.</b> A materialised workload keeps the count of every universe
- * value ({@link #release()}: {@link CentralPipeline}). A <b>wide</b> workload ({@link WorkloadSpec#isWide()}: all
+ * value ({@link #release()}: {@link CentralRelease}). A <b>wide</b> workload ({@link WorkloadSpec#isWide()}: all
  * k-way marginals over up to 26 binary attributes with mwem or worst-case-chaining) never forms its {@code 2^d}
  * universe: the aggregate is the window's exact marginal cell counts ({@code C(d,k)·2^k} longs, query order of
  * {@link MarginalWorkload}; the report count is kept next to it), and the release is a {@link WideRelease}
@@ -41,7 +42,7 @@ public final class CentralWorkload implements ResolvedWorkload {
     private final Workload workload;
     private final MarginalWorkload marginals;
     private final WorkloadRules rules;
-    private volatile CentralPipeline release;
+    private volatile CentralRelease release;
     private volatile WideRelease wideRelease;
     private volatile ContinualCounter continual;
     private volatile WindowRelease.Central windowRelease;
@@ -113,13 +114,13 @@ public final class CentralWorkload implements ResolvedWorkload {
      *
      * @throws IllegalStateException for a wide workload (see {@link #wideRelease()})
      */
-    public CentralPipeline release() {
-        CentralPipeline r = release;
+    public CentralRelease release() {
+        CentralRelease r = release;
         if (r == null) {
             synchronized (this) {
                 r = release;
                 if (r == null) {
-                    r = CentralPipeline.of(workload());
+                    r = CountsReleases.of(workload());
                     release = r;
                 }
             }
@@ -163,7 +164,7 @@ public final class CentralWorkload implements ResolvedWorkload {
         WindowRelease.Central r = windowRelease;
         if (r == null) {
             r = marginals != null ? new WindowRelease.Wide(this, wideRelease())
-                    : new WindowRelease.Counts(this, release().variant());
+                    : new WindowRelease.Counts(this, release());
             windowRelease = r;
         }
         return r;
@@ -290,7 +291,7 @@ public final class CentralWorkload implements ResolvedWorkload {
             return Duration.ZERO;
         }
         Duration worst = ((GridExponentialErm)
-                ((AnalyticsRelease) release().variant()).mechanism())
+                ((AnalyticsRelease) release()).mechanism())
                 .worstCaseReleaseTime();
         long seconds = Math.max(1, (worst.toMillis() + 999) / 1000);
         return Duration.ofSeconds(seconds);

@@ -42,6 +42,11 @@ public record ReleaseResult(String mechanism, Optional<Answer> answer, Optional<
         return new ReleaseResult(name, answer, synthetic, cost, amplified, fallback);
     }
 
+    /** This result with the given amplified guarantee (tools and tests that build an answer themselves). */
+    public ReleaseResult withAmplified(Optional<Amplified> guarantee) {
+        return new ReleaseResult(mechanism, answer, synthetic, cost, guarantee, fallback);
+    }
+
     /** The report count published: the answer's, 0 for an empty local window. */
     public long n() {
         return answer.map(Answer::n).orElse(0L);

@@ -177,7 +177,8 @@ public sealed interface WindowRelease permits WindowRelease.Central, WindowRelea
             return new ReleaseResult(mechanism, a, Optional.empty(), cost, amplified(window), false);
         }
 
-        private Optional<ReleaseResult.Amplified> amplified(Window window) {
+        /** The amplified guarantee of an answer of {@code window.n()} reports over the window's span and crowd. */
+        public Optional<ReleaseResult.Amplified> amplified(Window window) {
             MechanismId m = workload.spec().mechanism();
             if (window.crowd() < 1 || !AmplificationBound.appliesTo(m)) {
                 return Optional.empty();
