@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * counted in {@code pgw.release.failed}, logged without data, and skipped, so one window can never stop the others. A
  * <b>central</b> window is never skipped: whatever makes its release fail (the failure paths of
  * {@code docs/published-fields.md} §Failure paths) it is answered with the data-independent fallback
- * ({@link AnswerRecords#centralFallback}, flagged {@code fallback}) and charged exactly as a computed answer, so neither
+ * ({@link WindowRelease.Central#fallback}, flagged {@code fallback}) and charged exactly as a computed answer, so neither
  * whether a window is answered nor the account ({@code cumulativeEpsilon}) depends on the data.
  */
 public final class ReleaseProcessor implements Processor<String, byte[], String, Object> {
