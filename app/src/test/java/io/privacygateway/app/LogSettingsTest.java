@@ -49,7 +49,7 @@ class LogSettingsTest {
     void jsonFormatWritesOneObjectPerLineWithTheStandardFields() throws Exception {
         org.slf4j.LoggerFactory.getLogger("first"); // a default context exists already, as in the command line
         List<String> lines = logThroughShippedConfig("json");
-        assertThat(lines).hasSize(2);
+        assertThat(lines).hasSize(3);
         ObjectMapper json = new ObjectMapper();
         JsonNode first = json.readTree(lines.get(0));
         assertThat(first.fieldNames()).toIterable().contains("timestamp", "level", "logger", "thread", "message",
@@ -64,6 +64,7 @@ class LogSettingsTest {
         JsonNode second = json.readTree(lines.get(1)); // the INFO event passes at level info; no exception field
         assertThat(second.get("level").asText()).isEqualTo("INFO");
         assertThat(second.has("exception")).isFalse();
+        assertThat(json.readTree(lines.get(2)).get("message").asText()).isEqualTo("another StreamsConfig warning passes");
     }
 
     @Test
@@ -71,6 +72,17 @@ class LogSettingsTest {
         List<String> lines = logThroughShippedConfig("text");
         assertThat(lines.get(0)).contains("WARN").contains("logtest - window 42 of screen-usage released late");
         assertThat(lines.get(0)).doesNotStartWith("{");
+    }
+
+    /**
+     * Kafka Streams' partition assignor warns once per stream thread that the global processing-exception handler
+     * is off, even though the gateway turns it on; the shipped configuration drops that one message and no other.
+     */
+    @Test
+    void theMisfiringGlobalHandlerWarningOfKafkaStreamsIsDroppedAndOtherStreamsConfigWarningsPass() throws Exception {
+        List<String> lines = logThroughShippedConfig("text");
+        assertThat(lines).noneMatch(l -> l.contains("Processing exception handler is not enabled"));
+        assertThat(lines).anyMatch(l -> l.contains("StreamsConfig - another StreamsConfig warning passes"));
     }
 
     private static List<String> logThroughShippedConfig(String format) throws Exception {
@@ -91,6 +103,10 @@ class LogSettingsTest {
             ThreadContext.clearMap();
             log.info("an event without exception");
             log.debug("below the level: not written");
+            var streamsConfig = ctx.getLogger("org.apache.kafka.streams.StreamsConfig");
+            streamsConfig.warn("Processing exception handler is not enabled for the GlobalThread. It's recommended to"
+                    + " set `processing.exception.handler.global.enabled` to true to enable it."); // dropped
+            streamsConfig.warn("another StreamsConfig warning passes");
         } finally {
             ctx.stop();
             System.setErr(err);

@@ -97,6 +97,15 @@ public final class GatewayConfigFile {
 
     /** Reads {@code file}, substituting {@code ${NAME}} from {@code env}. */
     public static Loaded load(Path file, Map<String, String> env) {
+        return parse(readSettings(file), env);
+    }
+
+    /**
+     * The YAML map of settings in {@code file} (the gateway's and the ingestion service's config files alike).
+     *
+     * @throws ConfigException naming {@code (file)} if the file cannot be read or parsed, or is not a map
+     */
+    static Map<?, ?> readSettings(Path file) {
         Object tree;
         try {
             tree = new ObjectMapper(new YAMLFactory()).readValue(Files.readString(file), Object.class);
@@ -106,7 +115,7 @@ public final class GatewayConfigFile {
         if (!(tree instanceof Map<?, ?> m)) {
             throw new ConfigException("(file)", file + " must contain a map of settings");
         }
-        return parse(m, env);
+        return m;
     }
 
     public static Loaded parse(Map<?, ?> m) {

@@ -1,11 +1,8 @@
 package io.privacygateway.app.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.privacygateway.app.run.GatewayConfigFile.ConfigException;
 import io.privacygateway.ingest.IngestSettings;
 import io.privacygateway.topology.identity.DeviceAuthentication;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,17 +54,9 @@ public final class IngestConfigFile {
         return load(file, System.getenv());
     }
 
+    /** Reads {@code file}, substituting {@code ${NAME}} from {@code env}. */
     public static Loaded load(Path file, Map<String, String> env) {
-        Object tree;
-        try {
-            tree = new ObjectMapper(new YAMLFactory()).readValue(Files.readString(file), Object.class);
-        } catch (IOException e) {
-            throw new ConfigException("(file)", "cannot read " + file + ": " + e.getMessage());
-        }
-        if (!(tree instanceof Map<?, ?> m)) {
-            throw new ConfigException("(file)", file + " must contain a map of settings");
-        }
-        return parse(m, env);
+        return parse(GatewayConfigFile.readSettings(file), env);
     }
 
     public static Loaded parse(Map<?, ?> raw, Map<String, String> env) {

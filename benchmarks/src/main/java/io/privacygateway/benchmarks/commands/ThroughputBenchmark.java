@@ -346,7 +346,7 @@ public final class ThroughputBenchmark {
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
         p.put(StreamsConfig.STATE_DIR_CONFIG, state.resolve(app).toString());
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, 1);
-        p.put("processing.exception.handler.global.enabled", true); // no global store here: only quiets a warning
+        p.put("processing.exception.handler.global.enabled", true); // as the gateway sets it (no global store here)
         String name = "plain windowed count() (" + (guarantee.equals("at_least_once") ? "at-least-once" : "exactly-once") + ")";
         try (KafkaStreams streams = new KafkaStreams(b.build(), p)) {
             streams.start();
