@@ -99,16 +99,21 @@ public sealed interface WindowRelease permits WindowRelease.Central, WindowRelea
          * was added with zero counts): the fallback answer with {@code n = 0} at each horizon's cost.
          */
         default List<HorizonResult> runningTotalsFallback(ContinualState after) {
-            Answer f = CentralFallback.answer(workload(), 0);
             List<HorizonResult> out = new ArrayList<>();
             for (HorizonAnswer h : workload().runningTotals().orElseThrow().answers(after)) {
-                Answer a = new Answer(f.mechanism(), h.answer().cost(), 0, f.labels(), f.estimates(), f.unprojected(),
-                        f.standardErrors(), f.lower(), f.upper(), f.confidence(), f.expectedRmsError(),
-                        f.rmsErrorBoundAtConfidence(), List.of(), f.workloadHash());
-                out.add(new HorizonResult(h, new ReleaseResult(RUNNING_TOTAL_MECHANISM, Optional.of(a),
-                        Optional.empty(), a.cost(), Optional.empty(), true)));
+                out.add(new HorizonResult(h, horizonFallback(h)));
             }
             return out;
+        }
+
+        /** The data-independent answer of one horizon span: the fallback answer with {@code n = 0} at its cost. */
+        default ReleaseResult horizonFallback(HorizonAnswer h) {
+            Answer f = CentralFallback.answer(workload(), 0);
+            Answer a = new Answer(f.mechanism(), h.answer().cost(), 0, f.labels(), f.estimates(), f.unprojected(),
+                    f.standardErrors(), f.lower(), f.upper(), f.confidence(), f.expectedRmsError(),
+                    f.rmsErrorBoundAtConfidence(), List.of(), f.workloadHash());
+            return new ReleaseResult(RUNNING_TOTAL_MECHANISM, Optional.of(a), Optional.empty(), a.cost(),
+                    Optional.empty(), true);
         }
     }
 

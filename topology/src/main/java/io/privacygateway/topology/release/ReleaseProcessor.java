@@ -9,6 +9,7 @@ import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.runtime.WindowRelease;
 import io.privacygateway.mechanisms.workload.Horizon;
 import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.schemas.avro.SyntheticData;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.GatewayConfig;
 import io.privacygateway.topology.GatewayMetrics;
@@ -642,31 +643,36 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                     LOG.warn("the release of window {} of {} had not finished at its publication time; its"
                             + " data-independent fallback is published instead", start, id);
                 }
-                if (r == null) {
-                    metrics.releaseFailed(id);
-                    r = p.release().fallback(p.n());
-                }
                 List<WindowRelease.HorizonResult> runningTotals = List.of();
                 if (w.runningTotals().isPresent()) {
                     RunningTotals t = runningTotals(p.release(), totalsBefore(w, start), start, p.counts());
                     runningTotals = t.results();
                     totals.put(totalsKey(w), w.runningTotals().orElseThrow().codec().encode(t.state()));
                 }
-                ReleaseAccount account = accounts.get(id);
-                account = (account == null ? ReleaseAccount.EMPTY : account).plus(start, r.mechanism(), p.epsilon());
-                accounts.put(id, account);
-                PrivacyCost.Pure cumulative = account.cumulative();
-                metrics.cumulativeEpsilon(id, cumulative.epsilon());
-                write(w, AnswerRecords.toRecord(r, w, AnswerRecords.Span.window(w, start), cumulative, closesAt),
-                        p.n());
-                if (r.synthetic().isPresent()) {
-                    context.forward(new Record<>(id, AnswerRecords.synthetic(r, w, start, closesAt),
-                            w.window().endOf(start)), SYNTHETIC_SINK);
+                ReleaseAccount before = accounts.get(id);
+                before = before == null ? ReleaseAccount.EMPTY : before;
+                Written out = null;
+                if (r != null) {
+                    try {
+                        out = written(p, r, before, closesAt);
+                    } catch (RuntimeException ex) { // a result no record can hold: the fallback, as for a failure
+                        LOG.error("the records of window {} of {} could not be built; its data-independent fallback is"
+                                + " published instead ({})", start, id, ex.getClass().getSimpleName(), ex);
+                    }
                 }
-                for (WindowRelease.HorizonResult h : runningTotals) {
-                    AnswerRecords.Span span = new AnswerRecords.Span(h.span().start(), h.span().end(),
-                            h.span().horizon().wireName());
-                    write(w, AnswerRecords.toRecord(h.result(), w, span, cumulative, closesAt), h.result().n());
+                if (out == null) {
+                    metrics.releaseFailed(id);
+                    out = written(p, p.release().fallback(p.n()), before, closesAt);
+                }
+                accounts.put(id, out.account());
+                PrivacyCost.Pure cumulative = out.account().cumulative();
+                metrics.cumulativeEpsilon(id, cumulative.epsilon());
+                write(w, out.answer(), p.n());
+                if (out.synthetic() != null) {
+                    context.forward(new Record<>(id, out.synthetic(), w.window().endOf(start)), SYNTHETIC_SINK);
+                }
+                for (WindowAnswer total : runningTotalRecords(p.release(), runningTotals, cumulative, closesAt)) {
+                    write(w, total, total.getN());
                 }
                 WindowKey key = new WindowKey(id, p.segment().contentHash(), start);
                 if (merged.get(key) != null) {
@@ -692,6 +698,54 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         if (wrote) {
             context.commit();
         }
+    }
+
+    /** A central window's records and the account after it. */
+    private record Written(ReleaseAccount account, WindowAnswer answer, SyntheticData synthetic) {}
+
+    /**
+     * The records of a central window's result, with the account after its charge (the cumulative ε passed in as a
+     * value: the account's exact total rounded up once). Throws if a record cannot hold the result.
+     */
+    private static Written written(Pending p, ReleaseResult r, ReleaseAccount before, long closesAt) {
+        CentralWorkload w = p.workload();
+        long start = p.windowStart();
+        ReleaseAccount account = before.plus(start, r.mechanism(), p.epsilon());
+        WindowAnswer answer = AnswerRecords.toRecord(r, w, AnswerRecords.Span.window(w, start), account.cumulative(),
+                closesAt);
+        SyntheticData synthetic = r.synthetic().isPresent() ? AnswerRecords.synthetic(r, w, start, closesAt) : null;
+        return new Written(account, answer, synthetic);
+    }
+
+    /**
+     * The running totals' records after a window; if a record cannot hold a result, every horizon's data-independent
+     * fallback at the same cost (from the same tree), so every horizon is still answered.
+     */
+    private List<WindowAnswer> runningTotalRecords(WindowRelease.Central r, List<WindowRelease.HorizonResult> results,
+            PrivacyCost.Pure cumulative, long closesAt) {
+        try {
+            return records(r.workload(), results, cumulative, closesAt);
+        } catch (RuntimeException e) {
+            metrics.releaseFailed(r.workload().id());
+            LOG.error("the running totals' records of {} could not be built; their fallback is published instead ({})",
+                    r.workload().id(), e.getClass().getSimpleName(), e);
+            List<WindowRelease.HorizonResult> fallback = new ArrayList<>();
+            for (WindowRelease.HorizonResult h : results) {
+                fallback.add(new WindowRelease.HorizonResult(h.span(), r.horizonFallback(h.span())));
+            }
+            return records(r.workload(), fallback, cumulative, closesAt);
+        }
+    }
+
+    private static List<WindowAnswer> records(CentralWorkload w, List<WindowRelease.HorizonResult> results,
+            PrivacyCost.Pure cumulative, long closesAt) {
+        List<WindowAnswer> out = new ArrayList<>(results.size());
+        for (WindowRelease.HorizonResult h : results) {
+            AnswerRecords.Span span = new AnswerRecords.Span(h.span().start(), h.span().end(),
+                    h.span().horizon().wireName());
+            out.add(AnswerRecords.toRecord(h.result(), w, span, cumulative, closesAt));
+        }
+        return out;
     }
 
     private void write(ResolvedWorkload w, WindowAnswer record, long n) {
