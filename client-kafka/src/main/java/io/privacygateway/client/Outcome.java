@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
- * What {@link DeviceClient#report} did with one value. Never contains the value or the payload, so it is
+ * What {@link io.privacygateway.client.kafka.DeviceClient#report} did with one value. Never contains the value or the payload, so it is
  * safe to log.
  *
  * @param status what happened

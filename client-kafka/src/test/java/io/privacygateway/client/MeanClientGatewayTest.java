@@ -2,6 +2,7 @@ package io.privacygateway.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privacygateway.client.kafka.DeviceClient;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;

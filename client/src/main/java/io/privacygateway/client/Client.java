@@ -95,7 +95,7 @@ public final class Client implements AutoCloseable {
         for (WorkloadSpec spec : config.workloads.values()) {
             CompletableFuture<WorkloadBinding> f = CompletableFuture.supplyAsync(() -> {
                 WorkloadBinding w = WorkloadBinding.of(spec);
-                Admission.joinGroup(store, w, config.clock.millis(), retentionMillis);
+                DeviceAdmission.joinGroup(store, w.rules(), config.clock.millis(), retentionMillis);
                 return w;
             }, build);
             bindings.put(spec.id(), f);
@@ -170,10 +170,7 @@ public final class Client implements AutoCloseable {
             return done(ReportOutcome.Status.INVALID_VALUE, null, "the value is not in the domain of workload "
                     + w.id());
         }
-        return admitAndQueue(w, (c, now) -> w.local()
-                ? DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now, w.mechanism(),
-                        w.epsilonPerReport(), w.randomize(value, c, config.secret), w.protocolVersion())
-                : DeviceReport.central(w.id(), w.version(), w.contentHash(), c, now, value.trim()));
+        return admitAndQueue(w, (c, now) -> w.report(value, c, now, config.secret));
     }
 
     /** Reports one vector (mean of a ball or a box), as {@link #report(String, String)}. The array is not kept. */
@@ -194,8 +191,7 @@ public final class Client implements AutoCloseable {
             return done(ReportOutcome.Status.INVALID_VALUE, null, "the vector is not in the domain of workload "
                     + w.id() + ": " + e.getMessage());
         }
-        return admitAndQueue(w, (c, now) -> DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now,
-                w.mechanism(), w.epsilonPerReport(), w.randomize(v, c, config.secret), w.protocolVersion()));
+        return admitAndQueue(w, (c, now) -> w.report(v, c, now, config.secret));
     }
 
     private Object binding(String workloadId) {
@@ -234,19 +230,20 @@ public final class Client implements AutoCloseable {
             if (!store.hasRoomFor(0)) {
                 return done(ReportOutcome.Status.QUEUE_FULL, eventTime, "the offline queue is full");
             }
-            Admission.Decision d;
+            DeviceAdmission.Decision d;
             try {
-                d = Admission.admit(Admission.current(store, now, retentionMillis), w, config.deviceId, now);
+                d = DeviceAdmission.admit(DeviceAdmission.current(store, now, retentionMillis), w.rules(),
+                        config.deviceId, now);
             } catch (UncheckedIOException e) {
                 return done(ReportOutcome.Status.STORE_FAILED, eventTime, "cannot write the device store: "
                         + e.getCause().getClass().getSimpleName());
             }
-            if (d instanceof Admission.Refused r) {
+            if (d instanceof DeviceAdmission.Refused r) {
                 return done(r.reason() == BudgetLedger.Refusal.CONTRIBUTION_LIMIT
                         ? ReportOutcome.Status.CONTRIBUTION_LIMIT : ReportOutcome.Status.BUDGET_EXHAUSTED,
                         eventTime, r.message());
             }
-            Admission.Admitted a = (Admission.Admitted) d;
+            DeviceAdmission.Admitted a = (DeviceAdmission.Admitted) d;
             DeviceReport report;
             try {
                 report = maker.make(a.coordinates(), now);
@@ -512,7 +509,7 @@ public final class Client implements AutoCloseable {
         }
         synchronized (store) {
             long now = config.clock.millis();
-            return Admission.remaining(store.ledger(), w, now);
+            return DeviceAdmission.remaining(store.ledger(), w.rules(), now);
         }
     }
 

@@ -6,6 +6,7 @@ import io.privacygateway.mechanisms.random.SecureRandomBits;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Random;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
 
@@ -46,7 +46,7 @@ public final class ClientConfig {
         this.transport = b.transport;
         this.clock = b.clock;
         this.secret = b.secret == null ? new SecureRandomBits() : b.secret;
-        this.jitter = b.jitter == null ? new Random()::nextDouble : b.jitter; // public jitter, not secret
+        this.jitter = b.jitter == null ? defaultJitter() : b.jitter; // public jitter, not secret
         this.backoff = b.backoff;
         this.retention = b.retention;
         this.maxQueuedReports = b.maxQueuedReports;
@@ -54,6 +54,16 @@ public final class ClientConfig {
         this.sendInBackground = b.sendInBackground;
         this.syncWrites = b.syncWrites;
         this.buildExecutor = b.buildExecutor;
+    }
+
+    /**
+     * The default jitter: uniform in [0, 1) from a {@link SecureRandom} of its own. The jitter is public timing noise,
+     * not a secret, but it comes from the same kind of source as the TypeScript SDK's ({@code crypto}), so no SDK
+     * class draws from {@code java.util.Random}.
+     */
+    private static DoubleSupplier defaultJitter() {
+        SecureRandom random = new SecureRandom();
+        return () -> random.nextDouble();
     }
 
     /**
@@ -87,7 +97,7 @@ public final class ClientConfig {
         private RandomBits secret;
         private DoubleSupplier jitter;
         private Backoff backoff = Backoff.DEFAULT;
-        private Duration retention = Duration.ofDays(31);
+        private Duration retention = DeviceAdmission.DEFAULT_RETENTION;
         private int maxQueuedReports = FileDeviceStore.DEFAULT_MAX_REPORTS;
         private long maxQueuedBytes = FileDeviceStore.DEFAULT_MAX_BYTES;
         private boolean sendInBackground = true;
@@ -155,7 +165,10 @@ public final class ClientConfig {
             return this;
         }
 
-        /** Public randomness of the backoff's jitter, uniform in [0, 1) (default: a {@link java.util.Random}, not secret). */
+        /**
+         * Public randomness of the backoff's jitter, uniform in [0, 1) (default: a {@link SecureRandom} of its own;
+         * public, not secret).
+         */
         public Builder jitter(DoubleSupplier jitter) {
             this.jitter = Objects.requireNonNull(jitter, "jitter");
             return this;
@@ -169,10 +182,7 @@ public final class ClientConfig {
 
         /** How long charges are kept after their interval ended (default 31 days; at least the longest period). */
         public Builder retention(Duration retention) {
-            if (retention == null || retention.isNegative() || retention.isZero()) {
-                throw new IllegalArgumentException("retention must be > 0, got " + retention);
-            }
-            this.retention = retention;
+            this.retention = DeviceAdmission.checkRetention(retention);
             return this;
         }
 

@@ -5,7 +5,7 @@ import io.privacygateway.mechanisms.budget.DeviceLedger;
 /**
  * What one device has spent of its privacy budgets: its {@link DeviceLedger} (every charge of every workload,
  * version, mode and group the device reports for), the same value and the same admission rule
- * ({@code BudgetLedger.admit}) as the gateway's. {@link DeviceClient} reads it before every report and
+ * ({@code BudgetLedger.admit}) as the gateway's. {@code DeviceClient} reads it before every report and
  * {@linkplain #record records} the charge <em>before</em> the report leaves the device, so a crash between the
  * two can only waste budget, never reuse a sequence number or overspend. Several clients of one device (one per
  * workload) share one {@code DeviceBudget}, so a budget group and every version of a workload see one ledger.
@@ -18,7 +18,7 @@ import io.privacygateway.mechanisms.budget.DeviceLedger;
  * sent, counted or not: this is why the device keeps its own budget at all, and why a charge is recorded even
  * when sending fails.
  *
- * <p>Implementations must be thread-safe; {@link DeviceClient} serializes the read-admit-record step of all clients
+ * <p>Implementations must be thread-safe; {@code DeviceClient} serializes the read-admit-record step of all clients
  * sharing one budget on the budget object itself. {@link InMemoryDeviceBudget} is the reference implementation.
  */
 public interface DeviceBudget {

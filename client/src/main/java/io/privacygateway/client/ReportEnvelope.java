@@ -233,16 +233,16 @@ public final class ReportEnvelope {
         if (branch != 0 && branch != 1) {
             throw new Malformed("report branch " + branch + " (0 LocalReport, 1 CentralReport)");
         }
-        String workloadId = in.string("workloadId");
+        String workloadId = in.repeated(0, "workloadId");
         int version = in.intValue("workloadVersion");
-        String hash = in.string("contentHash");
+        String hash = in.repeated(1, "contentHash");
         String device = in.string("deviceId");
         long period = in.longValue("period");
         int sequence = in.intValue("sequence");
         long eventTime = in.longValue("eventTime");
         try {
             if (branch == 0) {
-                String mechanism = in.string("mechanism");
+                String mechanism = in.repeated(2, "mechanism");
                 double epsilon = in.doubleLe("epsilon");
                 byte[] payload = in.bytes("payload", MAX_PAYLOAD_BYTES);
                 int protocolVersion = in.intValue("protocolVersion");
@@ -691,6 +691,10 @@ public final class ReportEnvelope {
     private static final class In {
         private final byte[] b;
         private int pos;
+        /** Per {@link #repeated} slot: where its last string's bytes start, how many, and the string read. */
+        private final int[] lastStart = new int[3];
+        private final int[] lastLength = {-1, -1, -1};
+        private final String[] last = new String[3];
 
         In(byte[] b) {
             this.b = b;
@@ -772,6 +776,39 @@ public final class ReportEnvelope {
             } catch (CharacterCodingException e) {
                 throw new Malformed(field + " is not valid UTF-8");
             }
+        }
+
+        /**
+         * A string field that mostly repeats from report to report of a batch (workload id, content hash, mechanism):
+         * read as {@link #string}, but when its bytes equal those of the previous string of the same {@code slot},
+         * that string is returned again (equal content: the same value, without a copy, and with its hash code
+         * already computed).
+         */
+        String repeated(int slot, String field) throws Malformed {
+            int before = pos;
+            int n = length(field, MAX_STRING_BYTES);
+            int start = pos;
+            int ls = lastStart[slot];
+            if (n == lastLength[slot] && sameBytes(start, ls, n)) {
+                pos = start + n;
+                return last[slot];
+            }
+            pos = before;
+            String s = string(field);
+            lastStart[slot] = start;
+            lastLength[slot] = n;
+            last[slot] = s;
+            return s;
+        }
+
+        /** Whether {@code b[x, x + n)} and {@code b[y, y + n)} hold the same bytes (Android API 26: no ranged equals). */
+        private boolean sameBytes(int x, int y, int n) {
+            for (int i = 0; i < n; i++) {
+                if (b[x + i] != b[y + i]) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         double doubleLe(String field) throws Malformed {

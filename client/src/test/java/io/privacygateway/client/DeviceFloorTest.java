@@ -1,6 +1,7 @@
 package io.privacygateway.client;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -51,5 +52,17 @@ class DeviceFloorTest {
         classes().should().onlyDependOnClassesThat(allowed)
                 .because("the SDK must run on a phone: Android has no java.net.http, no JMX, no Kafka client")
                 .check(sdk);
+    }
+
+    /**
+     * The SDK draws no number from {@code java.util.Random} (a linear congruential generator): its secret randomness
+     * comes from {@code SecureRandomBits}, and even the public jitter of the resend backoff comes from
+     * {@code SecureRandom}, as the TypeScript SDK's comes from {@code crypto}.
+     */
+    @Test
+    void theSdkNeverUsesJavaUtilRandom() throws Exception {
+        noClasses().should().dependOnClassesThat().haveFullyQualifiedName("java.util.Random")
+                .because("timing noise too comes from SecureRandom, uniform with the TypeScript SDK")
+                .check(moduleOf(Client.class));
     }
 }

@@ -27,7 +27,7 @@ class FileDeviceStoreTest {
         WorkloadBinding w = WorkloadBinding.of(TestSpecs.local("store-w", 1.0, 5.0));
         DeviceLedger l = DeviceLedger.empty();
         for (int i = 0; i < reports; i++) {
-            l = ((Admission.Admitted) Admission.admit(l, w, "d", TestSpecs.T0)).updated();
+            l = ((DeviceAdmission.Admitted) DeviceAdmission.admit(l, w.rules(), "d", TestSpecs.T0)).updated();
         }
         return l;
     }

@@ -32,6 +32,26 @@ class ReportEnvelopeTest {
 
     /** The example of docs/wire-format.md, "Report envelope over HTTPS". */
     @Test
+    void repeatedAndChangingStringsWithinABatchDecodeToTheirOwnValues() throws Exception {
+        // the decoder reuses a string whose bytes repeat the previous report's: same-length different values,
+        // alternating values, a non-ASCII one and an empty mechanism must each come back as sent
+        String[] ids = {"w-a", "w-b", "w-a", "w-a", "wü", "w-b", "w-b"};
+        String[] hashes = {"h1", "h1", "h2", "h2", "h1", "h\u00e9", "h1"};
+        String[] mechanisms = {"grr", "olh", "olh", "", "grr", "grr", "olh"};
+        List<DeviceReport> batch = new ArrayList<>();
+        for (int i = 0; i < ids.length; i++) {
+            batch.add(DeviceReport.local(ids[i], 1 + i % 2, hashes[i],
+                    new ReportCoordinates("d" + i, 3, i), 1_000L * i, mechanisms[i], 0.5, new byte[] {(byte) i}, 1));
+            if (i == 3) {
+                batch.add(central());
+            }
+        }
+        List<DeviceReport> back = ReportEnvelope.decode(ReportEnvelope.encode(batch));
+        assertThat(back).isEqualTo(batch);
+        assertThat(back.get(3).workloadId()).isSameAs(back.get(2).workloadId()); // read once, not copied again
+    }
+
+    @Test
     void theDocumentedExampleBytes() throws Exception {
         DeviceReport r = DeviceReport.local("w", 1, "h", new ReportCoordinates("d", 1, 0), 0L, "grr", 1.0,
                 new byte[] {1}, 1);

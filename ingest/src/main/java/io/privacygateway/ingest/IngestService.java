@@ -10,8 +10,11 @@ import io.privacygateway.client.ReportProducers;
 import io.privacygateway.client.kafka.KafkaReports;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
 import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.schemas.avro.CentralReport;
+import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.identity.DeviceCredential;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
+import io.privacygateway.schemas.registry.SchemaRegistryException;
 import io.privacygateway.topology.ingest.ReportMode;
 import io.privacygateway.topology.validate.RejectReason;
 import io.privacygateway.topology.validate.ReportValidator;
@@ -60,13 +63,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.zip.GZIPInputStream;
-import org.apache.avro.specific.SpecificRecord;
+import org.apache.avro.Schema;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -107,7 +111,11 @@ public final class IngestService implements AutoCloseable {
     private final IngestSettings.Limits limits;
     private final Vertx vertx;
     private final SchemaRegistryClient registry;
-    private final Producer<String, SpecificRecord> producer;
+    /** Values written directly in the wire format ({@link KafkaReports#valueBytes}), the bytes the Avro serializer writes. */
+    private final Producer<String, byte[]> producer;
+    /** The registry's ids of the report schemas under the report topics' value subjects (0: not looked up yet). */
+    private volatile int localSchemaId;
+    private volatile int centralSchemaId;
     private final Admin admin;
     private final WorkloadFeed workloads;
     private final GatewayTopics topics;
@@ -159,7 +167,7 @@ public final class IngestService implements AutoCloseable {
         p.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 2);
         p.putIfAbsent(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Math.max(produceMs, requestMs + 10));
         p.putIfAbsent(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.max(100, produceMs / 2));
-        this.producer = ReportProducers.avro(p, registry); // acks=all, idempotent
+        this.producer = ReportProducers.raw(p); // acks=all, idempotent; values from KafkaReports.valueBytes
         this.admin = Admin.create(kafka);
         this.workloads = new WorkloadFeed(kafka, registry, topics.workloads());
         this.metrics = new IngestMetrics(meters, inFlightGauge(), () -> ready() ? 1 : 0);
@@ -735,8 +743,8 @@ public final class IngestService implements AutoCloseable {
         }
         long now = clock.millis();
         List<Integer> toSend = new ArrayList<>(n);
-        String[] keys = new String[n];
-        Set<String> inBatch = n == 1 ? null : new HashSet<>(2 * n);
+        ReportKey[] keys = new ReportKey[n];
+        Set<ReportKey> inBatch = n == 1 ? null : new HashSet<>(2 * n);
         for (int i = 0; i < n; i++) {
             if (results[i] != null) {
                 continue;
@@ -747,7 +755,7 @@ public final class IngestService implements AutoCloseable {
                 results[i] = rejected(v.reason());
                 continue;
             }
-            String key = inBatch != null || recent.enabled() ? r.dedupeKey() : null; // once per report
+            ReportKey key = inBatch != null || recent.enabled() ? ReportKey.of(r) : null; // once per report
             if ((inBatch != null && !inBatch.add(key)) || (key != null && recent.contains(key))) {
                 results[i] = DUPLICATE;
                 continue;
@@ -804,7 +812,7 @@ public final class IngestService implements AutoCloseable {
     }
 
     private void produce(HttpServerRequest req, boolean json, List<DeviceReport> batch, List<Integer> toSend,
-            String[] keys, Result[] results, byte[] credential, long start) {
+            ReportKey[] keys, Result[] results, byte[] credential, long start) {
         Context ctx = vertx.getOrCreateContext();
         AtomicInteger pending = new AtomicInteger(toSend.size());
         AtomicBoolean answered = new AtomicBoolean();
@@ -837,7 +845,7 @@ public final class IngestService implements AutoCloseable {
         sender.execute(() -> {
             for (int i : toSend) {
                 DeviceReport r = batch.get(i);
-                String key = keys[i];
+                ReportKey key = keys[i];
                 RecordHeaders headers = null; // the producer adds empty headers itself
                 if (credential != null) {
                     headers = new RecordHeaders();
@@ -846,7 +854,9 @@ public final class IngestService implements AutoCloseable {
                 String topic = r.kind() == DeviceReport.Kind.LOCAL ? localTopic : centralTopic;
                 try {
                     // keyed by device id, default partitioner: the partition the gateway expects (no WRONG_PARTITION)
-                    producer.send(new ProducerRecord<>(topic, null, r.deviceId(), KafkaReports.record(r), headers),
+                    // the record's bytes as the Avro serializer writes them, under the id it would look up
+                    byte[] value = KafkaReports.valueBytes(schemaId(r.kind() == DeviceReport.Kind.LOCAL), r);
+                    producer.send(new ProducerRecord<>(topic, null, r.deviceId(), value, headers),
                             (md, e) -> {
                                 inFlight.release();
                                 done(i, key, e, results, pending, ctx, timer, finish);
@@ -859,7 +869,36 @@ public final class IngestService implements AutoCloseable {
         });
     }
 
-    private void done(int i, String key, Exception e, Result[] results, AtomicInteger pending, Context ctx,
+    /**
+     * The schema id the Avro serializer would write for a report of this kind: the registry's id of the record's
+     * schema under the report topic's value subject, looked up (never registered: the gateway registers its schemas)
+     * on first use and kept (ids never change in a registry).
+     *
+     * @throws SerializationException if the registry cannot be asked or does not know the schema (as the serializer)
+     */
+    private int schemaId(boolean local) {
+        int id = local ? localSchemaId : centralSchemaId;
+        if (id != 0) {
+            return id;
+        }
+        String topic = local ? localTopic : centralTopic;
+        Schema schema = local ? LocalReport.getClassSchema() : CentralReport.getClassSchema();
+        String subject = SchemaRegistryClient.valueSubject(topic);
+        try {
+            id = registry.lookupId(subject, schema);
+        } catch (SchemaRegistryException e) {
+            throw new SerializationException("cannot look up schema " + schema.getFullName() + " under subject "
+                    + subject + " (topic " + topic + "): " + e.getMessage(), e);
+        }
+        if (local) {
+            localSchemaId = id;
+        } else {
+            centralSchemaId = id;
+        }
+        return id;
+    }
+
+    private void done(int i, ReportKey key, Exception e, Result[] results, AtomicInteger pending, Context ctx,
             long timer, Runnable finish) {
         if (e == null) {
             if (key != null) {

@@ -11,13 +11,13 @@ import java.util.Map;
  */
 final class RecentReports {
     private final int capacity;
-    private final LinkedHashMap<String, Boolean> seen;
+    private final LinkedHashMap<ReportKey, Boolean> seen;
 
     RecentReports(int capacity) {
         this.capacity = capacity;
         this.seen = new LinkedHashMap<>(Math.min(capacity, 1 << 16), 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<ReportKey, Boolean> eldest) {
                 return size() > RecentReports.this.capacity;
             }
         };
@@ -28,11 +28,11 @@ final class RecentReports {
         return capacity > 0;
     }
 
-    synchronized boolean contains(String key) {
+    synchronized boolean contains(ReportKey key) {
         return capacity > 0 && seen.get(key) != null;
     }
 
-    synchronized void add(String key) {
+    synchronized void add(ReportKey key) {
         if (capacity > 0) {
             seen.put(key, Boolean.TRUE);
         }

@@ -235,10 +235,29 @@ class IngestServiceTest {
     @Order(3)
     void reportsAreKeyedAndCarryTheCredentialAsTheGatewayExpects() throws Exception {
         long t = System.currentTimeMillis();
+        Map<String, DeviceReport> sent = new java.util.HashMap<>();
         for (int d = 0; d < 8; d++) {
             String dev = "dev-key-" + d;
-            assertThat(statuses(postBatch(d % 2 == 0 ? a : b, reports(dev, 1, 0, t), g.credential(dev))))
+            List<DeviceReport> one = reports(dev, 1, 0, t);
+            sent.put(dev, one.get(0));
+            assertThat(statuses(postBatch(d % 2 == 0 ? a : b, one, g.credential(dev))))
                     .containsExactly(Status.ACCEPTED);
+        }
+        // the record bytes on the topic are exactly what the Avro serializer writes for the report's Avro record
+        // under the registered schema (the service writes them directly, KafkaReports.valueBytes)
+        String topic = g.topics().localReports();
+        List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> records =
+                io.privacygateway.harness.testing.TopicReader.read(g.kafkaConfig(), topic,
+                        r -> r.key() != null && new String(r.key(), StandardCharsets.UTF_8).startsWith("dev-key-"),
+                        l -> l.size() >= sent.size(), Duration.ofSeconds(20));
+        assertThat(records).hasSize(sent.size());
+        try (io.privacygateway.schemas.serde.AvroSerializer<org.apache.avro.specific.SpecificRecord> avro =
+                new io.privacygateway.schemas.serde.AvroSerializer<>(g.registryClient, false)) {
+            for (var r : records) {
+                DeviceReport report = sent.get(new String(r.key(), StandardCharsets.UTF_8));
+                assertThat(r.value()).isEqualTo(avro.serialize(topic,
+                        io.privacygateway.client.kafka.KafkaReports.record(report)));
+            }
         }
         // the gateway rejects WRONG_PARTITION, KEY_MISMATCH and UNAUTHENTICATED on its topic; none of these came
         List<io.privacygateway.schemas.avro.Rejection> rejections = g.readUntil(g.config.rejectionsTopic(),

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.privacygateway.client.DeviceClient;
+import io.privacygateway.client.kafka.DeviceClient;
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.Outcome;
 import io.privacygateway.client.ReportProducers;

@@ -2,7 +2,7 @@ package io.privacygateway.itests;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.client.DeviceClient;
+import io.privacygateway.client.kafka.DeviceClient;
 import io.privacygateway.client.Outcome;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.TestGateway;

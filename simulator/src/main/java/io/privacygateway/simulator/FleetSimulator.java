@@ -1,6 +1,6 @@
 package io.privacygateway.simulator;
 
-import io.privacygateway.client.DeviceClient;
+import io.privacygateway.client.kafka.DeviceClient;
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.Outcome;
 import io.privacygateway.client.Workloads;

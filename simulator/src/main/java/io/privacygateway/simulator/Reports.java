@@ -11,7 +11,7 @@ import io.privacygateway.schemas.avro.LocalReport;
  * records exactly as given: the workload's id, version, content hash (and, for
  * local reports, the mechanism's wire name and ε per report) plus the report's coordinates, event time and
  * payload or value. No check is made here that the coordinates are within a budget or that the period
- * matches the event time; the device SDK (client.DeviceClient) is the API that guarantees that. (Simulated misbehaving
+ * matches the event time; the device SDK (client.kafka.DeviceClient) is the API that guarantees that. (Simulated misbehaving
  * devices use this class to build reports the gateway must reject.)
  */
 public final class Reports {

@@ -32,15 +32,8 @@ class PackageCyclesTest {
 
     /** The remaining cycles, as sorted package names without the root. */
     private static final Set<Set<String>> KNOWN = Set.of(
-            // the protocol interfaces in mechanisms.local and the factories there (LocalProtocols, LocalEstimator)
-            // that build the implementations of the sub-packages; fo ↔ factorization, nets ↔ local
-            Set.of("mechanisms.local", "mechanisms.local.factorization", "mechanisms.local.fo",
-                    "mechanisms.local.gaussian", "mechanisms.local.heavy", "mechanisms.local.mean",
-                    "mechanisms.local.vector", "mechanisms.nets"),
             // the topology factory in the root package and the processors' use of its configuration and metrics
-            Set.of("topology", "topology.ingest", "topology.release", "topology.workload"),
-            // DeviceClient (module client-kafka) in package client next to KafkaTransport in client.kafka
-            Set.of("client", "client.kafka"));
+            Set.of("topology", "topology.ingest", "topology.release", "topology.workload"));
 
     @Test
     void packageCyclesOnlyShrink() {

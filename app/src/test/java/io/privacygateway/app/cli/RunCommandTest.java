@@ -7,7 +7,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.privacygateway.app.Main;
 import io.privacygateway.app.metrics.MetricsServer;
-import io.privacygateway.client.DeviceClient;
+import io.privacygateway.client.kafka.DeviceClient;
 import io.privacygateway.client.GatewayTopics;
 import io.privacygateway.client.Outcome;
 import io.privacygateway.client.ReportProducers;

@@ -218,6 +218,23 @@ public final class IngestBenchCommand implements Callable<Integer> {
                         p.reportsPerSecond() / p.plain(), p.failed(), p.jvmCpuMicros(), p.clientCpuMicros(),
                         plainCpu / p.cpuMicros());
             }
+            // the headline: the largest batch over HTTP/2 (what phones' and browsers' HTTP stacks speak to a TLS
+            // endpoint, by ALPN), then over HTTP/1.1; both against the plain producer measured right before them
+            int top = Arrays.stream(batches).max().orElse(1);
+            Point h2Top = points.stream().filter(q -> q.system().equals("ingest HTTP/2") && q.batch() == top)
+                    .findFirst().orElse(null);
+            Point h1Top = points.stream().filter(q -> q.system().equals("ingest") && q.batch() == top).findFirst()
+                    .orElse(null);
+            if (h2Top != null && h1Top != null) {
+                double plainCpu = points.stream().filter(q -> q.system().equals("plain producer")
+                        && q.reportsPerSecond() == h2Top.plain()).mapToDouble(Point::jvmCpuMicros).findFirst()
+                        .orElse(Double.NaN);
+                out.printf(Locale.ROOT, "headline, batch %d: HTTP/2 %,.0f reports/s = %.2fx of the plain producer's"
+                        + " %,.0f (CPU ratio %.2f); HTTP/1.1 %,.0f = %.2fx (CPU ratio %.2f)%n", top,
+                        h2Top.reportsPerSecond(), h2Top.reportsPerSecond() / h2Top.plain(), h2Top.plain(),
+                        plainCpu / h2Top.cpuMicros(), h1Top.reportsPerSecond(), h1Top.reportsPerSecond()
+                        / h1Top.plain(), plainCpu / h1Top.cpuMicros());
+            }
             out.println("plain rep/s: the plain producer's rate measured right before that point; vs plain: the ratio"
                     + " to it. JVM us/r: CPU per report of this JVM (service, broker, producer); h2ld us/r: of h2load;"
                     + " CPU ratio: the plain producer's CPU per report over the point's (all processes) - the ratio"

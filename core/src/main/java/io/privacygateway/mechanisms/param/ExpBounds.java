@@ -33,6 +33,15 @@ public final class ExpBounds {
     public static final double MAX_EXACT_EXPONENT = 700;
 
     /**
+     * The certified lower bound {@code L <= e^ε} (about 40 significant digits) that every local randomizer rounds its
+     * probabilities against (the frequency oracles' grid, the factorization mechanism's mixing): one bound, so that
+     * a device and the gateway derive the same parameters from the same ε.
+     */
+    public static BigDecimal lowerBoundOfExp(Epsilon epsilon) {
+        return lowerBoundExact(epsilon.value(), 40);
+    }
+
+    /**
      * An exact lower bound of {@code e^x} for {@code 0 <= x <= 700} (x taken as the exact binary value of the
      * double), correct to about {@code digits} significant digits: a partial sum of the Taylor series, whose terms
      * are all positive and each rounded down, held to {@code digits + 10} significant digits (rounded down) and

@@ -1,14 +1,17 @@
 package io.privacygateway.mechanisms.workload;
 
 import io.privacygateway.mechanisms.budget.BudgetLedger;
+import io.privacygateway.mechanisms.budget.Charge;
+import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.budget.PeriodKey;
 import java.util.Optional;
 
 /**
  * The rules a device and the gateway must apply identically to a resolved workload version, written once: the window
  * of an event time ({@link WorkloadSpec.Window}), the budget period of an event time ({@link #periodOf}), the sequence
- * numbers a report may carry ({@link #slots()}), and what a report claims of the device's budgets ({@link #claim},
- * decided by {@link BudgetLedger#admit}). Both the device SDK and the gateway's runtime hold one.
+ * numbers a report may carry ({@link #slots()}), what a report claims of the device's budgets ({@link #claim}), and the
+ * one budget-admission routine both run on a device's ledger ({@link #admit}: the device before a report leaves it,
+ * the gateway's ingest before a report counts). Both the device SDK and the gateway's runtime hold one.
  *
  * <p>Immutable and thread-safe.
  *
@@ -85,18 +88,47 @@ public record WorkloadRules(WorkloadSpec spec, String contentHash) {
         if (group().isPresent() != (group != null)) {
             throw new IllegalArgumentException("the group view must be given exactly when the version names a group");
         }
-        boolean central = mode() == Mode.CENTRAL;
-        long from;
-        long to;
-        if (central) {
-            from = window().startOf(eventTime);
-            to = window().endOf(from);
-        } else {
-            PeriodKey p = periodOf(eventTime);
-            from = p.start();
-            to = p.end();
-        }
-        return new BudgetLedger.Claim(id(), contentHash, central, from, to, slot, slots(),
+        long from = chargedFrom(eventTime);
+        long to = mode() == Mode.CENTRAL ? window().endOf(from) : periodOf(eventTime).end();
+        return new BudgetLedger.Claim(id(), contentHash, mode() == Mode.CENTRAL, from, to, slot, slots(),
                 spec.epsilonPerCharge().exact(), budget(), group);
+    }
+
+    /**
+     * The budget admission of one report, the one routine a device and the gateway both run: whether the device's
+     * budgets pay for a report of this version at {@code eventTime} with sequence number (local) or contribution slot
+     * (central) {@code slot} — its {@link #claim} decided by {@link BudgetLedger#admit} in exact decimal ε, across
+     * the workload's versions and modes, its period lengths and its budget group. The device runs it before a report
+     * leaves it (with the slot {@link #nextSlot} chooses and {@link BudgetLedger.Forgotten#NONE}: its own ledger is
+     * complete), the gateway's ingest before a report counts (with the report's slot and the shard's record of
+     * forgotten charges). So a report the device admitted is refused by the gateway's budget only if the two
+     * ledgers differ.
+     *
+     * <p>Writes nothing: an admitted report's charge is in {@link BudgetLedger.Admitted#updated()}, which the caller
+     * records.
+     *
+     * @param ledger the device's ledger
+     * @param group the version's group as the caller sees it ({@link #claim}), or {@code null} without a group
+     * @param forgotten what was forgotten outside the ledger
+     * @throws IllegalArgumentException if {@code group} is given exactly when the version names no group
+     */
+    public BudgetLedger.Admission admit(DeviceLedger ledger, long eventTime, int slot, BudgetLedger.GroupView group,
+            BudgetLedger.Forgotten forgotten) {
+        return BudgetLedger.admit(ledger, claim(eventTime, slot, group), forgotten);
+    }
+
+    /**
+     * The lowest sequence number (local) or contribution slot (central) the device has not yet used for this version
+     * in the period or window of {@code eventTime}: the slot a device claims next. It may be {@link #slots()} or more
+     * when all are used ({@link #admit} then refuses).
+     */
+    public int nextSlot(DeviceLedger ledger, long eventTime) {
+        Charge own = ledger.find(id(), contentHash, chargedFrom(eventTime));
+        return own == null ? 0 : own.nextSlot();
+    }
+
+    /** The start of what a report at {@code eventTime} is charged over: its window (central) or period (local). */
+    private long chargedFrom(long eventTime) {
+        return mode() == Mode.CENTRAL ? window().startOf(eventTime) : periodOf(eventTime).start();
     }
 }

@@ -2,7 +2,7 @@ package io.privacygateway.mechanisms.device;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;
-import io.privacygateway.mechanisms.local.LocalProtocols;
+import io.privacygateway.mechanisms.protocols.LocalProtocols;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterProtocol;
 import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;
 import io.privacygateway.mechanisms.random.RandomBits;

@@ -6,6 +6,7 @@ import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.Require;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.math.BigDecimal;
@@ -100,7 +101,7 @@ public final class LocalAudit {
     private static LocalEstimate estimateOfOne(LocalProtocol protocol, ReportCoordinates c, RandomBits rng) {
         long[] state = new long[protocol.stateLength()];
         accumulate(protocol, protocol.randomize(0, c, rng), c, state);
-        return LocalEstimator.of(protocol).estimate(state, 1);
+        return LocalEstimators.of(protocol).estimate(state, 1);
     }
 
     private static void accumulate(LocalProtocol protocol, byte[] payload, ReportCoordinates c, long[] state) {
@@ -113,7 +114,7 @@ public final class LocalAudit {
     private static double[][][] levelVectors(Workload w, LocalProtocol protocol, int levels) {
         int k = w.universeSize();
         double[][][] out = new double[levels][k][];
-        LocalEstimator estimator = LocalEstimator.of(protocol);
+        LocalEstimator estimator = LocalEstimators.of(protocol);
         for (int x = 0; x < k; x++) {
             double[] oneHot = null;
             if (k <= EXPECTED_MEANS_LIMIT) {
@@ -181,7 +182,7 @@ public final class LocalAudit {
         byte[] payload = protocol.randomize(x, c, rng);
         long[] state = new long[protocol.stateLength()];
         accumulate(protocol, payload, c, state);
-        double[] mean = LocalEstimator.of(protocol).estimate(state, 1).levels().get(level).mean();
+        double[] mean = LocalEstimators.of(protocol).estimate(state, 1).levels().get(level).mean();
         return Observation.dense(mean, Observation.digest(mean), "mean " + Observation.shortVector(mean));
     }
 }

@@ -1,7 +1,7 @@
 package io.privacygateway.mechanisms.pipeline;
 
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterEstimator;
-import io.privacygateway.mechanisms.local.LocalProtocols;
+import io.privacygateway.mechanisms.protocols.LocalProtocols;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterParameters;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterProtocol;
 import io.privacygateway.mechanisms.release.Answer;

@@ -1,7 +1,7 @@
 package io.privacygateway.mechanisms.pipeline;
 
 import io.privacygateway.mechanisms.local.LocalProtocol;
-import io.privacygateway.mechanisms.local.LocalProtocols;
+import io.privacygateway.mechanisms.protocols.LocalProtocols;
 import io.privacygateway.mechanisms.release.LocalRelease;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;

@@ -1,7 +1,7 @@
 package io.privacygateway.mechanisms.pipeline;
 
 import io.privacygateway.mechanisms.local.vector.VectorMeanEstimator;
-import io.privacygateway.mechanisms.local.LocalProtocols;
+import io.privacygateway.mechanisms.protocols.LocalProtocols;
 import io.privacygateway.mechanisms.local.vector.BallCandidates;
 import io.privacygateway.mechanisms.local.vector.BoxCoordinates;
 import io.privacygateway.mechanisms.local.vector.VectorMeanProtocol;

@@ -13,6 +13,7 @@ import io.privacygateway.mechanisms.param.Alpha;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.pipeline.VectorMeanPipeline;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.reference.ReferenceData;
 import io.privacygateway.mechanisms.release.Answer;
@@ -395,7 +396,7 @@ public final class LocalPlanner {
                 continue;
             }
             double sumSq = 0;
-            LocalEstimator estimator = LocalEstimator.of(protocol);
+            LocalEstimator estimator = LocalEstimators.of(protocol);
             for (int t = 0; t < TRIALS; t++) {
                 // common random numbers: every candidate sees the same secret and public coins per (reference,
                 // trial), so similar mechanisms are compared on the same noise
@@ -423,7 +424,7 @@ public final class LocalPlanner {
         List<LocalEstimate.Level> levels = new ArrayList<>();
         for (int j = 0; j < est.levels().size(); j++) {
             LocalEstimate.Level l = est.levels().get(j);
-            double[] expect = LocalEstimator.of(protocol).expectedLevelMean(j, hist);
+            double[] expect = LocalEstimators.of(protocol).expectedLevelMean(j, hist);
             double[] mean = new double[expect.length];
             double[] se = new double[expect.length];
             for (int q = 0; q < mean.length; q++) {

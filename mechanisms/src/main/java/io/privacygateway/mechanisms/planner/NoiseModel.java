@@ -2,13 +2,13 @@ package io.privacygateway.mechanisms.planner;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracle;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleEstimator;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
 import io.privacygateway.mechanisms.local.gaussian.GaussianLevel;
 import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -63,7 +63,7 @@ final class NoiseModel {
             for (int j = 0; j < g.levels().size(); j++) {
                 GaussianLevel l = g.levels().get(j);
                 double s = g.decodeScale(j) / Math.sqrt((double) n);
-                double[] e = LocalEstimator.of(protocol).expectedLevelMean(j, hist);
+                double[] e = LocalEstimators.of(protocol).expectedLevelMean(j, hist);
                 double[] ses = new double[e.length];
                 Arrays.fill(ses, s);
                 ex.add(e);
@@ -102,7 +102,7 @@ final class NoiseModel {
                 se[q] = Math.sqrt(se[q]);
                 max = Math.max(max, se[q]);
             }
-            double[] e = LocalEstimator.of(protocol).expectedLevelMean(0, hist);
+            double[] e = LocalEstimators.of(protocol).expectedLevelMean(0, hist);
             LocalEstimate.Level tpl = new LocalEstimate.Level(e, se, max, null, o.epsilon().value(), 0);
             return new NoiseModel(List.of(e), List.of(se), List.of(max), List.of(tpl), l, answers, 0.0);
         }

@@ -9,6 +9,7 @@ import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.projection.ConvexProjection;
 import io.privacygateway.mechanisms.projection.ProjectionResult;
 import io.privacygateway.mechanisms.projection.Projections;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.workload.Domain;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.util.ArrayList;
@@ -51,7 +52,7 @@ public final class LocalRelease {
     public LocalRelease(Workload workload, LocalProtocol protocol, double[] perCoordinateBias) {
         this.workload = workload;
         this.protocol = protocol;
-        this.estimator = LocalEstimator.of(protocol);
+        this.estimator = LocalEstimators.of(protocol);
         this.feasible = Projections.forWorkload(workload);
         this.feasibleAtoms = workload.points();
         this.perCoordinateBias = perCoordinateBias == null ? null : perCoordinateBias.clone();

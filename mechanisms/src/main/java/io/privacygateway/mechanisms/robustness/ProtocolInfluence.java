@@ -5,6 +5,7 @@ import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Require;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -128,7 +129,7 @@ public final class ProtocolInfluence {
         List<byte[]> accepted = new ArrayList<>();
         List<double[][]> values = new ArrayList<>();
         int rejected = 0;
-        LocalEstimator estimator = LocalEstimator.of(protocol);
+        LocalEstimator estimator = LocalEstimators.of(protocol);
         for (byte[] payload : payloads) {
             long[] state = base.clone();
             if (!protocol.accumulate(payload.clone(), coordinates, state)) {

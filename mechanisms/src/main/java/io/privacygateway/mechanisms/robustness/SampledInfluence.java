@@ -6,6 +6,7 @@ import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Require;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import java.util.List;
 
 /**
@@ -85,7 +86,7 @@ final class SampledInfluence implements MechanismInfluence {
     public PointSet expectedContributions() {
         LocalProtocol p = generic.protocol();
         ProtocolInfluence.Background b = generic.honestBackground(0, 1, 0x9016L);
-        LocalEstimator pe = LocalEstimator.of(p);
+        LocalEstimator pe = LocalEstimators.of(p);
         LocalEstimate est = pe.estimate(b.state(), 1);
         int levels = est.levels().size();
         int m = est.levels().get(0).mean().length;

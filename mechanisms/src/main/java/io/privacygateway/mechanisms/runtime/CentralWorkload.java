@@ -42,6 +42,8 @@ public final class CentralWorkload implements ResolvedWorkload {
     private final Workload workload;
     private final MarginalWorkload marginals;
     private final WorkloadRules rules;
+    /** {@link WorkloadRules#slots()}, computed once (exact decimal division): read for every report admitted. */
+    private final int slots;
     private volatile CentralRelease release;
     private volatile WideRelease wideRelease;
     private volatile ContinualCounter continual;
@@ -53,6 +55,7 @@ public final class CentralWorkload implements ResolvedWorkload {
         this.workload = workload;
         this.marginals = null;
         this.rules = new WorkloadRules(spec, contentHash);
+        this.slots = rules.slots();
     }
 
     private CentralWorkload(WorkloadSpec spec, MarginalWorkload marginals) {
@@ -61,6 +64,7 @@ public final class CentralWorkload implements ResolvedWorkload {
         this.workload = null;
         this.marginals = marginals;
         this.rules = new WorkloadRules(spec, contentHash);
+        this.slots = rules.slots();
     }
 
     /** The runtime of a wide spec, without materialising its universe. */
@@ -264,6 +268,11 @@ public final class CentralWorkload implements ResolvedWorkload {
     @Override
     public WorkloadRules rules() {
         return rules;
+    }
+
+    @Override
+    public int slots() {
+        return slots;
     }
 
     @Override

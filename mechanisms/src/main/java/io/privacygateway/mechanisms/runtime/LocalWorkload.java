@@ -168,6 +168,8 @@ public final class LocalWorkload implements ResolvedWorkload {
     private final String contentHash;
     private final Values values;
     private final WorkloadRules rules;
+    /** {@link WorkloadRules#slots()}, computed once (exact decimal division): read for every report admitted. */
+    private final int slots;
 
     LocalWorkload(Workload workload) {
         this(workload.spec(), workload.contentHash(), new Universe(workload, LocalPipeline.of(workload)));
@@ -178,6 +180,7 @@ public final class LocalWorkload implements ResolvedWorkload {
         this.contentHash = contentHash;
         this.values = values;
         this.rules = new WorkloadRules(spec, contentHash);
+        this.slots = rules.slots();
     }
 
     /** The runtime of a resolved vector-mean spec (family mean over a ball or a box, never materialised). */
@@ -315,6 +318,11 @@ public final class LocalWorkload implements ResolvedWorkload {
     @Override
     public WorkloadRules rules() {
         return rules;
+    }
+
+    @Override
+    public int slots() {
+        return slots;
     }
 
     /**

@@ -5,6 +5,7 @@ import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.util.ArrayList;
@@ -63,7 +64,7 @@ final class OverclaimingProtocol implements LocalProtocol, LocalEstimator {
 
     @Override
     public LocalEstimate estimate(long[] state, long n) {
-        LocalEstimate e = LocalEstimator.of(actual).estimate(state, n);
+        LocalEstimate e = LocalEstimators.of(actual).estimate(state, n);
         List<LocalEstimate.Level> levels = new ArrayList<>();
         for (LocalEstimate.Level l : e.levels()) {
             levels.add(new LocalEstimate.Level(l.mean(), l.standardErrors(), l.noiseScale(), l.hull(),
@@ -74,6 +75,6 @@ final class OverclaimingProtocol implements LocalProtocol, LocalEstimator {
 
     @Override
     public double[] expectedLevelMean(int level, double[] histogram) {
-        return LocalEstimator.of(actual).expectedLevelMean(level, histogram);
+        return LocalEstimators.of(actual).expectedLevelMean(level, histogram);
     }
 }

@@ -1,7 +1,6 @@
 package io.privacygateway.mechanisms.pipeline;
 
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleEstimator;
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -13,6 +12,7 @@ import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.Candidate;
 import io.privacygateway.mechanisms.planner.LocalPlanner;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
@@ -124,7 +124,7 @@ class FactorizationPipelineTest {
         long[] state = new long[protocol.stateLength()];
         long[] counts = reportSkewed(protocol, k, n, 7, 8, state);
         double[] truth = w.meanAnswer(counts);
-        LocalEstimate.Level level = LocalEstimator.of(protocol).estimate(state, n).levels().get(0);
+        LocalEstimate.Level level = LocalEstimators.of(protocol).estimate(state, n).levels().get(0);
         for (int q = 0; q < truth.length; q++) {
             assertThat(Math.abs(level.mean()[q] - truth[q])).as("query %d", q)
                     .isLessThanOrEqualTo(5 * level.standardErrors()[q]);
@@ -200,7 +200,7 @@ class FactorizationPipelineTest {
         LocalProtocol protocol = p.protocol();
         int k = w.universeSize();
         double[] truth = w.meanAnswer(counts);
-        LocalEstimate.Level level = LocalEstimator.of(protocol).estimate(state, n).levels().get(0);
+        LocalEstimate.Level level = LocalEstimators.of(protocol).estimate(state, n).levels().get(0);
         double[] f = new double[k];
         for (int x = 0; x < k; x++) {
             f[x] = counts[x] / (double) n;

@@ -1,7 +1,6 @@
 package io.privacygateway.mechanisms.release;
 
 import io.privacygateway.mechanisms.local.vector.VectorMeanEstimator;
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
@@ -11,6 +10,7 @@ import io.privacygateway.mechanisms.local.vector.VectorMeanEstimate;
 import io.privacygateway.mechanisms.param.ConfidenceLevel;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.ExactSampler;
 import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
@@ -50,7 +50,7 @@ class DeviceRoundingBarsTest {
         Domain.Range range = (Domain.Range) w.spec().domain();
         long[] state = new long[p.protocol().stateLength()];
         state[0] = n;
-        LocalEstimate template = LocalEstimator.of(p.protocol()).estimate(state, n); // the public standard error and bias bound at n
+        LocalEstimate template = LocalEstimators.of(p.protocol()).estimate(state, n); // the public standard error and bias bound at n
         LocalEstimate.Level level = template.levels().get(0);
         double se = level.standardErrors()[0];
         double z = io.privacygateway.mechanisms.release.Confidence.twoSidedZ(w.spec().confidence());

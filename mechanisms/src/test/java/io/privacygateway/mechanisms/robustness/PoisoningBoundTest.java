@@ -10,6 +10,7 @@ import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
@@ -145,12 +146,12 @@ class PoisoningBoundTest {
 
         @Override
         public LocalEstimate estimate(long[] state, long n) {
-            return LocalEstimator.of(inner).estimate(state, n);
+            return LocalEstimators.of(inner).estimate(state, n);
         }
 
         @Override
         public double[] expectedLevelMean(int level, double[] histogram) {
-            return LocalEstimator.of(inner).expectedLevelMean(level, histogram);
+            return LocalEstimators.of(inner).expectedLevelMean(level, histogram);
         }
     }
 }

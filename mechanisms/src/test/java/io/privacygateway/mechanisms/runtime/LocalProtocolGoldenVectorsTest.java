@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
-import io.privacygateway.mechanisms.local.LocalProtocols;
+import io.privacygateway.mechanisms.protocols.LocalProtocols;
 import io.privacygateway.mechanisms.local.ReportAccumulator;
 import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
 import io.privacygateway.mechanisms.local.heavy.HeavyHitterParameters;

@@ -162,8 +162,9 @@ public final class ReportAdmission {
         }
         BudgetLedger.GroupView group = w.group().isPresent() ? catalog.groupView(w.group().get().name()) : null;
         DeviceLedger ledger = budgets.ledger(report.deviceId());
-        BudgetLedger.Admission admission = BudgetLedger.admit(ledger, w.claim(report.eventTime(), report.sequence(),
-                group), budgets.forgotten());
+        // the one budget-admission routine, the one the device ran before sending (WorkloadRules.admit)
+        BudgetLedger.Admission admission = w.rules().admit(ledger, report.eventTime(), report.sequence(), group,
+                budgets.forgotten());
         if (admission instanceof BudgetLedger.Refused refused) {
             return refuse(RejectReason.valueOf(refused.reason().name()), refused.message());
         }

@@ -1,7 +1,7 @@
 package io.privacygateway.mechanisms.local.factorization;
 
-import io.privacygateway.mechanisms.local.fo.Grid;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.param.ExpBounds;
 import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.random.SecretDraws;
 import java.math.BigDecimal;
@@ -88,7 +88,7 @@ public final class FactorizationMechanism {
         this.outputs = outputs;
         this.gridBits = gridBits;
         double[][] q = opt.strategy(opt.optimise(iterations, seed));
-        Mixed mixed = mix(q, Grid.expLower(epsilon), gridBits);
+        Mixed mixed = mix(q, ExpBounds.lowerBoundOfExp(epsilon), gridBits);
         long[][] w = mixed.weights();
         this.mixing = mixed.lambda();
         this.weights = w;

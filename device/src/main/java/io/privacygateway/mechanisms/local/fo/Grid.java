@@ -27,9 +27,9 @@ public final class Grid {
 
     private Grid() {}
 
-    /** A certified lower bound {@code L <= e^ε} (about 40 significant digits). */
+    /** A certified lower bound {@code L <= e^ε} (about 40 significant digits; {@link ExpBounds#lowerBoundOfExp}). */
     public static BigDecimal expLower(Epsilon eps) {
-        return ExpBounds.lowerBoundExact(eps.value(), 40);
+        return ExpBounds.lowerBoundOfExp(eps);
     }
 
     /**

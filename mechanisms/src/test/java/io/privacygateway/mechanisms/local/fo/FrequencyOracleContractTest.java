@@ -1,12 +1,12 @@
 package io.privacygateway.mechanisms.local.fo;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.RecordingDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -125,9 +125,9 @@ class FrequencyOracleContractTest {
         assertThat(state).containsOnly(0);
         assertThat(p.accumulate(new byte[] {2}, c, state)).isTrue();
         assertThat(state).containsExactly(0, 0, 1);
-        assertThat(LocalEstimator.of(p).expectedLevelMean(0, new double[] {0.5, 0.25, 0.25})).containsExactly(0.5, 0.25, 0.25);
-        assertThatThrownBy(() -> LocalEstimator.of(p).expectedLevelMean(1, new double[3])).hasMessageContaining("level must be 0");
-        assertThatThrownBy(() -> LocalEstimator.of(p).expectedLevelMean(-1, new double[3])).hasMessageContaining("got -1");
+        assertThat(LocalEstimators.of(p).expectedLevelMean(0, new double[] {0.5, 0.25, 0.25})).containsExactly(0.5, 0.25, 0.25);
+        assertThatThrownBy(() -> LocalEstimators.of(p).expectedLevelMean(1, new double[3])).hasMessageContaining("level must be 0");
+        assertThatThrownBy(() -> LocalEstimators.of(p).expectedLevelMean(-1, new double[3])).hasMessageContaining("got -1");
     }
 
     @Test

@@ -1,11 +1,11 @@
 package io.privacygateway.mechanisms.local.fo;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -77,7 +77,7 @@ class FrequencyOracleProtocolMutationEdgesTest {
     }
 
     private static LocalEstimate.Level level(FrequencyOracleProtocol p, long[] state, long n) {
-        return LocalEstimator.of(p).estimate(state, n).levels().get(0);
+        return LocalEstimators.of(p).estimate(state, n).levels().get(0);
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.privacygateway.mechanisms.local.fo;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -9,6 +8,7 @@ import io.privacygateway.mechanisms.coins.PublicCoins;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -71,7 +71,7 @@ class FrequencyOracleProtocolTest {
             assertThat(p.oracle().accumulate(y, coins.base(c), direct)).isTrue();
         }
         assertThat(state).isEqualTo(direct);
-        LocalEstimate est = LocalEstimator.of(p).estimate(state, n);
+        LocalEstimate est = LocalEstimators.of(p).estimate(state, n);
         assertThat(est.levels()).hasSize(1);
         assertThat(est.biasBound()).isZero();
         LocalEstimate.Level level = est.levels().get(0);
@@ -229,7 +229,7 @@ class FrequencyOracleProtocolTest {
             p.accumulate(p.randomize(v, c, secret), c, state);
         }
         double[] truth = w.meanAnswer(counts);
-        LocalEstimate.Level level = LocalEstimator.of(p).estimate(state, n).levels().get(0);
+        LocalEstimate.Level level = LocalEstimators.of(p).estimate(state, n).levels().get(0);
         double zMax = NormalDistribution.of(0, 1).inverseSurvivalProbability(1e-6 / (2 * truth.length));
         for (int q = 0; q < truth.length; q++) {
             assertThat(Math.abs(level.mean()[q] - truth[q]) / level.standardErrors()[q]).as("%s query %d", id, q)

@@ -1,8 +1,8 @@
 package io.privacygateway.mechanisms.local.fo;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -75,7 +75,7 @@ public final class FrequencyOracleThroughput {
             long best = Long.MAX_VALUE;
             for (int rep = 0; rep < 3; rep++) {
                 long t0 = System.nanoTime();
-                LocalEstimator.of(p).estimate(state, 20_000);
+                LocalEstimators.of(p).estimate(state, 20_000);
                 best = Math.min(best, System.nanoTime() - t0);
             }
             System.out.printf("  %-18s %8.1f ms%n", id.wireName(), best / 1e6);

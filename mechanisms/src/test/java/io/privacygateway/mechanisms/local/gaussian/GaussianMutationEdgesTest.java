@@ -1,10 +1,10 @@
 package io.privacygateway.mechanisms.local.gaussian;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.math.BigDecimal;
@@ -112,6 +112,6 @@ class GaussianMutationEdgesTest {
         GaussianSignProtocol p = new GaussianSignProtocol(w, MechanismId.LOCAL_PROJECTION,
                 List.of(new GaussianLevel(Epsilon.of(1), w.points(), null)), 0);
         assertThat(p.maxReportsPerWindow()).isEqualTo(n);
-        assertThat(LocalEstimator.of(p).estimate(new long[4], n).levels().get(0).mean()).containsOnly(0.0);
+        assertThat(LocalEstimators.of(p).estimate(new long[4], n).levels().get(0).mean()).containsOnly(0.0);
     }
 }

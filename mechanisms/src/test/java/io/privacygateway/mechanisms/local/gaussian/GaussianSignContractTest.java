@@ -1,11 +1,11 @@
 package io.privacygateway.mechanisms.local.gaussian;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.util.List;
@@ -22,9 +22,9 @@ class GaussianSignContractTest {
         assertThat(p.universeSize()).isEqualTo(3);
         assertThat(p.contentHash()).isEqualTo(w.contentHash());
         assertThat(p.biasBound()).isEqualTo(0.25);
-        assertThat(LocalEstimator.of(p).expectedLevelMean(0, new double[] {0.5, 0.5, 0})).containsExactly(0.5, 0.5, 0);
-        assertThatThrownBy(() -> LocalEstimator.of(p).expectedLevelMean(1, new double[3])).hasMessageContaining("level must be in [0, 1)");
-        assertThatThrownBy(() -> LocalEstimator.of(p).expectedLevelMean(-1, new double[3])).hasMessageContaining("got -1");
+        assertThat(LocalEstimators.of(p).expectedLevelMean(0, new double[] {0.5, 0.5, 0})).containsExactly(0.5, 0.5, 0);
+        assertThatThrownBy(() -> LocalEstimators.of(p).expectedLevelMean(1, new double[3])).hasMessageContaining("level must be in [0, 1)");
+        assertThatThrownBy(() -> LocalEstimators.of(p).expectedLevelMean(-1, new double[3])).hasMessageContaining("got -1");
         assertThat(p.outputProbability(0, new byte[] {2}, 0).isZero()).isTrue(); // stray bit: malformed
         assertThatThrownBy(() -> p.outputProbability(3, new byte[] {1}, 0)).hasMessageContaining("value");
     }

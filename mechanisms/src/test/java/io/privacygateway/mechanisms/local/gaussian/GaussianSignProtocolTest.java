@@ -1,6 +1,5 @@
 package io.privacygateway.mechanisms.local.gaussian;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -10,6 +9,7 @@ import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.ExpBounds;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -130,7 +130,7 @@ class GaussianSignProtocolTest {
             assertThat(r.payload()[0] & 0xFE).isZero();
         }
         long n = rs.size();
-        LocalEstimate est = LocalEstimator.of(p).estimate(aggregate(p, rs), n);
+        LocalEstimate est = LocalEstimators.of(p).estimate(aggregate(p, rs), n);
         double[] truth = w.meanAnswer(COUNTS);
         assertThat(est.levels()).hasSize(1);
         assertThat(est.biasBound()).isZero();
@@ -163,7 +163,7 @@ class GaussianSignProtocolTest {
         for (int k = 0; k < 4; k++) {
             assertThat(state[2 * 4 + k]).as("radius-0 level is not accumulated").isZero();
         }
-        LocalEstimate est = LocalEstimator.of(p).estimate(state, rs.size());
+        LocalEstimate est = LocalEstimators.of(p).estimate(state, rs.size());
         assertThat(est.biasBound()).isEqualTo(0.0625);
         assertThat(est.levels()).hasSize(10);
         double[] sum = new double[4];
@@ -349,10 +349,10 @@ class GaussianSignProtocolTest {
         assertThatThrownBy(() -> new GaussianLevel(null, w.points(), null)).hasMessageContaining("epsilon");
 
         GaussianSignProtocol p = new GaussianSignProtocol(w, MechanismId.LOCAL_PROJECTION, List.of(ok), 0);
-        assertThatThrownBy(() -> LocalEstimator.of(p).estimate(new long[4], 0)).hasMessageContaining("n must be");
-        assertThatThrownBy(() -> LocalEstimator.of(p).estimate(new long[4], GaussianSignProtocol.MAX_REPORTS + 1))
+        assertThatThrownBy(() -> LocalEstimators.of(p).estimate(new long[4], 0)).hasMessageContaining("n must be");
+        assertThatThrownBy(() -> LocalEstimators.of(p).estimate(new long[4], GaussianSignProtocol.MAX_REPORTS + 1))
                 .hasMessageContaining("n must be").hasMessageContaining("134217728");
-        assertThatThrownBy(() -> LocalEstimator.of(p).estimate(new long[5], 10)).hasMessageContaining("state must have length 4");
+        assertThatThrownBy(() -> LocalEstimators.of(p).estimate(new long[5], 10)).hasMessageContaining("state must have length 4");
         ReportCoordinates rc = new ReportCoordinates("d", 0, 0);
         SeededRandomBits s = new SeededRandomBits(1);
         assertThatThrownBy(() -> p.randomize(4, rc, s)).hasMessageContaining("value must be an integer in [0, 3]");

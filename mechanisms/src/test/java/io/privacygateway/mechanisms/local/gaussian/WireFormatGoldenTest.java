@@ -1,6 +1,5 @@
 package io.privacygateway.mechanisms.local.gaussian;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.coins.PublicCoins;
@@ -9,6 +8,7 @@ import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.nio.ByteBuffer;
@@ -201,7 +201,7 @@ class WireFormatGoldenTest {
         long[] state = new long[p.stateLength()];
         assertThat(p.accumulate(payload, rc, state)).isTrue();
         assertThat(java.util.Arrays.toString(state)).isEqualTo(STATE);
-        LocalEstimate est = LocalEstimator.of(p).estimate(state, 1);
+        LocalEstimate est = LocalEstimators.of(p).estimate(state, 1);
         for (int j = 0; j < 2; j++) {
             for (int k = 0; k < 3; k++) {
                 assertThat(Double.toHexString(est.levels().get(j).mean()[k])).isEqualTo(MEANS[j][k]);

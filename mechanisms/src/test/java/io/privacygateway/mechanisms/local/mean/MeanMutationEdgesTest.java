@@ -1,6 +1,5 @@
 package io.privacygateway.mechanisms.local.mean;
 
-import io.privacygateway.mechanisms.local.LocalEstimator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
@@ -9,6 +8,7 @@ import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.local.fo.Grid;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.protocols.LocalEstimators;
 import io.privacygateway.mechanisms.random.Rational;
 import io.privacygateway.mechanisms.random.SecretDraws;
 import io.privacygateway.mechanisms.workload.MechanismId;
@@ -470,7 +470,7 @@ class MeanMutationEdgesTest {
         MeanProtocol p = MeanProtocol.of(Workload.of(WorkloadSpecParser.parse(t)), MechanismId.DUCHI, Epsilon.of(1));
         assertThat(p.halfWidth()).isEqualTo(100.0);
         double c = p.randomizer().estimateOf(1);
-        assertThat(LocalEstimator.of(p).estimate(new long[] {1, 3}, 4).levels().get(0).mean()[0]).isCloseTo(-50 + 100 * (c / 2 + 1),
+        assertThat(LocalEstimators.of(p).estimate(new long[] {1, 3}, 4).levels().get(0).mean()[0]).isCloseTo(-50 + 100 * (c / 2 + 1),
                 within(1e-9));
     }
 
@@ -515,7 +515,7 @@ class MeanMutationEdgesTest {
         MeanProtocol p = MeanProtocol.of(workload("duchi", 1), MechanismId.DUCHI, Epsilon.of(1));
         DuchiScalar d = new DuchiScalar(1025, Epsilon.of(1));
         double c = d.estimateOf(1);
-        LocalEstimate est = LocalEstimator.of(p).estimate(new long[] {3, 7}, 10);
+        LocalEstimate est = LocalEstimators.of(p).estimate(new long[] {3, 7}, 10);
         double tBar = (7 * c - 3 * c) / 10;
         double vmax = 0;
         for (int x = 0; x < 1025; x++) {
@@ -533,12 +533,12 @@ class MeanMutationEdgesTest {
         // the device's rounding to the nearest of 1025 levels of [0, 200]: half a step, (200 − 0)/2048, plus ulps
         assertThat(est.biasBound()).isEqualTo(p.roundingBound()).isCloseTo(200.0 / 2048, within(1e-12))
                 .isGreaterThanOrEqualTo(200.0 / 2048);
-        LocalEstimate one = LocalEstimator.of(p).estimate(new long[] {0, 1}, 1);
+        LocalEstimate one = LocalEstimators.of(p).estimate(new long[] {0, 1}, 1);
         assertThat(one.levels().get(0).mean()[0]).isCloseTo(100 * (c + 1), within(1e-9));
-        assertThatThrownBy(() -> LocalEstimator.of(p).estimate(new long[] {0, 0}, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> LocalEstimators.of(p).estimate(new long[] {0, 0}, 0)).isInstanceOf(IllegalArgumentException.class);
         double[] hist = new double[1025];
         hist[0] = 0.5;
         hist[1024] = 0.5;
-        assertThat(LocalEstimator.of(p).expectedLevelMean(0, hist)).containsExactly(100.0);
+        assertThat(LocalEstimators.of(p).expectedLevelMean(0, hist)).containsExactly(100.0);
     }
 }

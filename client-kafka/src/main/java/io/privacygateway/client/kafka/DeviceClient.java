@@ -1,6 +1,15 @@
-package io.privacygateway.client;
+package io.privacygateway.client.kafka;
 
-import io.privacygateway.client.kafka.KafkaTransport;
+import io.privacygateway.client.Client;
+import io.privacygateway.client.DeviceAdmission;
+import io.privacygateway.client.DeviceBudget;
+import io.privacygateway.client.DeviceReport;
+import io.privacygateway.client.DeviceWorkloads;
+import io.privacygateway.client.GatewayTopics;
+import io.privacygateway.client.InMemoryDeviceBudget;
+import io.privacygateway.client.Outcome;
+import io.privacygateway.client.ReportProducers;
+import io.privacygateway.client.WorkloadBinding;
 import io.privacygateway.mechanisms.budget.BudgetLedger;
 import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
@@ -34,8 +43,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * <ul>
  *   <li>A value outside the domain is never sent ({@link Outcome.Status#INVALID_VALUE}).
  *   <li>The device never sends a report its budget does not pay for: it runs the gateway's own admission
- *       rule through the SDK's one admission routine ({@code Admission}: {@link BudgetLedger#admit}, exact ε, across workload versions, modes, period lengths and budget
- *       groups) on its own {@link DeviceBudget}, and uses each sequence number (local) or window slot {@code [0, L)} (central) at
+ *       rule through the SDK's one admission routine ({@link DeviceAdmission}: {@code WorkloadRules.admit}, exact ε,
+ *       across workload versions, modes, period lengths and budget groups) on its own {@link DeviceBudget}, and uses each sequence number (local) or window slot {@code [0, L)} (central) at
  *       most once. So a report from this client is rejected by the gateway only for reasons outside the
  *       device's control: the workload was replaced by a new version ({@code VERSION_MISMATCH}), the device
  *       clock is more than the gateway's allowed skew away from the broker's ({@code CLOCK_SKEW}), or the report
@@ -57,8 +66,6 @@ public final class DeviceClient implements AutoCloseable {
     private final String deviceId;
     private final WorkloadBinding workload;
     private final KafkaTransport transport;
-    private final Producer<String, SpecificRecord> producer;
-    private final boolean ownsProducer;
     private final String topic;
     private final Clock clock;
     private final RandomBits secret;
@@ -68,7 +75,7 @@ public final class DeviceClient implements AutoCloseable {
     private final LinkedHashMap<ReportCoordinates, DeviceReport> recent = new LinkedHashMap<>();
 
     /** How long a device keeps a charge after its interval ended, unless configured otherwise: 31 days. */
-    public static final Duration DEFAULT_RETENTION = Duration.ofDays(31);
+    public static final Duration DEFAULT_RETENTION = DeviceAdmission.DEFAULT_RETENTION;
 
     /** How many recently sent reports {@link #resend} can send again. */
     public static final int RECENT_KEPT = 16;
@@ -77,16 +84,14 @@ public final class DeviceClient implements AutoCloseable {
             boolean ownsProducer) {
         this.deviceId = b.deviceId;
         this.workload = workload;
-        this.producer = producer;
-        this.ownsProducer = ownsProducer;
-        this.transport = new KafkaTransport(producer, b.topics, b.credential, Duration.ofSeconds(30), false);
+        this.transport = new KafkaTransport(producer, b.topics, b.credential, Duration.ofSeconds(30), ownsProducer);
         this.topic = workload.mode() == Mode.LOCAL ? b.topics.localReports() : b.topics.centralReports();
         this.clock = b.clock;
         this.secret = b.secret;
         this.budget = b.budget;
         this.retentionMillis = b.retention.toMillis();
         // a client of a workload in a budget group records on the device that the workload is a member
-        Admission.joinGroup(budget, workload, clock.millis(), retentionMillis);
+        DeviceAdmission.joinGroup(budget, workload.rules(), clock.millis(), retentionMillis);
     }
 
     /** A builder for a device reporting for a resolved workload spec. */
@@ -109,14 +114,10 @@ public final class DeviceClient implements AutoCloseable {
         try {
             workload.checkValue(Objects.requireNonNull(rawValue, "rawValue"));
         } catch (InvalidValueException e) {
-            return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
+            return refused(Outcome.Status.INVALID_VALUE, null,
                     "the value is not in the domain of workload " + workload.id());
         }
-        WorkloadBinding w = workload;
-        return admitAndSend((c, now) -> w.local()
-                ? DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now, w.mechanism(),
-                        w.epsilonPerReport(), w.randomize(rawValue, c, secret), w.protocolVersion())
-                : DeviceReport.central(w.id(), w.version(), w.contentHash(), c, now, rawValue.trim()));
+        return admitAndSend((c, now) -> workload.report(rawValue, c, now, secret));
     }
 
     /**
@@ -134,7 +135,7 @@ public final class DeviceClient implements AutoCloseable {
     public synchronized Outcome report(double[] value) {
         WorkloadBinding w = workload;
         if (!w.takesVectors()) {
-            return Outcome.refused(Outcome.Status.INVALID_VALUE, null, "workload " + w.id() + " ("
+            return refused(Outcome.Status.INVALID_VALUE, null, "workload " + w.id() + " ("
                     + w.describeValues() + ") does not take vector values: report(double[]) is for the mean of a"
                     + " ball or a box");
         }
@@ -142,11 +143,10 @@ public final class DeviceClient implements AutoCloseable {
         try {
             w.checkVector(v);
         } catch (InvalidValueException e) { // the message names the rule and the coordinate, never its value
-            return Outcome.refused(Outcome.Status.INVALID_VALUE, null,
+            return refused(Outcome.Status.INVALID_VALUE, null,
                     "the vector is not in the domain of workload " + w.id() + ": " + e.getMessage());
         }
-        return admitAndSend((c, now) -> DeviceReport.local(w.id(), w.version(), w.contentHash(), c, now,
-                w.mechanism(), w.epsilonPerReport(), w.randomize(v, c, secret), w.protocolVersion()));
+        return admitAndSend((c, now) -> w.report(v, c, now, secret));
     }
 
     /** The report of a checked value at the given coordinates and time (randomized for a local workload). */
@@ -158,16 +158,16 @@ public final class DeviceClient implements AutoCloseable {
     /** Admits a checked value against the budget and sends its record (see {@link #report(String)}). */
     private Outcome admitAndSend(ReportMaker maker) {
         long now = clock.millis();
-        Admission.Admitted admitted;
+        DeviceAdmission.Admitted admitted;
         synchronized (budget) { // clients of one device share its ledger: read, admit and record as one step
-            Admission.Decision d = Admission.admit(Admission.current(budget, now, retentionMillis), workload,
-                    deviceId, now);
-            if (d instanceof Admission.Refused r) {
+            DeviceAdmission.Decision d = DeviceAdmission.admit(DeviceAdmission.current(budget, now, retentionMillis),
+                    workload.rules(), deviceId, now);
+            if (d instanceof DeviceAdmission.Refused r) {
                 Outcome.Status status = r.reason() == BudgetLedger.Refusal.CONTRIBUTION_LIMIT
                         ? Outcome.Status.CONTRIBUTION_LIMIT : Outcome.Status.BUDGET_EXHAUSTED;
-                return Outcome.refused(status, Instant.ofEpochMilli(now), r.message());
+                return refused(status, Instant.ofEpochMilli(now), r.message());
             }
-            admitted = (Admission.Admitted) d;
+            admitted = (DeviceAdmission.Admitted) d;
             // recorded before the record is made and sent: a crash after this can only waste budget
             budget.record(admitted.updated());
         }
@@ -204,6 +204,10 @@ public final class DeviceClient implements AutoCloseable {
         return send(report, previous.coordinates(), previous.eventTime());
     }
 
+    private static Outcome refused(Outcome.Status status, Instant eventTime, String detail) {
+        return new Outcome(status, null, eventTime, null, detail);
+    }
+
     private Outcome send(DeviceReport report, ReportCoordinates coords, Instant eventTime) {
         CompletableFuture<RecordMetadata> delivery;
         try {
@@ -221,7 +225,7 @@ public final class DeviceClient implements AutoCloseable {
      */
     public synchronized int remainingInCurrentPeriod() {
         long now = clock.millis();
-        return Admission.remaining(current(now), workload, now);
+        return DeviceAdmission.remaining(current(now), workload.rules(), now);
     }
 
     /**
@@ -231,18 +235,18 @@ public final class DeviceClient implements AutoCloseable {
      */
     public synchronized Optional<BigDecimal> groupSpentInCurrentPeriod() {
         long now = clock.millis();
-        return Admission.groupSpent(current(now), workload, now);
+        return DeviceAdmission.groupSpent(current(now), workload.rules(), now);
     }
 
     /** The exact ε this device has spent of the current period's budget (all versions and modes of the workload). */
     public synchronized BigDecimal spentInCurrentPeriod() {
         long now = clock.millis();
-        return Admission.spent(current(now), workload, now);
+        return DeviceAdmission.spent(current(now), workload.rules(), now);
     }
 
     private DeviceLedger current(long now) {
         synchronized (budget) {
-            return Admission.current(budget, now, retentionMillis);
+            return DeviceAdmission.current(budget, now, retentionMillis);
         }
     }
 
@@ -263,15 +267,13 @@ public final class DeviceClient implements AutoCloseable {
 
     /** Flushes the producer (waits until every sent report is acknowledged or failed). */
     public void flush() {
-        producer.flush();
+        transport.flush();
     }
 
     /** Closes the producer if this client created it. */
     @Override
     public void close() {
-        if (ownsProducer) {
-            producer.close();
-        }
+        transport.close();
     }
 
     /**
@@ -343,10 +345,7 @@ public final class DeviceClient implements AutoCloseable {
          * reports (it never guesses), so keep it at least the longest budget period the device reports under.
          */
         public Builder retention(Duration retention) {
-            if (retention == null || retention.isNegative() || retention.isZero()) {
-                throw new IllegalArgumentException("retention must be > 0, got " + retention);
-            }
-            this.retention = retention;
+            this.retention = DeviceAdmission.checkRetention(retention);
             return this;
         }
 

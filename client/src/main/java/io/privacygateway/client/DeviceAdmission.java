@@ -4,41 +4,63 @@ import io.privacygateway.mechanisms.budget.BudgetLedger;
 import io.privacygateway.mechanisms.budget.Charge;
 import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
+import io.privacygateway.mechanisms.workload.Mode;
+import io.privacygateway.mechanisms.workload.WorkloadRules;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The device's admission routine, the only one in the SDK ({@link Client} and the Kafka {@code DeviceClient} both
- * call it): the gateway's own rule ({@link BudgetLedger#admit}, exact ε, across workload versions, modes, period
- * lengths and budget groups) run on the device's {@link DeviceBudget}, choosing the next unused sequence number
- * (local) or window slot (central).
+ * The device's admission routine, the only one of the device SDKs ({@link Client} and the Kafka
+ * {@code DeviceClient} both call it): the gateway's own rule ({@link WorkloadRules#admit}: exact ε, across workload
+ * versions, modes, period lengths and budget groups) run on the device's {@link DeviceBudget}, with the next unused
+ * sequence number (local) or window slot (central, {@link WorkloadRules#nextSlot}).
  *
  * <p>Callers hold the budget's monitor across {@link #current}, {@link #admit} and the durable record of the
  * updated ledger, so that the read-admit-record step of every client sharing one budget is atomic. {@link #admit}
- * itself writes nothing: the caller makes the charge durable (alone, or together with the queued report).
+ * itself writes nothing: the caller makes the charge durable (alone, or together with the queued report) before the
+ * report can leave the device.
  */
-final class Admission {
-    private Admission() {}
+public final class DeviceAdmission {
+    private DeviceAdmission() {}
+
+    /** How long a device keeps a charge after its interval ended, unless configured otherwise: 31 days. */
+    public static final Duration DEFAULT_RETENTION = Duration.ofDays(31);
+
+    /**
+     * Checks a configured retention (how long a device keeps a charge after its interval ended). A charge forgotten
+     * earlier than a later version's period needs makes the device refuse that period's reports (it never guesses),
+     * so it should be at least the longest budget period the device reports under.
+     *
+     * @return {@code retention}
+     * @throws IllegalArgumentException naming the field if it is null, zero or negative
+     */
+    public static Duration checkRetention(Duration retention) {
+        if (retention == null || retention.isNegative() || retention.isZero()) {
+            throw new IllegalArgumentException("retention must be > 0, got " + retention);
+        }
+        return retention;
+    }
 
     /** What {@link #admit} decided. */
-    sealed interface Decision permits Admitted, Refused {}
+    public sealed interface Decision permits Admitted, Refused {}
 
     /**
      * The report may be made at these coordinates; {@code updated} is the ledger with its charge, which the caller
      * must record durably before the report can leave the device.
      */
-    record Admitted(ReportCoordinates coordinates, long eventTime, DeviceLedger updated) implements Decision {}
+    public record Admitted(ReportCoordinates coordinates, long eventTime, DeviceLedger updated) implements Decision {}
 
     /** The budget does not pay for the report; nothing changed. */
-    record Refused(BudgetLedger.Refusal reason, long eventTime, String message) implements Decision {}
+    public record Refused(BudgetLedger.Refusal reason, long eventTime, String message) implements Decision {}
 
     /**
      * The device's ledger with the charges that ended more than {@code retentionMillis} before {@code now}
      * forgotten (their scopes remember when, so the rule refuses to decide on a period that began before: never an
      * overspend). Records the pruned ledger if anything was forgotten. Caller holds the budget's monitor.
      */
-    static DeviceLedger current(DeviceBudget budget, long now, long retentionMillis) {
+    public static DeviceLedger current(DeviceBudget budget, long now, long retentionMillis) {
         DeviceLedger l = budget.ledger();
         long before = now - retentionMillis;
         DeviceLedger kept = l.forget(c -> c.to() <= before, true, c -> { });
@@ -50,9 +72,9 @@ final class Admission {
 
     /**
      * Records on the device that the workload is a member of its budget group ({@link BudgetLedger#join}), so that
-     * joining a group never adds a fresh budget. No-op for a workload in no group.
+     * joining a group never adds a fresh budget. No-op for a workload in no group or a clock before the epoch.
      */
-    static void joinGroup(DeviceBudget budget, WorkloadBinding w, long now, long retentionMillis) {
+    public static void joinGroup(DeviceBudget budget, WorkloadRules w, long now, long retentionMillis) {
         if (!w.group().isPresent() || now < 0) {
             return;
         }
@@ -66,7 +88,7 @@ final class Admission {
     }
 
     /** The workload's group as this device knows it ({@link BudgetLedger#deviceView}), or null. */
-    static BudgetLedger.GroupView groupView(DeviceLedger ledger, WorkloadBinding w) {
+    public static BudgetLedger.GroupView groupView(DeviceLedger ledger, WorkloadRules w) {
         return w.group().map(g -> BudgetLedger.deviceView(ledger, g.name(), w.groupBudget(), w.id())).orElse(null);
     }
 
@@ -76,50 +98,49 @@ final class Admission {
      * @param ledger the device's current ledger ({@link #current})
      * @throws IllegalStateException if {@code now} is before the epoch (periods are non-negative)
      */
-    static Decision admit(DeviceLedger ledger, WorkloadBinding w, String deviceId, long now) {
+    public static Decision admit(DeviceLedger ledger, WorkloadRules w, String deviceId, long now) {
         if (now < 0) {
             throw new IllegalStateException("the device clock reads " + now + " ms, before the epoch");
         }
-        BudgetLedger.GroupView group = groupView(ledger, w);
-        Charge own = ledger.find(w.id(), w.contentHash(), w.claim(now, 0, group).from());
-        int sequence = own == null ? 0 : own.nextSlot();
-        BudgetLedger.Admission admission = BudgetLedger.admit(ledger, w.claim(now, sequence, group),
+        int slot = w.nextSlot(ledger, now);
+        BudgetLedger.Admission admission = w.admit(ledger, now, slot, groupView(ledger, w),
                 BudgetLedger.Forgotten.NONE);
         if (admission instanceof BudgetLedger.Refused r) {
             return new Refused(r.reason(), now, r.message());
         }
         BudgetLedger.Admitted a = (BudgetLedger.Admitted) admission;
-        return new Admitted(new ReportCoordinates(deviceId, w.periodOf(now).index(), sequence), now, a.updated());
+        return new Admitted(new ReportCoordinates(deviceId, w.periodOf(now).index(), slot), now, a.updated());
     }
 
     /** The exact ε spent of the current period's budget (all versions and modes of the workload). */
-    static BigDecimal spent(DeviceLedger ledger, WorkloadBinding w, long now) {
+    public static BigDecimal spent(DeviceLedger ledger, WorkloadRules w, long now) {
         String id = w.id();
-        return BudgetLedger.spent(ledger, c -> c.workloadId().equals(id), w.periodMillis(), now);
+        return BudgetLedger.spent(ledger, c -> c.workloadId().equals(id), w.spec().budget().periodMillis(), now);
     }
 
     /** The exact ε spent of the workload's budget group in the current period, or empty without a group. */
-    static Optional<BigDecimal> groupSpent(DeviceLedger ledger, WorkloadBinding w, long now) {
+    public static Optional<BigDecimal> groupSpent(DeviceLedger ledger, WorkloadRules w, long now) {
         if (!w.group().isPresent()) {
             return Optional.empty();
         }
         BudgetLedger.GroupView g = groupView(ledger, w);
         return Optional.of(BudgetLedger.spent(ledger, c -> g.name().equals(c.group())
-                || g.members().contains(c.workloadId()), w.periodMillis(), now));
+                || g.members().contains(c.workloadId()), w.spec().budget().periodMillis(), now));
     }
 
     /**
      * How many more reports (local) or newly paid windows (central) the budget allows in the current period:
      * {@code ⌊(budget − spent) / ε⌋} in exact arithmetic, also bounded by the unused sequence numbers.
      */
-    static int remaining(DeviceLedger ledger, WorkloadBinding w, long now) {
-        BigDecimal left = w.epsilonPerPeriod().subtract(spent(ledger, w, now)).max(BigDecimal.ZERO);
+    public static int remaining(DeviceLedger ledger, WorkloadRules w, long now) {
+        BigDecimal left = w.spec().budget().epsilonPerPeriod().exact().subtract(spent(ledger, w, now))
+                .max(BigDecimal.ZERO);
         if (w.group().isPresent()) {
             left = left.min(w.group().get().epsilonPerPeriod().exact().subtract(groupSpent(ledger, w, now)
                     .orElse(BigDecimal.ZERO)).max(BigDecimal.ZERO));
         }
-        int byEpsilon = left.divide(w.epsilonPerCharge(), 0, RoundingMode.FLOOR).intValue();
-        if (!w.local()) {
+        int byEpsilon = left.divide(w.spec().epsilonPerCharge().exact(), 0, RoundingMode.FLOOR).intValue();
+        if (w.mode() != Mode.LOCAL) {
             return Math.max(0, byEpsilon);
         }
         Charge own = ledger.find(w.id(), w.contentHash(), w.periodOf(now).start());

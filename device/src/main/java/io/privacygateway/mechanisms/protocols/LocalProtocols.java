@@ -1,6 +1,7 @@
-package io.privacygateway.mechanisms.local;
+package io.privacygateway.mechanisms.protocols;
 
 import io.privacygateway.mechanisms.linalg.PointSet;
+import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.local.fo.FrequencyOracleProtocol;
 import io.privacygateway.mechanisms.local.gaussian.GaussianLevel;
 import io.privacygateway.mechanisms.local.gaussian.GaussianSignProtocol;
