@@ -2,9 +2,6 @@ package io.privacygateway.app.dashboard;
 
 import io.privacygateway.client.WorkloadFiles;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
-import io.privacygateway.mechanisms.runtime.ReleaseResult;
-import io.privacygateway.mechanisms.runtime.WindowRelease;
-import java.util.Optional;
 import io.privacygateway.mechanisms.central.CentralRelease;
 import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
@@ -23,10 +20,13 @@ import io.privacygateway.topology.release.AnswerRecords;
 import io.privacygateway.topology.state.WindowKey;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ReleaseResult;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.runtime.WindowRelease;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 
