@@ -1,11 +1,11 @@
 package io.privacygateway.harness;
 
+import static io.privacygateway.harness.testing.OneShotClients.readAll;
+import static io.privacygateway.harness.testing.OneShotClients.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -14,14 +14,10 @@ import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -33,7 +29,6 @@ import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -146,38 +141,5 @@ class EmbeddedKafkaRestartAndSaslTest {
             assertThatThrownBy(() -> send(kafka.clientConfig("bob"), "secured", "from-bob"))
                     .hasRootCauseInstanceOf(AuthorizationException.class);
         }
-    }
-
-    private static void send(Map<String, Object> config, String topic, String value) throws Exception {
-        Map<String, Object> p = new HashMap<>(config);
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000);
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
-                new StringSerializer())) {
-            producer.send(new ProducerRecord<>(topic, value)).get(30, TimeUnit.SECONDS);
-        }
-    }
-
-    /** Reads a topic from the beginning (assigned partitions, no group) until {@code expected} records arrived. */
-    private static List<String> readAll(Map<String, Object> config, String topic, int expected) {
-        Map<String, Object> c = new HashMap<>(config);
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-        List<String> out = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(),
-                new StringDeserializer())) {
-            List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).toList();
-            consumer.assign(parts);
-            consumer.seekToBeginning(parts);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (out.size() < expected && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                    out.add(r.value());
-                }
-            }
-        }
-        return out;
     }
 }

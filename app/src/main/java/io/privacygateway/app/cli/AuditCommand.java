@@ -23,12 +23,12 @@ import io.privacygateway.mechanisms.workload.NeighbourRelation;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -65,12 +65,8 @@ public final class AuditCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--workload", required = true, paramLabel = "FILE", description = "Workload declaration (YAML or JSON).")
-    Path workload;
-
-    @Option(names = "--mode", paramLabel = "local|central",
-            description = "Trust model (default: the workload's); a local file is converted to central mode.")
-    String mode;
+    @Mixin
+    WorkloadOptions input = new WorkloadOptions();
 
     @Option(names = "--samples", paramLabel = "N",
             description = "Test outputs per input and row (default " + DEFAULT_LOCAL_SAMPLES + " local, "
@@ -133,7 +129,7 @@ public final class AuditCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        WorkloadSpec resolvedSpec = resolve(WorkloadFiles.load(workload));
+        WorkloadSpec resolvedSpec = resolve(WorkloadFiles.load(input.workload));
         if (resolvedSpec.family().isOpenDomain()) {
             throw new IllegalArgumentException("family " + resolvedSpec.family().wireName() + " has an open domain of"
                     + " strings that is never materialised; the black-box audit needs a universe (the heavy-hitter"
@@ -176,7 +172,7 @@ public final class AuditCommand implements Callable<Integer> {
 
     /** Applies the overrides and resolves {@code auto} as deployment does ({@link Planner#resolve}). */
     private WorkloadSpec resolve(WorkloadSpec ws) {
-        Mode effective = WorkloadOptions.effectiveMode(mode, ws);
+        Mode effective = input.effectiveMode(ws);
         Epsilon eps = WorkloadOptions.epsilonOption(epsilon);
         if (effective == Mode.CENTRAL) {
             if (ws.mode() == Mode.LOCAL || eps != null || neighbour != null || contributions != null) {
@@ -193,7 +189,7 @@ public final class AuditCommand implements Callable<Integer> {
             }
         } else {
             if (ws.mode() == Mode.CENTRAL) {
-                throw new IllegalArgumentException("--mode local needs a local-mode workload; " + workload
+                throw new IllegalArgumentException("--mode local needs a local-mode workload; " + input.workload
                         + " is central");
             }
             if (neighbour != null || contributions != null) {
@@ -219,7 +215,7 @@ public final class AuditCommand implements Callable<Integer> {
         if (resolved.alpha() == null && (m == MechanismId.LOCAL_CHAINING || m == MechanismId.LOCAL_COARSE_PROJECTION
                 || m == MechanismId.CENTRAL_CHAINING)) {
             throw new IllegalArgumentException("mechanism " + m.wireName() + " needs a target error α: set alpha in "
-                    + workload + " or pass --alpha");
+                    + input.workload + " or pass --alpha");
         }
         return resolved;
     }

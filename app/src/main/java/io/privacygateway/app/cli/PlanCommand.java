@@ -18,10 +18,10 @@ import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,8 +33,8 @@ public final class PlanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--workload", required = true, paramLabel = "FILE", description = "Workload declaration (YAML or JSON).")
-    Path workload;
+    @Mixin
+    WorkloadOptions input = new WorkloadOptions();
 
     @Option(names = "--epsilon", paramLabel = "E", description = "ε per report (default: the workload's).")
     Double epsilon;
@@ -42,13 +42,8 @@ public final class PlanCommand implements Callable<Integer> {
     @Option(names = "--n", required = true, paramLabel = "N", description = "Reports per window.")
     long n;
 
-    @Option(names = "--mode", paramLabel = "local|central",
-            description = "Trust model (default: the workload's); a local file is converted to central mode.")
-    String mode;
-
-    @Option(names = "--neighbour", defaultValue = "add-remove", paramLabel = "add-remove|replace-one",
-            description = "Central mode, converting a local file: the neighbour relation (default ${DEFAULT-VALUE}).")
-    String neighbour;
+    @Mixin
+    WorkloadOptions.Conversion conversion = new WorkloadOptions.Conversion();
 
     @Option(names = "--json", description = "Print the plan as JSON.")
     boolean json;
@@ -56,14 +51,14 @@ public final class PlanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        WorkloadSpec ws = WorkloadFiles.load(workload);
+        WorkloadSpec ws = WorkloadFiles.load(input.workload);
         if (n < 1) {
             throw new IllegalArgumentException("--n must be >= 1, got " + n);
         }
-        Mode effective = WorkloadOptions.effectiveMode(mode, ws);
+        Mode effective = input.effectiveMode(ws);
         Epsilon given = WorkloadOptions.epsilonOption(epsilon);
         if (effective == Mode.CENTRAL && ws.mode() == Mode.LOCAL) {
-            ws = WorkloadOptions.localAsCentral(ws, given, neighbour);
+            ws = conversion.localAsCentral(ws, given);
         }
         Epsilon eps = given != null ? given
                 : effective == Mode.CENTRAL ? ws.central().epsilonPerRelease() : ws.epsilonPerReport();

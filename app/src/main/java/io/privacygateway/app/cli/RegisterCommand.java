@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -33,18 +34,11 @@ public final class RegisterCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", required = true, paramLabel = "gateway.yaml",
-            description = "The gateway configuration (brokers, registry, topic prefix, client security settings).")
-    Path config;
+    @Mixin
+    GatewayConnectionOptions connection = new GatewayConnectionOptions();
 
     @Option(names = "--workload", required = true, paramLabel = "FILE", description = "A workload file (repeatable).")
     List<Path> workloads;
-
-    @Option(names = "--connect-timeout", defaultValue = "30s", paramLabel = "DURATION",
-            converter = RunCommand.DurationConverter.class,
-            description = "How long the Kafka brokers and the schema registry may take to answer before the command"
-                    + " gives up (exit code 1); e.g. 500ms, 30s, 2m (default ${DEFAULT-VALUE}).")
-    Duration connectTimeout;
 
     /**
      * Checks every workload file, then that the brokers and the registry answer within {@code --connect-timeout}
@@ -53,11 +47,8 @@ public final class RegisterCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        if (connectTimeout.isZero() || connectTimeout.isNegative()) {
-            throw new IllegalArgumentException("--connect-timeout must be > 0, got "
-                    + RunCommand.format(connectTimeout));
-        }
-        GatewaySettings s = GatewayConfigFile.load(config).settings();
+        Duration connectTimeout = connection.connectTimeout();
+        GatewaySettings s = GatewayConfigFile.load(connection.config).settings();
         List<WorkloadSpec> declared = new ArrayList<>();
         for (Path p : workloads) {
             declared.add(WorkloadFiles.load(p)); // every file is checked before anything is published

@@ -23,7 +23,6 @@ import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.release.CentralReleaser;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -45,6 +44,7 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -68,14 +68,8 @@ public final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", required = true, paramLabel = "gateway.yaml", description = "Gateway configuration.")
-    Path config;
-
-    @Option(names = "--connect-timeout", defaultValue = "30s", paramLabel = "DURATION",
-            converter = DurationConverter.class,
-            description = "How long the Kafka brokers and the schema registry may take to answer at start-up before"
-                    + " the command gives up (exit code 1); e.g. 500ms, 30s, 2m (default ${DEFAULT-VALUE}).")
-    Duration connectTimeout;
+    @Mixin
+    GatewayConnectionOptions connection = new GatewayConnectionOptions();
 
     @Option(names = "--startup-timeout", defaultValue = "5m", paramLabel = "DURATION",
             converter = DurationConverter.class,
@@ -92,13 +86,11 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        if (connectTimeout.isZero() || connectTimeout.isNegative()) {
-            throw new IllegalArgumentException("--connect-timeout must be > 0, got " + format(connectTimeout));
-        }
+        Duration connectTimeout = connection.connectTimeout();
         if (startupTimeout.isZero() || startupTimeout.isNegative()) {
             throw new IllegalArgumentException("--startup-timeout must be > 0, got " + format(startupTimeout));
         }
-        GatewayConfigFile.Loaded loaded = GatewayConfigFile.load(config);
+        GatewayConfigFile.Loaded loaded = GatewayConfigFile.load(connection.config);
         GatewaySettings s = loaded.settings();
         Preflight.kafka(s, connectTimeout);
         Preflight.registry(s, connectTimeout);

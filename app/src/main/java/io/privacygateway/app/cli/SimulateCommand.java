@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -46,8 +47,8 @@ public final class SimulateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--workload", required = true, paramLabel = "FILE", description = "Workload declaration (YAML or JSON).")
-    Path workload;
+    @Mixin
+    WorkloadOptions input = new WorkloadOptions();
 
     @Option(names = "--values", required = true, paramLabel = "FILE",
             description = "One value per line: a label, a number, comma-separated 0/1 attributes, or (regression, erm)"
@@ -67,14 +68,8 @@ public final class SimulateCommand implements Callable<Integer> {
                     + " SecureRandom as on real devices).")
     Long seed;
 
-    @Option(names = "--mode", paramLabel = "local|central",
-            description = "Trust model (default: the workload's). central: the gateway adds noise and purifies;"
-                    + " a local workload file is converted (ε per release = --epsilon, L = 1).")
-    String mode;
-
-    @Option(names = "--neighbour", defaultValue = "add-remove", paramLabel = "add-remove|replace-one",
-            description = "Central mode, converting a local file: the neighbour relation (default ${DEFAULT-VALUE}).")
-    String neighbour;
+    @Mixin
+    WorkloadOptions.Conversion conversion = new WorkloadOptions.Conversion();
 
     @Option(names = "--skip-invalid", description = "Report invalid lines (with line numbers) but simulate the rest.")
     boolean skipInvalid;
@@ -88,7 +83,7 @@ public final class SimulateCommand implements Callable<Integer> {
         PrintWriter stdout = spec.commandLine().getOut();
         Epsilon eps = WorkloadOptions.epsilonOption(epsilon);
         MechanismId mech = mechanism == null ? null : MechanismId.fromWireName(mechanism);
-        WorkloadSpec ws = WorkloadFiles.load(workload);
+        WorkloadSpec ws = WorkloadFiles.load(input.workload);
         if (ws.mode() == Mode.CENTRAL && (ws.isWide() || (mech != null && mech.isWide())
                 || (ws.mechanism() == MechanismId.AUTO && mech == null && !fits(ws)))) {
             return simulateWide(ws, eps, mech, err, stdout);
@@ -105,13 +100,13 @@ public final class SimulateCommand implements Callable<Integer> {
             return 2;
         }
         RandomBits secret = seed == null ? new SecureRandomBits() : new SeededRandomBits(seed);
-        Mode effective = WorkloadOptions.effectiveMode(mode, ws);
+        Mode effective = input.effectiveMode(ws);
         ObjectNode root = Json.MAPPER.createObjectNode();
         Answer a;
         double[] truth;
         boolean auto;
         if (effective == Mode.CENTRAL) {
-            WorkloadSpec central = ws.mode() == Mode.CENTRAL ? ws : WorkloadOptions.localAsCentral(ws, eps, neighbour);
+            WorkloadSpec central = ws.mode() == Mode.CENTRAL ? ws : conversion.localAsCentral(ws, eps);
             CentralSimulation.Result r = CentralSimulation.run(central, contents.values(), eps, mech, secret);
             a = r.answer();
             truth = r.truth();
@@ -230,7 +225,7 @@ public final class SimulateCommand implements Callable<Integer> {
      * @throws IllegalArgumentException naming {@code mode} when the command asks for central mode
      */
     private LocalWorkload localOnly(WorkloadSpec ws, String family) {
-        if (WorkloadOptions.effectiveMode(mode, ws) != Mode.LOCAL) {
+        if (input.effectiveMode(ws) != Mode.LOCAL) {
             throw new IllegalArgumentException("mode: family " + family + " runs in local mode only");
         }
         return (LocalWorkload) ResolvedWorkload

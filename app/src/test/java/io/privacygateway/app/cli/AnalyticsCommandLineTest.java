@@ -1,6 +1,6 @@
 package io.privacygateway.app.cli;
 
-import static io.privacygateway.app.cli.CommandLineTest.run;
+import static io.privacygateway.app.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -43,7 +43,7 @@ class AnalyticsCommandLineTest {
             labels.add(i % 3 == 0 || i % 5 == 0 ? "b" : i % 2 == 0 ? "a" : "c");
         }
         Path out = dir.resolve("mode.json");
-        CommandLineTest.Run r = run("simulate", "--workload", mode.toString(), "--values",
+        CliRun r = run("simulate", "--workload", mode.toString(), "--values",
                 values("mode.values", labels).toString(), "--seed", "3", "--out", out.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode j = Json.MAPPER.readTree(out.toFile());

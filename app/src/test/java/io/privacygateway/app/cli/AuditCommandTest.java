@@ -1,16 +1,14 @@
 package io.privacygateway.app.cli;
 
+import static io.privacygateway.app.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.privacygateway.app.Main;
 import io.privacygateway.mechanisms.audit.CentralReleases;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.workload.Workload;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,21 +31,6 @@ import picocli.CommandLine;
 class AuditCommandTest {
     @TempDir
     Path dir;
-
-    record Run(int exit, String out, String err) {}
-
-    static Run run(CommandLine cl, String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
-
-    static Run run(String... args) {
-        return run(Main.commandLine(), args);
-    }
 
     /** The example workloads and the demo's (the surefire working directory is the app module). */
     static Stream<Path> exampleWorkloads() throws IOException {
@@ -80,7 +63,7 @@ class AuditCommandTest {
 
     @org.junit.jupiter.api.Test
     void aWideWorkloadIsRefusedWithAReason() {
-        Run r = run("audit", "--workload", "../demo/src/main/resources/demo/feature-flags-wide.yaml", "--samples",
+        CliRun r = run("audit", "--workload", "../demo/src/main/resources/demo/feature-flags-wide.yaml", "--samples",
                 "100", "--seed", "1");
         assertThat(r.exit()).isNotZero();
         assertThat(r.err()).contains("never materialised");
@@ -88,7 +71,7 @@ class AuditCommandTest {
 
     @org.junit.jupiter.api.Test
     void aVectorMeanWorkloadIsRefusedWithAReason() {
-        Run r = run("audit", "--workload", "../demo/src/main/resources/demo/resource-usage.yaml", "--samples",
+        CliRun r = run("audit", "--workload", "../demo/src/main/resources/demo/resource-usage.yaml", "--samples",
                 "100", "--seed", "1");
         assertThat(r.exit()).isNotZero();
         assertThat(r.err()).contains("vector").contains("never materialised");
@@ -96,7 +79,7 @@ class AuditCommandTest {
 
     @org.junit.jupiter.api.Test
     void aHeavyHittersWorkloadIsRefusedWithAReason() {
-        Run r = run("audit", "--workload", "../demo/src/main/resources/demo/top-crash-signatures.yaml", "--samples",
+        CliRun r = run("audit", "--workload", "../demo/src/main/resources/demo/top-crash-signatures.yaml", "--samples",
                 "100", "--seed", "1");
         assertThat(r.exit()).isNotZero();
         assertThat(r.err()).contains("open domain").contains("never materialised");
@@ -110,7 +93,7 @@ class AuditCommandTest {
     @MethodSource("exampleWorkloads")
     void exampleWorkloadsAreNotFlagged(Path workload) throws Exception {
         boolean central = Files.readString(workload).contains("mode: central");
-        Run r = run("audit", "--workload", workload.toString(), "--samples", central ? "4000" : "20000", "--seed", "7",
+        CliRun r = run("audit", "--workload", workload.toString(), "--samples", central ? "4000" : "20000", "--seed", "7",
                 "--confidence", "0.999", "--json");
         assertThat(r.exit()).as(r.err() + r.out()).isZero();
         JsonNode j = Json.MAPPER.readTree(r.out());
@@ -158,7 +141,7 @@ class AuditCommandTest {
         Path file = dir.resolve("erm.yaml");
         Files.writeString(file, ERM_SMALL.formatted(mechanism));
         long t0 = System.nanoTime();
-        Run r = run("audit", "--workload", file.toString(), "--samples", String.valueOf(samples), "--seed", "7",
+        CliRun r = run("audit", "--workload", file.toString(), "--samples", String.valueOf(samples), "--seed", "7",
                 "--confidence", "0.999", "--json");
         System.out.printf("[audit erm] %s, %d samples: %.1f s%n", mechanism, samples, (System.nanoTime() - t0) / 1e9);
         assertThat(r.exit()).as(r.err() + r.out()).isZero();
@@ -208,7 +191,7 @@ class AuditCommandTest {
         CommandLine cl = new CommandLine(new AuditCommand(
                 w -> LocalPipeline.of(Workload.of(w.spec().toBuilder().epsilonPerAnswer(Epsilon.of(3.0)).budgetAtLeastOneCharge().build())).protocol(),
                 CentralReleases::of));
-        Run r = run(cl, "--workload", file(HIST).toString(), "--samples", "5000", "--seed", "3");
+        CliRun r = run(cl, "--workload", file(HIST).toString(), "--samples", "5000", "--seed", "3");
         assertThat(r.exit()).as(r.err() + r.out()).isEqualTo(AuditCommand.VIOLATION);
         assertThat(r.out()).contains("VIOLATION").contains("grr");
     }
@@ -218,7 +201,7 @@ class AuditCommandTest {
     void halfNoiseCentralReleaseExitsWithThree() throws Exception {
         CommandLine cl = new CommandLine(new AuditCommand(w -> LocalPipeline.of(w).protocol(),
                 w -> CentralReleases.of(Workload.of(w.spec().toBuilder().epsilonPerAnswer(Epsilon.of(2.0)).budgetAtLeastOneCharge().build()))));
-        Run r = run(cl, "--workload", file(CENTRAL_HIST).toString(), "--samples", "20000", "--seed", "3", "--json");
+        CliRun r = run(cl, "--workload", file(CENTRAL_HIST).toString(), "--samples", "20000", "--seed", "3", "--json");
         assertThat(r.exit()).as(r.err() + r.out()).isEqualTo(AuditCommand.VIOLATION);
         JsonNode j = Json.MAPPER.readTree(r.out());
         assertThat(j.get("violation").asBoolean()).isTrue();
@@ -227,7 +210,7 @@ class AuditCommandTest {
 
     @Test
     void tablePrintsEveryColumnAndTheVerdict() throws Exception {
-        Run r = run("audit", "--workload", file(HIST).toString(), "--samples", "2000", "--seed", "1");
+        CliRun r = run("audit", "--workload", file(HIST).toString(), "--samples", "2000", "--seed", "1");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("input pair", "event E", "P(E | 1) [CI]", "P(E | 2) [CI]", "ε̂ ≥", "declared",
                 "ε̂/ε", "verdict", "seed 1", "No violation found");
@@ -246,7 +229,7 @@ class AuditCommandTest {
                 budget: {epsilonPerPeriod: 2.0, period: 1d}
                 window: {size: 1m, grace: 10s}
                 """);
-        Run r = run("audit", "--workload", w.toString(), "--samples", "2000", "--seed", "1", "--json");
+        CliRun r = run("audit", "--workload", w.toString(), "--samples", "2000", "--seed", "1", "--json");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode rows = Json.MAPPER.readTree(r.out()).get("rows");
         assertThat(rows.size()).isGreaterThan(2);
@@ -256,7 +239,7 @@ class AuditCommandTest {
 
     @Test
     void helpNamesTheExitCodes() {
-        Run r = run("audit", "--help");
+        CliRun r = run("audit", "--help");
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("Exit codes:").contains("3   some lower bound").contains("2   usage");
     }
@@ -269,7 +252,7 @@ class AuditCommandTest {
         assertThat(run("audit", "--workload", file(HIST).toString(), "--mechanism", "laplace").exit()).isEqualTo(2);
         assertThat(run("audit", "--workload", file(HIST).toString(), "--mechanism", "chaining").exit()).isEqualTo(2);
         assertThat(run("audit", "--workload", "../examples/gateway.yaml").exit()).isEqualTo(2);
-        Run missing = run("audit", "--workload", dir.resolve("nope.yaml").toString());
+        CliRun missing = run("audit", "--workload", dir.resolve("nope.yaml").toString());
         assertThat(missing.exit()).isEqualTo(2);
         assertThat(missing.err()).contains("no such file");
     }

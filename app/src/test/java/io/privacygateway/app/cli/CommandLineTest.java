@@ -1,33 +1,18 @@
 package io.privacygateway.app.cli;
 
+import static io.privacygateway.app.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.privacygateway.app.Main;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The command line end to end: files in, JSON and tables out, exit codes. */
 class CommandLineTest {
     @TempDir
     Path dir;
-
-    record Run(int exit, String out, String err) {}
-
-    static Run run(String... args) {
-        CommandLine cl = Main.commandLine();
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
-        int code = cl.execute(args);
-        return new Run(code, out.toString(), err.toString());
-    }
 
     Path workload(String body) throws Exception {
         Path p = dir.resolve("w.yaml");
@@ -64,7 +49,7 @@ class CommandLineTest {
         Path w = workload(HIST);
         Path v = values(repeat(500, "a", "a", "b", "c"));
         Path out = dir.resolve("out.json");
-        Run r = run("simulate", "--workload", w.toString(), "--values", v.toString(), "--epsilon", "2", "--seed", "5",
+        CliRun r = run("simulate", "--workload", w.toString(), "--values", v.toString(), "--epsilon", "2", "--seed", "5",
                 "--mechanism", "oue", "--out", out.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode j = Json.MAPPER.readTree(out.toFile());
@@ -90,7 +75,7 @@ class CommandLineTest {
     @Test
     void autoIsResolvedByThePlannerAndRecorded() throws Exception {
         Path out = dir.resolve("out.json");
-        Run r = run("simulate", "--workload", workload(HIST).toString(), "--values",
+        CliRun r = run("simulate", "--workload", workload(HIST).toString(), "--values",
                 values(repeat(300, "a", "b", "d")).toString(), "--seed", "1", "--out", out.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode j = Json.MAPPER.readTree(out.toFile());
@@ -104,13 +89,13 @@ class CommandLineTest {
     void invalidLinesAreReportedWithLineNumbersNotSkipped() throws Exception {
         Path v = values("a", "# a comment", "zz", "", "b", "e");
         Path out = dir.resolve("out.json");
-        Run r = run("simulate", "--workload", workload(HIST).toString(), "--values", v.toString(), "--out",
+        CliRun r = run("simulate", "--workload", workload(HIST).toString(), "--values", v.toString(), "--out",
                 out.toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains(":3: unknown label \"zz\"").contains(":6: unknown label \"e\"");
         assertThat(out).doesNotExist();
 
-        Run skip = run("simulate", "--workload", workload(HIST).toString(), "--values", v.toString(), "--out",
+        CliRun skip = run("simulate", "--workload", workload(HIST).toString(), "--values", v.toString(), "--out",
                 out.toString(), "--skip-invalid", "--mechanism", "grr", "--seed", "2");
         assertThat(skip.exit()).as(skip.err()).isZero();
         JsonNode j = Json.MAPPER.readTree(out.toFile());
@@ -122,32 +107,32 @@ class CommandLineTest {
     @Test
     void badWorkloadAndOptionsNameTheField() throws Exception {
         Path bad = workload(HIST.replace("epsilonPerReport: 1.0", "epsilonPerReport: \"NaN\""));
-        Run r = run("simulate", "--workload", bad.toString(), "--values", values("a").toString(), "--out",
+        CliRun r = run("simulate", "--workload", bad.toString(), "--values", values("a").toString(), "--out",
                 dir.resolve("o.json").toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("epsilonPerReport").contains("NaN");
 
-        Run eps = run("simulate", "--workload", workload(HIST).toString(), "--values", values("a").toString(),
+        CliRun eps = run("simulate", "--workload", workload(HIST).toString(), "--values", values("a").toString(),
                 "--epsilon", "0", "--out", dir.resolve("o.json").toString());
         assertThat(eps.exit()).isEqualTo(2);
         assertThat(eps.err()).contains("epsilon").contains("0.0");
 
-        Run mech = run("simulate", "--workload", workload(HIST).toString(), "--values", values("a").toString(),
+        CliRun mech = run("simulate", "--workload", workload(HIST).toString(), "--values", values("a").toString(),
                 "--mechanism", "magic", "--out", dir.resolve("o.json").toString());
         assertThat(mech.exit()).isEqualTo(2);
         assertThat(mech.err()).contains("unknown mechanism \"magic\"");
 
-        Run missing = run("plan", "--workload", dir.resolve("nope.yaml").toString(), "--n", "10");
+        CliRun missing = run("plan", "--workload", dir.resolve("nope.yaml").toString(), "--n", "10");
         assertThat(missing.exit()).isEqualTo(2);
         assertThat(missing.err()).contains("no such file");
     }
 
     @Test
     void planPrintsEveryMechanismAndTheChoice() throws Exception {
-        Run r = run("plan", "--workload", workload(HIST).toString(), "--epsilon", "1", "--n", "50000");
+        CliRun r = run("plan", "--workload", workload(HIST).toString(), "--epsilon", "1", "--n", "50000");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("projection").contains("oue").contains("subset-selection").contains("auto → ");
-        Run j = run("plan", "--workload", workload(HIST).toString(), "--n", "50000", "--json");
+        CliRun j = run("plan", "--workload", workload(HIST).toString(), "--n", "50000", "--json");
         JsonNode plan = Json.MAPPER.readTree(j.out());
         assertThat(plan.get("predictions").size()).isGreaterThan(5);
         assertThat(plan.get("choice").asText()).isNotBlank();
@@ -155,7 +140,7 @@ class CommandLineTest {
 
     @Test
     void planPrintsThePoisoningBoundOfEveryLocalMechanism() throws Exception {
-        Run r = run("plan", "--workload", workload(HIST).toString(), "--epsilon", "1", "--n", "50000");
+        CliRun r = run("plan", "--workload", workload(HIST).toString(), "--epsilon", "1", "--n", "50000");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("n·Δ∞").contains("n·Δ₂").contains("docs/poisoning.md");
         // GRR over 4 labels at ε = 1: one report moves a coordinate by at most 1/(p − q) = (e + 3)/(e − 1), and
@@ -170,7 +155,7 @@ class CommandLineTest {
                 .filter(l -> !l.contains("n/a")).peek(l -> assertThat(l.trim().split("\\s+").length).isGreaterThanOrEqualTo(8)).count();
         assertThat(rows).isGreaterThanOrEqualTo(6);
 
-        Run central = run("plan", "--workload", workload(HIST).toString(), "--mode", "central", "--n", "50000");
+        CliRun central = run("plan", "--workload", workload(HIST).toString(), "--mode", "central", "--n", "50000");
         assertThat(central.exit()).as(central.err()).isZero();
         assertThat(central.out()).doesNotContain("n·Δ∞");
     }

@@ -3,8 +3,6 @@ package io.privacygateway.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.schemas.identity.DeviceCredential;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.Map;
@@ -15,23 +13,19 @@ import picocli.CommandLine;
 class EnrollCommandTest {
     static final byte[] KEY = "0123456789abcdef0123456789abcdef-enrollment".getBytes(StandardCharsets.UTF_8);
 
-    static CommandLineTest.Run run(Map<String, String> env, String... args) {
+    static CliRun run(Map<String, String> env, String... args) {
         CommandLine cl = new CommandLine(new EnrollCommand(env::get));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cl.setOut(new PrintWriter(out));
-        cl.setErr(new PrintWriter(err));
         cl.setExecutionExceptionHandler((ex, cmd, pr) -> {
             cmd.getErr().println(ex.getMessage());
             return 2;
         });
-        return new CommandLineTest.Run(cl.execute(args), out.toString(), err.toString());
+        return CliRun.run(cl, args);
     }
 
     @Test
     void issuesCredentialsTheGatewayAccepts() {
         Map<String, String> env = Map.of("PGW_ENROLLMENT_KEY", Base64.getEncoder().encodeToString(KEY));
-        CommandLineTest.Run r = run(env, "--key-id", "k1", "--device", "phone-1", "--device", "phone-2");
+        CliRun r = run(env, "--key-id", "k1", "--device", "phone-1", "--device", "phone-2");
         assertThat(r.exit()).as(r.err()).isZero();
         String[] lines = r.out().strip().split("\n");
         assertThat(lines).hasSize(2);
@@ -64,7 +58,7 @@ class EnrollCommandTest {
     @Test
     void anInvalidIdAmongValidOnesWritesNoCredentialAtAll() {
         Map<String, String> env = Map.of("PGW_ENROLLMENT_KEY", Base64.getEncoder().encodeToString(KEY));
-        CommandLineTest.Run r = run(env, "--key-id", "k1", "--device", "phone-1", "--device", "bad id",
+        CliRun r = run(env, "--key-id", "k1", "--device", "phone-1", "--device", "bad id",
                 "--device", "phone-3");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.out()).isEmpty();

@@ -16,11 +16,11 @@ class HeavyHittersCommandLineTest {
 
     @Test
     void planPrintsTheClosedFormThresholdAndStandardError() {
-        AuditCommandTest.Run r = AuditCommandTest.run("plan", "--workload", WORKLOAD, "--n", "3000");
+        CliRun r = CliRun.run("plan", "--workload", WORKLOAD, "--n", "3000");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("auto → prefix-tree-sketch").contains("Predicted threshold share 0.")
                 .contains("standard error").contains("closed form from the protocol's variance");
-        AuditCommandTest.Run json = AuditCommandTest.run("plan", "--workload", WORKLOAD, "--n", "3000", "--json");
+        CliRun json = CliRun.run("plan", "--workload", WORKLOAD, "--n", "3000", "--json");
         assertThat(json.exit()).isZero();
         assertThat(json.out()).contains("\"choice\" : \"prefix-tree-sketch\"");
     }
@@ -35,11 +35,11 @@ class HeavyHittersCommandLineTest {
         Path values = dir.resolve("values.txt");
         Files.write(values, lines);
         Path out = dir.resolve("out.json");
-        AuditCommandTest.Run refused = AuditCommandTest.run("simulate", "--workload", WORKLOAD, "--values",
+        CliRun refused = CliRun.run("simulate", "--workload", WORKLOAD, "--values",
                 values.toString(), "--out", out.toString(), "--seed", "4");
         assertThat(refused.exit()).isEqualTo(2);
         assertThat(refused.err()).contains(":6003:").doesNotContain("much-too-long");
-        AuditCommandTest.Run r = AuditCommandTest.run("simulate", "--workload", WORKLOAD, "--values", values.toString(),
+        CliRun r = CliRun.run("simulate", "--workload", WORKLOAD, "--values", values.toString(),
                 "--out", out.toString(), "--seed", "4", "--skip-invalid");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("prefix-tree-sketch").contains("threshold share");

@@ -18,12 +18,12 @@ class VectorMeanCommandLineTest {
 
     @Test
     void planPrintsEachCandidatesClosedFormStandardErrorAndAutosChoice() {
-        AuditCommandTest.Run r = AuditCommandTest.run("plan", "--workload", BOX, "--n", "3000");
+        CliRun r = CliRun.run("plan", "--workload", BOX, "--n", "3000");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("the box [0.0, 100.0]^3").contains("[cpu, memory, battery]")
                 .contains("duchi").contains("piecewise").contains("hybrid").contains("auto → ")
                 .contains("worstStandardError");
-        AuditCommandTest.Run json = AuditCommandTest.run("plan", "--workload", BOX, "--n", "3000", "--json");
+        CliRun json = CliRun.run("plan", "--workload", BOX, "--n", "3000", "--json");
         assertThat(json.exit()).isZero();
         assertThat(json.out()).contains("\"choice\" : \"");
     }
@@ -41,7 +41,7 @@ class VectorMeanCommandLineTest {
                 budget: {epsilonPerPeriod: 4.0, period: 1d}
                 window: {size: 1m}
                 """);
-        AuditCommandTest.Run r = AuditCommandTest.run("plan", "--workload", ball.toString(), "--n", "10000");
+        CliRun r = CliRun.run("plan", "--workload", ball.toString(), "--n", "10000");
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("the ball of radius 1.0").contains("auto → privunit-g");
     }
@@ -64,12 +64,12 @@ class VectorMeanCommandLineTest {
         Path values = dir.resolve("values.txt");
         Files.write(values, lines);
         Path out = dir.resolve("out.json");
-        AuditCommandTest.Run refused = AuditCommandTest.run("simulate", "--workload", BOX, "--values",
+        CliRun refused = CliRun.run("simulate", "--workload", BOX, "--values",
                 values.toString(), "--out", out.toString(), "--seed", "4");
         assertThat(refused.exit()).isEqualTo(2);
         assertThat(refused.err()).contains(":" + (n + 3) + ":").contains(":" + (n + 4) + ":")
                 .doesNotContain("250.125");
-        AuditCommandTest.Run r = AuditCommandTest.run("simulate", "--workload", BOX, "--values", values.toString(),
+        CliRun r = CliRun.run("simulate", "--workload", BOX, "--values", values.toString(),
                 "--out", out.toString(), "--seed", "4", "--skip-invalid");
         assertThat(r.exit()).as(r.err()).isZero();
         JsonNode json = Json.MAPPER.readTree(Files.readString(out));

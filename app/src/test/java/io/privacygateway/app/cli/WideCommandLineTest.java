@@ -1,6 +1,6 @@
 package io.privacygateway.app.cli;
 
-import static io.privacygateway.app.cli.CommandLineTest.run;
+import static io.privacygateway.app.cli.CliRun.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -44,7 +44,7 @@ class WideCommandLineTest {
     void planAndSimulateAWideWorkload() throws Exception {
         Path auto = dir.resolve("auto.yaml");
         Files.writeString(auto, spec("auto", ""));
-        CommandLineTest.Run p = run("plan", "--workload", auto.toString(), "--n", "2000");
+        CliRun p = run("plan", "--workload", auto.toString(), "--n", "2000");
         assertThat(p.exit()).as(p.err()).isZero();
         assertThat(p.out()).contains("1048576 values, 9120 queries").contains("mwem").contains("worst-case-chaining")
                 .contains("auto → ").contains("maximum error");
@@ -64,7 +64,7 @@ class WideCommandLineTest {
         Path mwem = dir.resolve("mwem.yaml");
         Files.writeString(mwem, spec("mwem", ", synthetic: {records: 256}"));
         Path out = dir.resolve("mwem.json");
-        CommandLineTest.Run s = run("simulate", "--workload", mwem.toString(), "--values", values.toString(),
+        CliRun s = run("simulate", "--workload", mwem.toString(), "--values", values.toString(),
                 "--seed", "3", "--out", out.toString());
         assertThat(s.exit()).isEqualTo(2); // the invalid line is reported
         assertThat(s.err()).contains(":2001:").contains("expected 20");

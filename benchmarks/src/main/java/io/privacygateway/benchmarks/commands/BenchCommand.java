@@ -8,15 +8,14 @@ import io.privacygateway.mechanisms.param.Alpha;
 import io.privacygateway.mechanisms.workload.QueryFamily;
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -40,15 +39,12 @@ public final class BenchCommand implements Runnable, ToolCommand {
             description = {"The open-domain heavy-hitter protocol (prefix-tree-sketch, b = 1 and 2) against PEM with OLH",
                 "on Zipf(1.1) users over 10^6 distinct strings of at most L bytes: precision, recall and RMS share error",
                 "of the top-k, threshold, device bytes, server state, decode time."})
-    public static final class HeavyHitters implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
+    public static final class HeavyHitters extends BenchOptions.Subcommand {
+        @Mixin
+        BenchOptions.Ns ns = new BenchOptions.Ns(100_000, 1_000_000);
 
-        @Option(names = "--ns", split = ",", defaultValue = "100000,1000000", description = "Users per window.")
-        int[] ns;
-
-        @Option(names = "--epsilons", split = ",", defaultValue = "1,2,4", description = "ε values.")
-        double[] epsilons;
+        @Mixin
+        BenchOptions.Epsilons epsilons = new BenchOptions.Epsilons(1, 2, 4);
 
         @Option(names = "--ks", split = ",", defaultValue = "10,20", description = "Top-k sizes.")
         int[] ks;
@@ -56,8 +52,8 @@ public final class BenchCommand implements Runnable, ToolCommand {
         @Option(names = "--segments", split = ",", defaultValue = "1,2", description = "Segment sizes b to run.")
         int[] segments;
 
-        @Option(names = "--trials", defaultValue = "3", description = "Trials per row (default ${DEFAULT-VALUE}).")
-        int trials;
+        @Mixin
+        BenchOptions.Trials trials = new BenchOptions.Trials(3);
 
         @Option(names = "--max-bytes", defaultValue = "16", description = "L: the longest string, in bytes.")
         int maxBytes;
@@ -73,17 +69,18 @@ public final class BenchCommand implements Runnable, ToolCommand {
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter o = out();
+            int[] n = ns.asInts();
             o.printf("bench heavy-hitters: Zipf(%s) over %d distinct strings of 1..%d bytes; n ∈ %s, ε ∈ %s, k ∈ %s;"
-                    + " %d trials per row%n", zipf, universe, maxBytes, Arrays.toString(ns),
-                    Arrays.toString(epsilons), Arrays.toString(ks), trials);
+                    + " %d trials per row%n", zipf, universe, maxBytes, Arrays.toString(n),
+                    Arrays.toString(epsilons.values), Arrays.toString(ks), trials.value);
             o.printf("command: bench heavy-hitters --ns %s --epsilons %s --ks %s --segments %s --trials %d --max-bytes %d"
-                    + " --universe %d --zipf %s --pem-eta %d%n", join(ns), join(epsilons), join(ks), join(segments),
-                    trials, maxBytes, universe, zipf, pemEta);
+                    + " --universe %d --zipf %s --pem-eta %d%n", join(n), join(epsilons.values), join(ks),
+                    join(segments), trials.value, maxBytes, universe, zipf, pemEta);
             o.flush();
             long t0 = System.nanoTime();
             HeavyHitterBenchmark b = new HeavyHitterBenchmark(universe, maxBytes, zipf);
-            var rows = b.run(ns, epsilons, ks, segments, pemEta, trials, progressLines(o));
+            var rows = b.run(n, epsilons.values, ks, segments, pemEta, trials.value, progressLines(o));
             o.println(HeavyHitterBenchmark.table(rows));
             printElapsed(o, t0);
             return 0;
@@ -105,27 +102,24 @@ public final class BenchCommand implements Runnable, ToolCommand {
                 "over 8 attributes, ε ∈ {0.5, 1, 2, 4}, uniform / Zipf(1.1) / 3-point sparse data: RMS error per query",
                 "and its ratio to the best projected frequency-oracle/hierarchical peer; then the mean family's rows",
                 "(duchi, piecewise, hybrid on uniform / skewed / bimodal scalars; docs/local-accuracy.md)."})
-    public static final class Accuracy implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
+    public static final class Accuracy extends BenchOptions.Subcommand {
+        @Mixin
+        BenchOptions.N reportsPerWindow = new BenchOptions.N();
 
-        @Option(names = "--n", defaultValue = "100000", description = "Reports per window (default ${DEFAULT-VALUE}).")
-        long n;
+        @Mixin
+        BenchOptions.Trials trialsOption = new BenchOptions.Trials(3);
 
-        @Option(names = "--trials", defaultValue = "3", description = "Trials per row (default ${DEFAULT-VALUE}).")
-        int trials;
+        @Mixin
+        BenchOptions.Epsilons epsilonsOption = new BenchOptions.Epsilons(0.5, 1, 2, 4);
 
-        @Option(names = "--epsilons", split = ",", defaultValue = "0.5,1,2,4", description = "ε values.")
-        double[] epsilons;
+        @Mixin
+        BenchOptions.Workloads workloads = new BenchOptions.Workloads();
 
-        @Option(names = "--workloads", split = ",", description = "Only workloads whose name contains one of these.")
-        List<String> only;
+        @Mixin
+        BenchOptions.WorkerThreads threads = new BenchOptions.WorkerThreads();
 
-        @Option(names = "--threads", defaultValue = "0", description = "Worker threads (default: one per core).")
-        int threads;
-
-        @Option(names = "--out", paramLabel = "FILE", description = "Also write every cell as CSV.")
-        Path out;
+        @Mixin
+        BenchOptions.Out out = new BenchOptions.Out();
 
         @Option(names = "--mode", defaultValue = "local", paramLabel = "local|central",
                 description = "local (default) or central: purified Gaussian projection, purified chaining and the"
@@ -133,13 +127,18 @@ public final class BenchCommand implements Runnable, ToolCommand {
                         + " wide for the full grid) and the window-analytics families (bench analytics).")
         String mode;
 
-        @Option(names = "--ns", split = ",", defaultValue = "1000,10000,100000", description = "Central mode: n values.")
-        long[] ns;
+        @Mixin
+        BenchOptions.Ns nsOption = new BenchOptions.Ns(1_000, 10_000, 100_000);
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter o = spec.commandLine().getOut();
-            int th = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+            PrintWriter o = out();
+            int th = threads.resolved();
+            long n = reportsPerWindow.value;
+            int trials = trialsOption.value;
+            double[] epsilons = epsilonsOption.values;
+            long[] ns = nsOption.values;
+            List<String> only = workloads.only;
             if (mode.equals("central")) {
                 return runCentral(o, th, trials, epsilons, ns, only);
             }
@@ -179,20 +178,22 @@ public final class BenchCommand implements Runnable, ToolCommand {
             o.println(AccuracyReport.summary(rows));
             o.println(AccuracyReport.details(rows));
             printElapsed(o, t0);
-            if (out != null) {
-                Files.writeString(out, AccuracyReport.csv(rows));
-                o.printf("wrote %s%n", out);
+            if (out.file != null) {
+                Files.writeString(out.file, AccuracyReport.csv(rows));
+                o.printf("wrote %s%n", out.file);
             }
             return means ? runMeans(o, th) : 0;
         }
 
         /** The mean family's rows ({@link MeanAccuracyBenchmark}). */
         private int runMeans(PrintWriter o, int th) throws Exception {
+            long n = reportsPerWindow.value;
+            int trials = trialsOption.value;
             o.printf("bench accuracy, mean family: range [0, 1] (1025 levels), n = %d, %d trials per row;"
                     + " RMS of the published mean in units of the range%n", n, trials);
             o.flush();
             long t0 = System.nanoTime();
-            o.println(MeanAccuracyBenchmark.table(new MeanAccuracyBenchmark(n, trials, th).run(epsilons)));
+            o.println(MeanAccuracyBenchmark.table(new MeanAccuracyBenchmark(n, trials, th).run(epsilonsOption.values)));
             printElapsed(o, t0);
             return 0;
         }
@@ -306,29 +307,26 @@ public final class BenchCommand implements Runnable, ToolCommand {
     @Command(name = "analytics", mixinStandardHelpOptions = true,
             description = {"Mode, regression and erm mechanisms side by side at ε ∈ {0.5, 1, 2, 4} and n ∈ {10^3, 10^4,",
                 "10^5}: P(true mode) against the gap; excess MSE over OLS; excess empirical risk and release time."})
-    public static final class Analytics implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Option(names = "--trials", defaultValue = "7", description = "Releases per cell (default ${DEFAULT-VALUE}).")
-        int trials;
+    public static final class Analytics extends BenchOptions.Subcommand {
+        @Mixin
+        BenchOptions.Trials trials = new BenchOptions.Trials(7);
 
         @Option(names = "--simulations", defaultValue = "2000",
                 description = "Simulated mode releases per cell (default ${DEFAULT-VALUE}).")
         int simulations;
 
-        @Option(names = "--epsilons", split = ",", defaultValue = "0.5,1,2,4", description = "ε values.")
-        double[] epsilons;
+        @Mixin
+        BenchOptions.Epsilons epsilons = new BenchOptions.Epsilons(0.5, 1, 2, 4);
 
-        @Option(names = "--ns", split = ",", defaultValue = "1000,10000,100000", description = "n values.")
-        long[] ns;
+        @Mixin
+        BenchOptions.Ns ns = new BenchOptions.Ns(1_000, 10_000, 100_000);
 
-        @Option(names = "--workloads", split = ",", description = "Only workloads whose name contains one of these.")
-        List<String> only;
+        @Mixin
+        BenchOptions.Workloads workloads = new BenchOptions.Workloads();
 
         @Override
         public Integer call() {
-            return runAnalytics(spec.commandLine().getOut(), trials, epsilons, ns, only, simulations);
+            return runAnalytics(out(), trials.value, epsilons.values, ns.values, workloads.only, simulations);
         }
     }
 
@@ -336,13 +334,10 @@ public final class BenchCommand implements Runnable, ToolCommand {
     @Command(name = "speed", mixinStandardHelpOptions = true,
             description = {"Server cost per Gaussian-sign report vs generating the same Gaussians; generic projection",
                 "of 4,096 points in m = 256 to a 1e-6 gap; nets for 16,384 points in m = 64."})
-    public static final class Speed implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    public static final class Speed extends BenchOptions.Subcommand {
         @Override
         public Integer call() {
-            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter o = out();
             o.println("1. Gaussian-sign server cost per report (SipHash base + regenerate Z + fixed-point accumulate)");
             o.println("   vs generating m Gaussians with the same generator, same run:");
             o.flush();
@@ -363,10 +358,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
     @Command(name = "release-timing", mixinStandardHelpOptions = true,
             description = {"Every central mechanism on the central workloads (ε = 1, planned n = 10,000): release",
                 "durations on empty, one-report, one-value and reference datasets with the same parameters."})
-    public static final class ReleaseTiming implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    public static final class ReleaseTiming extends BenchOptions.Subcommand {
         @Option(names = "--rounds", defaultValue = "300", description = "Timed releases per dataset.")
         int rounds;
 
@@ -379,7 +371,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
 
         @Override
         public Integer call() {
-            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter o = out();
             o.printf("bench release-timing: %d timed releases per dataset after %d warm-up releases%n", rounds, warmup);
             o.flush();
             var bench = new ReleaseTimingBenchmark(rounds, warmup);
@@ -402,35 +394,26 @@ public final class BenchCommand implements Runnable, ToolCommand {
             description = {"Certified synthetic data on all 3-way marginals over d binary attributes, d ∈ {8, 12, 16, 20},",
                 "n ∈ {10^4, 10^5, 10^6}, ε ∈ {0.5, 1, 2}: the certificate next to the realised utility loss (every trial),",
                 "cell errors against the chain and central-Laplace baselines, release time and allocation."})
-    public static final class Synthetic implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    public static final class Synthetic extends BenchOptions.Subcommand {
         @Option(names = "--quick", description = "A subset that runs in well under a minute (d = 8, n ∈ {10^4, 10^5}, ε = 1).")
         boolean quick;
 
-        @Option(names = "--ds", split = ",", defaultValue = "8,12,16,20", description = "Attribute counts d.")
-        int[] ds;
+        @Mixin
+        BenchOptions.WideGrid grid = new BenchOptions.WideGrid();
 
-        @Option(names = "--ns", split = ",", defaultValue = "10000,100000,1000000", description = "Reports per window.")
-        long[] ns;
-
-        @Option(names = "--epsilons", split = ",", defaultValue = "0.5,1,2", description = "ε values.")
-        double[] epsilons;
-
-        @Option(names = "--trials", defaultValue = "3", description = "Trials per cell (default ${DEFAULT-VALUE}).")
-        int trials;
+        @Mixin
+        BenchOptions.Trials trials = new BenchOptions.Trials(3);
 
         @Option(names = "--no-haar", description = "Skip the Haar-basis run next to the identity basis.")
         boolean noHaar;
 
         @Override
         public Integer call() {
-            PrintWriter o = spec.commandLine().getOut();
-            int[] d = quick ? new int[] {8} : ds;
-            long[] n = quick ? new long[] {10_000, 100_000} : ns;
-            double[] e = quick ? new double[] {1} : epsilons;
-            int t = quick ? 2 : trials;
+            PrintWriter o = out();
+            int[] d = quick ? new int[] {8} : grid.ds.values;
+            long[] n = quick ? new long[] {10_000, 100_000} : grid.ns.values;
+            double[] e = quick ? new double[] {1} : grid.epsilons.values;
+            int t = quick ? 2 : trials.value;
             o.printf("bench synthetic: all 3-way marginals, add/remove neighbours, L = 1, %d trials per cell,"
                     + " certificate confidence 0.95; errors are of marginal-cell fractions%n", t);
             o.flush();
@@ -451,10 +434,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
             description = {"On an in-JVM broker and a real registry: a plain Kafka Streams windowed count() (at-least-once",
                 "and exactly-once) and the gateway (exactly-once) at m = 64 and m = 1024 over the same report topic;",
                 "reports/s, the ratio gateway / plain count, and latency from window end + grace to answer."})
-    public static final class Throughput implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    public static final class Throughput extends BenchOptions.Subcommand {
         @Option(names = "--reports", defaultValue = "400000", description = "Reports at m = 64 (default ${DEFAULT-VALUE}).")
         int reports;
 
@@ -487,7 +467,7 @@ public final class BenchCommand implements Runnable, ToolCommand {
 
         @Override
         public Integer call() throws Exception {
-            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter o = out();
             if (latencyOnly) {
                 var l = new ThroughputBenchmark(partitions, threads, progressLines(o))
                         .commitInterval(commitIntervalMs).latencyOnly(liveSeconds, liveRate);
@@ -540,15 +520,12 @@ public final class BenchCommand implements Runnable, ToolCommand {
             description = {"Running totals since activation after T windows (central histogram, add/remove, L = 1): the",
                 "binary-tree counter against the sum of T independently noised windows, same ε per window, same run;",
                 "then the amplified (ε, δ) of local answers by the clone and variation-ratio bounds."})
-    public static final class Horizons implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    public static final class Horizons extends BenchOptions.Subcommand {
         @Option(names = "--windows", split = ",", defaultValue = "100,1000,10000", description = "Checkpoints T.")
         long[] windows;
 
-        @Option(names = "--trials", defaultValue = "20", description = "Independent streams (default ${DEFAULT-VALUE}).")
-        int trials;
+        @Mixin
+        BenchOptions.Trials trials = new BenchOptions.Trials(20);
 
         @Option(names = "--epsilon", defaultValue = "1", description = "ε per window of contribution.")
         double epsilon;
@@ -564,13 +541,13 @@ public final class BenchCommand implements Runnable, ToolCommand {
 
         @Override
         public Integer call() {
-            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter o = out();
             long[] cps = windows.clone();
             Arrays.sort(cps);
-            var bench = new HorizonsBenchmark(universe, epsilon, reports, trials);
+            var bench = new HorizonsBenchmark(universe, epsilon, reports, trials.value);
             o.printf("bench horizons: histogram k=%d, central add/remove, L = 1, ε = %s per window, %d reports per window,"
                     + " %d streams; one tree of depth %d (levels %d) for all checkpoints%n", universe, epsilon, reports,
-                    trials, HorizonsBenchmark.depthFor(cps[cps.length - 1]),
+                    trials.value, HorizonsBenchmark.depthFor(cps[cps.length - 1]),
                     HorizonsBenchmark.depthFor(cps[cps.length - 1]) + 1);
             o.flush();
             long t0 = System.nanoTime();

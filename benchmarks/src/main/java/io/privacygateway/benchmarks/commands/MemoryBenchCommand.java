@@ -26,7 +26,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -43,9 +42,7 @@ import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code privacy-gateway bench memory}: grows the budget store (the device ledgers) to many devices and prints the
@@ -67,11 +64,8 @@ import picocli.CommandLine.Spec;
         description = {"Grows the budget store (the device ledgers of --stores partitions, one charge per device) with",
             "the gateway's bounded RocksDB memory and with Kafka Streams' defaults (each in its own JVM) and prints",
             "resident memory (VmRSS) and RocksDB's block-cache usage against the declared container limit."})
-public final class MemoryBenchCommand implements Callable<Integer> {
+public final class MemoryBenchCommand extends BenchOptions.Subcommand {
     static final Pattern K8S_LIMIT = Pattern.compile("limits:\\s*\\n(?:\\s+cpu:.*\\n)?\\s+memory:\\s*(\\d+)(Mi|Gi)");
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--devices", defaultValue = "600000",
             description = "Devices (ledgers) written (default ${DEFAULT-VALUE}: about a minute for both runs).")
@@ -105,7 +99,7 @@ public final class MemoryBenchCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter o = spec.commandLine().getOut();
+        PrintWriter o = out();
         long n = large ? 10_000_000L : devices;
         RocksDbMemory memory = new RocksDbMemory(RocksDbMemory.parseSize("--block-cache", blockCache),
                 RocksDbMemory.parseSize("--write-buffers", writeBuffers), true);

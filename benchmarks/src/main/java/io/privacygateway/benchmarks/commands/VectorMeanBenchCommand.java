@@ -2,12 +2,10 @@ package io.privacygateway.benchmarks.commands;
 
 import java.io.PrintWriter;
 import java.util.Arrays;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code privacy-gateway bench vector-means}: the vector-mean protocols ({@link VectorMeanBenchmark}). */
 @Command(name = "vector-means", mixinStandardHelpOptions = true,
@@ -15,29 +13,29 @@ import picocli.CommandLine.Spec;
             "(N, s), the one-bit N = 2 form, the continuous PrivUnitG as an ideal floating-point reference (not exact,",
             "not shipped), and the box protocol on [-1, 1]^d with each scalar randomizer at its chosen k and at k = d:",
             "RMS l2 error of the projected mean, and ratios to the best method of each row (docs/vector-means.md)."})
-public final class VectorMeanBenchCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class VectorMeanBenchCommand extends BenchOptions.Subcommand {
+    @Mixin
+    BenchOptions.N reportsPerWindow = new BenchOptions.N();
 
-    @Option(names = "--n", defaultValue = "100000", description = "Reports per window (default ${DEFAULT-VALUE}).")
-    int n;
+    @Mixin
+    BenchOptions.Trials trialsOption = new BenchOptions.Trials(5);
 
-    @Option(names = "--trials", defaultValue = "5", description = "Trials per row (default ${DEFAULT-VALUE}).")
-    int trials;
-
-    @Option(names = "--epsilons", split = ",", defaultValue = "0.5,1,2,4", description = "ε values.")
-    double[] epsilons;
+    @Mixin
+    BenchOptions.Epsilons epsilonsOption = new BenchOptions.Epsilons(0.5, 1, 2, 4);
 
     @Option(names = "--dims", split = ",", defaultValue = "8,32", description = "Dimensions d.")
     int[] dims;
 
-    @Option(names = "--threads", defaultValue = "0", description = "Worker threads (default: one per core).")
-    int threads;
+    @Mixin
+    BenchOptions.WorkerThreads threads = new BenchOptions.WorkerThreads();
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter o = spec.commandLine().getOut();
-        int th = threads > 0 ? threads : Runtime.getRuntime().availableProcessors();
+        PrintWriter o = out();
+        int th = threads.resolved();
+        int n = Math.toIntExact(reportsPerWindow.value);
+        int trials = trialsOption.value;
+        double[] epsilons = epsilonsOption.values;
         o.printf("bench vector-means: n = %d, %d trials per row, ε ∈ %s, d ∈ %s, %d threads%n", n, trials,
                 Arrays.toString(epsilons), Arrays.toString(dims), th);
         o.printf("command: bench vector-means --n %d --trials %d --epsilons %s --dims %s%n", n, trials,

@@ -2,13 +2,10 @@ package io.privacygateway.benchmarks.commands;
 
 import java.io.PrintWriter;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code privacy-gateway bench wide}: pure-DP release over wide marginal workloads ({@link WideBenchmark}). */
 @Command(name = "wide", mixinStandardHelpOptions = true,
@@ -16,21 +13,12 @@ import picocli.CommandLine.Spec;
             "chaining, Laplace (clipped; projected for d <= 16) and the existing central projection (d <= 12):",
             "mean and max error, the published l∞ bound and its coverage, ratios to the best baseline, release time",
             "and working memory. --quick runs d = 8, n = 10^4, ε = 1 once (under a minute)."})
-public final class WideBenchCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
+public final class WideBenchCommand extends BenchOptions.Subcommand {
+    @Mixin
+    BenchOptions.WideGrid grid = new BenchOptions.WideGrid();
 
-    @Option(names = "--ds", split = ",", defaultValue = "8,12,16,20", description = "Numbers of attributes d.")
-    int[] ds;
-
-    @Option(names = "--ns", split = ",", defaultValue = "10000,100000,1000000", description = "Reports per window n.")
-    long[] ns;
-
-    @Option(names = "--epsilons", split = ",", defaultValue = "0.5,1,2", description = "ε per release.")
-    double[] epsilons;
-
-    @Option(names = "--trials", defaultValue = "2", description = "Windows (fresh data and noise) per cell.")
-    int trials;
+    @Mixin
+    BenchOptions.Trials trials = new BenchOptions.Trials(2);
 
     @Option(names = "--quick", description = "d = 8, n = 10^4, ε = 1, one trial.")
     boolean quick;
@@ -39,13 +27,13 @@ public final class WideBenchCommand implements Callable<Integer> {
         "at these d (n = 10^5, ε = 1) to find the largest d that releases in 10 s."})
     int[] scaling;
 
-    @Option(names = "--out", paramLabel = "FILE", description = "Also write the table (markdown) to FILE.")
-    Path out;
+    @Mixin
+    BenchOptions.Out out = new BenchOptions.Out();
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter o = spec.commandLine().getOut();
-        WideBenchmark bench = new WideBenchmark(quick ? 1 : trials, BenchCommand.progressLines(o));
+        PrintWriter o = out();
+        WideBenchmark bench = new WideBenchmark(quick ? 1 : trials.value, BenchCommand.progressLines(o));
         long t0 = System.nanoTime();
         String text;
         if (scaling != null) {
@@ -54,19 +42,19 @@ public final class WideBenchCommand implements Callable<Integer> {
             List<String> rows = bench.scaling(scaling, 100_000, 1.0);
             text = String.join(System.lineSeparator(), rows) + System.lineSeparator();
         } else {
-            int[] d = quick ? new int[] {8} : ds;
-            long[] n = quick ? new long[] {10_000} : ns;
-            double[] e = quick ? new double[] {1} : epsilons;
+            int[] d = quick ? new int[] {8} : grid.ds.values;
+            long[] n = quick ? new long[] {10_000} : grid.ns.values;
+            double[] e = quick ? new double[] {1} : grid.epsilons.values;
             o.printf("bench wide: all 3-way marginals, add/remove, L = 1, confidence 0.95, %d trial(s) per cell, %d cores%n",
-                    quick ? 1 : trials, Runtime.getRuntime().availableProcessors());
+                    quick ? 1 : trials.value, Runtime.getRuntime().availableProcessors());
             o.flush();
             text = WideBenchmark.table(bench.run(d, n, e));
         }
         o.println(text);
         BenchCommand.printElapsed(o, t0);
-        if (out != null) {
-            Files.writeString(out, text);
-            o.printf("wrote %s%n", out);
+        if (out.file != null) {
+            Files.writeString(out.file, text);
+            o.printf("wrote %s%n", out.file);
         }
         return 0;
     }

@@ -1,24 +1,15 @@
 package io.privacygateway.benchmarks.wide;
 
+import static io.privacygateway.mechanisms.testing.MarginalCountsFixtures.random;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The bounded codec the wide benchmark measures aggregate sizes with: round trips, refuses malformed input. */
 class MarginalCountsCodecTest {
-
-    static MarginalCounts random(MarginalWorkload w, int n, long seed) {
-        Random r = new Random(seed);
-        MarginalCounts c = MarginalCounts.empty(w);
-        for (int i = 0; i < n; i++) {
-            c.add(r.nextLong() & ((1L << w.attributeCount()) - 1));
-        }
-        return c;
-    }
 
     @Test
     void codecRoundTripsAndRefusesMalformedInput() {

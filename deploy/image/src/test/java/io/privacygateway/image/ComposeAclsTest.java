@@ -1,5 +1,7 @@
 package io.privacygateway.image;
 
+import static io.privacygateway.harness.testing.OneShotClients.readAll;
+import static io.privacygateway.harness.testing.OneShotClients.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -20,18 +22,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -247,38 +240,5 @@ class ComposeAclsTest {
                 Thread.sleep(200);
             }
         }
-    }
-
-    private static void send(Map<String, Object> config, String topic, String value) throws Exception {
-        Map<String, Object> p = new HashMap<>(config);
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 10_000);
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 10_000);
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5_000);
-        try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
-                new StringSerializer())) {
-            producer.send(new ProducerRecord<>(topic, value, value)).get(30, TimeUnit.SECONDS); // keyed: workloads is compacted
-        }
-    }
-
-    /** Reads a topic from the beginning (assigned partitions, no group) until {@code expected} records arrived. */
-    private static List<String> readAll(Map<String, Object> config, String topic, int expected) {
-        Map<String, Object> c = new HashMap<>(config);
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
-        List<String> out = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(c, new StringDeserializer(),
-                new StringDeserializer())) {
-            List<TopicPartition> parts = consumer.partitionsFor(topic, Duration.ofSeconds(10)).stream()
-                    .map(i -> new TopicPartition(topic, i.partition())).toList();
-            consumer.assign(parts);
-            consumer.seekToBeginning(parts);
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (out.size() < expected && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(200))) {
-                    out.add(r.value());
-                }
-            }
-        }
-        return out;
     }
 }

@@ -1,5 +1,7 @@
 package io.privacygateway.mechanisms.runtime;
 
+import static io.privacygateway.mechanisms.testing.GoldenVectors.coordinates;
+import static io.privacygateway.mechanisms.testing.GoldenVectors.longs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -106,26 +108,6 @@ class LocalProtocolGoldenVectorsTest {
     }
 
     // ------------------------------------------------------------------ shared
-
-    static ReportCoordinates coordinates(JsonNode c) {
-        return new ReportCoordinates(c.get("deviceId").asText(), c.get("period").asLong(), c.get("sequence").asInt());
-    }
-
-    static Map<String, Object> coordinates(ReportCoordinates c) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("deviceId", c.deviceId());
-        m.put("period", c.period());
-        m.put("sequence", (long) c.sequence());
-        return m;
-    }
-
-    static List<Long> longs(long[] a) {
-        List<Long> out = new ArrayList<>();
-        for (long x : a) {
-            out.add(x);
-        }
-        return out;
-    }
 
     static Map<String, Object> derived(LocalWorkload lw) {
         ReportAccumulator acc = lw.values().accumulator();

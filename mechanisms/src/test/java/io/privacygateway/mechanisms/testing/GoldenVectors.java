@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
@@ -17,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -193,5 +195,28 @@ public final class GoldenVectors {
         public List<String> consumedHex() {
             return consumed.stream().map(GoldenVectors::hex).toList();
         }
+    }
+
+    /** Report coordinates as the vectors list them: {@code {"deviceId", "period", "sequence"}}. */
+    public static ReportCoordinates coordinates(JsonNode c) {
+        return new ReportCoordinates(c.get("deviceId").asText(), c.get("period").asLong(), c.get("sequence").asInt());
+    }
+
+    /** The vectors' form of report coordinates (the inverse of {@link #coordinates(JsonNode)}). */
+    public static Map<String, Object> coordinates(ReportCoordinates c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("deviceId", c.deviceId());
+        m.put("period", c.period());
+        m.put("sequence", (long) c.sequence());
+        return m;
+    }
+
+    /** A long array as a list, the form the vectors write states in. */
+    public static List<Long> longs(long[] a) {
+        List<Long> out = new ArrayList<>();
+        for (long x : a) {
+            out.add(x);
+        }
+        return out;
     }
 }

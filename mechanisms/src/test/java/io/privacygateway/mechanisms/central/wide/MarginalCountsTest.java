@@ -1,24 +1,15 @@
 package io.privacygateway.mechanisms.central.wide;
 
+import static io.privacygateway.mechanisms.testing.MarginalCountsFixtures.random;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.mechanisms.workload.Workload;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The wide aggregate: aggregation, merge, invariants, labels in the workload's order (the benchmark's codec is tested in module benchmarks). */
 class MarginalCountsTest {
-    static MarginalCounts random(MarginalWorkload w, int n, long seed) {
-        Random r = new Random(seed);
-        MarginalCounts c = MarginalCounts.empty(w);
-        for (int i = 0; i < n; i++) {
-            c.add(r.nextLong() & ((1L << w.attributeCount()) - 1));
-        }
-        return c;
-    }
-
     @Test
     void aggregationMatchesBruteForceAndTheWorkloadsLabels() {
         MarginalWorkload w = MarginalWorkload.of(List.of("p", "q", "r", "s", "t"), 3);

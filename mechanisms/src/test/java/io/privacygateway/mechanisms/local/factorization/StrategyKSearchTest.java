@@ -38,7 +38,7 @@ class StrategyKSearchTest {
         double base = StrategyOptimizer.defaultK(4.0, p);
         assertThat(chosen.k()).isGreaterThan(base);
         assertThat(fullLoss(w, 4.0, p, chosen.k())).isLessThan(0.95 * fullLoss(w, 4.0, p, base));
-        assertThat(chosen.k()).isEqualTo(FactorizationMutationEdgesTest.referenceK(w, 4.0, p, 7));
+        assertThat(chosen.k()).isEqualTo(FactorizationOptimiserAgainstReferenceComputationsTest.referenceK(w, 4.0, p, 7));
     }
 
     @Test
@@ -55,7 +55,7 @@ class StrategyKSearchTest {
             for (int p : new int[] {4, 6, 8}) {
                 StrategyOptimizer chosen = StrategyOptimizer.withSearchedKFor(FactorizationMechanismTest.prefix(3), eps, p, 3);
                 assertThat(chosen.k()).isGreaterThan(0).isLessThan(p);
-                assertThat(chosen.k()).isEqualTo(FactorizationMutationEdgesTest.referenceK(
+                assertThat(chosen.k()).isEqualTo(FactorizationOptimiserAgainstReferenceComputationsTest.referenceK(
                         FactorizationMechanismTest.prefix(3), eps, p, 3));
             }
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.testing.OracleCatalogue;
 import io.privacygateway.mechanisms.param.ExpBounds;
 import io.privacygateway.mechanisms.random.DrawTree;
 import io.privacygateway.mechanisms.random.Rational;
@@ -87,18 +88,7 @@ class FrequencyOracleEnumerationTest {
     }
 
     static List<FrequencyOracle> oracles(int k, Epsilon e) {
-        List<FrequencyOracle> out = new ArrayList<>();
-        out.add(new GeneralizedRandomizedResponse(k, e));
-        out.add(new OptimizedUnaryEncoding(k, e));
-        for (int d = 1; d < k; d++) {
-            out.add(new SubsetSelection(k, e, d));
-        }
-        out.add(new HadamardResponse(k, e));
-        out.add(new OptimizedLocalHashing(k, e));
-        for (int b = 2; b <= Math.min(3, k); b++) {
-            out.add(new TreeMechanism(k, e, b));
-        }
-        return out;
+        return OracleCatalogue.every(k, e);
     }
 
     /** Every tree level twice, six OLH hash functions, one base otherwise. */

@@ -1,5 +1,7 @@
 package io.privacygateway.mechanisms.local.fo;
 
+import static io.privacygateway.mechanisms.testing.GoldenVectors.coordinates;
+import static io.privacygateway.mechanisms.testing.GoldenVectors.longs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -190,26 +192,6 @@ class FrequencyOracleGoldenVectorsTest {
         } catch (io.privacygateway.mechanisms.workload.InvalidValueException e) {
             throw new AssertionError(e);
         }
-    }
-
-    static ReportCoordinates coordinates(JsonNode c) {
-        return new ReportCoordinates(c.get("deviceId").asText(), c.get("period").asLong(), c.get("sequence").asInt());
-    }
-
-    static Map<String, Object> coordinates(ReportCoordinates c) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("deviceId", c.deviceId());
-        m.put("period", c.period());
-        m.put("sequence", (long) c.sequence());
-        return m;
-    }
-
-    static List<Long> longs(long[] a) {
-        List<Long> out = new ArrayList<>();
-        for (long x : a) {
-            out.add(x);
-        }
-        return out;
     }
 
     /** The derived parameters of a workload's oracle, as listed in the vectors (docs/test-vectors/README.md). */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.testing.OracleCatalogue;
 import io.privacygateway.mechanisms.param.ExpBounds;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.math.BigDecimal;
@@ -29,18 +30,9 @@ class FrequencyOraclePrivacyTest {
     }
 
     private static List<FrequencyOracle> smallOracles(int k, Epsilon e) {
-        List<FrequencyOracle> out = new ArrayList<>();
-        out.add(new GeneralizedRandomizedResponse(k, e));
-        out.add(new OptimizedUnaryEncoding(k, e));
-        for (int d = 1; d < k; d++) {
-            out.add(new SubsetSelection(k, e, d));
-        }
-        out.add(new HadamardResponse(k, e));
-        if (e.value() <= 5.5) { // g <= 256: one-byte payloads
-            out.add(new OptimizedLocalHashing(k, e));
-        }
-        for (int b = 2; b <= Math.min(3, k); b++) {
-            out.add(new TreeMechanism(k, e, b));
+        List<FrequencyOracle> out = new ArrayList<>(OracleCatalogue.every(k, e));
+        if (e.value() > 5.5) { // OLH only while g <= 256: one-byte payloads
+            out.removeIf(o -> o instanceof OptimizedLocalHashing);
         }
         return out;
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.param.Epsilon;
+import io.privacygateway.mechanisms.testing.OracleCatalogue;
 import io.privacygateway.mechanisms.random.RecordingDraws;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -24,18 +25,7 @@ class SecretDrawTraceTest {
     private static final int STREAMS = 200;
 
     static List<FrequencyOracle> oracles(int k, Epsilon e) {
-        List<FrequencyOracle> out = new ArrayList<>();
-        out.add(new GeneralizedRandomizedResponse(k, e));
-        out.add(new OptimizedUnaryEncoding(k, e));
-        for (int d = 1; d < k; d++) {
-            out.add(new SubsetSelection(k, e, d));
-        }
-        out.add(new HadamardResponse(k, e));
-        out.add(new OptimizedLocalHashing(k, e));
-        for (int b = 2; b <= Math.min(3, k); b++) {
-            out.add(new TreeMechanism(k, e, b));
-        }
-        return out;
+        return OracleCatalogue.every(k, e);
     }
 
     /** Bases covering every level of a tree (and a few hash functions for OLH). */

@@ -9,6 +9,7 @@ import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.param.ExpBounds;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.testing.ScriptedWords;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
@@ -185,11 +186,11 @@ class GaussianSignRandomizerTest {
     @Test
     void bernoulliIsExactOnThe54BitGrid() {
         long t = (1L << 53) + 12345;
-        assertThat(GaussianSignRandomizer.sampleSign(t, PublicGaussianTest.script((t - 1) << 10))).isTrue();
-        assertThat(GaussianSignRandomizer.sampleSign(t, PublicGaussianTest.script(((t - 1) << 10) | 0x3FF))).isTrue();
-        assertThat(GaussianSignRandomizer.sampleSign(t, PublicGaussianTest.script(t << 10))).isFalse();
-        assertThat(GaussianSignRandomizer.sampleSign(0, PublicGaussianTest.script(0L))).isFalse();
-        assertThat(GaussianSignRandomizer.sampleSign(1L << 54, PublicGaussianTest.script(-1L))).isTrue();
+        assertThat(GaussianSignRandomizer.sampleSign(t, new ScriptedWords((t - 1) << 10))).isTrue();
+        assertThat(GaussianSignRandomizer.sampleSign(t, new ScriptedWords(((t - 1) << 10) | 0x3FF))).isTrue();
+        assertThat(GaussianSignRandomizer.sampleSign(t, new ScriptedWords(t << 10))).isFalse();
+        assertThat(GaussianSignRandomizer.sampleSign(0, new ScriptedWords(0L))).isFalse();
+        assertThat(GaussianSignRandomizer.sampleSign(1L << 54, new ScriptedWords(-1L))).isTrue();
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.privacygateway.mechanisms.coins.SplitMix64;
 import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.testing.ScriptedWords;
 import java.util.Arrays;
 import org.apache.commons.statistics.distribution.NormalDistribution;
 import org.apache.commons.statistics.inference.ChiSquareTest;
@@ -213,7 +214,7 @@ class PublicGaussianTest {
         // words 0, 0: a = 53 ln2 / R ≈ 10.05, b = 53 ln 2: 2b < a², rejected.
         // then U1 = ((w >>> 11) + 1) 2^-53 with w = 0x7FF.. chosen for a ≈ 8, and U2 = 2^-53: accepted.
         long u1 = (long) Math.floor(StrictMath.exp(-8 * PublicGaussian.R) * 0x1p53) - 1;
-        RandomBits scripted = script(0L, 0L, u1 << 11, 0L);
+        RandomBits scripted = new ScriptedWords(0L, 0L, u1 << 11, 0L);
         double x = PublicGaussian.tail(scripted, false);
         double a = -StrictMath.log((u1 + 1) * 0x1p-53) / PublicGaussian.R;
         assertThat(x).isEqualTo(PublicGaussian.R + a);
@@ -228,25 +229,15 @@ class PublicGaussianTest {
         long[] k = PublicGaussian.thresholds();
         long u = k[5] + 1;
         long w = (u << 11) | 5;
-        double x = PublicGaussian.slow(script(0L), w);
+        double x = PublicGaussian.slow(new ScriptedWords(0L), w);
         double[] xs = PublicGaussian.abscissae();
         assertThat(x).isEqualTo(u * (xs[5] * 0x1p-52)).isGreaterThan(xs[6]).isLessThan(xs[5]);
         // the same word with the sign bit: negative
-        assertThat(PublicGaussian.slow(script(0L), w | Long.MIN_VALUE)).isEqualTo(-x);
+        assertThat(PublicGaussian.slow(new ScriptedWords(0L), w | Long.MIN_VALUE)).isEqualTo(-x);
         // at the outer edge of layer 5 (u = 2^52 - 1) a wedge uniform of almost 1 rejects; the next word
         // (layer 3, u = 0) then takes the fast path and returns 0
         long outer = (((1L << 52) - 1) << 11) | 5;
-        assertThat(PublicGaussian.slow(script(-1L, 3L), outer)).isZero();
+        assertThat(PublicGaussian.slow(new ScriptedWords(-1L, 3L), outer)).isZero();
     }
 
-    static RandomBits script(long... words) {
-        return new RandomBits() {
-            int i;
-
-            @Override
-            public long nextLong() {
-                return words[i++];
-            }
-        };
-    }
 }

@@ -9,7 +9,7 @@ import io.privacygateway.mechanisms.linalg.PointSet;
 import io.privacygateway.mechanisms.local.LocalEstimate;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.protocols.LocalEstimators;
-import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.testing.ScriptedWords;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -194,9 +194,9 @@ class WireFormatGoldenTest {
         }
         assertThat(hex((p.plusThreshold(0, 0, base) - 1) << 10)).isEqualTo(SECRET_WORDS[0]);
         assertThat(hex(p.plusThreshold(1, 0, base) << 10)).isEqualTo(SECRET_WORDS[1]);
-        byte[] payload = p.randomize(0, rc, scripted(hex(SECRET_WORDS[0]), hex(SECRET_WORDS[1])));
+        byte[] payload = p.randomize(0, rc, new ScriptedWords(hex(SECRET_WORDS[0]), hex(SECRET_WORDS[1])));
         assertThat(HexFormat.of().formatHex(payload)).isEqualTo(PAYLOAD_VALUE0);
-        assertThat(HexFormat.of().formatHex(p.randomize(1, rc, scripted(hex(SECRET_WORDS[0]), hex(SECRET_WORDS[1])))))
+        assertThat(HexFormat.of().formatHex(p.randomize(1, rc, new ScriptedWords(hex(SECRET_WORDS[0]), hex(SECRET_WORDS[1])))))
                 .isEqualTo(PAYLOAD_VALUE1);
         long[] state = new long[p.stateLength()];
         assertThat(p.accumulate(payload, rc, state)).isTrue();
@@ -284,7 +284,4 @@ class WireFormatGoldenTest {
         throw new AssertionError("docs/wire-format.md not found from " + Path.of("").toAbsolutePath());
     }
 
-    static RandomBits scripted(long... words) {
-        return PublicGaussianTest.script(words);
-    }
 }
