@@ -76,6 +76,9 @@ class StrictDerivationsTest {
             "io.privacygateway.mechanisms.release.ErrorBars.compute",
             "the published error bars of an answer, computed by the gateway after decoding (devices compute none)");
 
+    private static final String RELEASE_STEP = "the gateway's release step (a window's answer from its exact"
+            + " aggregate: gateway noise, parameters and error bars), never run by a device";
+
     /**
      * Device-side classes whose calls elsewhere are gateway-only as a whole (the package rule still covers their own
      * code), each with the reason.
@@ -86,7 +89,17 @@ class StrictDerivationsTest {
                     + " sends its value as is and uses only the budget's slots",
             "io.privacygateway.mechanisms.runtime.WideReleases",
             "builds a central wide workload's release (MWEM, worst-case chaining, certified synthetic data) for"
-                    + " CentralWorkload: gateway noise and its parameters, never computed by a device");
+                    + " CentralWorkload: gateway noise and its parameters, never computed by a device",
+            "io.privacygateway.mechanisms.runtime.CountsReleases",
+            "builds a materialised central workload's release for CentralWorkload: gateway noise and its parameters",
+            "io.privacygateway.mechanisms.runtime.WindowRelease",
+            RELEASE_STEP,
+            "io.privacygateway.mechanisms.runtime.WindowRelease$Central", RELEASE_STEP,
+            "io.privacygateway.mechanisms.runtime.WindowRelease$Counts", RELEASE_STEP,
+            "io.privacygateway.mechanisms.runtime.WindowRelease$Wide", RELEASE_STEP,
+            "io.privacygateway.mechanisms.runtime.WindowRelease$Local",
+            "the gateway's release of a local window: estimation, error bars and the amplified guarantee, all after"
+                    + " decoding (devices compute none)");
 
     private static JavaClasses main;
 

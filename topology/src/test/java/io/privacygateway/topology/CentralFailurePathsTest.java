@@ -9,7 +9,10 @@ import io.privacygateway.mechanisms.central.wide.MarginalCounts;
 import io.privacygateway.mechanisms.central.wide.WideAnswer;
 import io.privacygateway.mechanisms.continual.ContinualCounter;
 import io.privacygateway.mechanisms.continual.ContinualState;
+import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
+import io.privacygateway.mechanisms.runtime.ReleaseResult;
+import io.privacygateway.mechanisms.runtime.WindowRelease;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
@@ -27,6 +30,8 @@ import io.privacygateway.topology.wire.ShardMessage;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -144,19 +149,19 @@ class CentralFailurePathsTest {
     static CentralReleaser inline(CentralReleaser r) {
         return new CentralReleaser() {
             @Override
-            public Answer release(CentralWorkload workload, long[] counts) {
-                return r.release(workload, counts);
+            public RandomBits secret() {
+                return r.secret();
             }
 
             @Override
-            public WideAnswer releaseWide(CentralWorkload workload, MarginalCounts counts) {
-                return r.releaseWide(workload, counts);
+            public ReleaseResult release(WindowRelease.Central release, WindowRelease.Window window) {
+                return r.release(release, window);
             }
 
             @Override
-            public ContinualState runningTotals(ContinualCounter counter, ContinualState state, long windowStart,
+            public ContinualState runningTotals(WindowRelease.Central release, ContinualState state, long windowStart,
                     long[] counts) {
-                return r.runningTotals(counter, state, windowStart, counts);
+                return r.runningTotals(release, state, windowStart, counts);
             }
 
             // (no @Override, so this test also compiles against the release step before executors existed)
@@ -222,31 +227,49 @@ class CentralFailurePathsTest {
         assertThat(f.getN()).isEqualTo(40); // replace-one: the count is public
     }
 
+    /** Seeded randomness, and every window released by {@code f} instead of the workload's own release. */
+    static CentralReleaser releasing(BiFunction<WindowRelease.Central, WindowRelease.Window, ReleaseResult> f) {
+        CentralReleaser seeded = seeded();
+        return new CentralReleaser() {
+            @Override
+            public RandomBits secret() {
+                return seeded.secret();
+            }
+
+            @Override
+            public ReleaseResult release(WindowRelease.Central release, WindowRelease.Window window) {
+                return f.apply(release, window);
+            }
+        };
+    }
+
     /** The release of the real mechanism with the given step limit (replace-one: the whole ε goes to it). */
     static CentralReleaser outputPerturbation(int maxSteps) {
         SeededRandomBits secret = new SeededRandomBits(5);
-        return (c, counts) -> {
+        return releasing((r, window) -> {
+            CentralWorkload c = r.workload();
+            long[] counts = window.state();
             long n = 0;
             for (long x : counts) {
                 n += x;
             }
             OutputPerturbationErm m = new OutputPerturbationErm(c.workload(), new AnalyticsBudget(0, 1.0, 200,
                     NeighbourRelation.REPLACE_ONE, 1, c.spec().confidence().value()), maxSteps);
-            return m.release(counts, ReleasedCount.exact(n), secret);
-        };
+            return ReleaseResult.of(m.release(counts, ReleasedCount.exact(n), secret), Optional.empty());
+        });
     }
 
     /** Exact integer arithmetic overflows (counts beyond 2^63 in total): the real release throws ArithmeticException. */
     @Test
     void overflowIsAnsweredAtTheSameCost() {
         CentralReleaser base = seeded();
-        CentralReleaser overflowing = (c, counts) -> {
-            long[] huge = counts.clone();
+        CentralReleaser overflowing = releasing((r, window) -> {
+            long[] huge = window.state().clone();
             for (int x = 0; x < huge.length; x++) {
                 huge[x] = huge[x] == 0 ? 0 : Long.MAX_VALUE / 2; // what a window of 2^62 reports per value would hold
             }
-            return base.release(c, huge);
-        };
+            return base.release(r, WindowRelease.Window.central(window.n(), huge, window.spanMillis()));
+        });
         List<String> values = List.of("a", "b", "c", "d");
         sameSchedule(run(histogram(), values, 20, seeded()), run(histogram(), values, 20, overflowing), Set.of(1, 3));
     }
@@ -255,14 +278,16 @@ class CentralFailurePathsTest {
     @Test
     void numericFailureIsAnsweredAtTheSameCost() {
         CentralReleaser base = seeded();
-        CentralReleaser nan = (c, counts) -> {
-            Answer a = base.release(c, counts);
+        CentralReleaser nan = releasing((r, window) -> {
+            long[] counts = window.state();
+            Answer a = base.release(r, window).answer().orElseThrow();
             double[] e = a.estimates().clone();
             e[0] = counts[0] > 0 ? Double.NaN : e[0]; // e.g. a solver that diverged on this data
-            return new Answer(a.mechanism(), a.cost(), a.n(), a.labels(), e, a.unprojected(), a.standardErrors(),
+            return ReleaseResult.of(new Answer(a.mechanism(), a.cost(), a.n(), a.labels(), e, a.unprojected(),
+                    a.standardErrors(),
                     a.lower(), a.upper(), a.confidence(), a.expectedRmsError(), a.rmsErrorBoundAtConfidence(),
-                    a.levels(), a.workloadHash());
-        };
+                    a.levels(), a.workloadHash()), Optional.empty());
+        });
         List<String> values = List.of("a", "b", "c", "d");
         sameSchedule(run(histogram(), values, 20, seeded()), run(histogram(), values, 20, nan), Set.of(1, 3));
     }
@@ -273,9 +298,10 @@ class CentralFailurePathsTest {
      */
     @Test
     void aReleaseThatCannotRunIsAnsweredAtTheSameCost() {
-        CentralReleaser broken = (c, counts) -> {
-            throw new IllegalArgumentException("workload " + c.id() + " cannot be released: planning failed");
-        };
+        CentralReleaser broken = releasing((r, window) -> {
+            throw new IllegalArgumentException("workload " + r.workload().id() + " cannot be released: planning"
+                    + " failed");
+        });
         List<String> values = List.of("a", "b", "c", "d");
         Run failing = run(histogram(), values, 20, broken);
         sameSchedule(run(histogram(), values, 20, seeded()), failing, Set.of(1, 2, 3));
@@ -319,20 +345,12 @@ class CentralFailurePathsTest {
     @Test
     void aFailingWideReleaseFallsBackWithItsSyntheticRecords() {
         CentralReleaser base = seeded();
-        CentralReleaser failing = new CentralReleaser() {
-            @Override
-            public Answer release(CentralWorkload workload, long[] counts) {
-                return base.release(workload, counts);
+        CentralReleaser failing = releasing((r, window) -> {
+            if (window.n() > 0) {
+                throw new IllegalArgumentException("p must have positive total weight"); // ProportionalSampling
             }
-
-            @Override
-            public WideAnswer releaseWide(CentralWorkload workload, MarginalCounts counts) {
-                if (counts.n() > 0) {
-                    throw new IllegalArgumentException("p must have positive total weight"); // ProportionalSampling
-                }
-                return base.releaseWide(workload, counts);
-            }
-        };
+            return base.release(r, window);
+        });
         WorkloadSpec spec = mwem();
         List<String> values = List.of("1,0,1,0,1,0", "0,1,1,0,0,1");
         Duration delay = Duration.ofSeconds(11);
@@ -352,12 +370,12 @@ class CentralFailurePathsTest {
         CentralReleaser base = seeded();
         CentralReleaser failing = new CentralReleaser() {
             @Override
-            public Answer release(CentralWorkload workload, long[] counts) {
-                return base.release(workload, counts);
+            public RandomBits secret() {
+                return base.secret();
             }
 
             @Override
-            public ContinualState runningTotals(ContinualCounter counter, ContinualState state, long windowStart,
+            public ContinualState runningTotals(WindowRelease.Central counter, ContinualState state, long windowStart,
                     long[] counts) {
                 boolean second = windowStart == T0 + MINUTE;
                 boolean zero = java.util.Arrays.stream(counts).allMatch(x -> x == 0);

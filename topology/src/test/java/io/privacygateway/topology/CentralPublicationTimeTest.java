@@ -2,7 +2,10 @@ package io.privacygateway.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.random.SecureRandomBits;
+import io.privacygateway.mechanisms.runtime.ReleaseResult;
+import io.privacygateway.mechanisms.runtime.WindowRelease;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
@@ -92,7 +95,14 @@ class CentralPublicationTimeTest {
         final CentralReleaser real = CentralReleaser.withSecret(new SecureRandomBits());
 
         @Override
-        public Answer release(CentralWorkload c, long[] counts) {
+        public RandomBits secret() {
+            return real.secret();
+        }
+
+        @Override
+        public ReleaseResult release(WindowRelease.Central r, WindowRelease.Window window) {
+            CentralWorkload c = r.workload();
+            long[] counts = window.state();
             boolean hasData = java.util.Arrays.stream(counts).anyMatch(x -> x > 0);
             if (c.id().equals("slow-a") && hasData) {
                 long until = clock.get().get() + SLOW_MS;
@@ -112,7 +122,7 @@ class CentralPublicationTimeTest {
                     }
                 }
             }
-            return real.release(c, counts);
+            return real.release(r, window);
         }
 
         // (no @Override, so this test also compiles against the release step before executors existed)

@@ -5,11 +5,12 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
-import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsMechanisms;
 import io.privacygateway.mechanisms.analytics.WindowMechanism;
-import io.privacygateway.mechanisms.central.AnalyticsRelease;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsRelease;
 import io.privacygateway.mechanisms.central.CentralParameters;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.central.LaplaceRelease;
 import io.privacygateway.mechanisms.central.PurifiedGaussianRelease;
 import io.privacygateway.mechanisms.planner.Plan;
@@ -181,14 +182,14 @@ public final class Json {
     }
 
     /** How a central release spent its ε (every part public), and its Theorem 1 bound. */
-    static ObjectNode centralPrivacy(CentralPipeline p, Answer a) {
+    static ObjectNode centralPrivacy(CentralRelease p, Answer a) {
         ObjectNode o = MAPPER.createObjectNode();
         put(o, "epsilon", a.cost().epsilon());
         o.put("delta", 0); // the answer's cost is PrivacyCost.Pure
         o.put("guarantee", "every answer is pure ε-DP (δ = 0) for every device, by construction");
         put(o, "epsilonCount", p.parameters().epsilonCount());
         o.put("countPublic", p.parameters().epsilonCount() == 0);
-        if (p.variant() instanceof PurifiedGaussianRelease g) {
+        if (p instanceof PurifiedGaussianRelease g) {
             CentralParameters.Gaussian c = g.parameters();
             ObjectNode gs = o.putObject("gaussian");
             put(gs, "rho", c.rho());
@@ -202,10 +203,10 @@ public final class Json {
             put(pur, "wassersteinBound", g.purifier().wassersteinBound());
             put(pur, "laplaceScale", g.purifier().noiseScale());
             put(pur, "theorem1L1Bound", g.purifier().expectedL1ErrorBound());
-        } else if (p.variant() instanceof LaplaceRelease l) {
+        } else if (p instanceof LaplaceRelease l) {
             put(o, "epsilonSum", l.parameters().epsilonSum());
             put(o, "laplaceScaleGridUnits", l.sumNoise().scaleDouble());
-        } else if (p.variant() instanceof AnalyticsRelease r) {
+        } else if (p instanceof AnalyticsRelease r) {
             ObjectNode m = o.putObject("mechanismParameters");
             for (WindowMechanism.Parameter x : r.mechanism().parameters()) {
                 put(m, x.name(), x.value());

@@ -1,7 +1,7 @@
 package io.privacygateway.app.cli;
 
 import io.privacygateway.client.WorkloadFiles;
-import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsMechanisms;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
 import io.privacygateway.mechanisms.planner.HeavyHitterPrediction;

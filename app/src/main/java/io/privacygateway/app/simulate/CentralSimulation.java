@@ -1,7 +1,8 @@
 package io.privacygateway.app.simulate;
 
 import io.privacygateway.mechanisms.analytics.WindowStatistics;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.Plan;
 import io.privacygateway.mechanisms.random.RandomBits;
@@ -30,7 +31,7 @@ public final class CentralSimulation {
      * @param familyError the analytics family's error measure of the answer ({@code WindowStatistics.error}), NaN
      *     for the linear families
      */
-    public record Result(WorkloadSpec resolved, Plan plan, CentralPipeline pipeline, Answer answer, double[] truth,
+    public record Result(WorkloadSpec resolved, Plan plan, CentralRelease pipeline, Answer answer, double[] truth,
             double familyError) {}
 
     public static Result run(WorkloadSpec spec, int[] values, Epsilon epsilon, MechanismId mechanism, RandomBits secret) {
@@ -38,7 +39,7 @@ public final class CentralSimulation {
         WorkloadSpec s = trial.resolved();
         Plan plan = trial.plan();
         Workload w = trial.workload();
-        CentralPipeline pipeline = CentralPipeline.of(w);
+        CentralRelease pipeline = CountsReleases.of(w);
         long[] counts = new long[w.universeSize()];
         for (int v : values) {
             counts[v]++;

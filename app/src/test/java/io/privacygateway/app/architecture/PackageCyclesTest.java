@@ -32,10 +32,6 @@ class PackageCyclesTest {
 
     /** The remaining cycles, as sorted package names without the root. */
     private static final Set<Set<String>> KNOWN = Set.of(
-            // CentralRelease's analytics variant (AnalyticsRelease) and the analytics mechanisms' use of central noise:
-            // one WindowRelease interface (issue 32, item 1) removes it
-            Set.of("mechanisms.analytics", "mechanisms.analytics.erm", "mechanisms.analytics.mode",
-                    "mechanisms.analytics.ptr", "mechanisms.analytics.regression", "mechanisms.central"),
             // the topology factory in the root package and the processors' use of its configuration and metrics
             Set.of("topology", "topology.ingest", "topology.release", "topology.workload"));
 

@@ -1,7 +1,9 @@
 package io.privacygateway.app.dashboard;
 
 import io.privacygateway.client.WorkloadFiles;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.coins.ReportCoordinates;
 import io.privacygateway.mechanisms.local.LocalProtocol;
 import io.privacygateway.mechanisms.pipeline.LocalPipeline;
@@ -18,10 +20,13 @@ import io.privacygateway.topology.release.AnswerRecords;
 import io.privacygateway.topology.state.WindowKey;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
 import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ReleaseResult;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.runtime.WindowRelease;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -29,7 +34,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Real {@link WindowAnswer} records for dashboard tests, made by the real release code: the demo's example
  * workloads resolved by the planner, simulated devices' values randomized on the "device" by the local
  * protocol and accumulated and released by {@link LocalPipeline} (local mode), or counted and released with
- * noise by {@link CentralPipeline} (central mode), then turned into records by the gateway's own
+ * noise by {@link CentralRelease} (central mode), then turned into records by the gateway's own
  * {@link AnswerRecords}. The simulated values drift slowly from window to window so the charts have a shape.
  *
  * <p>All randomness here is seeded (test data and the mechanisms' noise alike): reproducible, never secret.
@@ -123,14 +128,16 @@ public final class RealAnswers {
         s.cumulative()[0] += s.active().spec().epsilonPerCharge().value();
         long end = windowStart + s.spec().window().size().toMillis();
         double cumulative = s.spec().mode() == Mode.CENTRAL ? s.cumulative()[0] : 0.0;
-        WindowAnswer record = AnswerRecords.toRecord(a, s.active(), windowStart, cumulative,
-                end + s.spec().window().grace().toMillis());
+        ReleaseResult r = ReleaseResult.of(a, Optional.empty());
         if (s.active() instanceof LocalWorkload local) {
             // as a gateway of enrolled devices publishes it (every report counts as the crowd)
-            AnswerRecords.amplify(record, local, a.n(), s.spec().window().size().toMillis(),
-                    new io.privacygateway.topology.identity.DeviceAuthentication.Enrolled(
-                            java.util.Map.of("k", new byte[32])));
+            var identity = new io.privacygateway.topology.identity.DeviceAuthentication.Enrolled(
+                    java.util.Map.of("k", new byte[32]));
+            r = r.withAmplified(local.windowRelease().amplified(new WindowRelease.Window(a.n(), new long[0],
+                    s.spec().window().size().toMillis(), identity.vouchedCrowd(a.n()), identity.crowdBasis())));
         }
+        WindowAnswer record = AnswerRecords.toRecord(r, s.active(), AnswerRecords.Span.window(s.active(), windowStart),
+                new PrivacyCost.Pure(cumulative), end + s.spec().window().grace().toMillis());
         return record;
     }
 

@@ -1,11 +1,12 @@
 package io.privacygateway.benchmarks.commands;
 
-import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsMechanisms;
 import io.privacygateway.mechanisms.analytics.SyntheticWindows;
 import io.privacygateway.mechanisms.analytics.WindowStatistics;
 import io.privacygateway.mechanisms.analytics.mode.ModeMechanism;
-import io.privacygateway.mechanisms.central.AnalyticsRelease;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsRelease;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.Candidate;
 import io.privacygateway.mechanisms.planner.CentralPlanner;
@@ -198,9 +199,9 @@ public final class AnalyticsBenchmark {
         double[][][] raw = new double[ids.size()][][];
         double[] ms = new double[ids.size()];
         for (int i = 0; i < ids.size(); i++) {
-            CentralPipeline p;
+            CentralRelease p;
             try {
-                p = CentralPipeline.of(Workload.of(new Candidate(ids.get(i), null, null).apply(base, eps, n)));
+                p = CountsReleases.of(Workload.of(new Candidate(ids.get(i), null, null).apply(base, eps, n)));
             } catch (IllegalArgumentException ex) {
                 ms[i] = Double.NaN;
                 continue;
@@ -317,12 +318,12 @@ public final class AnalyticsBenchmark {
     public List<ModeRow> modeRows(BenchWorkload bw, double epsilon, long n, int simulations) {
         Epsilon eps = new Epsilon(epsilon);
         WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
-        CentralPipeline em = CentralPipeline.of(Workload.of(new Candidate(MechanismId.MODE_EXPONENTIAL, null, null)
+        CentralRelease em = CountsReleases.of(Workload.of(new Candidate(MechanismId.MODE_EXPONENTIAL, null, null)
                 .apply(base, eps, n)));
-        CentralPipeline ptr = CentralPipeline.of(Workload.of(new Candidate(MechanismId.MODE_PTR, null, null)
+        CentralRelease ptr = CountsReleases.of(Workload.of(new Candidate(MechanismId.MODE_PTR, null, null)
                 .apply(base, eps, n)));
-        ModeMechanism e = (ModeMechanism) ((AnalyticsRelease) em.variant()).mechanism();
-        ModeMechanism p = (ModeMechanism) ((AnalyticsRelease) ptr.variant()).mechanism();
+        ModeMechanism e = (ModeMechanism) ((AnalyticsRelease) em).mechanism();
+        ModeMechanism p = (ModeMechanism) ((AnalyticsRelease) ptr).mechanism();
         List<ModeRow> rows = new ArrayList<>();
         int k = em.workload().universeSize();
         for (long gap : GAPS) {

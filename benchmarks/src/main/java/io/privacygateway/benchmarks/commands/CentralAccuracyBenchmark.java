@@ -1,7 +1,8 @@
 package io.privacygateway.benchmarks.commands;
 
 import io.privacygateway.mechanisms.central.CentralParameters;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.central.PurifiedGaussianRelease;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.Candidate;
@@ -97,11 +98,11 @@ public final class CentralAccuracyBenchmark {
                 chain = p.candidate();
             }
         }
-        CentralPipeline proj = CentralPipeline.of(Workload.of(new Candidate(MechanismId.CENTRAL_PROJECTION, null, null)
+        CentralRelease proj = CountsReleases.of(Workload.of(new Candidate(MechanismId.CENTRAL_PROJECTION, null, null)
                 .apply(base, eps, n)));
-        CentralPipeline lap = CentralPipeline.of(Workload.of(new Candidate(MechanismId.LAPLACE, null, null)
+        CentralRelease lap = CountsReleases.of(Workload.of(new Candidate(MechanismId.LAPLACE, null, null)
                 .apply(base, eps, n)));
-        CentralPipeline ch = chain == null ? null : CentralPipeline.of(Workload.of(chain.apply(base, eps, n)));
+        CentralRelease ch = chain == null ? null : CountsReleases.of(Workload.of(chain.apply(base, eps, n)));
         Workload w = proj.workload();
         double[] sq = new double[3];
         for (int t = 0; t < trials; t++) {
@@ -116,7 +117,7 @@ public final class CentralAccuracyBenchmark {
             sq[1] += ch == null ? Double.NaN : err(ch.release(counts, secret), truth);
             sq[2] += err(lap.release(counts, secret), truth);
         }
-        PurifiedGaussianRelease pg = (PurifiedGaussianRelease) proj.variant();
+        PurifiedGaussianRelease pg = (PurifiedGaussianRelease) proj;
         CentralParameters.Gaussian pp = pg.parameters();
         double theorem1 = pg.purifier().expectedL1ErrorBound()
                 / (pp.space() == CentralParameters.Space.HISTOGRAM ? w.universeSize() : w.queryCount());

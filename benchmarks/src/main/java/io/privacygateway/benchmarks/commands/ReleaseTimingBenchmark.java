@@ -1,7 +1,8 @@
 package io.privacygateway.benchmarks.commands;
 
 import io.privacygateway.mechanisms.central.CentralParameters;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.param.Alpha;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.RandomBits;
@@ -54,9 +55,9 @@ public final class ReleaseTimingBenchmark {
                 if (id == MechanismId.CENTRAL_CHAINING && s.alpha() == null) {
                     s = s.toBuilder().alpha(new Alpha(0.25)).build();
                 }
-                CentralPipeline p;
+                CentralRelease p;
                 try {
-                    p = CentralPipeline.of(Workload.of(s));
+                    p = CountsReleases.of(Workload.of(s));
                 } catch (IllegalArgumentException e) {
                     continue; // e.g. α too large for the workload
                 }
@@ -79,9 +80,9 @@ public final class ReleaseTimingBenchmark {
             WorkloadSpec base = bw.spec().toBuilder().epsilonPerAnswer(Epsilon.of(1))
                     .budgetAtLeastOneCharge().build();
             for (MechanismId id : base.family().centralMechanisms()) {
-                CentralPipeline p;
+                CentralRelease p;
                 try {
-                    p = CentralPipeline.of(Workload.of(base.toBuilder().mechanism(id).expectedReportsPerWindow(10_000)
+                    p = CountsReleases.of(Workload.of(base.toBuilder().mechanism(id).expectedReportsPerWindow(10_000)
                             .build()));
                 } catch (IllegalArgumentException e) {
                     continue; // not applicable to this workload (e.g. the grid mechanism beyond its dimension)
@@ -94,7 +95,7 @@ public final class ReleaseTimingBenchmark {
         return rows;
     }
 
-    private Row measure(String name, CentralPipeline p) {
+    private Row measure(String name, CentralRelease p) {
         Workload w = p.workload();
         int u = w.universeSize();
         Map<String, long[]> data = new LinkedHashMap<>();

@@ -1,6 +1,7 @@
 package io.privacygateway.benchmarks.commands;
 
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticData;
 import io.privacygateway.mechanisms.central.synthetic.ChainModel;
 import io.privacygateway.mechanisms.central.synthetic.MarginalLayout;
@@ -89,7 +90,7 @@ public final class SyntheticBenchmark {
                 .withPlannedReports(n);
         CertifiedSyntheticData cert = CertifiedSyntheticData.of(p);
         CertifiedSyntheticData certHaar = haar ? CertifiedSyntheticData.of(p.withBasis(NoiseBasis.HAAR)) : null;
-        CentralPipeline laplace = d <= 12 ? laplacePipeline(d, eps, n) : null;
+        CentralRelease laplace = d <= 12 ? laplacePipeline(d, eps, n) : null;
         int records = p.records();
         boolean heldLs = true;
         double[] certs = new double[trials];
@@ -188,7 +189,7 @@ public final class SyntheticBenchmark {
     }
 
     /** The existing central mode's Laplace release of the 3-way marginals (the workload must fit: d ≤ 12). */
-    static CentralPipeline laplacePipeline(int d, double eps, long n) {
+    static CentralRelease laplacePipeline(int d, double eps, long n) {
         List<String> names = new ArrayList<>();
         for (int j = 0; j < d; j++) {
             names.add("a" + j);
@@ -197,11 +198,11 @@ public final class SyntheticBenchmark {
         WorkloadSpec base = AccuracyBenchmark.spec("marg3of" + d, "marginals", Map.of("attributes", names),
                 Map.of("way", 3)).toBuilder().inCentralMode(e, NeighbourRelation.ADD_REMOVE, 1).build();
         base = base.toBuilder().epsilonPerAnswer(e).budgetAtLeastOneCharge().build();
-        return CentralPipeline.of(Workload.of(new Candidate(MechanismId.LAPLACE, null, null).apply(base, e, n)));
+        return CountsReleases.of(Workload.of(new Candidate(MechanismId.LAPLACE, null, null).apply(base, e, n)));
     }
 
     /** Runs the existing Laplace release, projects its answer onto the polytope for weights, samples N records. */
-    static long[] laplaceBaseline(CentralPipeline p, int[] data, int d, int records, long seed) {
+    static long[] laplaceBaseline(CentralRelease p, int[] data, int d, int records, long seed) {
         long[] hist = new long[1 << d];
         for (int x : data) {
             hist[x]++;

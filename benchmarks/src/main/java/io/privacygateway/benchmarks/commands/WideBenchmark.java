@@ -2,7 +2,8 @@ package io.privacygateway.benchmarks.commands;
 
 import io.privacygateway.benchmarks.wide.LaplaceMarginalsRelease;
 import io.privacygateway.benchmarks.wide.MarginalCountsCodec;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.central.wide.Hypercube;
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
@@ -114,7 +115,7 @@ public final class WideBenchmark {
         if (d <= 12) {
             t0 = System.nanoTime();
             Workload workload = centralWorkload(d, epsilon, n);
-            CentralPipeline pipeline = CentralPipeline.of(workload);
+            CentralRelease pipeline = CountsReleases.of(workload);
             double plan = (System.nanoTime() - t0) / 1e6;
             runners.put(CENTRAL_PROJECTION, new Runner(plan, 8L * workload.universeSize() * workload.queryCount(),
                     (t, bits) -> pipeline.release(histograms[t], bits)));

@@ -14,6 +14,9 @@ import io.privacygateway.schemas.avro.LocalReport;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.release.AnswerRecords;
 import io.privacygateway.harness.testing.TopicReader;
+import io.privacygateway.mechanisms.accounting.Composition;
+import io.privacygateway.mechanisms.runtime.ReleaseResult;
+import io.privacygateway.mechanisms.runtime.WindowRelease;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.Collection;
@@ -110,23 +113,21 @@ public final class Oracle {
     public WindowAnswer expected(long start) {
         long[] s = state.get(start);
         long count = n(start);
-        if (w instanceof LocalWorkload local) {
-            if (count == 0) {
-                return AnswerRecords.emptyLocal(w, start, 0);
-            }
-            Answer a = local.pipeline().release().release(s.clone(), count);
-            WindowAnswer record = AnswerRecords.toRecord(a, w, start, 0.0, 0);
-            // the amplified (ε, δ) the gateway adds to every local window answer (the gateway's own rule)
-            AnswerRecords.amplify(record, local, count, w.window().sizeMillis(),
-                    io.privacygateway.topology.identity.DeviceAuthentication.OPEN); // the IT gateways' identity
-            return record;
-        }
-        CentralWorkload c = (CentralWorkload) w;
         long[] counts = s == null ? new long[w.aggregateLength()] : s.clone();
-        Answer a = SeededCentralReleaser.INSTANCE.release(c, counts);
-        long k = (start - firstWindow) / w.window().sizeMillis() + 1;
-        BigDecimal cumulative = c.parameters().epsilonPerRelease().exact().multiply(BigDecimal.valueOf(k));
-        return AnswerRecords.toRecord(a, w, start, DirectedDoubles.ceil(cumulative), w.window().closesAt(start));
+        AnswerRecords.Span span = AnswerRecords.Span.window(w, start);
+        if (w.windowRelease() instanceof WindowRelease.Central c) {
+            ReleaseResult r = SeededCentralReleaser.INSTANCE.release(c,
+                    WindowRelease.Window.central(count, counts, w.window().sizeMillis()));
+            long k = (start - firstWindow) / w.window().sizeMillis() + 1;
+            BigDecimal cumulative = c.workload().parameters().epsilonPerRelease().exact()
+                    .multiply(BigDecimal.valueOf(k));
+            return AnswerRecords.toRecord(r, w, span, Composition.pureTotal(cumulative), w.window().closesAt(start));
+        }
+        // the amplified (ε, δ) the gateway adds to every local window answer, over the IT gateways' identity
+        var identity = io.privacygateway.topology.identity.DeviceAuthentication.OPEN;
+        ReleaseResult r = w.windowRelease().release(new WindowRelease.Window(count, counts, w.window().sizeMillis(),
+                identity.vouchedCrowd(count), identity.crowdBasis()), null);
+        return AnswerRecords.toRecord(r, w, span, AnswerRecords.NONE, 0);
     }
 
     /**

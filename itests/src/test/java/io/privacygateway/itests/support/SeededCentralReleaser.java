@@ -1,8 +1,10 @@
 package io.privacygateway.itests.support;
 
+import io.privacygateway.mechanisms.random.RandomBits;
+import io.privacygateway.mechanisms.random.SecureRandomBits;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
-import io.privacygateway.mechanisms.release.Answer;
-import io.privacygateway.mechanisms.runtime.CentralWorkload;
+import io.privacygateway.mechanisms.runtime.ReleaseResult;
+import io.privacygateway.mechanisms.runtime.WindowRelease;
 import io.privacygateway.topology.release.CentralReleaser;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +24,14 @@ public final class SeededCentralReleaser implements CentralReleaser {
     private SeededCentralReleaser() {}
 
     @Override
-    public Answer release(CentralWorkload workload, long[] counts) {
-        return workload.release().release(counts, new SeededRandomBits(seed(workload.contentHash(), counts)));
+    public ReleaseResult release(WindowRelease.Central release, WindowRelease.Window window) {
+        return release.release(window, new SeededRandomBits(seed(release.workload().contentHash(), window.state())));
+    }
+
+    /** The running totals' noise (and nothing else) comes from {@link java.security.SecureRandom}. */
+    @Override
+    public RandomBits secret() {
+        return new SecureRandomBits();
     }
 
     /** The seed of a window's noise: the first 8 bytes of SHA-256(content hash, counts). */

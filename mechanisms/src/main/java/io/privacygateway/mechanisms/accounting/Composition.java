@@ -57,6 +57,20 @@ public final class Composition {
     }
 
     /**
+     * The pure guarantee of an exact ε total (an account kept in {@link BigDecimal}: a sum of pure costs), rounded
+     * up once to a double: the smallest double not below it.
+     *
+     * @throws IllegalArgumentException if {@code exactEpsilon} is null or negative
+     */
+    public static PrivacyCost.Pure pureTotal(BigDecimal exactEpsilon) {
+        Require.nonNull("exactEpsilon", exactEpsilon);
+        if (exactEpsilon.signum() < 0) {
+            throw new IllegalArgumentException("exactEpsilon must be >= 0, got " + exactEpsilon);
+        }
+        return new PrivacyCost.Pure(DirectedRounding.toDoubleUp(exactEpsilon));
+    }
+
+    /**
      * Basic composition of pure costs: {@code Pure(Σ ε_i)}.
      *
      * @throws IllegalArgumentException if a cost is not {@link PrivacyCost.Pure} (its index and kind are named)

@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * One window-analytics mechanism (docs/analytics.md): from a window's exact counts per universe value and the
  * already released report count, an answer that is pure ε-DP. The gateway runs it through
- * {@code central.AnalyticsRelease}, which releases the count first (pure, or public under replace-one) and
+ * {@code analytics.release.AnalyticsRelease}, which releases the count first (pure, or public under replace-one) and
  * passes it in; everything a mechanism publishes is a function of its pure outputs, the released count and
  * public parameters.
  *

@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.audit;
 
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -20,6 +21,6 @@ public final class CentralReleases {
 
     /** The production release of a resolved central-mode workload (the gateway's own code path). */
     public static Release of(Workload workload) {
-        return CentralPipeline.of(workload)::release;
+        return CountsReleases.of(workload)::release;
     }
 }

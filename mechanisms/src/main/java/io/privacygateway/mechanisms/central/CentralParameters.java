@@ -111,7 +111,7 @@ public sealed interface CentralParameters permits CentralParameters.Laplace, Cen
 
     /**
      * A window-analytics release (mode, regression, erm): the count's share and the mechanism's guarantee
-     * ({@link AnalyticsRelease}; the mechanism's own parameters are in its {@code parameters()}).
+     * ({@code analytics.release.AnalyticsRelease}; the mechanism's own parameters are in its {@code parameters()}).
      *
      * @param mechanism the analytics mechanism
      * @param epsilonCount pure ε of the noisy count (0 when public)

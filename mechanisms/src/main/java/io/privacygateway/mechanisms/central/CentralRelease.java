@@ -3,7 +3,6 @@ package io.privacygateway.mechanisms.central;
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
-import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.mechanisms.workload.Workload;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 
@@ -16,11 +15,13 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
  *   <li>{@link PurifiedGaussianRelease}: {@code central-projection} and {@code central-chaining}: discrete
  *       Gaussian noise (zCDP), projection, purification, projection.</li>
  *   <li>{@link LaplaceRelease}: {@code laplace}, the pure-DP baseline.</li>
- *   <li>{@link AnalyticsRelease}: the window-analytics families (mode, regression, erm), one mechanism class per
+ *   <li>{@code analytics.release.AnalyticsRelease}: the window-analytics families (mode, regression, erm), one mechanism class per
  *       analytics mechanism ({@code docs/analytics.md}).</li>
  * </ul>
  *
- * <p>{@link #of} chooses the variant once from the workload; callers never branch on the mechanism again.
+ * <p>{@code runtime.CountsReleases.of} chooses the variant once from the workload (above this package and
+ * {@code analytics}, so that the analytics variant may build on central noise without a cycle); callers never branch on
+ * the mechanism again. The release step runs it through {@code runtime.WindowRelease.Counts}.
  * Every variant releases the count first ({@link CountRelease}), publishes only functions of pure outputs,
  * and reports the guarantee it realises as {@link #cost()}, at most the declared ε.
  *
@@ -29,28 +30,9 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
  * {@code max(1, ñ)}, and with ñ &lt; 1 the bars are the whole range). Under replace-one the count is public and
  * with n = 0 there is nothing to protect: the answer says so (see {@code FeasibleAnswers.noData}).
  */
-public sealed interface CentralRelease permits LaplaceRelease, PurifiedGaussianRelease, AnalyticsRelease {
+public interface CentralRelease {
     /** The report count the parameters are planned for when the spec gives none. */
     long DEFAULT_PLANNED_REPORTS = WorkloadSpec.DEFAULT_PLANNED_REPORTS;
-
-    /** The release a resolved central-mode workload names. */
-    static CentralRelease of(Workload w) {
-        WorkloadSpec s = w.spec();
-        if (s.mode() != Mode.CENTRAL) {
-            throw new IllegalArgumentException("mode must be central for a central release, got " + s.mode().wireName());
-        }
-        long planned = s.plannedReportsPerWindow();
-        return switch (s.mechanism()) {
-            case LAPLACE -> LaplaceRelease.of(w, planned);
-            case CENTRAL_PROJECTION -> PurifiedGaussianRelease.projection(w, planned);
-            case CENTRAL_CHAINING -> PurifiedGaussianRelease.chaining(w, planned);
-            case MODE_PTR, MODE_EXPONENTIAL, REGRESSION_ADASSP, REGRESSION_SSP, ERM_EXPONENTIAL, ERM_DPSGD,
-                    ERM_OUTPUT_PERTURBATION -> AnalyticsRelease.of(w, planned);
-            case AUTO -> throw new IllegalArgumentException("mechanism is auto: resolve it with the planner first");
-            default -> throw new IllegalArgumentException("mechanism " + s.mechanism().wireName()
-                    + " is not a central mechanism");
-        };
-    }
 
     Workload workload();
 

@@ -52,7 +52,7 @@ public final class LaplaceRelease implements CentralRelease {
         this.sumNoise = new DiscreteLaplace(PrivacySplit.dyadicUp(l1Sensitivity, params.epsilonSum()));
     }
 
-    static LaplaceRelease of(Workload w, long planned) {
+    public static LaplaceRelease of(Workload w, long planned) {
         CentralGeometry geo = CentralGeometry.of(w);
         CentralParameterChoice.Inputs in = CentralParameterChoice.Inputs.answers(w, geo, planned, List.of(), 0);
         NeighbourRelation relation = w.spec().central().neighbour();

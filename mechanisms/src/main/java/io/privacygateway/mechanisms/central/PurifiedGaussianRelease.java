@@ -122,7 +122,7 @@ public final class PurifiedGaussianRelease implements CentralRelease {
      * errors that the histogram-space model cannot see). The simulation is seeded, so the choice is a
      * deterministic function of the workload.
      */
-    static PurifiedGaussianRelease projection(Workload w, long planned) {
+    public static PurifiedGaussianRelease projection(Workload w, long planned) {
         PurifiedGaussianRelease histogram = histogramSpaceProjection(w, planned);
         if (w.feasibleSetShape() == FeasibleSetShape.HULL) {
             return histogram;
@@ -164,7 +164,7 @@ public final class PurifiedGaussianRelease implements CentralRelease {
     }
 
     /** Central chaining (answer space): the decomposition of Lemma 4.2 with ρ split across its levels. */
-    static PurifiedGaussianRelease chaining(Workload w, long planned) {
+    public static PurifiedGaussianRelease chaining(Workload w, long planned) {
         CentralGeometry geo = CentralGeometry.of(w);
         WorkloadSpec s = w.spec();
         int m = w.queryCount();

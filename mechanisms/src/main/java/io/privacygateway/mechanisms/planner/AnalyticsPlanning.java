@@ -1,11 +1,12 @@
 package io.privacygateway.mechanisms.planner;
 
-import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsMechanisms;
 import io.privacygateway.mechanisms.analytics.SyntheticWindows;
 import io.privacygateway.mechanisms.analytics.WindowStatistics;
 import io.privacygateway.mechanisms.analytics.mode.ModeMechanism;
-import io.privacygateway.mechanisms.central.AnalyticsRelease;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsRelease;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.reference.ReferenceData;
@@ -51,9 +52,9 @@ final class AnalyticsPlanning {
         return CentralPlanner.withPipeline(spec, epsilon, n, c, refs, pipeline -> predict(pipeline, n, c, refs));
     }
 
-    private static Prediction predict(CentralPipeline pipeline, long n, Candidate c, List<ReferenceData> refs) {
+    private static Prediction predict(CentralRelease pipeline, long n, Candidate c, List<ReferenceData> refs) {
         Workload w = pipeline.workload();
-        AnalyticsRelease release = (AnalyticsRelease) pipeline.variant();
+        AnalyticsRelease release = (AnalyticsRelease) pipeline;
         double[] simulated = new double[refs.size()];
         for (int r = 0; r < refs.size(); r++) {
             long[] counts = SyntheticWindows.counts(w, refs.get(r), Math.min(n, MAX_SIMULATED));

@@ -1,6 +1,7 @@
 package io.privacygateway.mechanisms.planner;
 
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
 import io.privacygateway.mechanisms.central.wide.PurifiedMwemRelease;
@@ -191,10 +192,10 @@ public final class CentralPlanner {
      * the exception's message as the note (what is thrown later, by {@code predict}, is not caught).
      */
     static Prediction withPipeline(WorkloadSpec spec, Epsilon epsilon, long n, Candidate c, List<ReferenceData> refs,
-            Function<CentralPipeline, Prediction> predict) {
-        CentralPipeline pipeline;
+            Function<CentralRelease, Prediction> predict) {
+        CentralRelease pipeline;
         try {
-            pipeline = CentralPipeline.of(Workload.of(c.apply(spec, epsilon, n)));
+            pipeline = CountsReleases.of(Workload.of(c.apply(spec, epsilon, n)));
         } catch (IllegalArgumentException e) {
             return Prediction.notApplicable(c, e.getMessage(), refs.size());
         }
@@ -202,7 +203,7 @@ public final class CentralPlanner {
     }
 
     /** A linear-family candidate's prediction from its pipeline: closed form and simulated RMS per reference. */
-    private static Prediction predict(CentralPipeline pipeline, long n, Candidate c, List<ReferenceData> refs) {
+    private static Prediction predict(CentralRelease pipeline, long n, Candidate c, List<ReferenceData> refs) {
         Workload w = pipeline.workload();
         int size = (int) Math.min(n, Integer.MAX_VALUE);
         double[] simulated = new double[refs.size()];

@@ -90,7 +90,7 @@ public final class CentralFallback {
      */
     public static PrivacyCost.Pure cost(CentralWorkload c) {
         try {
-            return c.wide().isPresent() ? c.wideRelease().cost() : c.release().cost();
+            return c.windowRelease().cost();
         } catch (RuntimeException e) {
             return new PrivacyCost.Pure(c.parameters().epsilonPerRelease().value());
         }

@@ -1,8 +1,9 @@
 package io.privacygateway.mechanisms.runtime;
 
 import io.privacygateway.mechanisms.analytics.erm.GridExponentialErm;
-import io.privacygateway.mechanisms.central.AnalyticsRelease;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsRelease;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.central.wide.MarginalCounts;
 import io.privacygateway.mechanisms.central.wide.MarginalWorkload;
 import io.privacygateway.mechanisms.central.wide.WideRelease;
@@ -28,7 +29,7 @@ import java.util.OptionalInt;
  * it, and building it plans parameters).
  *
  * <p><b>Two aggregates, one rule each, written here.</b> A materialised workload keeps the count of every universe
- * value ({@link #release()}: {@link CentralPipeline}). A <b>wide</b> workload ({@link WorkloadSpec#isWide()}: all
+ * value ({@link #release()}: {@link CentralRelease}). A <b>wide</b> workload ({@link WorkloadSpec#isWide()}: all
  * k-way marginals over up to 26 binary attributes with mwem or worst-case-chaining) never forms its {@code 2^d}
  * universe: the aggregate is the window's exact marginal cell counts ({@code C(d,k)·2^k} longs, query order of
  * {@link MarginalWorkload}; the report count is kept next to it), and the release is a {@link WideRelease}
@@ -43,9 +44,10 @@ public final class CentralWorkload implements ResolvedWorkload {
     private final WorkloadRules rules;
     /** {@link WorkloadRules#slots()}, computed once (exact decimal division): read for every report admitted. */
     private final int slots;
-    private volatile CentralPipeline release;
+    private volatile CentralRelease release;
     private volatile WideRelease wideRelease;
     private volatile ContinualCounter continual;
+    private volatile WindowRelease.Central windowRelease;
 
     CentralWorkload(Workload workload) {
         this.spec = workload.spec();
@@ -116,13 +118,13 @@ public final class CentralWorkload implements ResolvedWorkload {
      *
      * @throws IllegalStateException for a wide workload (see {@link #wideRelease()})
      */
-    public CentralPipeline release() {
-        CentralPipeline r = release;
+    public CentralRelease release() {
+        CentralRelease r = release;
         if (r == null) {
             synchronized (this) {
                 r = release;
                 if (r == null) {
-                    r = CentralPipeline.of(workload());
+                    r = CountsReleases.of(workload());
                     release = r;
                 }
             }
@@ -156,6 +158,23 @@ public final class CentralWorkload implements ResolvedWorkload {
     }
 
     /**
+     * The window release of this workload, wide or materialised ({@link WindowRelease.Wide}, {@link
+     * WindowRelease.Counts}), built once.
+     *
+     * @throws IllegalArgumentException if no release can be built for the declared parameters
+     */
+    @Override
+    public WindowRelease.Central windowRelease() {
+        WindowRelease.Central r = windowRelease;
+        if (r == null) {
+            r = marginals != null ? new WindowRelease.Wide(this, wideRelease())
+                    : new WindowRelease.Counts(this, release());
+            windowRelease = r;
+        }
+        return r;
+    }
+
+    /**
      * Builds every release this workload will use (its window release, wide or materialised, and its running
      * totals), so that a workload no release can be built for is refused where it is registered or activated,
      * with the reason, instead of failing at every window; also refuses an {@code erm-exponential} window that is not
@@ -165,11 +184,7 @@ public final class CentralWorkload implements ResolvedWorkload {
      */
     public void checkReleasable() {
         try {
-            if (marginals != null) {
-                wideRelease();
-            } else {
-                release();
-            }
+            windowRelease();
             runningTotals();
             Duration delay = minimumReleaseDelay();
             if (spec.mechanism() == MechanismId.ERM_EXPONENTIAL
@@ -285,7 +300,7 @@ public final class CentralWorkload implements ResolvedWorkload {
             return Duration.ZERO;
         }
         Duration worst = ((GridExponentialErm)
-                ((AnalyticsRelease) release().variant()).mechanism())
+                ((AnalyticsRelease) release()).mechanism())
                 .worstCaseReleaseTime();
         long seconds = Math.max(1, (worst.toMillis() + 999) / 1000);
         return Duration.ofSeconds(seconds);

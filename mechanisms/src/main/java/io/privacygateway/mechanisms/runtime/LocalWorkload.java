@@ -303,6 +303,12 @@ public final class LocalWorkload implements ResolvedWorkload {
         return values.release(state, n);
     }
 
+    /** The window release: this workload's estimator and its amplified guarantee. */
+    @Override
+    public WindowRelease.Local windowRelease() {
+        return new WindowRelease.Local(this);
+    }
+
     /** {@inheritDoc} Empty for an open domain: its labels are the items found in each window. */
     @Override
     public List<String> queryLabels() {

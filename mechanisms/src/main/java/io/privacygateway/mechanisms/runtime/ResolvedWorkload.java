@@ -106,6 +106,9 @@ public sealed interface ResolvedWorkload permits LocalWorkload, CentralWorkload 
      */
     WorkloadRules rules();
 
+    /** The release of this workload's windows (the release step's one interface). */
+    WindowRelease windowRelease();
+
     /** The tumbling window (start of an event time, end, close). */
     default WorkloadSpec.Window window() {
         return spec().window();

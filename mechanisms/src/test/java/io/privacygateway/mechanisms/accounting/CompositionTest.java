@@ -30,6 +30,20 @@ class CompositionTest {
         assertThatThrownBy(() -> Composition.sumRho(-1)).hasMessageContaining("rho[0]").hasMessageContaining("-1.0");
     }
 
+    /** An exact ε account (a sum of doubles kept in BigDecimal) becomes one pure guarantee, rounded up once. */
+    @Test
+    void anExactTotalIsRoundedUpOnceToAPureGuarantee() {
+        BigDecimal exact = new BigDecimal(0.1).add(new BigDecimal(0.2)); // 0.1 + 0.2 exactly, not a double
+        PrivacyCost.Pure total = Composition.pureTotal(exact);
+        assertThat(new BigDecimal(total.epsilon())).isGreaterThanOrEqualTo(exact);
+        assertThat(new BigDecimal(Math.nextDown(total.epsilon()))).isLessThan(exact); // the smallest such double
+        assertThat(total.epsilon()).isEqualTo(Composition.sumEpsilon(0.1, 0.2));
+        assertThat(Composition.pureTotal(BigDecimal.ZERO).epsilon()).isZero();
+        assertThat(Composition.pureTotal(new BigDecimal("1.5")).epsilon()).isEqualTo(1.5);
+        assertThatThrownBy(() -> Composition.pureTotal(new BigDecimal("-1"))).hasMessageContaining("exactEpsilon");
+        assertThatThrownBy(() -> Composition.pureTotal(null)).hasMessageContaining("exactEpsilon");
+    }
+
     @Test
     void mixedCostsUnderZcdpComposition() {
         // Pure ε = 1 → ρ = 1²/2 = 0.5; zCDP ρ = 0.25; pure ε = 0.5 → 0.125; Gaussian Δ = 1, σ = 2 → 1/8 = 0.125.

@@ -2,8 +2,10 @@ package io.privacygateway.mechanisms.analytics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.mechanisms.central.AnalyticsRelease;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsMechanisms;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsRelease;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.CentralPlanner;
 import io.privacygateway.mechanisms.planner.Plan;
@@ -55,8 +57,8 @@ class AnalyticsReleaseTest {
     void costsFitTheDeclaredEpsilonAndEveryWindowIsAnswered(MechanismId id, double eps, String relation, int l) {
         WorkloadSpec s = spec(id, eps, relation, l);
         Workload w = Workload.of(s);
-        CentralPipeline p = CentralPipeline.of(w);
-        AnalyticsRelease r = (AnalyticsRelease) p.variant();
+        CentralRelease p = CountsReleases.of(w);
+        AnalyticsRelease r = (AnalyticsRelease) p;
         BigDecimal declared = s.central().epsilonPerRelease().exact();
         assertThat(new BigDecimal(p.cost().epsilon())).isLessThanOrEqualTo(declared);
         assertThat(p.cost().epsilon()).isGreaterThan(0.85 * eps); // spent, not a loose literal

@@ -2,6 +2,7 @@ package io.privacygateway.mechanisms.central;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -22,7 +23,7 @@ class CentralBarsInvariantTest {
             for (String mechanism : List.of("laplace", "central-projection", "central-chaining")) {
                 for (String relation : List.of("add-remove", "replace-one")) {
                     for (double eps : new double[] {0.5, 4}) {
-                        CentralPipeline p = CentralPipeline.of(Workload.of(CentralPipelineTest.spec(family,
+                        CentralRelease p = CountsReleases.of(Workload.of(CentralPipelineTest.spec(family,
                                 Map.of("buckets", CentralPipelineTest.edges(32)), null, mechanism, relation, eps,
                                 2000)));
                         long[] c = new long[p.workload().universeSize()];

@@ -3,6 +3,7 @@ package io.privacygateway.mechanisms.central;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.accounting.Conversions;
 import io.privacygateway.mechanisms.central.sampling.DiscreteGaussian;
 import io.privacygateway.mechanisms.param.LogDelta;
@@ -108,8 +109,8 @@ class CentralPipelineTest {
     @ParameterizedTest
     @MethodSource("cases")
     void theSampledNoiseRealisesAtMostTheAnswersCost(WorkloadSpec s) {
-        CentralPipeline p = CentralPipeline.of(Workload.of(s));
-        CentralRelease r = p.variant();
+        CentralRelease p = CountsReleases.of(Workload.of(s));
+        CentralRelease r = p;
         int contributions = s.central().contributionsPerWindow();
         BigDecimal realised = BigDecimal.ZERO;
         CountRelease count = r instanceof LaplaceRelease l ? l.count() : ((PurifiedGaussianRelease) r).count();
@@ -167,7 +168,7 @@ class CentralPipelineTest {
     @ParameterizedTest
     @MethodSource("cases")
     void answersLieWithinThePublishedBound(WorkloadSpec s) {
-        CentralPipeline p = CentralPipeline.of(Workload.of(s));
+        CentralRelease p = CountsReleases.of(Workload.of(s));
         long[] c = counts(p.workload(), 5_000);
         double[] truth = p.workload().meanAnswer(c);
         int releases = 300;
@@ -213,7 +214,7 @@ class CentralPipelineTest {
     @ParameterizedTest
     @MethodSource("cases")
     void everyCoordinateLiesInItsIntervalAtTheStatedConfidence(WorkloadSpec s) {
-        CentralPipeline p = CentralPipeline.of(Workload.of(s));
+        CentralRelease p = CountsReleases.of(Workload.of(s));
         long[] c = counts(p.workload(), 5_000);
         double[] truth = p.workload().meanAnswer(c);
         int m = truth.length;
@@ -246,10 +247,10 @@ class CentralPipelineTest {
     void histogramSpaceIsChosenWhereItIsCheaperAndPurificationBeatsWorkloadLaplaceOnRanges() {
         WorkloadSpec range = spec("range", Map.of("buckets", edges(32)), null, "central-projection", "add-remove", 1.0,
                 10_000);
-        CentralPipeline gauss = CentralPipeline.of(Workload.of(range));
+        CentralRelease gauss = CountsReleases.of(Workload.of(range));
         assertThat(((CentralParameters.Gaussian) gauss.parameters()).space())
                 .isEqualTo(CentralParameters.Space.HISTOGRAM);
-        CentralPipeline lap = CentralPipeline.of(Workload.of(range.toBuilder().mechanism(MechanismId.LAPLACE).build()));
+        CentralRelease lap = CountsReleases.of(Workload.of(range.toBuilder().mechanism(MechanismId.LAPLACE).build()));
         assertThat(gauss.parameters().predictedRms()).isLessThan(lap.parameters().predictedRms());
     }
 
@@ -257,10 +258,10 @@ class CentralPipelineTest {
     void unresolvedOrLocalSpecsAreRefused() {
         WorkloadSpec auto = spec("histogram", Map.of("labels", List.of("a", "b", "c")), null, "auto", "add-remove", 1.0,
                 100);
-        assertThatThrownBy(() -> CentralPipeline.of(Workload.of(auto))).hasMessageContaining("auto");
+        assertThatThrownBy(() -> CountsReleases.of(Workload.of(auto))).hasMessageContaining("auto");
         WorkloadSpec ok = spec("histogram", Map.of("labels", List.of("a", "b", "c")), null, "laplace", "add-remove", 1.0,
                 100);
-        CentralPipeline p = CentralPipeline.of(Workload.of(ok));
+        CentralRelease p = CountsReleases.of(Workload.of(ok));
         assertThatThrownBy(() -> p.release(new long[2], new SeededRandomBits(1))).hasMessageContaining("3 entries");
         assertThatThrownBy(() -> p.release(new long[] {1, -1, 0}, new SeededRandomBits(1)))
                 .hasMessageContaining(">= 0");

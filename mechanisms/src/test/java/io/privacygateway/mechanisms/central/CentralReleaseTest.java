@@ -7,6 +7,7 @@ import static io.privacygateway.mechanisms.central.CentralPipelineTest.rms;
 import static io.privacygateway.mechanisms.central.CentralPipelineTest.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.accounting.Conversions;
 import io.privacygateway.mechanisms.central.sampling.DiscreteGaussian;
 import io.privacygateway.mechanisms.central.sampling.DiscreteLaplace;
@@ -49,8 +50,8 @@ class CentralReleaseTest {
         return out.stream();
     }
 
-    static CentralPipeline cdf16(String mechanism, String relation, double eps, long n) {
-        return CentralPipeline.of(Workload.of(spec("cdf", Map.of("buckets", edges(16)), null, mechanism, relation, eps,
+    static CentralRelease cdf16(String mechanism, String relation, double eps, long n) {
+        return CountsReleases.of(Workload.of(spec("cdf", Map.of("buckets", edges(16)), null, mechanism, relation, eps,
                 n)));
     }
 
@@ -63,7 +64,7 @@ class CentralReleaseTest {
      */
     @Test
     void levelDetailsDoNotDependOnTheDataGivenThePublicCount() {
-        CentralPipeline p = cdf16("central-chaining", "replace-one", 1.0, 2000);
+        CentralRelease p = cdf16("central-chaining", "replace-one", 1.0, 2000);
         long[] a = new long[16];
         a[3] = 2000;
         long[] b = new long[16];
@@ -87,14 +88,14 @@ class CentralReleaseTest {
         for (String family : List.of("histogram", "cdf", "range")) {
             Map<String, Object> domain = family.equals("histogram") ? Map.of("labels", labels(8))
                     : Map.of("buckets", edges(8));
-            CentralPipeline p = CentralPipeline.of(Workload.of(spec(family, domain, null, mechanism, relation, 1.0,
+            CentralRelease p = CountsReleases.of(Workload.of(spec(family, domain, null, mechanism, relation, 1.0,
                     3000)));
             long[] c = CentralPipelineTest.counts(p.workload(), 3000);
             for (int seed = 0; seed < 4; seed++) {
                 Answer a = p.release(c, new SeededRandomBits(seed));
                 assertThat(a.n()).isPositive();
                 Answer again;
-                if (p.variant() instanceof LaplaceRelease l) {
+                if (p instanceof LaplaceRelease l) {
                     double[] y = a.unprojected().orElseThrow();
                     long[] sums = new long[y.length];
                     for (int q = 0; q < y.length; q++) {
@@ -102,7 +103,7 @@ class CentralReleaseTest {
                     }
                     again = l.publish(a.n(), sums);
                 } else {
-                    PurifiedGaussianRelease g = (PurifiedGaussianRelease) p.variant();
+                    PurifiedGaussianRelease g = (PurifiedGaussianRelease) p;
                     if (g.space() != CentralParameters.Space.ANSWERS) {
                         continue; // histogram space publishes the purified histogram's answers, not the histogram
                     }
@@ -126,17 +127,17 @@ class CentralReleaseTest {
         List<String> attributes = List.of("a", "b", "c", "d", "e", "f", "g", "h");
         WorkloadSpec marginals = spec("marginals", Map.of("attributes", attributes), Map.of("way", 3),
                 "central-projection", "add-remove", 1.0, 10_000);
-        CentralPipeline p = CentralPipeline.of(Workload.of(marginals));
+        CentralRelease p = CountsReleases.of(Workload.of(marginals));
         assertThat(((CentralParameters.Gaussian) p.parameters()).space()).isEqualTo(CentralParameters.Space.HISTOGRAM);
         List<WorkloadSpec> all = List.of(marginals,
                 spec("histogram", Map.of("labels", labels(12)), null, "central-projection", "replace-one", 1.0, 5000),
                 spec("cdf", Map.of("buckets", edges(16)), null, "central-projection", "add-remove", 2.0, 5000),
                 spec("range", Map.of("buckets", edges(12)), null, "central-projection", "add-remove", 1.0, 5000));
         for (WorkloadSpec s : all) {
-            assertThat(((PurifiedGaussianRelease) CentralRelease.of(Workload.of(s))).approximateStepIsExact())
+            assertThat(((PurifiedGaussianRelease) CountsReleases.of(Workload.of(s))).approximateStepIsExact())
                     .as(s.family().wireName()).isTrue();
         }
-        assertThat(((PurifiedGaussianRelease) CentralRelease.of(Workload.of(all.get(2)
+        assertThat(((PurifiedGaussianRelease) CountsReleases.of(Workload.of(all.get(2)
                 .toBuilder().mechanism(MechanismId.CENTRAL_CHAINING).build()))).approximateStepIsExact()).isFalse();
     }
 
@@ -164,7 +165,7 @@ class CentralReleaseTest {
     @ParameterizedTest
     @MethodSource("everyMechanismAndRelation")
     void emptyWindowsGiveAProperAnswer(String mechanism, String relation) {
-        CentralPipeline p = cdf16(mechanism, relation, 1.0, 2000);
+        CentralRelease p = cdf16(mechanism, relation, 1.0, 2000);
         for (int seed = 0; seed < 50; seed++) {
             Answer a = p.release(new long[16], new SeededRandomBits(seed));
             assertThat(a.mechanism()).isEqualTo(p.parameters().mechanism());
@@ -201,7 +202,7 @@ class CentralReleaseTest {
     @ParameterizedTest
     @MethodSource("everyMechanismAndRelation")
     void tinyWindowsHaveHonestBars(String mechanism, String relation) {
-        CentralPipeline p = cdf16(mechanism, relation, 1.0, 2000);
+        CentralRelease p = cdf16(mechanism, relation, 1.0, 2000);
         int releases = 200;
         for (long[] c : List.of(one(16, 7, 1), one(16, 0, 2), new long[] {0, 1, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 0, 0, 1,
             0})) {
@@ -236,8 +237,8 @@ class CentralReleaseTest {
      */
     @Test
     void emptyWindowLaplaceReleaseIsPureEpsilonDpAgainstOneReport() {
-        CentralPipeline p = cdf16("laplace", "add-remove", 1.0, 2000);
-        LaplaceRelease r = (LaplaceRelease) p.variant();
+        CentralRelease p = cdf16("laplace", "add-remove", 1.0, 2000);
+        LaplaceRelease r = (LaplaceRelease) p;
         DiscreteLaplace countNoise = ((CountRelease.Noisy) r.count()).noise();
         CentralGeometry geo = CentralGeometry.of(p.workload());
         double worst = 0;
@@ -291,8 +292,8 @@ class CentralReleaseTest {
     @ParameterizedTest
     @MethodSource("gaussianMechanisms")
     void emptyWindowGaussianReleaseAgainstOneReport(String mechanism) {
-        CentralPipeline p = cdf16(mechanism, "add-remove", 1.0, 2000);
-        PurifiedGaussianRelease r = (PurifiedGaussianRelease) p.variant();
+        CentralRelease p = cdf16(mechanism, "add-remove", 1.0, 2000);
+        PurifiedGaussianRelease r = (PurifiedGaussianRelease) p;
         CentralParameters.Gaussian c = r.parameters();
         DiscreteLaplace countNoise = ((CountRelease.Noisy) r.count()).noise();
         double countLoss = maxLogRatio(countNoise, 1);
@@ -385,7 +386,7 @@ class CentralReleaseTest {
     void centralChainingBarsAndPredictionCoverItsBias() {
         WorkloadSpec s = spec("cdf", Map.of("buckets", edges(64)), null, "central-chaining", "replace-one", 5.0,
                 1_000_000).toBuilder().alpha(new Alpha(0.5)).build();
-        CentralPipeline p = CentralPipeline.of(Workload.of(s));
+        CentralRelease p = CountsReleases.of(Workload.of(s));
         Workload w = p.workload();
         int worst = 0;
         double worstBias = -1;
@@ -441,7 +442,7 @@ class CentralReleaseTest {
                     }
                     WorkloadSpec s = spec("histogram", Map.of("labels", List.of("a", "b", "c", "d")), null, mech, rel,
                             1.0, 5000).toBuilder().epsilonPerAnswer(eps).budgetAtLeastOneCharge().build();
-                    CentralParameters c = CentralPipeline.of(Workload.of(s)).parameters();
+                    CentralParameters c = CountsReleases.of(Workload.of(s)).parameters();
                     BigDecimal sum;
                     if (c instanceof CentralParameters.Gaussian g) {
                         sum = PrivacySplit.exactSum(g.epsilonCount(), g.epsilonApprox(), g.epsilonPrime());
@@ -488,7 +489,7 @@ class CentralReleaseTest {
         for (String mech : List.of("laplace", "central-projection")) {
             WorkloadSpec s = spec("histogram", Map.of("labels", List.of("a", "b", "c", "d")), null, mech, "add-remove",
                     0.5, 50);
-            CentralPipeline p = CentralPipeline.of(Workload.of(s));
+            CentralRelease p = CountsReleases.of(Workload.of(s));
             long[] c = {20, 20, 5, 5};
             int differs = 0;
             for (int t = 0; t < 20; t++) {
@@ -513,7 +514,7 @@ class CentralReleaseTest {
     void everyPublishedBoundIsAFiniteValidBound() {
         WorkloadSpec s = spec("histogram", Map.of("labels", List.of("a", "b", "c", "d")), null, "central-projection",
                 "add-remove", 0.1, 3, 0.999);
-        CentralPipeline p = CentralPipeline.of(Workload.of(s));
+        CentralRelease p = CountsReleases.of(Workload.of(s));
         assertThat(((CentralParameters.Gaussian) p.parameters()).omega()).isGreaterThanOrEqualTo(0.001);
         Answer a = p.release(new long[] {1, 1, 1, 0}, new SeededRandomBits(1));
         double trivial = io.privacygateway.mechanisms.release.ErrorBars.diameterBound(p.workload().points()) / 2;
@@ -526,7 +527,7 @@ class CentralReleaseTest {
     @ParameterizedTest
     @MethodSource("everyMechanismAndRelation")
     void theAnswersCostIsTheMechanismsPureCost(String mechanism, String relation) {
-        CentralPipeline p = cdf16(mechanism, relation, 0.7, 2000);
+        CentralRelease p = cdf16(mechanism, relation, 0.7, 2000);
         Answer a = p.release(CentralPipelineTest.counts(p.workload(), 2000), new SeededRandomBits(4));
         assertThat(a.cost()).isEqualTo(p.cost()).isEqualTo(p.parameters().cost());
         assertThat(new BigDecimal(a.cost().epsilon())).isLessThanOrEqualTo(new BigDecimal("0.7"));

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.mechanisms.analytics.AnalyticsFixtures;
 import io.privacygateway.mechanisms.analytics.erm.GridExponentialErm;
-import io.privacygateway.mechanisms.central.AnalyticsRelease;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsRelease;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.mechanisms.workload.WorkloadSpecParser;
@@ -45,7 +45,7 @@ class CentralReleaseDelayTest {
     }
 
     static GridExponentialErm mechanism(CentralWorkload c) {
-        return (GridExponentialErm) ((AnalyticsRelease) c.release().variant()).mechanism();
+        return (GridExponentialErm) ((AnalyticsRelease) c.release()).mechanism();
     }
 
     @Test

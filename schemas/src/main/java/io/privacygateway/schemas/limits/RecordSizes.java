@@ -1,6 +1,6 @@
 package io.privacygateway.schemas.limits;
 
-import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
+import io.privacygateway.mechanisms.analytics.release.AnalyticsMechanisms;
 import io.privacygateway.mechanisms.central.synthetic.CertifiedSyntheticRelease;
 import io.privacygateway.mechanisms.central.synthetic.MarginalLayout;
 import io.privacygateway.mechanisms.release.HeavyHitterRelease;

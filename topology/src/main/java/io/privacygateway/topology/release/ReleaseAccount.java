@@ -1,5 +1,7 @@
 package io.privacygateway.topology.release;
 
+import io.privacygateway.mechanisms.accounting.Composition;
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.BufferUnderflowException;
@@ -62,6 +64,11 @@ public final class ReleaseAccount {
     /** The exact total ε released. */
     public BigDecimal total() {
         return total;
+    }
+
+    /** The composed guarantee of every release so far: the exact total ε, rounded up once (never understated). */
+    public PrivacyCost.Pure cumulative() {
+        return Composition.pureTotal(total);
     }
 
     public long releases() {

@@ -1,14 +1,12 @@
 package io.privacygateway.topology.release;
 
-import io.privacygateway.mechanisms.central.wide.WideAnswer;
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.continual.ContinualCounter;
 import io.privacygateway.mechanisms.continual.ContinualState;
-import io.privacygateway.mechanisms.continual.HorizonAnswer;
-import io.privacygateway.mechanisms.param.DirectedDoubles;
-import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.runtime.CentralWorkload;
-import io.privacygateway.mechanisms.runtime.LocalWorkload;
+import io.privacygateway.mechanisms.runtime.ReleaseResult;
 import io.privacygateway.mechanisms.runtime.ResolvedWorkload;
+import io.privacygateway.mechanisms.runtime.WindowRelease;
 import io.privacygateway.mechanisms.workload.Horizon;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.schemas.avro.SyntheticData;
@@ -24,7 +22,6 @@ import io.privacygateway.topology.workload.Registration;
 import io.privacygateway.topology.workload.WorkloadCatalog;
 import java.math.BigDecimal;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -59,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * counted in {@code pgw.release.failed}, logged without data, and skipped, so one window can never stop the others. A
  * <b>central</b> window is never skipped: whatever makes its release fail (the failure paths of
  * {@code docs/published-fields.md} §Failure paths) it is answered with the data-independent fallback
- * ({@link AnswerRecords#centralFallback}, flagged {@code fallback}) and charged exactly as a computed answer, so neither
+ * ({@link WindowRelease.Central#fallback}, flagged {@code fallback}) and charged exactly as a computed answer, so neither
  * whether a window is answered nor the account ({@code cumulativeEpsilon}) depends on the data.
  */
 public final class ReleaseProcessor implements Processor<String, byte[], String, Object> {
@@ -101,20 +98,13 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
      *     aggregate is unusable
      * @param epsilon what the window is charged, computed or fallback
      * @param dueAt when it is written (monotonic), fixed when it was found due
-     * @param result the answer, computed off the stream thread
+     * @param result the release, computed off the stream thread (null: it failed, the fallback is published)
      */
-    private record Pending(CentralWorkload workload, ReleaseSchedule.Segment segment, long windowStart, long n,
-            long[] counts, BigDecimal epsilon, long dueAt, CompletableFuture<Computed> result) {}
-
-    /**
-     * What a computation hands back to the stream thread.
-     *
-     * @param record the answer record (null: the release failed and the fallback is published)
-     * @param mechanism the mechanism that produced it
-     * @param synthetic the window's synthetic records (wide workloads with {@code central.synthetic}), or null
-     */
-    private record Computed(WindowAnswer record, String mechanism, SyntheticData synthetic) {
-        static final Computed FAILED = new Computed(null, null, null);
+    private record Pending(WindowRelease.Central release, ReleaseSchedule.Segment segment, long windowStart, long n,
+            long[] counts, BigDecimal epsilon, long dueAt, CompletableFuture<ReleaseResult> result) {
+        CentralWorkload workload() {
+            return release.workload();
+        }
     }
 
     ReleaseProcessor(GatewayConfig config, WorkloadCatalog catalog, GatewayMetrics metrics, CentralReleaser central,
@@ -314,7 +304,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 }
                 long min = minimumProgress(workloadId, seg.mode());
                 if (w.window().closedAt(seg.nextStart(), min)) {
-                    if (w instanceof CentralWorkload c) {
+                    if (w.windowRelease() instanceof WindowRelease.Central c) { // written later, at a public time
                         released += prepareCentral(c, seg, min, MAX_RELEASES_PER_CALL - released, now);
                         break;
                     }
@@ -421,12 +411,10 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         WindowKey key = new WindowKey(w.id(), w.contentHash(), start);
         WindowAggregate agg = aggregate(w, key);
         long n = agg == null ? 0 : agg.n();
-        LocalWorkload local = (LocalWorkload) w;
         try {
-            WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, start, streamTime)
-                    : AnswerRecords.toRecord(local.release(agg.state(), n), w, start, 0.0, streamTime);
-            AnswerRecords.amplify(record, local, n, w.window().sizeMillis(), config.authentication());
-            write(w, start, w.window().endOf(start), record, n);
+            ReleaseResult r = w.windowRelease().release(localWindow(agg, w.window().sizeMillis()), central.secret());
+            write(w, AnswerRecords.toRecord(r, w, AnswerRecords.Span.window(w, start), AnswerRecords.NONE, streamTime),
+                    n);
         } catch (RuntimeException e) {
             metrics.releaseFailed(w.id());
             LOG.error("releasing window {} of {} failed; the window is skipped ({})", start, w.id(),
@@ -434,7 +422,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         }
         for (Horizon h : w.window().horizons()) {
             if (h instanceof Horizon.Span span) {
-                rollUp(local, seg, span, start, agg, streamTime);
+                rollUp(w, seg, span, start, agg, streamTime);
             }
         }
         if (merged.get(key) != null) {
@@ -447,7 +435,7 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
      * window: the same estimator, projection and error bars as a window, applied to the sum of the span's exact
      * window aggregates — identical to aggregating the span's reports as one window, at no extra ε.
      */
-    private void rollUp(LocalWorkload w, ReleaseSchedule.Segment seg, Horizon.Span span, long windowStart,
+    private void rollUp(ResolvedWorkload w, ReleaseSchedule.Segment seg, Horizon.Span span, long windowStart,
             WindowAggregate window, long streamTime) {
         long spanStart = span.startOf(windowStart);
         HorizonKey key = new HorizonKey(w.id(), w.contentHash(), span.millis(), spanStart);
@@ -469,12 +457,9 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         long n = sum == null ? 0 : sum.n();
         long from = Math.max(spanStart, seg.firstStart());
         try {
-            WindowAnswer record = n == 0 ? AnswerRecords.emptyLocal(w, from, streamTime)
-                    : AnswerRecords.toRecord(w.release(sum.state(), n), w, from, 0.0, streamTime);
-            record.setWindowEnd(Instant.ofEpochMilli(windowEnd));
-            record.setHorizon(span.wireName());
-            AnswerRecords.amplify(record, w, n, span.millis(), config.authentication());
-            write(w, from, windowEnd, record, n);
+            ReleaseResult r = w.windowRelease().release(localWindow(sum, span.millis()), central.secret());
+            write(w, AnswerRecords.toRecord(r, w, new AnswerRecords.Span(from, windowEnd, span.wireName()),
+                    AnswerRecords.NONE, streamTime), n);
         } catch (RuntimeException e) {
             metrics.releaseFailed(w.id());
             LOG.error("releasing the {} span from {} of {} failed; the span is skipped ({})", span.wireName(),
@@ -483,6 +468,16 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         if (sum != null) {
             horizons.delete(key);
         }
+    }
+
+    /**
+     * A local window's (or span's) exact aggregate as its release reads it, with the crowd the device identity vouches
+     * for among its reports (amplification).
+     */
+    private WindowRelease.Window localWindow(WindowAggregate agg, long spanMillis) {
+        long n = agg == null ? 0 : agg.n();
+        return new WindowRelease.Window(n, agg == null ? new long[0] : agg.state(), spanMillis,
+                config.authentication().vouchedCrowd(n), config.authentication().crowdBasis());
     }
 
     /**
@@ -503,7 +498,9 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
      * schedule), never of any workload's data or computation time. The window's exact counts are copied here, on the stream
      * thread; the computation reads nothing else. Returns how many were started.
      */
-    private int prepareCentral(CentralWorkload c, ReleaseSchedule.Segment seg, long progress, int max, long now) {
+    private int prepareCentral(WindowRelease.Central r, ReleaseSchedule.Segment seg, long progress, int max,
+            long now) {
+        CentralWorkload c = r.workload();
         ArrayDeque<Pending> queue = pending.computeIfAbsent(c.id(), k -> new ArrayDeque<>());
         long start = seg.nextStart();
         for (Pending p : queue) {
@@ -521,10 +518,10 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
             long[] counts = agg == null ? new long[c.aggregateLength()] : agg.state().clone();
             long n = agg == null ? 0 : agg.n();
             long windowStart = start;
-            CompletableFuture<Computed> result = submit(c.id(),
-                    () -> compute(central, c, windowStart, counts, n, unusable));
+            CompletableFuture<ReleaseResult> result = submit(c.id(),
+                    () -> compute(central, r, windowStart, counts, n, unusable));
             due += delay;
-            queue.addLast(new Pending(c, seg, start, n, unusable ? null : counts,
+            queue.addLast(new Pending(r, seg, start, n, unusable ? null : counts,
                     c.parameters().epsilonPerCharge().exact(), due, result));
             start += seg.windowMillis();
             started++;
@@ -533,57 +530,44 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
     }
 
     /** Runs {@code job} on the releaser's executor after the workload's previous computation has ended. */
-    private CompletableFuture<Computed> submit(String workloadId, Supplier<Computed> job) {
+    private CompletableFuture<ReleaseResult> submit(String workloadId, Supplier<ReleaseResult> job) {
         CompletableFuture<?> tail = lanes.get(workloadId);
-        CompletableFuture<Computed> f;
+        CompletableFuture<ReleaseResult> f;
         try {
             f = tail == null || tail.isDone()
                     ? CompletableFuture.supplyAsync(job, executor)
                     : tail.handle((r, e) -> null).thenApplyAsync(x -> job.get(), executor);
         } catch (RejectedExecutionException e) {
-            f = CompletableFuture.completedFuture(Computed.FAILED); // the window falls back at its due time
+            f = CompletableFuture.completedFuture(null); // the window falls back at its due time
         }
         lanes.put(workloadId, f);
         return f;
     }
 
     /**
-     * A window's answer, computed off the stream thread from the copied counts: the release (or, if it fails, nothing:
-     * {@link Computed#failed}, and the stream thread publishes the fallback). Touches no state of the processor.
+     * A window's release, computed off the stream thread from the copied counts (or, if it fails, null, and the stream
+     * thread publishes the fallback). Touches no state of the processor.
      */
-    private static Computed compute(CentralReleaser central, CentralWorkload c, long start, long[] counts, long n,
-            boolean unusable) {
-        long closesAt = c.window().closesAt(start);
+    private static ReleaseResult compute(CentralReleaser central, WindowRelease.Central r, long start, long[] counts,
+            long n, boolean unusable) {
         try {
             if (unusable) {
                 throw new IllegalStateException("the window's aggregate does not fit the workload version");
             }
-            Answer a;
-            SyntheticData synthetic = null;
-            if (c.wide().isPresent()) { // the window's exact marginal counts, checked, never counts per value
-                WideAnswer wide = central.releaseWide(c, c.marginalCounts(n, counts));
-                a = wide.answer();
-                if (c.parameters().synthetic() != null && wide.records().isPresent()) {
-                    synthetic = AnswerRecords.synthetic(wide.records().get(), a, c, start, closesAt);
-                }
-            } else {
-                a = central.release(c, counts);
-            }
-            return new Computed(AnswerRecords.toRecord(a, c, start, 0.0, closesAt), a.mechanism().wireName(),
-                    synthetic);
+            return central.release(r, WindowRelease.Window.central(n, counts, r.workload().window().sizeMillis()));
         } catch (RuntimeException e) {
             LOG.error("releasing window {} of {} failed; its data-independent fallback is published instead ({})",
-                    start, c.id(), e.getClass().getSimpleName(), e);
-            return Computed.FAILED;
+                    start, r.workload().id(), e.getClass().getSimpleName(), e);
+            return null;
         }
     }
 
-    /** The running totals after a window, and their answers. */
-    private record RunningTotals(ContinualState state, List<WindowAnswer> answers) {}
+    /** The running totals after a window, and their results. */
+    private record RunningTotals(ContinualState state, List<WindowRelease.HorizonResult> results) {}
 
     /**
-     * Adds a window to the running totals and builds their answers (on the stream thread, at the window's publication
-     * time: the update's running time depends on the secret noise only, and building the answers is post-processing
+     * Adds a window to the running totals and releases them (on the stream thread, at the window's publication
+     * time: the update's running time depends on the secret noise only, and their answers are post-processing
      * of the noisy totals). If that fails, the window is added with zero counts (the tree needs every window in order;
      * none of this window's reports is in any later total) and every horizon's answer is the data-independent
      * fallback, at the same cost; if even that fails (an inconsistent state), the tree starts again with this window.
@@ -591,16 +575,11 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
      *
      * @param counts the window's counts, or null when its aggregate is unusable
      */
-    private RunningTotals runningTotals(CentralWorkload c, ContinualState before, long start, long[] counts,
-            long closesAt) {
-        ContinualCounter counter = c.runningTotals().orElseThrow();
+    private RunningTotals runningTotals(WindowRelease.Central r, ContinualState before, long start, long[] counts) {
+        CentralWorkload c = r.workload();
         try {
-            ContinualState after = central.runningTotals(counter, before, start, counts);
-            List<WindowAnswer> out = new ArrayList<>();
-            for (HorizonAnswer h : counter.answers(after)) {
-                out.add(AnswerRecords.runningTotal(h, c, closesAt));
-            }
-            return new RunningTotals(after, out);
+            ContinualState after = central.runningTotals(r, before, start, counts);
+            return new RunningTotals(after, r.runningTotals(after));
         } catch (RuntimeException e) {
             metrics.releaseFailed(c.id());
             LOG.error("the running totals of {} after window {} failed; their fallback is published instead ({})",
@@ -609,15 +588,11 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         long[] none = new long[c.aggregateLength()];
         ContinualState after;
         try {
-            after = central.runningTotals(counter, before, start, none);
+            after = central.runningTotals(r, before, start, none);
         } catch (RuntimeException e) {
-            after = central.runningTotals(counter, counter.start(start), start, none);
+            after = central.runningTotals(r, c.runningTotals().orElseThrow().start(start), start, none);
         }
-        List<WindowAnswer> out = new ArrayList<>();
-        for (HorizonAnswer h : counter.answers(after)) {
-            out.add(AnswerRecords.runningTotalFallback(h, c, closesAt));
-        }
-        return new RunningTotals(after, out);
+        return new RunningTotals(after, r.runningTotalsFallback(after));
     }
 
     /**
@@ -661,43 +636,43 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
                 CentralWorkload w = p.workload(); // every window is answered (computed or fallback) and charged
                 long start = p.windowStart();
                 long closesAt = w.window().closesAt(start);
-                Computed r = p.result().isDone() && !p.result().isCompletedExceptionally()
-                        ? p.result().join() : Computed.FAILED;
+                ReleaseResult r = p.result().isDone() && !p.result().isCompletedExceptionally()
+                        ? p.result().join() : null;
                 if (!p.result().isDone()) {
                     metrics.releaseOverrun(id);
                     LOG.warn("the release of window {} of {} had not finished at its publication time; its"
                             + " data-independent fallback is published instead", start, id);
                 }
-                WindowAnswer record = r.record();
-                SyntheticData synthetic = r.synthetic();
-                String mechanism = r.mechanism();
-                if (record == null) {
-                    metrics.releaseFailed(id);
-                    record = AnswerRecords.centralFallback(w, start, p.n(), closesAt);
-                    synthetic = w.parameters().synthetic() == null ? null
-                            : AnswerRecords.syntheticFallback(w, start, p.n(), closesAt);
-                    mechanism = w.spec().mechanism().wireName();
-                }
-                List<WindowAnswer> runningTotals = List.of();
-                if (w.parameters().epsilonPerRunningTotal() != null) {
-                    RunningTotals t = runningTotals(w, totalsBefore(w, start), start, p.counts(), closesAt);
-                    runningTotals = t.answers();
+                List<WindowRelease.HorizonResult> runningTotals = List.of();
+                if (w.runningTotals().isPresent()) {
+                    RunningTotals t = runningTotals(p.release(), totalsBefore(w, start), start, p.counts());
+                    runningTotals = t.results();
                     totals.put(totalsKey(w), w.runningTotals().orElseThrow().codec().encode(t.state()));
                 }
-                ReleaseAccount account = accounts.get(id);
-                account = (account == null ? ReleaseAccount.EMPTY : account).plus(start, mechanism, p.epsilon());
-                accounts.put(id, account);
-                double cumulative = DirectedDoubles.ceil(account.total());
-                record.setCumulativeEpsilon(cumulative);
-                metrics.cumulativeEpsilon(id, cumulative);
-                write(w, start, w.window().endOf(start), record, p.n());
-                if (synthetic != null) {
-                    context.forward(new Record<>(id, synthetic, w.window().endOf(start)), SYNTHETIC_SINK);
+                ReleaseAccount before = accounts.get(id);
+                before = before == null ? ReleaseAccount.EMPTY : before;
+                Written out = null;
+                if (r != null) {
+                    try {
+                        out = written(p, r, before, closesAt);
+                    } catch (RuntimeException ex) { // a result no record can hold: the fallback, as for a failure
+                        LOG.error("the records of window {} of {} could not be built; its data-independent fallback is"
+                                + " published instead ({})", start, id, ex.getClass().getSimpleName(), ex);
+                    }
                 }
-                for (WindowAnswer total : runningTotals) {
-                    total.setCumulativeEpsilon(cumulative);
-                    write(w, total.getWindowStart().toEpochMilli(), total.getWindowEnd().toEpochMilli(), total,
-                            total.getN());
+                if (out == null) {
+                    metrics.releaseFailed(id);
+                    out = written(p, p.release().fallback(p.n()), before, closesAt);
+                }
+                accounts.put(id, out.account());
+                PrivacyCost.Pure cumulative = out.account().cumulative();
+                metrics.cumulativeEpsilon(id, cumulative.epsilon());
+                write(w, out.answer(), p.n());
+                if (out.synthetic() != null) {
+                    context.forward(new Record<>(id, out.synthetic(), w.window().endOf(start)), SYNTHETIC_SINK);
+                }
+                for (WindowAnswer total : runningTotalRecords(p.release(), runningTotals, cumulative, closesAt)) {
+                    write(w, total, total.getN());
                 }
                 WindowKey key = new WindowKey(id, p.segment().contentHash(), start);
                 if (merged.get(key) != null) {
@@ -725,7 +700,56 @@ public final class ReleaseProcessor implements Processor<String, byte[], String,
         }
     }
 
-    private void write(ResolvedWorkload w, long start, long end, WindowAnswer record, long n) {
+    /** A central window's records and the account after it. */
+    private record Written(ReleaseAccount account, WindowAnswer answer, SyntheticData synthetic) {}
+
+    /**
+     * The records of a central window's result, with the account after its charge (the cumulative ε passed in as a
+     * value: the account's exact total rounded up once). Throws if a record cannot hold the result.
+     */
+    private static Written written(Pending p, ReleaseResult r, ReleaseAccount before, long closesAt) {
+        CentralWorkload w = p.workload();
+        long start = p.windowStart();
+        ReleaseAccount account = before.plus(start, r.mechanism(), p.epsilon());
+        WindowAnswer answer = AnswerRecords.toRecord(r, w, AnswerRecords.Span.window(w, start), account.cumulative(),
+                closesAt);
+        SyntheticData synthetic = r.synthetic().isPresent() ? AnswerRecords.synthetic(r, w, start, closesAt) : null;
+        return new Written(account, answer, synthetic);
+    }
+
+    /**
+     * The running totals' records after a window; if a record cannot hold a result, every horizon's data-independent
+     * fallback at the same cost (from the same tree), so every horizon is still answered.
+     */
+    private List<WindowAnswer> runningTotalRecords(WindowRelease.Central r, List<WindowRelease.HorizonResult> results,
+            PrivacyCost.Pure cumulative, long closesAt) {
+        try {
+            return records(r.workload(), results, cumulative, closesAt);
+        } catch (RuntimeException e) {
+            metrics.releaseFailed(r.workload().id());
+            LOG.error("the running totals' records of {} could not be built; their fallback is published instead ({})",
+                    r.workload().id(), e.getClass().getSimpleName(), e);
+            List<WindowRelease.HorizonResult> fallback = new ArrayList<>();
+            for (WindowRelease.HorizonResult h : results) {
+                fallback.add(new WindowRelease.HorizonResult(h.span(), r.horizonFallback(h.span())));
+            }
+            return records(r.workload(), fallback, cumulative, closesAt);
+        }
+    }
+
+    private static List<WindowAnswer> records(CentralWorkload w, List<WindowRelease.HorizonResult> results,
+            PrivacyCost.Pure cumulative, long closesAt) {
+        List<WindowAnswer> out = new ArrayList<>(results.size());
+        for (WindowRelease.HorizonResult h : results) {
+            AnswerRecords.Span span = new AnswerRecords.Span(h.span().start(), h.span().end(),
+                    h.span().horizon().wireName());
+            out.add(AnswerRecords.toRecord(h.result(), w, span, cumulative, closesAt));
+        }
+        return out;
+    }
+
+    private void write(ResolvedWorkload w, WindowAnswer record, long n) {
+        long end = record.getWindowEnd().toEpochMilli();
         context.forward(new Record<>(w.id(), record, end), ANSWERS_SINK);
         metrics.published(w.id(), w.mode().wireName());
         metrics.released(w.id(), w.mode().wireName(), n,

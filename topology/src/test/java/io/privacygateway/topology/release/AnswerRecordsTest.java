@@ -18,6 +18,8 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.AnswerLevel;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import java.time.Duration;
+import io.privacygateway.mechanisms.accounting.PrivacyCost;
+import io.privacygateway.mechanisms.runtime.WindowRelease;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -46,7 +48,7 @@ class AnswerRecordsTest {
                 counts[i] = 100 + 37L * i;
             }
             Answer a = w.release().release(counts, new SeededRandomBits(5));
-            WindowAnswer r = AnswerRecords.toRecord(a, w, T0, 3.0, T0 + 70_000);
+            WindowAnswer r = AnswerRecords.toRecord(a, w, T0, new PrivacyCost.Pure(3.0), T0 + 70_000);
             assertThat(r.getDelta()).as(m.wireName()).isZero();
             assertThat(r.getCost().getKind()).isEqualTo("pure");
             assertThat(r.getCumulativeEpsilon()).isEqualTo(3.0);
@@ -75,12 +77,14 @@ class AnswerRecordsTest {
             ReportCoordinates c = new ReportCoordinates("d" + i, 0, 0);
             assertThat(p.accumulate(p.randomize(i % 5, c, secret), c, state)).isTrue();
         }
-        WindowAnswer r = AnswerRecords.toRecord(w.pipeline().release().release(state, n), w, T0, 0.0, T0 + 70_000);
+        WindowAnswer r = AnswerRecords.toRecord(w.pipeline().release().release(state, n), w, T0, AnswerRecords.NONE, T0 + 70_000);
         assertThat(r.getDelta()).isZero();
         assertThat(r.getLevels()).allSatisfy(l -> assertThat(l.getProjectionGapValue()).isNotNull().isNotNegative());
         assertThat(r.getUnprojectedEstimate()).hasSize(r.getEstimates().size());
 
-        WindowAnswer empty = AnswerRecords.emptyLocal(w, T0, T0 + 70_000);
+        WindowAnswer empty = AnswerRecords.toRecord(w.windowRelease().release(new WindowRelease.Window(0,
+                new long[p.stateLength()], 60_000, 0, ""), null), w, AnswerRecords.Span.window(w, T0), AnswerRecords.NONE,
+                T0 + 70_000);
         assertThat(empty.getN()).isZero();
         assertThat(empty.getEstimates()).isEmpty();
         assertThat(empty.getExpectedRmsError()).isNaN();

@@ -2,7 +2,8 @@ package io.privacygateway.mechanisms.analytics.regression;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.Domain;
@@ -32,7 +33,7 @@ class LaplaceSspNaturalUnitsTest {
             "miles and minutes, 1, 10000", "miles and minutes, 4, 1000000"})
     void barsCoverTheLeastSquaresCoefficients(String grid, double epsilon, long n) {
         Case c = grid.startsWith("bounds") ? boundsCase(epsilon, n) : milesCase(epsilon, n);
-        CentralPipeline p = CentralPipeline.of(c.workload());
+        CentralRelease p = CountsReleases.of(c.workload());
         long[] counts = c.counts();
         double[] truth = io.privacygateway.mechanisms.analytics.WindowStatistics.trueAnswer(c.workload(), counts);
         int d = truth.length;

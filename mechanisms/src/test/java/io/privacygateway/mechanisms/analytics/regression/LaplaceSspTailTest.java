@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.privacygateway.mechanisms.analytics.AnalyticsFixtures;
 import io.privacygateway.mechanisms.analytics.SyntheticWindows;
 import io.privacygateway.mechanisms.analytics.WindowStatistics;
-import io.privacygateway.mechanisms.central.CentralPipeline;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.runtime.CountsReleases;
 import io.privacygateway.mechanisms.param.Epsilon;
 import io.privacygateway.mechanisms.planner.Candidate;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
@@ -25,7 +26,7 @@ class LaplaceSspTailTest {
     @ParameterizedTest
     @ValueSource(doubles = {1, 2, 4})
     void noReleaseIsWildOnAnyReferenceWindow(double epsilon) {
-        CentralPipeline p = CentralPipeline.of(Workload.of(new Candidate(MechanismId.REGRESSION_SSP, null, null)
+        CentralRelease p = CountsReleases.of(Workload.of(new Candidate(MechanismId.REGRESSION_SSP, null, null)
                 .apply(AnalyticsFixtures.regression("ssp-laplace", 1, "add-remove", 1), new Epsilon(epsilon), 1000)));
         for (ReferenceData ref : ReferenceData.all()) {
             long[] counts = SyntheticWindows.counts(p.workload(), ref, 1000);

@@ -1,4 +1,4 @@
-package io.privacygateway.mechanisms.analytics;
+package io.privacygateway.mechanisms.analytics.release;
 
 import io.privacygateway.mechanisms.analytics.erm.GridExponentialErm;
 import io.privacygateway.mechanisms.analytics.erm.OutputPerturbationErm;
@@ -7,6 +7,8 @@ import io.privacygateway.mechanisms.analytics.mode.ExponentialMode;
 import io.privacygateway.mechanisms.analytics.mode.PurifiedMode;
 import io.privacygateway.mechanisms.analytics.regression.LaplaceSsp;
 import io.privacygateway.mechanisms.analytics.regression.PurifiedAdaSsp;
+import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
+import io.privacygateway.mechanisms.analytics.WindowMechanism;
 import io.privacygateway.mechanisms.workload.MechanismId;
 import io.privacygateway.mechanisms.workload.QueryFamily;
 import io.privacygateway.mechanisms.workload.Workload;

@@ -1,10 +1,13 @@
-package io.privacygateway.mechanisms.central;
+package io.privacygateway.mechanisms.analytics.release;
 
 import io.privacygateway.mechanisms.accounting.PrivacyCost;
 import io.privacygateway.mechanisms.analytics.AnalyticsBudget;
-import io.privacygateway.mechanisms.analytics.AnalyticsMechanisms;
 import io.privacygateway.mechanisms.analytics.ReleasedCount;
 import io.privacygateway.mechanisms.analytics.WindowMechanism;
+import io.privacygateway.mechanisms.central.CentralParameters;
+import io.privacygateway.mechanisms.central.CentralRelease;
+import io.privacygateway.mechanisms.central.CountRelease;
+import io.privacygateway.mechanisms.central.PrivacySplit;
 import io.privacygateway.mechanisms.random.RandomBits;
 import io.privacygateway.mechanisms.release.Answer;
 import io.privacygateway.mechanisms.workload.Workload;
@@ -37,7 +40,8 @@ public final class AnalyticsRelease implements CentralRelease {
                 mechanism.predictedError());
     }
 
-    static AnalyticsRelease of(Workload w, long planned) {
+    /** The analytics release a resolved central workload of the mode, regression or erm family names. */
+    public static AnalyticsRelease of(Workload w, long planned) {
         WorkloadSpec.Central c = w.spec().central();
         double total = c.epsilonPerRelease().value();
         boolean isPublic = CountRelease.isPublic(c.neighbour());
