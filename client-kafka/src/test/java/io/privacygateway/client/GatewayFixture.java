@@ -13,7 +13,7 @@ import io.privacygateway.harness.testing.TopicReader;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.testing.AvroTopicReader;
 import io.privacygateway.topology.GatewayConfig;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import java.nio.file.Files;
 import java.nio.file.Path;

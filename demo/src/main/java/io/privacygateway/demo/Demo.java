@@ -29,7 +29,7 @@ import io.privacygateway.simulator.FleetStats;
 import io.privacygateway.simulator.ReportKind;
 import io.privacygateway.simulator.WindowTruth;
 import io.privacygateway.topology.GatewayConfig;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.identity.DeviceAuthentication;
 import io.privacygateway.topology.release.CentralReleaser;

@@ -693,8 +693,49 @@ public final class IngestService implements AutoCloseable {
         return value == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(value);
     }
 
+    /**
+     * One batch, in order: decoded within the body limits, each device id proven by the bearer (a revoked one
+     * refuses the whole request), rate-limited per credential, each report checked and deduplicated, then produced
+     * unless Kafka is down or too many reports already await it. Every refusal answers the request and counts.
+     */
     private void batch(HttpServerRequest req, byte[] raw, boolean json, boolean gzip, String token, String keyId,
             long start) {
+        List<DeviceReport> batch = decodeBatch(req, raw, json, gzip);
+        if (batch == null) {
+            return;
+        }
+        int n = batch.size();
+        Result[] results = new Result[n];
+        byte[] credential = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
+        if (!authenticate(req, batch, credential, keyId, results)) {
+            return;
+        }
+        long wait = perCredential.take(token == null ? "open:" + batch.get(0).deviceId() : token, n);
+        if (wait > 0) {
+            refuse(req, 429, "RATE_LIMITED_CREDENTIAL", "too many reports for this credential", retryAfter(wait));
+            return;
+        }
+        ReportKey[] keys = new ReportKey[n];
+        List<Integer> toSend = checkAndDeduplicate(batch, results, keys);
+        if (toSend.isEmpty()) {
+            answer(req, json, results, start);
+            return;
+        }
+        if (!kafkaUp) {
+            refuse(req, 503, "KAFKA_UNAVAILABLE", "Kafka is unreachable; nothing was taken", Map.of("Retry-After",
+                    "1"));
+            return;
+        }
+        if (!inFlight.tryAcquire(toSend.size())) {
+            refuse(req, 503, "OVERLOADED", "too many reports await Kafka; nothing was taken",
+                    Map.of("Retry-After", "1"));
+            return;
+        }
+        produce(req, json, batch, toSend, keys, results, credential, start);
+    }
+
+    /** The batch's reports, or {@code null} after refusing a body that is too large or malformed. */
+    private List<DeviceReport> decodeBatch(HttpServerRequest req, byte[] raw, boolean json, boolean gzip) {
         byte[] bytes = raw;
         if (gzip) {
             try {
@@ -702,10 +743,10 @@ public final class IngestService implements AutoCloseable {
             } catch (TooLarge e) {
                 refuse(req, 413, "BODY_TOO_LARGE", "body of more than " + limits.maxBodyBytes()
                         + " bytes after decompression", Map.of());
-                return;
+                return null;
             } catch (IOException e) {
                 refuse(req, 400, "MALFORMED", "the gzip body cannot be read", Map.of());
-                return;
+                return null;
             }
         }
         List<DeviceReport> batch;
@@ -714,26 +755,31 @@ public final class IngestService implements AutoCloseable {
         } catch (ReportEnvelope.Malformed e) {
             boolean tooMany = e.getMessage().startsWith("more than ");
             refuse(req, tooMany ? 413 : 400, tooMany ? "TOO_MANY_REPORTS" : "MALFORMED", e.getMessage(), Map.of());
-            return;
+            return null;
         }
         if (batch.size() > limits.maxReportsPerBatch()) {
             refuse(req, 413, "TOO_MANY_REPORTS", batch.size() + " reports, more than " + limits.maxReportsPerBatch()
                     + " in one batch", Map.of());
-            return;
+            return null;
         }
-        int n = batch.size();
-        Result[] results = new Result[n];
-        byte[] credential = token == null ? null : token.getBytes(StandardCharsets.UTF_8);
-        // credentials: the bearer must prove the device ids it reports for
+        return batch;
+    }
+
+    /**
+     * Whether the bearer proves at least one of the batch's device ids (each unproven report's result is set to
+     * {@code UNAUTHENTICATED}); {@code false} after refusing the request: a revoked device, or none proven.
+     */
+    private boolean authenticate(HttpServerRequest req, List<DeviceReport> batch, byte[] credential, String keyId,
+            Result[] results) {
         int proven = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < batch.size(); i++) {
             DeviceReport r = batch.get(i);
             if (!settings.openIdentities() && !DeviceCredential.verify(credential, r.deviceId(),
                     settings.enrollmentKeys())) {
                 results[i] = rejected(RejectReason.UNAUTHENTICATED);
             } else if (revocations.revoked(r.deviceId(), keyId)) {
                 refuse(req, 403, "REVOKED", "this device's credential is revoked", Map.of());
-                return;
+                return false;
             } else {
                 proven++;
             }
@@ -741,16 +787,20 @@ public final class IngestService implements AutoCloseable {
         if (proven == 0 && !settings.openIdentities()) {
             refuse(req, 401, "UNAUTHENTICATED", "the bearer credential proves none of the batch's device ids",
                     Map.of("WWW-Authenticate", "Bearer"));
-            return;
+            return false;
         }
-        long wait = perCredential.take(token == null ? "open:" + batch.get(0).deviceId() : token, n);
-        if (wait > 0) {
-            refuse(req, 429, "RATE_LIMITED_CREDENTIAL", "too many reports for this credential", retryAfter(wait));
-            return;
-        }
+        return true;
+    }
+
+    /**
+     * The indexes of the reports to produce: each report not yet answered passes the stateless checks and is
+     * neither a second copy within the batch nor one this instance recently had acknowledged (those are answered
+     * {@code DUPLICATE}); {@code keys} receives the dedupe key of each report to produce.
+     */
+    private List<Integer> checkAndDeduplicate(List<DeviceReport> batch, Result[] results, ReportKey[] keys) {
+        int n = batch.size();
         long now = clock.millis();
         List<Integer> toSend = new ArrayList<>(n);
-        ReportKey[] keys = new ReportKey[n];
         Set<ReportKey> inBatch = n == 1 ? null : new HashSet<>(2 * n);
         for (int i = 0; i < n; i++) {
             if (results[i] != null) {
@@ -770,21 +820,7 @@ public final class IngestService implements AutoCloseable {
             keys[i] = key;
             toSend.add(i);
         }
-        if (toSend.isEmpty()) {
-            answer(req, json, results, start);
-            return;
-        }
-        if (!kafkaUp) {
-            refuse(req, 503, "KAFKA_UNAVAILABLE", "Kafka is unreachable; nothing was taken", Map.of("Retry-After",
-                    "1"));
-            return;
-        }
-        if (!inFlight.tryAcquire(toSend.size())) {
-            refuse(req, 503, "OVERLOADED", "too many reports await Kafka; nothing was taken",
-                    Map.of("Retry-After", "1"));
-            return;
-        }
-        produce(req, json, batch, toSend, keys, results, credential, start);
+        return toSend;
     }
 
     /** The gateway's stateless checks of one report (identity, registration, version, mechanism, ε, payload, ...). */

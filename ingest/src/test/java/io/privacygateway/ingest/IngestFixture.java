@@ -15,7 +15,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.testing.AvroTopicReader;
 import io.privacygateway.topology.GatewayConfig;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.identity.DeviceAuthentication;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import io.privacygateway.itests.support.ItCluster;
 import io.privacygateway.itests.support.Timed;
 import io.privacygateway.topology.GatewayConfig;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import java.time.Duration;
 import java.util.List;

@@ -1,5 +1,7 @@
 package io.privacygateway.topology;
 
+import io.privacygateway.topology.service.GatewayTopologyFactory;
+import io.privacygateway.topology.service.GatewaySerdes;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.privacygateway.mechanisms.random.SeededRandomBits;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;

@@ -7,7 +7,7 @@ import io.privacygateway.client.WorkloadRegistrar;
 import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;

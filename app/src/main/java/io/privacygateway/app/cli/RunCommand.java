@@ -18,7 +18,7 @@ import io.privacygateway.mechanisms.param.Durations;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.registry.SchemaRegistryConfig;
 import io.privacygateway.schemas.registry.SchemaRegistryException;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.release.CentralReleaser;
 import java.io.IOException;

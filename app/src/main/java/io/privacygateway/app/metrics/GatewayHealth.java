@@ -1,6 +1,6 @@
 package io.privacygateway.app.metrics;
 
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 
 /**
  * The health of a gateway process, from before its streams client exists until after it stopped.

@@ -1,6 +1,6 @@
 package io.privacygateway.app.metrics;
 
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;

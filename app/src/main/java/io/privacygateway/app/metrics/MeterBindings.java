@@ -15,7 +15,7 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.topology.GatewayConfig;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import java.util.regex.Pattern;
 
 /**

@@ -12,7 +12,7 @@ import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
 import io.privacygateway.schemas.serde.AvroSerializer;
 import io.privacygateway.topology.GatewayConfig;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.release.CentralReleaser;
 import java.net.http.HttpClient;

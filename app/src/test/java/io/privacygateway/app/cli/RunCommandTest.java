@@ -19,7 +19,7 @@ import io.privacygateway.mechanisms.workload.CanonicalForm;
 import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.harness.testing.RealRegistry;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;

@@ -3,7 +3,7 @@ package io.privacygateway.benchmarks.commands;
 import io.privacygateway.mechanisms.budget.Charge;
 import io.privacygateway.mechanisms.budget.DeviceLedger;
 import io.privacygateway.topology.GatewayConfig;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.ingest.IngestStores;
 import io.privacygateway.topology.state.BoundedRocksDbConfigSetter;

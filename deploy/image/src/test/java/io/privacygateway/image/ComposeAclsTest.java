@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.privacygateway.harness.EmbeddedKafka;
 import io.privacygateway.harness.testing.AclFile;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package io.privacygateway.itests.support;
 
 import io.privacygateway.schemas.SchemaCompatibility;
 import io.privacygateway.schemas.registry.SchemaRegistryClient;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;

@@ -11,7 +11,7 @@ import io.privacygateway.mechanisms.workload.WorkloadSpec;
 import io.privacygateway.schemas.avro.Rejection;
 import io.privacygateway.schemas.avro.WindowAnswer;
 import io.privacygateway.topology.GatewayConfig;
-import io.privacygateway.topology.GatewayService;
+import io.privacygateway.topology.service.GatewayService;
 import io.privacygateway.topology.GatewaySettings;
 import io.privacygateway.topology.release.CentralReleaser;
 import io.privacygateway.harness.testing.TopicReader;

@@ -112,28 +112,15 @@ public final class ReportAdmission {
     public boolean admit(byte[] key, Headers headers, ReportView report, long appendTime, long watermark,
             int partition) {
         newWindowCloses = Long.MAX_VALUE;
-        Verdict v = ReportValidator.checkIdentity(report);
-        if (!v.accepted()) {
-            return refuse(v.reason(), v.message());
-        }
-        if (key == null || !isUtf8Of(key, report.deviceId())) {
-            return refuse(RejectReason.KEY_MISMATCH, "reports are keyed by their device id; the record key "
-                    + (key == null ? "is missing" : "differs from it"));
-        }
-        int expected = Utils.toPositive(Utils.murmur2(key)) % partitions; // the key is the device id's bytes
-        if (expected != partition) {
-            return refuse(RejectReason.WRONG_PARTITION, "the device belongs on partition " + expected + " of "
-                    + config.reportsTopic(mode.mode()) + " (keyed by device id, default partitioner), not " + partition);
-        }
-        if (!config.authentication().verifies(report.deviceId(), headers)) {
-            return refuse(RejectReason.UNAUTHENTICATED, "no valid device credential for this device id");
+        if (!recordIsTheDevicesOwn(key, headers, report, partition)) {
+            return false;
         }
         Active a = active(report.workloadId());
         if (a == null) {
             return refuse(RejectReason.UNKNOWN_WORKLOAD, "no workload with this id is registered");
         }
         ResolvedWorkload w = a.registration().workload();
-        v = validator.check(report, w, mode.mode(), appendTime);
+        Verdict v = validator.check(report, w, mode.mode(), appendTime);
         if (!v.accepted()) {
             return refuse(v.reason(), v.message());
         }
@@ -190,6 +177,31 @@ public final class ReportAdmission {
             a.meters().accepted(admitted.charged().doubleValue());
         } catch (RuntimeException e) {
             // metrics never decide about a report
+        }
+        return true;
+    }
+
+    /**
+     * The checks of the record before its workload is looked up: a well-formed identity, keyed by its device id,
+     * on the partition the default partitioner gives that key, carrying a valid credential for it. On
+     * {@code false}, {@link #reason()} and {@link #message()} say which failed.
+     */
+    private boolean recordIsTheDevicesOwn(byte[] key, Headers headers, ReportView report, int partition) {
+        Verdict v = ReportValidator.checkIdentity(report);
+        if (!v.accepted()) {
+            return refuse(v.reason(), v.message());
+        }
+        if (key == null || !isUtf8Of(key, report.deviceId())) {
+            return refuse(RejectReason.KEY_MISMATCH, "reports are keyed by their device id; the record key "
+                    + (key == null ? "is missing" : "differs from it"));
+        }
+        int expected = Utils.toPositive(Utils.murmur2(key)) % partitions; // the key is the device id's bytes
+        if (expected != partition) {
+            return refuse(RejectReason.WRONG_PARTITION, "the device belongs on partition " + expected + " of "
+                    + config.reportsTopic(mode.mode()) + " (keyed by device id, default partitioner), not " + partition);
+        }
+        if (!config.authentication().verifies(report.deviceId(), headers)) {
+            return refuse(RejectReason.UNAUTHENTICATED, "no valid device credential for this device id");
         }
         return true;
     }

@@ -1,4 +1,4 @@
-package io.privacygateway.topology;
+package io.privacygateway.topology.service;
 
 import io.privacygateway.schemas.avro.CentralReport;
 import io.privacygateway.schemas.avro.LocalReport;

@@ -1,5 +1,8 @@
-package io.privacygateway.topology;
+package io.privacygateway.topology.service;
 
+import io.privacygateway.topology.GatewayConfig;
+import io.privacygateway.topology.GatewayMetrics;
+import io.privacygateway.topology.GatewaySettings;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.schemas.ProjectTopic;

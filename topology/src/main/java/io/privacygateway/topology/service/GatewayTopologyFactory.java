@@ -1,5 +1,7 @@
-package io.privacygateway.topology;
+package io.privacygateway.topology.service;
 
+import io.privacygateway.topology.GatewayConfig;
+import io.privacygateway.topology.GatewayMetrics;
 import io.privacygateway.mechanisms.workload.Mode;
 import io.privacygateway.topology.answers.AnswersStore;
 import io.privacygateway.topology.answers.AnswersStoreProcessor;
