@@ -3,6 +3,7 @@ package io.privacygateway.mechanisms.workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The rules of one query family, in one place: which domain kinds it takes (as written in a workload file, and as a
@@ -15,22 +16,31 @@ import java.util.Set;
  * Adding a family: a {@link QueryFamily} constant and its record here (docs/architecture.md, "Adding a query family").
  */
 public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRules.CdfRules, FamilyRules.RangeRules,
-        FamilyRules.MarginalsRules, FamilyRules.PointsRules, FamilyRules.ModeRules, FamilyRules.RegressionRules,
-        FamilyRules.ErmRules, FamilyRules.MeanRules, FamilyRules.HeavyHittersRules {
+        FamilyRules.MarginalsRules, FamilyRules.PointsRules, FamilyRules.ModeRules, FamilyRules.GridFamily,
+        FamilyRules.MeanRules, FamilyRules.HeavyHittersRules {
+
+    /** The domains the family answers over (shared by the families over the same domain kinds). */
+    DomainRule domainRule();
 
     /** The domain fields a workload file may give for the family ({@code domain.labels}, ...). */
-    Set<String> domainKeys();
+    default Set<String> domainKeys() {
+        return domainRule().keys();
+    }
 
     /** Whether every one of {@link #domainKeys()} is required together (a grid: features and response). */
     default boolean needsEveryDomainKey() {
-        return false;
+        return domainRule().needsEveryKey();
     }
 
     /** Whether the family answers over this domain. */
-    boolean admits(Domain domain);
+    default boolean admits(Domain domain) {
+        return domainRule().admits().test(domain);
+    }
 
     /** The domains the family needs, for the message of a refused one ({@code "labels or buckets"}). */
-    String needs();
+    default String needs() {
+        return domainRule().needs();
+    }
 
     /** The {@code queries} fields the family reads ({@code way} for marginals, {@code labels} for points). */
     default Set<String> queryKeys() {
@@ -68,21 +78,36 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
      */
     record Answers(List<String> universeLabels, List<String> queryLabels, double[][] rows) {}
 
+    /**
+     * A domain rule: the fields a workload file may give, whether all of them are required together, which
+     * {@link Domain} kinds are admitted and how a refusal names them. One constant per rule, shared by the families
+     * that answer over the same domains.
+     */
+    record DomainRule(Set<String> keys, boolean needsEveryKey, Predicate<Domain> admits, String needs) {
+        static final DomainRule LABELS_OR_BUCKETS = new DomainRule(Set.of("labels", "buckets"), false,
+                d -> d instanceof Domain.Labels || d instanceof Domain.Buckets, "labels or buckets");
+        static final DomainRule BUCKETS = new DomainRule(Set.of("buckets"), false, d -> d instanceof Domain.Buckets,
+                "buckets");
+        static final DomainRule LABELS = new DomainRule(Set.of("labels"), false, d -> d instanceof Domain.Labels,
+                "labels");
+        static final DomainRule ATTRIBUTES = new DomainRule(Set.of("attributes"), false,
+                d -> d instanceof Domain.Attributes, "attributes");
+        static final DomainRule POINTS = new DomainRule(Set.of("points"), false, d -> d instanceof Domain.Points,
+                "points");
+        static final DomainRule GRID = new DomainRule(Set.of("features", "response"), true,
+                d -> d instanceof Domain.Grid, "features and a response");
+        static final DomainRule RANGE_OR_VECTOR = new DomainRule(Set.of("range", "ball", "box"), false,
+                d -> d instanceof Domain.Range || d instanceof Domain.Vector,
+                "a range {lo, hi}, a ball {coordinates, radius} or a box {coordinates, lo, hi}");
+        static final DomainRule STRINGS = new DomainRule(Set.of("strings"), false, d -> d instanceof Domain.Strings,
+                "strings {maxBytes}");
+    }
+
     /** One-hot answers over labels or buckets. */
     record HistogramRules() implements FamilyRules {
         @Override
-        public Set<String> domainKeys() {
-            return Set.of("labels", "buckets");
-        }
-
-        @Override
-        public boolean admits(Domain domain) {
-            return domain instanceof Domain.Labels || domain instanceof Domain.Buckets;
-        }
-
-        @Override
-        public String needs() {
-            return "labels or buckets";
+        public DomainRule domainRule() {
+            return DomainRule.LABELS_OR_BUCKETS;
         }
 
         @Override
@@ -102,18 +127,8 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
     /** {@code q_t(x) = 1{x < t}}, t = 1..k−1, over k ordered buckets. */
     record CdfRules() implements FamilyRules {
         @Override
-        public Set<String> domainKeys() {
-            return Set.of("buckets");
-        }
-
-        @Override
-        public boolean admits(Domain domain) {
-            return domain instanceof Domain.Buckets;
-        }
-
-        @Override
-        public String needs() {
-            return "buckets";
+        public DomainRule domainRule() {
+            return DomainRule.BUCKETS;
         }
 
         @Override
@@ -143,18 +158,8 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
     /** Every interval {@code [a, b]} of k ordered buckets, ordered by {@code a} then {@code b}. */
     record RangeRules() implements FamilyRules {
         @Override
-        public Set<String> domainKeys() {
-            return Set.of("buckets");
-        }
-
-        @Override
-        public boolean admits(Domain domain) {
-            return domain instanceof Domain.Buckets;
-        }
-
-        @Override
-        public String needs() {
-            return "buckets";
+        public DomainRule domainRule() {
+            return DomainRule.BUCKETS;
         }
 
         @Override
@@ -191,18 +196,8 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
      */
     record MarginalsRules() implements FamilyRules {
         @Override
-        public Set<String> domainKeys() {
-            return Set.of("attributes");
-        }
-
-        @Override
-        public boolean admits(Domain domain) {
-            return domain instanceof Domain.Attributes;
-        }
-
-        @Override
-        public String needs() {
-            return "attributes";
+        public DomainRule domainRule() {
+            return DomainRule.ATTRIBUTES;
         }
 
         @Override
@@ -275,18 +270,8 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
     /** An explicit set of labelled answer vectors, the queries named by {@code queries.labels}. */
     record PointsRules() implements FamilyRules {
         @Override
-        public Set<String> domainKeys() {
-            return Set.of("points");
-        }
-
-        @Override
-        public boolean admits(Domain domain) {
-            return domain instanceof Domain.Points;
-        }
-
-        @Override
-        public String needs() {
-            return "points";
+        public DomainRule domainRule() {
+            return DomainRule.POINTS;
         }
 
         @Override
@@ -314,18 +299,8 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
     /** The most frequent label of a window (central analytics): one indicator query per label. */
     record ModeRules() implements FamilyRules {
         @Override
-        public Set<String> domainKeys() {
-            return Set.of("labels");
-        }
-
-        @Override
-        public boolean admits(Domain domain) {
-            return domain instanceof Domain.Labels;
-        }
-
-        @Override
-        public String needs() {
-            return "labels";
+        public DomainRule domainRule() {
+            return DomainRule.LABELS;
         }
 
         @Override
@@ -345,97 +320,49 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
         }
     }
 
-    /** Least squares on a grid of features and a response (central analytics): one query per feature. */
-    record RegressionRules() implements FamilyRules {
+    /**
+     * The analytics families over a grid of features and a response: the same domain rule, size (one query per
+     * feature) and answers (each cell's feature vector); they differ in their mechanisms.
+     */
+    sealed interface GridFamily extends FamilyRules permits RegressionRules, ErmRules {
         @Override
-        public Set<String> domainKeys() {
-            return Set.of("features", "response");
+        default DomainRule domainRule() {
+            return DomainRule.GRID;
         }
 
         @Override
-        public boolean needsEveryDomainKey() {
-            return true;
+        default Size size(Domain domain, int way) {
+            Domain.Grid g = (Domain.Grid) domain;
+            return new Size(g.cellCount(), g.dimension());
         }
 
         @Override
-        public boolean admits(Domain domain) {
-            return domain instanceof Domain.Grid;
-        }
-
-        @Override
-        public String needs() {
-            return "features and a response";
-        }
-
-        @Override
-        public Size size(Domain domain, int way) {
-            return gridSize(domain);
-        }
-
-        @Override
-        public List<MechanismId> centralMechanisms() {
-            return List.of(MechanismId.REGRESSION_ADASSP, MechanismId.REGRESSION_SSP);
-        }
-
-        @Override
-        public Answers answers(WorkloadSpec spec) {
+        default Answers answers(WorkloadSpec spec) {
             return gridAnswers((Domain.Grid) spec.domain());
         }
     }
 
+    /** Least squares on a grid of features and a response (central analytics): one query per feature. */
+    record RegressionRules() implements GridFamily {
+        @Override
+        public List<MechanismId> centralMechanisms() {
+            return List.of(MechanismId.REGRESSION_ADASSP, MechanismId.REGRESSION_SSP);
+        }
+    }
+
     /** A convex model fitted to a grid of features and a binary label (central analytics): one query per feature. */
-    record ErmRules() implements FamilyRules {
-        @Override
-        public Set<String> domainKeys() {
-            return Set.of("features", "response");
-        }
-
-        @Override
-        public boolean needsEveryDomainKey() {
-            return true;
-        }
-
-        @Override
-        public boolean admits(Domain domain) {
-            return domain instanceof Domain.Grid;
-        }
-
-        @Override
-        public String needs() {
-            return "features and a response";
-        }
-
-        @Override
-        public Size size(Domain domain, int way) {
-            return gridSize(domain);
-        }
-
+    record ErmRules() implements GridFamily {
         @Override
         public List<MechanismId> centralMechanisms() {
             return List.of(MechanismId.ERM_EXPONENTIAL, MechanismId.ERM_DPSGD, MechanismId.ERM_OUTPUT_PERTURBATION);
-        }
-
-        @Override
-        public Answers answers(WorkloadSpec spec) {
-            return gridAnswers((Domain.Grid) spec.domain());
         }
     }
 
     /** The mean of a bounded scalar (a range: one query) or vector (a ball or box: never materialised). */
     record MeanRules() implements FamilyRules {
         @Override
-        public Set<String> domainKeys() {
-            return Set.of("range", "ball", "box");
-        }
-
-        @Override
-        public boolean admits(Domain domain) {
-            return domain instanceof Domain.Range || domain instanceof Domain.Vector;
-        }
-
-        @Override
-        public String needs() {
-            return "a range {lo, hi}, a ball {coordinates, radius} or a box {coordinates, lo, hi}";
+        public DomainRule domainRule() {
+            return DomainRule.RANGE_OR_VECTOR;
         }
 
         @Override
@@ -460,18 +387,8 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
     /** The frequent strings of an open domain: never materialised, no universe and no answer matrix. */
     record HeavyHittersRules() implements FamilyRules {
         @Override
-        public Set<String> domainKeys() {
-            return Set.of("strings");
-        }
-
-        @Override
-        public boolean admits(Domain domain) {
-            return domain instanceof Domain.Strings;
-        }
-
-        @Override
-        public String needs() {
-            return "strings {maxBytes}";
+        public DomainRule domainRule() {
+            return DomainRule.STRINGS;
         }
 
         @Override
@@ -495,11 +412,6 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
             rows[i][i] = 1;
         }
         return new Answers(universe, universe, rows);
-    }
-
-    private static Size gridSize(Domain domain) {
-        Domain.Grid g = (Domain.Grid) domain;
-        return new Size(g.cellCount(), g.dimension());
     }
 
     /** The grid cells, labelled {@code "x1,…,xd,y"}, each with its feature vector as answer. */
