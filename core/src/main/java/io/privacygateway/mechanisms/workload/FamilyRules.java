@@ -69,6 +69,27 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
         return List.of(MechanismId.CENTRAL_PROJECTION, MechanismId.CENTRAL_CHAINING, MechanismId.LAPLACE);
     }
 
+    /**
+     * Whether the family's queries are sums over runs of ordered buckets (cdf, range, a histogram over buckets):
+     * what the tree mechanism answers. Precondition: the family {@link #admits} the domain.
+     */
+    default boolean hasOrderedBuckets(Domain domain) {
+        return false;
+    }
+
+    /**
+     * Whether the family can be answered by the wide central releases (mwem, worst-case chaining, certified
+     * synthetic data), which never materialise the universe: read from {@link #centralMechanisms()}.
+     */
+    default boolean offersWideReleases() {
+        for (MechanismId id : centralMechanisms()) {
+            if (id.isWide()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** {@code |X|} and {@code m} of a materialised workload. */
     record Size(long universe, long queries) {}
 
@@ -111,6 +132,11 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
         }
 
         @Override
+        public boolean hasOrderedBuckets(Domain domain) {
+            return domain instanceof Domain.Buckets;
+        }
+
+        @Override
         public Size size(Domain domain, int way) {
             long k = domain instanceof Domain.Labels l ? l.labels().size() : ((Domain.Buckets) domain).bucketCount();
             return new Size(k, k);
@@ -129,6 +155,11 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
         @Override
         public DomainRule domainRule() {
             return DomainRule.BUCKETS;
+        }
+
+        @Override
+        public boolean hasOrderedBuckets(Domain domain) {
+            return true;
         }
 
         @Override
@@ -160,6 +191,11 @@ public sealed interface FamilyRules permits FamilyRules.HistogramRules, FamilyRu
         @Override
         public DomainRule domainRule() {
             return DomainRule.BUCKETS;
+        }
+
+        @Override
+        public boolean hasOrderedBuckets(Domain domain) {
+            return true;
         }
 
         @Override

@@ -158,8 +158,7 @@ public record WorkloadSpec(
             throw new InvalidWorkloadException("mechanism", "\"" + mechanism.wireName() + "\" is a "
                     + mechanism.mode().wireName() + "-mode mechanism but mode is " + mode.wireName());
         }
-        if (mechanism == MechanismId.TREE && family != QueryFamily.CDF && family != QueryFamily.RANGE
-                && !(family == QueryFamily.HISTOGRAM && domain instanceof Domain.Buckets)) {
+        if (mechanism == MechanismId.TREE && !family.rules().hasOrderedBuckets(domain)) {
             throw new InvalidWorkloadException("mechanism", "\"tree\" needs ordered buckets (cdf, range, or a "
                     + "bucketed histogram), family is " + family.wireName());
         }
@@ -879,14 +878,14 @@ public record WorkloadSpec(
         }
         long universe = size.universe();
         long m = size.queries();
-        boolean wideAllowed = family == QueryFamily.MARGINALS && mode == Mode.CENTRAL
+        boolean wideAllowed = family.rules().offersWideReleases() && mode == Mode.CENTRAL
                 && (mechanism.isWide() || mechanism == MechanismId.AUTO);
         if (wideAllowed && universe > MAX_UNIVERSE) {
             return; // never materialised: the wide releases keep C(d,k)·2^k marginal counts (checkWide bounds them)
         }
         if (universe > MAX_UNIVERSE) {
             throw new InvalidWorkloadException("domain", "the universe has " + universe + " values; at most "
-                    + MAX_UNIVERSE + " are supported" + (family == QueryFamily.MARGINALS
+                    + MAX_UNIVERSE + " are supported" + (family.rules().offersWideReleases()
                             ? " (in central mode, mechanisms mwem and worst-case-chaining take up to "
                                     + Domain.Attributes.MAX + " attributes)" : ""));
         }
@@ -972,7 +971,7 @@ public record WorkloadSpec(
             require(way <= maxS, "queries.way", "must be at most " + maxS + " for mechanism certified-synthetic (the"
                     + " certificate covers queries on at most this many attributes), got " + way);
         }
-        boolean wide = mechanism.isWide() || (mechanism == MechanismId.AUTO && family == QueryFamily.MARGINALS
+        boolean wide = mechanism.isWide() || (mechanism == MechanismId.AUTO && family.rules().offersWideReleases()
                 && mode instanceof Central && (1L << ((Domain.Attributes) domain).names().size()) > MAX_UNIVERSE);
         if (!wide) {
             return;

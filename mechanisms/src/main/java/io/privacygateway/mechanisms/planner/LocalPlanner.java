@@ -126,8 +126,7 @@ public final class LocalPlanner {
     }
 
     static boolean hasOrderedBuckets(WorkloadSpec s) {
-        return s.family() == QueryFamily.CDF || s.family() == QueryFamily.RANGE
-                || (s.family() == QueryFamily.HISTOGRAM && s.domain() instanceof Domain.Buckets);
+        return s.family().rules().hasOrderedBuckets(s.domain());
     }
 
     /** Plans for a local-mode workload at per-report ε and n reports per window. */

@@ -44,8 +44,12 @@ public final class AnalyticsMechanisms {
 
     /** Whether a mechanism is one of the window analytics'. */
     public static boolean isAnalytics(MechanismId id) {
-        return QueryFamily.MODE.centralMechanisms().contains(id) || QueryFamily.REGRESSION.centralMechanisms().contains(id)
-                || QueryFamily.ERM.centralMechanisms().contains(id);
+        for (QueryFamily f : QueryFamily.values()) {
+            if (f.isWindowAnalytics() && f.centralMechanisms().contains(id)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The family's error measure in words (planner and benchmark output). */
